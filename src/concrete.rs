@@ -1,0 +1,1 @@
+//! The concrete interpreter (stub; being written).

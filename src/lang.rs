@@ -1,0 +1,39 @@
+//! The minipy front-end: source text → checked AST.
+//!
+//! [`parse`] turns text into a [`Program`] (or located [`Diagnostic`]s), [`types::check`]
+//! checks it, [`load`] does both. The front-end knows nothing of the interpreters, the
+//! solver or any UI. It never panics on any input.
+//!
+//! Parsing happens in two layers: [`lines`] splits the text into logical lines (comments,
+//! blank lines, bracket continuation, indentation → blocks) keeping exact byte offsets, and
+//! [`parser`] parses each logical line with the pest grammar in `grammar.pest`.
+
+pub mod ast;
+mod lines;
+mod parser;
+pub mod pretty;
+pub mod span;
+pub mod types;
+
+pub use ast::*;
+pub use span::{SourceMap, Span};
+pub use types::TypeInfo;
+
+use crate::diagnostics::Diagnostic;
+
+/// Parse a whole module.
+pub fn parse(src: &str) -> Result<Program, Vec<Diagnostic>> {
+    parser::parse_program(src)
+}
+
+/// Parse a single expression (used for `--input x=(1, 2)` values).
+pub fn parse_expr(src: &str) -> Result<Expr, Vec<Diagnostic>> {
+    parser::parse_expression(src)
+}
+
+/// Parse and type-check a module.
+pub fn load(src: &str) -> Result<(Program, TypeInfo), Vec<Diagnostic>> {
+    let program = parse(src)?;
+    let info = types::check(&program)?;
+    Ok((program, info))
+}

@@ -1,0 +1,436 @@
+//! The minipy abstract syntax tree.
+//!
+//! Every statement and expression carries a [`Span`] (byte offsets into the source; turn it
+//! into line/column with [`crate::lang::SourceMap`]). The tree is plain data: the parser
+//! builds it, the type checker reads it, the pretty printer prints it back to source that
+//! parses to the same tree (modulo spans, see [`Program::without_spans`]), and the
+//! interpreters execute it.
+
+use num_bigint::BigInt;
+
+use super::span::Span;
+
+/// The three value types of minipy (plus `None` for procedures, see [`FunctionDef::ret`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    Int,
+    Bool,
+    Tuple,
+}
+
+impl Type {
+    /// The name used in source annotations: `int`, `bool`, `tuple`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::Int => "int",
+            Type::Bool => "bool",
+            Type::Tuple => "tuple",
+        }
+    }
+}
+
+impl std::fmt::Display for Type {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name with the place it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A whole module: its top-level statements in order (function definitions included, since
+/// Python binds a function only when its `def` runs).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Program {
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    /// From the first character of the statement to the end of its header line (compound
+    /// statements) or of the statement (simple statements).
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StmtKind {
+    /// `x: int` at module level without a value: declares a symbolic input.
+    Declare {
+        name: Ident,
+        ty: Type,
+    },
+    /// `x = e`, or `x: int = e` when `ann` is set.
+    Assign {
+        target: Ident,
+        ann: Option<Type>,
+        value: Expr,
+    },
+    /// `x += e` (and `-= *= //= %=`); `op` is the arithmetic operator.
+    AugAssign {
+        target: Ident,
+        op: BinOp,
+        value: Expr,
+    },
+    /// An expression statement, e.g. a call `f(x)`.
+    Expr(Expr),
+    Pass,
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Assert(Expr),
+    /// `if c1: b1 elif c2: b2 ... else: orelse`; `branches` has at least one entry.
+    If {
+        branches: Vec<(Expr, Vec<Stmt>)>,
+        orelse: Option<Vec<Stmt>>,
+    },
+    /// `while cond:` with optional leading `invariant e` lines and an optional `else:`.
+    While {
+        cond: Expr,
+        invariants: Vec<Expr>,
+        body: Vec<Stmt>,
+        orelse: Option<Vec<Stmt>>,
+    },
+    /// `try: body` followed by one or more `except [Name]:` handlers.
+    Try {
+        body: Vec<Stmt>,
+        handlers: Vec<Handler>,
+    },
+    FunctionDef(FunctionDef),
+    /// `havoc x`: forget the value of `x`.
+    Havoc(Ident),
+    /// `assume e`: add `e` to the path condition.
+    Assume(Expr),
+    /// `method-frame(result=x):` block: run the block as a callee body, `return e` assigns `x`.
+    MethodFrame {
+        result: Ident,
+        body: Vec<Stmt>,
+    },
+    /// `loop-scope(inv=e):` block, the book's loop scope.
+    LoopScope {
+        inv: Expr,
+        body: Vec<Stmt>,
+    },
+}
+
+/// One `except [Name]:` clause. `class` is `None` for a bare `except:`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handler {
+    pub class: Option<Ident>,
+    pub body: Vec<Stmt>,
+    /// The `except ...:` header line.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: Type,
+}
+
+/// `def name(params) -> ret:` at module level. `predicate` is set by `@predicate`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionDef {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    /// `None` when the function has no `-> T` annotation or says `-> None`.
+    pub ret: Option<Type>,
+    pub body: Vec<Stmt>,
+    pub predicate: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExprKind {
+    Int(BigInt),
+    Bool(bool),
+    Name(String),
+    /// `()`, `tuple()`, `(x,)`, `(1, 2, 3)`.
+    Tuple(Vec<Expr>),
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    /// Arithmetic (and tuple concatenation for `+`).
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `and` / `or`, short-circuiting. Chains are left-nested.
+    BoolOp {
+        op: BoolOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `a < b <= c`: `first` then one or more `(op, operand)`; each operand is evaluated once.
+    Compare {
+        first: Box<Expr>,
+        rest: Vec<(CmpOp, Expr)>,
+    },
+    /// `t[i]`.
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
+    /// A call of a user function or of a builtin (`len`, `abs`, `min`, `max`).
+    Call {
+        func: Ident,
+        args: Vec<Expr>,
+    },
+    /// `all(body for var in range(lo, hi))` / `any(...)`; `lo` is `None` for `range(hi)`.
+    Quantifier {
+        kind: Quantifier,
+        var: Ident,
+        lo: Option<Box<Expr>>,
+        hi: Box<Expr>,
+        body: Box<Expr>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Neg,
+    Pos,
+    Not,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    FloorDiv,
+    Mod,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BoolOp {
+    And,
+    Or,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    All,
+    Any,
+}
+
+impl UnaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Pos => "+",
+            UnaryOp::Not => "not",
+        }
+    }
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+        }
+    }
+}
+
+impl BoolOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BoolOp::And => "and",
+            BoolOp::Or => "or",
+        }
+    }
+}
+
+impl CmpOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
+impl Quantifier {
+    pub fn name(self) -> &'static str {
+        match self {
+            Quantifier::All => "all",
+            Quantifier::Any => "any",
+        }
+    }
+}
+
+/// The builtin functions of minipy.
+pub const BUILTINS: &[&str] = &["len", "abs", "min", "max"];
+
+impl Program {
+    /// The functions defined in the module, in source order.
+    pub fn functions(&self) -> impl Iterator<Item = &FunctionDef> {
+        self.body.iter().filter_map(|s| match &s.kind {
+            StmtKind::FunctionDef(f) => Some(f),
+            _ => None,
+        })
+    }
+
+    /// The function named `name`, if the module defines one.
+    pub fn function(&self, name: &str) -> Option<&FunctionDef> {
+        self.functions().find(|f| f.name.name == name)
+    }
+
+    /// The declared inputs (`x: int` without a value), in source order.
+    pub fn inputs(&self) -> impl Iterator<Item = (&Ident, Type)> {
+        self.body.iter().filter_map(|s| match &s.kind {
+            StmtKind::Declare { name, ty } => Some((name, *ty)),
+            _ => None,
+        })
+    }
+
+    /// A copy with every span reset to [`Span::default`], for comparing shapes.
+    pub fn without_spans(&self) -> Program {
+        let mut p = self.clone();
+        for s in &mut p.body {
+            s.clear_spans();
+        }
+        p
+    }
+}
+
+impl Stmt {
+    fn clear_spans(&mut self) {
+        self.span = Span::default();
+        fn block(b: &mut [Stmt]) {
+            for s in b {
+                s.clear_spans();
+            }
+        }
+        match &mut self.kind {
+            StmtKind::Declare { name, .. } => name.span = Span::default(),
+            StmtKind::Assign { target, value, .. } | StmtKind::AugAssign { target, value, .. } => {
+                target.span = Span::default();
+                value.clear_spans();
+            }
+            StmtKind::Expr(e) | StmtKind::Assert(e) | StmtKind::Assume(e) => e.clear_spans(),
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    e.clear_spans()
+                }
+            }
+            StmtKind::Pass | StmtKind::Break | StmtKind::Continue => {}
+            StmtKind::If { branches, orelse } => {
+                for (c, b) in branches {
+                    c.clear_spans();
+                    block(b);
+                }
+                if let Some(b) = orelse {
+                    block(b)
+                }
+            }
+            StmtKind::While {
+                cond,
+                invariants,
+                body,
+                orelse,
+            } => {
+                cond.clear_spans();
+                for i in invariants {
+                    i.clear_spans();
+                }
+                block(body);
+                if let Some(b) = orelse {
+                    block(b)
+                }
+            }
+            StmtKind::Try { body, handlers } => {
+                block(body);
+                for h in handlers {
+                    h.span = Span::default();
+                    if let Some(c) = &mut h.class {
+                        c.span = Span::default();
+                    }
+                    block(&mut h.body);
+                }
+            }
+            StmtKind::FunctionDef(f) => {
+                f.name.span = Span::default();
+                for p in &mut f.params {
+                    p.name.span = Span::default();
+                }
+                block(&mut f.body);
+            }
+            StmtKind::Havoc(x) => x.span = Span::default(),
+            StmtKind::MethodFrame { result, body } => {
+                result.span = Span::default();
+                block(body);
+            }
+            StmtKind::LoopScope { inv, body } => {
+                inv.clear_spans();
+                block(body);
+            }
+        }
+    }
+}
+
+impl Expr {
+    fn clear_spans(&mut self) {
+        self.span = Span::default();
+        match &mut self.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Tuple(es) => es.iter_mut().for_each(Expr::clear_spans),
+            ExprKind::Unary { operand, .. } => operand.clear_spans(),
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::BoolOp { lhs, rhs, .. } => {
+                lhs.clear_spans();
+                rhs.clear_spans();
+            }
+            ExprKind::Compare { first, rest } => {
+                first.clear_spans();
+                rest.iter_mut().for_each(|(_, e)| e.clear_spans());
+            }
+            ExprKind::Index { base, index } => {
+                base.clear_spans();
+                index.clear_spans();
+            }
+            ExprKind::Call { func, args } => {
+                func.span = Span::default();
+                args.iter_mut().for_each(Expr::clear_spans);
+            }
+            ExprKind::Quantifier {
+                var, lo, hi, body, ..
+            } => {
+                var.span = Span::default();
+                if let Some(lo) = lo {
+                    lo.clear_spans();
+                }
+                hi.clear_spans();
+                body.clear_spans();
+            }
+        }
+    }
+}

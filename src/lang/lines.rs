@@ -1,0 +1,1 @@
+//! Logical lines and indentation (stub; being written).

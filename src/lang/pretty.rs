@@ -1,0 +1,1 @@
+//! Pretty printer: AST → minipy source (stub; being written).

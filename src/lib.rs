@@ -1,0 +1,16 @@
+//! symdbg: an interactive symbolic debugger for minipy, a statically typed subset of Python.
+//!
+//! The crate is laid out as a pipeline, one module per stage (see `docs/ARCHITECTURE.md`):
+//!
+//! - [`lang`]: pest grammar, AST with spans, pretty printer, type checker.
+//! - [`semantics`]: the operator rules (Python's `//`, `%`, indexing, exception classes)
+//!   shared by the concrete interpreter and the symbolic engine.
+//! - [`concrete`]: the concrete interpreter with CPython's semantics (one input, one run).
+//! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
+//! - [`cli`]: the command line (`symdbg exec`, ...); the only stage that does IO.
+
+pub mod cli;
+pub mod concrete;
+pub mod diagnostics;
+pub mod lang;
+pub mod semantics;

@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(symdbg::cli::main());
+}
