@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""The CPython oracle for symdbg's differential tests.
+
+Reads one JSON request on stdin:
+
+    {"file": "tests/data/programs/x.py", "entry": null | "f",
+     "inputs": [ {"x": 3, "t": [1, 2], "b": true}, ... ]}
+
+and runs the program once per input set, in this one Python process. Tuples arrive as JSON
+arrays and are passed to the program as Python tuples.
+
+- Module run (`entry` null): the inputs are put into a fresh globals dict and the module is
+  executed with `exec(compile(src, path, "exec"), globals)`.
+- Entry run (`entry` "f"): only the module's `def` statements are executed (like
+  `symdbg exec --entry f`, which analyses f alone; the module's other statements may need
+  inputs that an entry run does not have), then `f(**inputs)` is called.
+
+Prints a JSON list with one result per input set, in the shape of `symdbg exec --json`:
+
+    {"outcome": "normal" | "return" | "exception" | "timeout",
+     "exception": null | "IndexError",
+     "store": {...},        # module run: module globals that are int/bool/tuple (no dunders,
+                            # no functions); entry run: the entry frame's locals at its exit
+     "return_value": null | value,   # entry run only
+     "trace": []}
+
+`timeout` is not a symdbg outcome: it means the program ran longer than TIME_LIMIT seconds
+(a corpus program that must be fixed). Recursion: the recursion limit is set so that the
+executed module's frame is frame 1 of 1000, as when a script runs under `python3 prog.py`;
+the corpus avoids depths anywhere near that limit anyway (only tiny or unbounded recursion).
+"""
+
+import ast
+import json
+import signal
+import sys
+
+RECURSION_LIMIT = 1000
+TIME_LIMIT = 10.0
+
+if hasattr(sys, "set_int_max_str_digits"):
+    sys.set_int_max_str_digits(0)
+
+
+class Timeout(BaseException):
+    """Raised by the alarm; a BaseException so that `except Exception` in a program does not
+    swallow it (a bare `except:` still could, which is why the alarm re-arms below)."""
+
+
+def on_alarm(signum, frame):
+    raise Timeout()
+
+
+def to_python(value):
+    if isinstance(value, list):
+        return tuple(to_python(v) for v in value)
+    return value
+
+
+def to_json(value):
+    if isinstance(value, tuple):
+        return [to_json(v) for v in value]
+    return value
+
+
+def is_value(value):
+    # bool is a subclass of int; both are kept (json.dumps keeps True as true).
+    if isinstance(value, (bool, int)):
+        return True
+    return isinstance(value, tuple) and all(isinstance(v, int) for v in value)
+
+
+def snapshot(names):
+    return {
+        k: to_json(v)
+        for k, v in sorted(names.items())
+        if not (k.startswith("__") and k.endswith("__")) and is_value(v)
+    }
+
+
+def depth():
+    """Number of Python frames on the stack, this one included."""
+    n, f = 0, sys._getframe()
+    while f is not None:
+        n, f = n + 1, f.f_back
+    return n
+
+
+def module_run(code, inputs):
+    g = dict(inputs)
+    g["__name__"] = "__main__"
+    result = {"outcome": "normal", "exception": None, "return_value": None}
+    # Calibrated against `python3 prog.py` (3.11): a script's module frame counts as frame 1
+    # of 1000; here the exec() call costs one more level than the frames depth() sees.
+    sys.setrecursionlimit(RECURSION_LIMIT + depth())
+    try:
+        exec(code, g)
+    except Exception as e:  # noqa: BLE001 - every program exception is a result
+        result["outcome"] = "exception"
+        result["exception"] = type(e).__name__
+    finally:
+        sys.setrecursionlimit(RECURSION_LIMIT + 50)
+    result["store"] = snapshot(g)
+    return result
+
+
+def entry_run(defs, entry, inputs):
+    g = {"__name__": "__main__"}
+    exec(defs, g)
+    f = g.get(entry)
+    if f is None or not callable(f):
+        raise SystemExit(f"run_python.py: no function {entry!r}")
+    result = {"outcome": "return", "exception": None, "return_value": None, "store": {}}
+    # The entry frame will stand at depth() and must count as frame 2 (frame 1 is the module
+    # frame of a script).
+    sys.setrecursionlimit(RECURSION_LIMIT + depth() - 2)
+    try:
+        value = f(**inputs)
+    except Exception as e:  # noqa: BLE001
+        sys.setrecursionlimit(RECURSION_LIMIT + 50)
+        result["outcome"] = "exception"
+        result["exception"] = type(e).__name__
+        # The entry frame's locals at the moment the exception left it: the first traceback
+        # entry that runs the entry function's code is the outermost call.
+        tb = e.__traceback__
+        while tb is not None and tb.tb_frame.f_code is not f.__code__:
+            tb = tb.tb_next
+        if tb is not None:
+            result["store"] = snapshot(tb.tb_frame.f_locals)
+        return result
+    sys.setrecursionlimit(RECURSION_LIMIT + 50)
+    result["return_value"] = to_json(value)
+    result["store"] = entry_locals_at_return(f, inputs)
+    return result
+
+
+def entry_locals_at_return(f, inputs):
+    """Run `f` again (programs are deterministic) under a profiler that snapshots the
+    outermost entry frame's locals when it returns. A second run keeps the profiler out of
+    the first one, whose recursion depth must not be disturbed."""
+    state = {"frame": None, "locals": {}}
+
+    def prof(frame, event, arg):
+        if frame.f_code is not f.__code__:
+            return
+        if event == "call" and state["frame"] is None:
+            state["frame"] = frame
+        elif event == "return" and frame is state["frame"]:
+            state["locals"] = snapshot(frame.f_locals)
+
+    sys.setprofile(prof)
+    try:
+        f(**inputs)
+    finally:
+        sys.setprofile(None)
+    return state["locals"]
+
+
+def run_one(code, entry, inputs):
+    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+    try:
+        if entry is None:
+            return module_run(code, inputs)
+        return entry_run(code, entry, inputs)
+    except Timeout:
+        return {"outcome": "timeout", "exception": None, "return_value": None, "store": {}}
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def main():
+    request = json.load(sys.stdin)
+    path = request["file"]
+    entry = request.get("entry")
+    with open(path, encoding="utf-8") as fh:
+        src = fh.read()
+    if entry is None:
+        code = compile(src, path, "exec")
+    else:
+        tree = ast.parse(src, path)
+        tree.body = [s for s in tree.body if isinstance(s, ast.FunctionDef)]
+        code = compile(tree, path, "exec")
+    signal.signal(signal.SIGALRM, on_alarm)
+    results = []
+    for raw in request["inputs"]:
+        inputs = {k: to_python(v) for k, v in raw.items()}
+        r = run_one(code, entry, inputs)
+        r["trace"] = []
+        results.append(r)
+    json.dump(results, sys.stdout)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
