@@ -113,7 +113,12 @@ pub fn type_of(
             op: BinOp::Add,
             lhs,
             rhs,
-        } => type_of(lhs, var, functions).or_else(|| type_of(rhs, var, functions)),
+        } => {
+            // `a + b` has the type of its operands; a `bool` operand is an error, so it
+            // does not decide the type.
+            let operand = |e| type_of(e, var, functions).filter(|t| *t != Type::Bool);
+            operand(lhs).or_else(|| operand(rhs))
+        }
         ExprKind::Binary { .. } | ExprKind::Index { .. } => Some(Type::Int),
         ExprKind::BoolOp { .. } | ExprKind::Compare { .. } | ExprKind::Quantifier { .. } => {
             Some(Type::Bool)

@@ -227,7 +227,8 @@ impl Checker<'_> {
             }
         }
         self.block(&mut cx, &f.body);
-        if let Some(t) = f.ret {
+        // (A predicate's body is a single `return`, checked above.)
+        if let Some(t) = f.ret.filter(|_| !f.predicate) {
             if !always_returns(&f.body) {
                 self.err(
                     Diagnostic::error(format!("missing return at end of `{name}`"), f.name.span)
@@ -349,23 +350,19 @@ impl Checker<'_> {
     fn duplicate_inputs(&mut self, program: &Program) {
         let mut seen: BTreeMap<&str, Type> = BTreeMap::new();
         for (name, ty) in program.inputs() {
-            if let Some(first) = seen.get(name.name.as_str()) {
-                let d = if *first == ty {
+            match seen.get(name.name.as_str()) {
+                // Different types are reported by `declare`.
+                Some(first) if *first == ty => self.err(
                     Diagnostic::error(
                         format!("the input `{}` is declared more than once", name.name),
                         name.span,
                     )
-                    .with_label("declared again here")
-                } else {
-                    Diagnostic::error(
-                        format!("`{}` was `{first}`, cannot declare it as `{ty}`", name.name),
-                        name.span,
-                    )
-                    .with_label(format!("expected `{first}`, found `{ty}`"))
-                };
-                self.err(d);
-            } else {
-                seen.insert(&name.name, ty);
+                    .with_label("declared again here"),
+                ),
+                Some(_) => {}
+                None => {
+                    seen.insert(&name.name, ty);
+                }
             }
         }
     }
@@ -647,6 +644,13 @@ impl Checker<'_> {
             return;
         };
         let name = &f.name.name;
+        if f.predicate && f.ret != Some(Type::Bool) {
+            // Its header is wrong (reported there); do not report the `return` as well.
+            if let Some(v) = value {
+                self.expr(cx, v, Some(Type::Bool));
+            }
+            return;
+        }
         match (f.ret, value) {
             (Some(t), None) => self.err(
                 Diagnostic::error(

@@ -417,7 +417,11 @@ impl Checker<'_> {
                     e.span,
                 )
                 .with_label(format!("expected {}", plural(sig.params.len(), "argument")))
-                .with_note(format!("note: `{name}` is `{name}({})`", params.join(", "))),
+                .with_note(format!(
+                    "note: the signature is `{name}({}){}`",
+                    params.join(", "),
+                    sig.ret.map_or(String::new(), |t| format!(" -> {t}"))
+                )),
             );
         }
         for (i, arg) in args.iter().enumerate() {

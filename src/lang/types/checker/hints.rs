@@ -2,7 +2,8 @@
 //! "a similar name exists" suggestions.
 
 use crate::diagnostics::Diagnostic;
-use crate::lang::ast::{Expr, ExprKind, Type};
+use crate::lang::ast::{Expr, Type};
+use crate::lang::pretty;
 use crate::lang::Span;
 
 pub(super) fn mismatch(span: Span, expected: Type, found: Type) -> Diagnostic {
@@ -29,34 +30,36 @@ pub(super) fn plural(n: usize, what: &str) -> String {
     }
 }
 
-/// Short source text for simple expressions (names, literals), for help messages.
+/// The source text of an expression for help messages, if it is short enough to quote.
 pub(super) fn show(e: &Expr) -> Option<String> {
-    match &e.kind {
-        ExprKind::Name(n) => Some(n.clone()),
-        ExprKind::Int(i) => Some(i.to_string()),
-        ExprKind::Index { base, index } => Some(format!("{}[{}]", show(base)?, show(index)?)),
-        ExprKind::Call { func, args } => {
-            let args: Option<Vec<String>> = args.iter().map(show).collect();
-            Some(format!("{}({})", func.name, args?.join(", ")))
-        }
-        _ => None,
-    }
+    Some(pretty::expr(e)).filter(|s| s.chars().count() <= 40)
 }
 
 /// Edit distance, for "a similar name exists" suggestions.
 pub(super) fn distance(a: &str, b: &str) -> usize {
+    // Optimal string alignment distance: Levenshtein plus adjacent transpositions.
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 /// The candidate closest to `name`, if it is close enough to be a likely typo.
@@ -64,7 +67,11 @@ pub(super) fn similar<'s>(
     name: &str,
     candidates: impl IntoIterator<Item = &'s str>,
 ) -> Option<&'s str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let len = name.chars().count();
+    if len < 3 {
+        return None; // every short name is "close" to every other
+    }
+    let limit = (len / 3).max(1);
     candidates
         .into_iter()
         .filter(|c| *c != name)
