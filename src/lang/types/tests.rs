@@ -310,3 +310,22 @@ x = 1
     assert_eq!(info.var_type(None, "n"), None);
     assert_eq!(info.signature("min").unwrap().params.len(), 2);
 }
+
+#[test]
+fn deep_and_long_expressions() {
+    // The CLI checks on a thread with a big stack (as the parser's tests do).
+    let big = std::thread::Builder::new().stack_size(256 << 20);
+    big.spawn(|| {
+        let src = format!("x = {}1\n", "-".repeat(3000));
+        ok(&src);
+        let start = std::time::Instant::now();
+        let src = format!("t: tuple\ny = t[0]{}\nb = y > 0\n", " + t[0]".repeat(5_000));
+        ok(&src);
+        let src = format!("y = 0\nb = y == 0{}\n", " and y == 0".repeat(5_000));
+        ok(&src);
+        assert!(start.elapsed().as_secs() < 20, "checking is not linear");
+    })
+    .unwrap()
+    .join()
+    .unwrap();
+}

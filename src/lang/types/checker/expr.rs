@@ -245,9 +245,11 @@ impl Checker<'_> {
             return Some(Type::Int);
         }
         let hint = hint.filter(|t| *t != Type::Bool);
+        // (Long sums nest to the left, so only the right operand's shape is computed, to
+        // keep checking linear.)
         let lhint = hint.or_else(|| self.shape(cx, rhs));
-        let rhint = hint.or_else(|| self.shape(cx, lhs));
         let lt = self.expr(cx, lhs, lhint);
+        let rhint = hint.or(lt).filter(|t| *t != Type::Bool);
         let rt = self.expr(cx, rhs, rhint);
         for (side, t) in [(lhs, lt), (rhs, rt)] {
             if t == Some(Type::Bool) {
