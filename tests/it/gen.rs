@@ -67,7 +67,12 @@ impl Gen<'_> {
 
     fn program(&mut self) -> Program {
         let mut body = Vec::new();
-        for (name, ty) in [("x", Type::Int), ("y", Type::Int), ("t", Type::Tuple), ("b", Type::Bool)] {
+        for (name, ty) in [
+            ("x", Type::Int),
+            ("y", Type::Int),
+            ("t", Type::Tuple),
+            ("b", Type::Bool),
+        ] {
             if self.pick(4) != 3 || name == "x" {
                 body.push(s(StmtKind::Declare { name: id(name), ty }));
                 self.scope.push((name.to_string(), ty));
@@ -139,16 +144,18 @@ impl Gen<'_> {
             0 | 1 => {
                 // Assignment to an existing variable or a new one.
                 let ty = self.ty();
-                let target = match (self.pick(2), self.var_of(ty)) {
-                    (0, Some(v)) => v,
-                    _ => {
-                        self.fresh += 1;
-                        let v = format!("v{}", self.fresh);
-                        self.scope.push((v.clone(), ty));
-                        v
-                    }
+                let existing = match self.pick(2) {
+                    0 => self.var_of(ty),
+                    _ => None,
                 };
+                // The value is generated before a new name enters the scope.
                 let value = self.expr(ty, 2);
+                let target = existing.unwrap_or_else(|| {
+                    self.fresh += 1;
+                    let v = format!("v{}", self.fresh);
+                    self.scope.push((v.clone(), ty));
+                    v
+                });
                 s(StmtKind::Assign {
                     target: id(&target),
                     ann: None,
@@ -157,8 +164,13 @@ impl Gen<'_> {
             }
             2 => match self.var_of(Type::Int) {
                 Some(v) => {
-                    let op = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::FloorDiv, BinOp::Mod]
-                        [self.pick(5) as usize];
+                    let op = [
+                        BinOp::Add,
+                        BinOp::Sub,
+                        BinOp::Mul,
+                        BinOp::FloorDiv,
+                        BinOp::Mod,
+                    ][self.pick(5) as usize];
                     let value = self.expr(Type::Int, 1);
                     s(StmtKind::AugAssign {
                         target: id(&v),
@@ -297,7 +309,9 @@ impl Gen<'_> {
     fn int_expr(&mut self, depth: u32) -> Expr {
         let leaf = |g: &mut Self| match g.pick(3) {
             0 => int(g.pick(7)),
-            1 => g.var_of(Type::Int).map_or_else(|| int(2), |v| e(ExprKind::Name(v))),
+            1 => g
+                .var_of(Type::Int)
+                .map_or_else(|| int(2), |v| e(ExprKind::Name(v))),
             _ => int(g.pick(200)),
         };
         if depth == 0 {
@@ -306,8 +320,13 @@ impl Gen<'_> {
         match self.pick(9) {
             0 | 1 => leaf(self),
             2 | 3 => {
-                let op = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::FloorDiv, BinOp::Mod]
-                    [self.pick(5) as usize];
+                let op = [
+                    BinOp::Add,
+                    BinOp::Sub,
+                    BinOp::Mul,
+                    BinOp::FloorDiv,
+                    BinOp::Mod,
+                ][self.pick(5) as usize];
                 let lhs = self.int_expr(depth - 1);
                 let rhs = self.int_expr(depth - 1);
                 e(ExprKind::Binary {
@@ -366,7 +385,14 @@ impl Gen<'_> {
         if depth == 0 {
             return leaf(self);
         }
-        let cmp = [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge];
+        let cmp = [
+            CmpOp::Eq,
+            CmpOp::Ne,
+            CmpOp::Lt,
+            CmpOp::Le,
+            CmpOp::Gt,
+            CmpOp::Ge,
+        ];
         match self.pick(7) {
             0 => leaf(self),
             1 | 2 => {
@@ -432,7 +458,9 @@ impl Gen<'_> {
                 .map_or_else(|| e(ExprKind::Tuple(vec![])), |v| e(ExprKind::Name(v))),
             1 => {
                 let n = self.pick(4);
-                let items = (0..n).map(|_| self.int_expr(depth.saturating_sub(1))).collect();
+                let items = (0..n)
+                    .map(|_| self.int_expr(depth.saturating_sub(1)))
+                    .collect();
                 e(ExprKind::Tuple(items))
             }
             _ => {

@@ -14,7 +14,11 @@ fn render(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     let name = format!(
         "{}/{}",
-        path.parent().unwrap().file_name().unwrap().to_string_lossy(),
+        path.parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy(),
         path.file_name().unwrap().to_string_lossy()
     );
     let map = SourceMap::new(name, text);
@@ -27,11 +31,15 @@ fn render(path: &Path) -> String {
 /// Every malformed program gets a located diagnostic; the rendered text is snapshotted.
 #[test]
 fn diagnostics_corpus() {
-    insta::glob!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/parse/err"), "*.py", |path| {
-        let out = render(path);
-        assert!(out.starts_with("error"), "{}: {out}", path.display());
-        insta::assert_snapshot!(out);
-    });
+    insta::glob!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/parse/err"),
+        "*.py",
+        |path| {
+            let out = render(path);
+            assert!(out.starts_with("error"), "{}: {out}", path.display());
+            insta::assert_snapshot!(out);
+        }
+    );
 }
 
 fn assert_round_trip(src: &str, what: &str) {
