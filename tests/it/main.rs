@@ -1,2 +1,7 @@
 //! The one integration-test binary (one binary keeps link time down).
 //! Each module is one theme:
+
+/// Generator of random well-typed programs (shared by property tests).
+mod gen;
+/// Front-end on files: diagnostics snapshots, round trips, generated programs.
+mod parse;
