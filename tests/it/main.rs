@@ -5,3 +5,5 @@
 mod gen;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
+/// Differential tests against python3: the corpus in tests/data/programs and the examples.
+mod differential;

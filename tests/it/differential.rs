@@ -1,0 +1,656 @@
+//! Differential tests: the concrete interpreter against CPython (`python3`).
+//!
+//! Every program in `tests/data/programs/` is pure Python (no verification statements). It
+//! either declares its inputs at module level (`x: int`, `t: tuple`, `b: bool`) or starts
+//! with a `# entry: f` line, in which case function `f` is run alone with its parameters as
+//! inputs. For each program we generate input sets deterministically (edge combinations
+//! first, then seeded random ones), run the whole batch through `tests/py/run_python.py`
+//! in one `python3` process, run each set through `symdbg::concrete::run`, and compare
+//! outcome, exception class, return value and final store. A mismatch names the program,
+//! the input (as `--input` arguments for `symdbg exec`) and both results.
+//!
+//! The examples in `examples/` must all load (parse + type-check); those without
+//! verification statements are also run differentially on a few small inputs.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::str::FromStr;
+
+use num_bigint::BigInt;
+use serde_json::Value as Json;
+use symdbg::concrete::{self, Config, Outcome, Value};
+use symdbg::lang::{self, Program, SourceMap, Stmt, StmtKind, Type};
+
+/// Input sets per corpus program: edge combinations, then random ones.
+const EDGE_SETS: usize = 25;
+const RANDOM_SETS: usize = 36;
+/// Input sets per example (small values only: some examples loop `idx - x` times).
+const EXAMPLE_SETS: usize = 12;
+/// Stack for the thread that runs the interpreter (the CLI uses the same).
+const STACK_SIZE: usize = 512 << 20;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn py_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn name_of(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// A value on either side of the comparison, printed as a Python literal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Val {
+    Int(BigInt),
+    Bool(bool),
+    Tuple(Vec<BigInt>),
+}
+
+impl fmt::Display for Val {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Val::Int(n) => write!(f, "{n}"),
+            Val::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
+            Val::Tuple(items) => {
+                f.write_str("(")?;
+                for (i, n) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{n}")?;
+                }
+                f.write_str(if items.len() == 1 { ",)" } else { ")" })
+            }
+        }
+    }
+}
+
+impl Val {
+    fn to_value(&self) -> Value {
+        match self {
+            Val::Int(n) => Value::Int(n.clone()),
+            Val::Bool(b) => Value::Bool(*b),
+            Val::Tuple(items) => Value::Tuple(items.clone().into()),
+        }
+    }
+
+    fn from_value(v: &Value) -> Val {
+        match v {
+            Value::Int(n) => Val::Int(n.clone()),
+            Value::Bool(b) => Val::Bool(*b),
+            Value::Tuple(items) => Val::Tuple(items.to_vec()),
+        }
+    }
+
+    /// JSON text for the request to run_python.py (written by hand so that big ints stay
+    /// exact whatever serde_json's features are).
+    fn json(&self) -> String {
+        match self {
+            Val::Int(n) => n.to_string(),
+            Val::Bool(b) => b.to_string(),
+            Val::Tuple(items) => {
+                let parts: Vec<String> = items.iter().map(|n| n.to_string()).collect();
+                format!("[{}]", parts.join(", "))
+            }
+        }
+    }
+
+    fn from_json(j: &Json) -> Result<Val, String> {
+        fn int(j: &Json) -> Result<BigInt, String> {
+            match j {
+                Json::Number(n) => BigInt::from_str(&n.to_string()).map_err(|_| {
+                    format!("python printed {n}: not an exact int (serde_json needs the `arbitrary_precision` feature)")
+                }),
+                other => Err(format!("expected an int in a tuple, got {other}")),
+            }
+        }
+        match j {
+            Json::Bool(b) => Ok(Val::Bool(*b)),
+            Json::Number(_) => int(j).map(Val::Int),
+            Json::Array(items) => items
+                .iter()
+                .map(int)
+                .collect::<Result<_, _>>()
+                .map(Val::Tuple),
+            other => Err(format!("unexpected JSON value {other}")),
+        }
+    }
+}
+
+/// One run's observable result, the same shape for both sides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Observed {
+    /// `normal`, `return`, `exception`, ... (python may also say `timeout`).
+    outcome: String,
+    exception: Option<String>,
+    return_value: Option<Val>,
+    store: BTreeMap<String, Val>,
+}
+
+impl fmt::Display for Observed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.outcome)?;
+        if let Some(e) = &self.exception {
+            write!(f, " {e}")?;
+        }
+        if let Some(v) = &self.return_value {
+            write!(f, ", returned {v}")?;
+        }
+        f.write_str(", store {")?;
+        for (i, (k, v)) in self.store.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{k}: {v}")?;
+        }
+        f.write_str("}")
+    }
+}
+
+impl Observed {
+    fn from_python(j: &Json) -> Result<Observed, String> {
+        let field = |k: &str| {
+            j.get(k)
+                .ok_or_else(|| format!("python result lacks `{k}`: {j}"))
+        };
+        let outcome = field("outcome")?
+            .as_str()
+            .ok_or("outcome is not a string")?
+            .to_string();
+        let exception = match field("exception")? {
+            Json::Null => None,
+            Json::String(s) => Some(s.clone()),
+            other => return Err(format!("bad exception {other}")),
+        };
+        let return_value = match j.get("return_value") {
+            None | Some(Json::Null) => None,
+            Some(v) => Some(Val::from_json(v)?),
+        };
+        let mut store = BTreeMap::new();
+        if let Some(s) = j.get("store") {
+            let obj = s.as_object().ok_or("store is not an object")?;
+            for (k, v) in obj {
+                store.insert(k.clone(), Val::from_json(v)?);
+            }
+        }
+        Ok(Observed {
+            outcome,
+            exception,
+            return_value,
+            store,
+        })
+    }
+
+    fn from_symdbg(r: &concrete::RunResult) -> Observed {
+        let (outcome, exception) = match &r.outcome {
+            Outcome::Normal => ("normal", None),
+            Outcome::Return => ("return", None),
+            Outcome::Exception(c) => ("exception", Some(c.name().to_string())),
+            Outcome::Infeasible => ("infeasible", None),
+            Outcome::Halt => ("halt", None),
+            Outcome::StepLimit => ("step_limit", None),
+        };
+        Observed {
+            outcome: outcome.to_string(),
+            exception,
+            return_value: r.return_value.as_ref().map(Val::from_value),
+            store: r
+                .store
+                .iter()
+                .map(|(k, v)| (k.clone(), Val::from_value(v)))
+                .collect(),
+        }
+    }
+}
+
+/// splitmix64: small, deterministic, good enough to spread test inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn seeded(name: &str) -> Rng {
+        // FNV-1a of the program's file name: each program gets its own stream.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in name.bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        Rng(h)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn small(&mut self) -> BigInt {
+        BigInt::from(self.below(13) as i64 - 6)
+    }
+}
+
+/// Large values: far beyond any loop bound or recursion depth in the corpus, and beyond
+/// 64 bits (no value near the recursion limit of 1000, where CPython's exact depth
+/// accounting would matter).
+fn large_values() -> Vec<BigInt> {
+    let p20 = BigInt::from(10u64).pow(20);
+    vec![
+        p20.clone(),
+        -p20,
+        BigInt::from(1u8) << 64u32,
+        -(BigInt::from(1u8) << 63u32),
+        BigInt::from_str("123456789012345678901234567890").unwrap(),
+    ]
+}
+
+fn edge_values(ty: Type) -> Vec<Val> {
+    let ints = |xs: &[i64]| xs.iter().map(|&n| BigInt::from(n)).collect::<Vec<_>>();
+    match ty {
+        Type::Int => ints(&[0, 1, -1, 5, -7]).into_iter().map(Val::Int).collect(),
+        Type::Bool => vec![Val::Bool(false), Val::Bool(true)],
+        Type::Tuple => vec![
+            Val::Tuple(vec![]),
+            Val::Tuple(ints(&[3])),
+            Val::Tuple(ints(&[0, -2])),
+            Val::Tuple(ints(&[1, -1, 2])),
+            Val::Tuple(ints(&[-5, 4, 0, 4, 1])),
+        ],
+    }
+}
+
+fn random_value(ty: Type, rng: &mut Rng, large: bool) -> Val {
+    let large_values = large_values();
+    let int = |rng: &mut Rng| -> BigInt {
+        match rng.below(100) {
+            0..=69 => rng.small(),
+            70..=87 => BigInt::from(rng.below(3) as i64 - 1),
+            _ if large => large_values[rng.below(large_values.len() as u64) as usize].clone(),
+            _ => rng.small(),
+        }
+    };
+    match ty {
+        Type::Int => Val::Int(int(rng)),
+        Type::Bool => Val::Bool(rng.below(2) == 1),
+        Type::Tuple => {
+            let len = rng.below(6);
+            let items = (0..len)
+                .map(|_| {
+                    if rng.below(10) == 0 {
+                        int(rng)
+                    } else {
+                        rng.small()
+                    }
+                })
+                .collect();
+            Val::Tuple(items)
+        }
+    }
+}
+
+type Inputs = Vec<(String, Val)>;
+
+/// Edge combinations first, then random sets. The leading inputs take every combination of
+/// their edge values as long as that fits in `edges` sets (with two ints: every sign
+/// combination and zero); the inputs after them cycle through their edge values at
+/// different rates, so every input varies.
+fn generate(
+    params: &[(String, Type)],
+    name: &str,
+    edges: usize,
+    randoms: usize,
+    large: bool,
+) -> Vec<Inputs> {
+    let mut rng = Rng::seeded(name);
+    let tables: Vec<Vec<Val>> = params.iter().map(|(_, t)| edge_values(*t)).collect();
+    let combos = tables
+        .iter()
+        .try_fold(1usize, |acc, t| acc.checked_mul(t.len()))
+        .unwrap_or(usize::MAX);
+    let n_edges = combos.min(edges);
+    let mut sets = Vec::new();
+    for j in 0..n_edges {
+        let mut stride = 1usize;
+        let set = params
+            .iter()
+            .zip(&tables)
+            .enumerate()
+            .map(|(k, ((n, _), table))| {
+                let len = table.len();
+                let index = if stride.saturating_mul(len) <= n_edges {
+                    let i = (j / stride) % len;
+                    stride *= len;
+                    i
+                } else {
+                    stride = usize::MAX;
+                    (j * (2 * k + 1) + k) % len
+                };
+                (n.clone(), table[index].clone())
+            })
+            .collect();
+        sets.push(set);
+    }
+    while sets.len() < n_edges + randoms {
+        sets.push(
+            params
+                .iter()
+                .map(|(n, t)| (n.clone(), random_value(*t, &mut rng, large)))
+                .collect(),
+        );
+    }
+    sets
+}
+
+/// `--input` arguments reproducing this input with `symdbg exec`.
+fn show_inputs(inputs: &Inputs) -> String {
+    if inputs.is_empty() {
+        return "(no inputs)".to_string();
+    }
+    inputs
+        .iter()
+        .map(|(n, v)| format!("--input \"{n}={v}\""))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `# entry: f` on the first line selects an entry function.
+fn entry_of(src: &str) -> Option<String> {
+    let first = src.lines().next()?;
+    let rest = first
+        .trim()
+        .strip_prefix("#")?
+        .trim()
+        .strip_prefix("entry:")?;
+    Some(rest.trim().to_string())
+}
+
+fn load(path: &Path, src: &str) -> Result<(Program, lang::TypeInfo), String> {
+    lang::load(src).map_err(|ds| {
+        let map = SourceMap::new(name_of(path), src.to_string());
+        ds.iter()
+            .map(|d| d.render(&map, false))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+fn params_of(program: &Program, entry: Option<&str>) -> Result<Vec<(String, Type)>, String> {
+    match entry {
+        None => Ok(program
+            .inputs()
+            .map(|(id, ty)| (id.name.clone(), ty))
+            .collect()),
+        Some(f) => {
+            let def = program
+                .function(f)
+                .ok_or_else(|| format!("`# entry: {f}` but no function {f}"))?;
+            Ok(def
+                .params
+                .iter()
+                .map(|p| (p.name.name.clone(), p.ty))
+                .collect())
+        }
+    }
+}
+
+fn spawn_python(path: &Path, entry: Option<&str>, sets: &[Inputs]) -> Child {
+    let oracle = root().join("tests/py/run_python.py");
+    let mut child = Command::new("python3")
+        .arg(&oracle)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot start python3 (the differential tests need CPython 3)");
+    let inputs: Vec<String> = sets
+        .iter()
+        .map(|set| {
+            let fields: Vec<String> = set
+                .iter()
+                .map(|(n, v)| format!("{}: {}", Json::String(n.clone()), v.json()))
+                .collect();
+            format!("{{{}}}", fields.join(", "))
+        })
+        .collect();
+    let request = format!(
+        "{{\"file\": {}, \"entry\": {}, \"inputs\": [{}]}}",
+        Json::String(path.display().to_string()),
+        entry.map_or(Json::Null, |e| Json::String(e.to_string())),
+        inputs.join(", ")
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(request.as_bytes()).unwrap();
+    drop(stdin);
+    child
+}
+
+fn python_results(child: Child, expected: usize) -> Result<Vec<Observed>, String> {
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!(
+            "run_python.py failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let json: Json = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    let list = json
+        .as_array()
+        .ok_or("run_python.py did not print a list")?;
+    if list.len() != expected {
+        return Err(format!("{} results for {expected} inputs", list.len()));
+    }
+    list.iter().map(Observed::from_python).collect()
+}
+
+/// Run one program on all input sets on both sides; returns (runs, mismatch messages).
+fn differential(path: &Path, edges: usize, randoms: usize, large: bool) -> (usize, Vec<String>) {
+    let name = name_of(path);
+    let src = std::fs::read_to_string(path).unwrap();
+    let (program, info) = match load(path, &src) {
+        Ok(x) => x,
+        Err(e) => return (0, vec![format!("{name}: does not load:\n{e}")]),
+    };
+    let entry = entry_of(&src);
+    let params = match params_of(&program, entry.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return (0, vec![format!("{name}: {e}")]),
+    };
+    let file_name = path.file_name().unwrap().to_string_lossy().to_string();
+    let sets = generate(&params, &file_name, edges, randoms, large);
+    // Python works while we run the same inputs through symdbg.
+    let child = spawn_python(path, entry.as_deref(), &sets);
+    // The interpreter recurses in Rust: deep minipy recursion (RecursionError programs)
+    // needs a big stack, as the CLI gives it.
+    let ours: Vec<Result<Observed, String>> = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(scope, || {
+                let config = Config::default();
+                sets.iter()
+                    .map(|set| {
+                        let inputs: BTreeMap<String, Value> =
+                            set.iter().map(|(n, v)| (n.clone(), v.to_value())).collect();
+                        concrete::run(&program, &info, entry.as_deref(), &inputs, &config)
+                            .map(|r| Observed::from_symdbg(&r))
+                            .map_err(|d| {
+                                d.render(&SourceMap::new(name.clone(), src.clone()), false)
+                            })
+                    })
+                    .collect()
+            })
+            .expect("cannot spawn a thread with a big stack")
+            .join()
+            .expect("symdbg panicked")
+    });
+    let theirs = match python_results(child, sets.len()) {
+        Ok(r) => r,
+        Err(e) => return (0, vec![format!("{name}: {e}")]),
+    };
+    let how = match &entry {
+        Some(f) => format!("symdbg exec {name} --entry {f}"),
+        None => format!("symdbg exec {name}"),
+    };
+    let mut failures = Vec::new();
+    for ((set, ours), theirs) in sets.iter().zip(ours).zip(theirs) {
+        let problem = match ours {
+            Err(e) => Some(format!("symdbg refused the input: {e}")),
+            Ok(_) if theirs.outcome == "timeout" => {
+                Some("python3 timed out: corpus programs must terminate".to_string())
+            }
+            Ok(ours) if ours != theirs => Some(format!("python3: {theirs}\n  symdbg:  {ours}")),
+            Ok(_) => None,
+        };
+        if let Some(p) = problem {
+            failures.push(format!("{how} {}\n  {p}", show_inputs(set)));
+        }
+    }
+    (sets.len(), failures)
+}
+
+fn report(what: &str, programs: usize, runs: usize, failures: &[String]) {
+    eprintln!(
+        "{what}: {programs} programs, {runs} runs, {} mismatches",
+        failures.len()
+    );
+    if !failures.is_empty() {
+        let shown: Vec<&String> = failures.iter().take(25).collect();
+        panic!(
+            "{} mismatches between python3 and symdbg ({what}); first {}:\n\n{}",
+            failures.len(),
+            shown.len(),
+            shown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        );
+    }
+}
+
+#[test]
+fn corpus_agrees_with_python() {
+    let files = py_files(&root().join("tests/data/programs"));
+    assert!(files.len() >= 45, "only {} corpus programs", files.len());
+    let mut runs = 0;
+    let mut failures = Vec::new();
+    for path in &files {
+        let (n, f) = differential(path, EDGE_SETS, RANDOM_SETS, true);
+        runs += n;
+        failures.extend(f);
+    }
+    report("tests/data/programs", files.len(), runs, &failures);
+}
+
+fn block_has_verification(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match &s.kind {
+        StmtKind::Havoc(_)
+        | StmtKind::Assume(_)
+        | StmtKind::MethodFrame { .. }
+        | StmtKind::LoopScope { .. } => true,
+        StmtKind::FunctionDef(f) => f.predicate || block_has_verification(&f.body),
+        StmtKind::While {
+            invariants,
+            body,
+            orelse,
+            ..
+        } => {
+            !invariants.is_empty()
+                || block_has_verification(body)
+                || orelse.as_deref().is_some_and(block_has_verification)
+        }
+        StmtKind::If { branches, orelse } => {
+            branches.iter().any(|(_, b)| block_has_verification(b))
+                || orelse.as_deref().is_some_and(block_has_verification)
+        }
+        StmtKind::Try { body, handlers } => {
+            block_has_verification(body) || handlers.iter().any(|h| block_has_verification(&h.body))
+        }
+        _ => false,
+    })
+}
+
+/// Whether CPython can run the program: the verification statements, `invariant` lines
+/// and `@predicate` functions (an undefined decorator in Python) are not Python.
+fn is_python(program: &Program) -> bool {
+    !block_has_verification(&program.body)
+}
+
+#[test]
+fn examples_load() {
+    let files = py_files(&root().join("examples"));
+    assert!(files.len() >= 8, "only {} examples", files.len());
+    let mut failures = Vec::new();
+    for path in &files {
+        let src = std::fs::read_to_string(path).unwrap();
+        if let Err(e) = load(path, &src) {
+            failures.push(format!("{}:\n{e}", name_of(path)));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "examples that do not load:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn python_examples_agree_with_python() {
+    let mut programs = 0;
+    let mut runs = 0;
+    let mut failures = Vec::new();
+    for path in py_files(&root().join("examples")) {
+        let src = std::fs::read_to_string(&path).unwrap();
+        // Loading errors are examples_load's business.
+        let Ok((program, _)) = load(&path, &src) else {
+            continue;
+        };
+        if !is_python(&program) {
+            continue;
+        }
+        programs += 1;
+        let (n, f) = differential(&path, EXAMPLE_SETS / 2, EXAMPLE_SETS / 2, false);
+        runs += n;
+        failures.extend(f);
+    }
+    assert!(
+        programs >= 5,
+        "only {programs} examples without verification statements"
+    );
+    report("examples", programs, runs, &failures);
+}
+
+/// The generator itself: deterministic, edge combinations first, enough sets.
+#[test]
+fn input_generation_is_deterministic_and_covers_signs() {
+    let params = vec![("x".to_string(), Type::Int), ("y".to_string(), Type::Int)];
+    let a = generate(&params, "p.py", EDGE_SETS, RANDOM_SETS, true);
+    let b = generate(&params, "p.py", EDGE_SETS, RANDOM_SETS, true);
+    assert_eq!(a, b);
+    assert!(a.len() >= 30);
+    let sign = |v: &Val| match v {
+        Val::Int(n) => n.sign(),
+        _ => unreachable!(),
+    };
+    let mut combos: Vec<_> = a.iter().map(|s| (sign(&s[0].1), sign(&s[1].1))).collect();
+    combos.sort();
+    combos.dedup();
+    assert_eq!(combos.len(), 9, "every sign combination, zero included");
+}
