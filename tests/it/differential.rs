@@ -654,3 +654,67 @@ fn input_generation_is_deterministic_and_covers_signs() {
     combos.dedup();
     assert_eq!(combos.len(), 9, "every sign combination, zero included");
 }
+
+/// Examples with verification statements cannot run in CPython; run them concretely on
+/// small inputs: every run must be accepted and end (no step limit), and the examples whose
+/// loop invariants are correct must end normally on every input (a failing invariant is an
+/// AssertionError).
+#[test]
+fn verification_examples_run_concretely() {
+    const CORRECT: &[&str] = &["product.py", "filter_nonnegative.py", "find_invariant.py"];
+    let mut failures = Vec::new();
+    let mut seen = Vec::new();
+    for path in py_files(&root().join("examples")) {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let Ok((program, info)) = load(&path, &src) else {
+            continue;
+        };
+        if is_python(&program) {
+            continue;
+        }
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        let params = params_of(&program, None).unwrap();
+        let sets = generate(&params, &file, EDGE_SETS, RANDOM_SETS, false);
+        let results: Vec<_> = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(scope, || {
+                    sets.iter()
+                        .map(|set| {
+                            let inputs =
+                                set.iter().map(|(n, v)| (n.clone(), v.to_value())).collect();
+                            concrete::run(&program, &info, None, &inputs, &Config::default())
+                                .map(|r| (r.outcome, Observed::from_symdbg(&r)))
+                                .map_err(|d| d.message)
+                        })
+                        .collect()
+                })
+                .unwrap()
+                .join()
+                .unwrap()
+        });
+        for (set, r) in sets.iter().zip(results) {
+            let how = format!("symdbg exec {} {}", name_of(&path), show_inputs(set));
+            match r {
+                Err(e) => failures.push(format!("{how}\n  refused: {e}")),
+                Ok((Outcome::StepLimit, _)) => {
+                    failures.push(format!("{how}\n  hit the step limit"))
+                }
+                Ok((outcome, seen))
+                    if CORRECT.contains(&file.as_str()) && outcome != Outcome::Normal =>
+                {
+                    failures.push(format!("{how}\n  {seen}"))
+                }
+                Ok(_) => {}
+            }
+        }
+        seen.push(file);
+    }
+    for c in CORRECT {
+        assert!(
+            seen.iter().any(|s| s == c),
+            "example {c} is missing or not a verification example"
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

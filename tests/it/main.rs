@@ -1,9 +1,9 @@
 //! The one integration-test binary (one binary keeps link time down).
 //! Each module is one theme:
 
+/// Differential tests against python3: the corpus in tests/data/programs and the examples.
+mod differential;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
-/// Differential tests against python3: the corpus in tests/data/programs and the examples.
-mod differential;
