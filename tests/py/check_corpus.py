@@ -325,7 +325,7 @@ def gen(ty, rnd):
         return [rnd.randint(-6, 6) for _ in range(rnd.randint(0, 5))]
     r = rnd.random()
     if r < 0.08:
-        return rnd.choice([10**20, -10**20])
+        return rnd.choice([10**20, -10**20, 2**64, -2**63, 123456789012345678901234567890])
     if r < 0.3:
         return rnd.choice([0, 1, -1])
     return rnd.randint(-6, 6)
