@@ -11,9 +11,10 @@ arrays and are passed to the program as Python tuples.
 
 - Module run (`entry` null): the inputs are put into a fresh globals dict and the module is
   executed with `exec(compile(src, path, "exec"), globals)`.
-- Entry run (`entry` "f"): the module is executed (without inputs; entry programs should
-  only define functions), then `f(**inputs)` is called, as `import m; m.f(...)` would
-  (and as `symdbg exec --entry f` does). If the module body raises, that is the result.
+- Entry run (`entry` "f"): f is analysed alone, as `symdbg exec --entry f` does: only the
+  module's `def` statements are executed (the other module statements may need inputs an
+  entry run does not have; module globals stay unassigned, so reading one is a NameError),
+  then `f(**inputs)` is called.
 
 Prints a JSON list with one result per input set, in the shape of `symdbg exec --json`:
 
@@ -30,6 +31,7 @@ executed module's frame is frame 1 of 1000, as when a script runs under `python3
 the corpus avoids depths anywhere near that limit anyway (only tiny or unbounded recursion).
 """
 
+import ast
 import json
 import signal
 import sys
@@ -103,15 +105,10 @@ def module_run(code, inputs):
     return result
 
 
-def entry_run(code, entry, inputs):
+def entry_run(defs, entry, inputs):
     g = {"__name__": "__main__"}
     result = {"outcome": "return", "exception": None, "return_value": None, "store": {}}
-    try:
-        exec(code, g)
-    except Exception as e:  # noqa: BLE001
-        result["outcome"] = "exception"
-        result["exception"] = type(e).__name__
-        return result
+    exec(defs, g)
     f = g.get(entry)
     if f is None or not callable(f):
         raise SystemExit(f"run_python.py: no function {entry!r}")
@@ -178,7 +175,12 @@ def main():
     entry = request.get("entry")
     with open(path, encoding="utf-8") as fh:
         src = fh.read()
-    code = compile(src, path, "exec")
+    if entry is None:
+        code = compile(src, path, "exec")
+    else:
+        tree = ast.parse(src, path)
+        tree.body = [s for s in tree.body if isinstance(s, ast.FunctionDef)]
+        code = compile(tree, path, "exec")
     signal.signal(signal.SIGALRM, on_alarm)
     results = []
     for raw in request["inputs"]:
