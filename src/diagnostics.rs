@@ -79,7 +79,6 @@ pub fn render_all(diags: &[Diagnostic], source: &SourceMap, color: bool) -> Stri
         cs = cs.with_notes(d.notes.clone());
         if term::emit(&mut buf, &config, &file, &cs).is_err() {
             // codespan only fails on bad spans; fall back to a plain line.
-            buf = termcolor::Buffer::no_color();
             let (l, c) = d.span.map_or((0, 0), |s| source.line_col(s.start));
             return format!("error: {}\n --> {}:{}:{}\n", d.message, source.name, l, c);
         }

@@ -1,0 +1,307 @@
+use super::*;
+
+fn ok(src: &str) -> Program {
+    match parse_program(src) {
+        Ok(p) => p,
+        Err(d) => panic!("{src:?} failed: {d:?}"),
+    }
+}
+
+fn err(src: &str) -> String {
+    match parse_program(src) {
+        Ok(p) => panic!("{src:?} parsed: {p:?}"),
+        Err(d) => d[0].message.clone(),
+    }
+}
+
+#[test]
+fn book_find() {
+    let p = ok("def find(needle: int, haystack: tuple) -> int:\n    i = 0\n    while i < len(haystack):\n        if haystack[i] == needle:\n            return i\n        i = i + 1\n    return -1\n\nx: int\nt: tuple\nr = find(x, t)\n");
+    assert_eq!(p.body.len(), 4);
+    assert_eq!(p.inputs().count(), 2);
+}
+
+fn roundtrip(src: &str) {
+    let p = ok(src);
+    let printed = crate::lang::pretty::program(&p);
+    let q = match parse_program(&printed) {
+        Ok(q) => q,
+        Err(d) => panic!("pretty output does not parse: {d:?}\n{printed}"),
+    };
+    assert_eq!(p.without_spans(), q.without_spans(), "\n{printed}");
+}
+
+#[test]
+fn python_habits() {
+    let src = "\
+# comment first
+
+x: int   # an input
+t: tuple
+if x > 0:
+  y = 1
+elif x < -3:  # two-space indentation
+  y = 2
+else:
+  y = (x +
+       3)   # continuation inside brackets
+y += 1; y -= 2
+z = 0 <= x < len(t)
+u = (x,)
+v = ()
+w = tuple()
+s = (1, 2, 3,)
+q = 1, 2
+while y > 0:
+    y -= 1
+    if y == 5: break
+    continue
+else:
+    pass
+try:
+    r = t[-1] // x
+except ZeroDivisionError:
+    r = 0
+except LookupError:
+    r = 1
+except:
+    r = 2
+";
+    let p = ok(src);
+    assert_eq!(p.body.len(), 13, "{p:#?}");
+    roundtrip(src);
+}
+
+#[test]
+fn verification_statements() {
+    let src = "\
+@predicate
+def Inv(i: int, t: tuple) -> bool:
+    return 0 <= i <= len(t) and all(t[k] != 0 for k in range(0, i))
+
+t: tuple
+i: int
+havoc i
+assume Inv(i, t)
+method-frame(result=r):
+    return i + 1
+loop-scope(inv=i >= 0 and i <= len(t)):
+    if i < len(t):
+        i = i + 1
+        continue
+    else:
+        break
+while i < len(t):
+    invariant i >= 0
+    invariant any(t[k] > 0 for k in range(i))
+    i = i + 1
+";
+    let p = ok(src);
+    match &p.body.last().unwrap().kind {
+        StmtKind::While {
+            invariants, body, ..
+        } => {
+            assert_eq!(invariants.len(), 2);
+            assert_eq!(body.len(), 1);
+        }
+        k => panic!("{k:?}"),
+    }
+    assert!(p.function("Inv").unwrap().predicate);
+    roundtrip(src);
+}
+
+#[test]
+fn spans_are_exact() {
+    let src = "x: int\nif x > 0:\n    y = x  +  1\n";
+    let p = ok(src);
+    let StmtKind::If { branches, .. } = &p.body[1].kind else {
+        panic!()
+    };
+    let inner = &branches[0].1[0];
+    assert_eq!(&src[inner.span.start..inner.span.end], "y = x  +  1");
+    let StmtKind::Assign { value, .. } = &inner.kind else {
+        panic!()
+    };
+    assert_eq!(&src[value.span.start..value.span.end], "x  +  1");
+    assert_eq!(&src[p.body[1].span.start..p.body[1].span.end], "if x > 0:");
+}
+
+#[test]
+fn precedence_and_associativity() {
+    for src in [
+        "x = 1 - 2 - 3\n",
+        "x = 1 - (2 - 3)\n",
+        "x = -x * -(y + 1) // 2 % 3\n",
+        "b = not a and (c or d) or not (x < y == z)\n",
+        "x = (a + b)[0] + f(a, (b,), ())[1]\n",
+        "x = - - 3\n",
+        "b = (a < b) == c\n",
+    ] {
+        roundtrip(src);
+    }
+    let p = ok("x = 1 - 2 - 3\n");
+    let StmtKind::Assign { value, .. } = &p.body[0].kind else {
+        panic!()
+    };
+    assert_eq!(crate::lang::pretty::expr(value), "1 - 2 - 3");
+}
+
+#[test]
+fn unsupported_constructs() {
+    let cases = [
+        (
+            "for i in t:\n    pass\n",
+            "`for` loops are not supported in minipy",
+        ),
+        (
+            "class A:\n    pass\n",
+            "classes are not supported in minipy",
+        ),
+        ("x = 'a'\n", "strings are not supported in minipy"),
+        (
+            "x = 1.5\n",
+            "floating-point numbers are not supported in minipy",
+        ),
+        ("x = [1, 2]\n", "lists are not supported in minipy"),
+        (
+            "x = t[1:2]\n",
+            "slicing (`t[a:b]`) is not supported in minipy",
+        ),
+        (
+            "x = a / b\n",
+            "true division `/` is not supported in minipy",
+        ),
+        (
+            "x = a ** 2\n",
+            "the power operator `**` is not supported in minipy",
+        ),
+        ("x = lambda y: y\n", "`lambda` is not supported in minipy"),
+        (
+            "global x\n",
+            "`global` and `nonlocal` are not supported in minipy",
+        ),
+        ("import os\n", "imports are not supported in minipy"),
+        (
+            "a, b = 1, 2\n",
+            "tuple unpacking (`a, b = ...`) is not supported in minipy",
+        ),
+        (
+            "x = 1 if c else 2\n",
+            "conditional expressions (`a if c else b`) are not supported in minipy",
+        ),
+        (
+            "x = t.count(1)\n",
+            "attribute access and methods (`.name`) are not supported in minipy",
+        ),
+        ("b = x in t\n", "`in` is not supported in minipy"),
+        ("b = x is None\n", "`is` is not supported in minipy"),
+        ("x = {}\n", "dicts and sets are not supported in minipy"),
+        ("x = None\n", "`None` is not supported in minipy"),
+        (
+            "try:\n    x = 1\nexcept E as e:\n    pass\n",
+            "`except ... as name` is not supported in minipy",
+        ),
+        (
+            "try:\n    x = 1\nfinally:\n    pass\n",
+            "`finally` is not supported in minipy",
+        ),
+        (
+            "try:\n    x = 1\ny = 2\n",
+            "expected `except` after the `try` block",
+        ),
+        (
+            "def f(x: int = 1) -> int:\n    return x\n",
+            "default parameter values are not supported in minipy",
+        ),
+        (
+            "x = f(y=1)\n",
+            "keyword arguments are not supported in minipy",
+        ),
+        (
+            "x = sum(k for k in t)\n",
+            "generator expressions and comprehensions are not supported in minipy",
+        ),
+        (
+            "x = a & b\n",
+            "the bitwise operator `&` is not supported in minipy",
+        ),
+        ("raise E\n", "`raise` is not supported in minipy"),
+        (
+            "x = y = 1\n",
+            "chained assignment (`a = b = 1`) is not supported in minipy",
+        ),
+        (
+            "t[0] = 1\n",
+            "tuples are immutable: item assignment is not supported",
+        ),
+        (
+            "assert x, 1\n",
+            "assertion messages are not supported in minipy",
+        ),
+        ("x /= 2\n", "true division `/` is not supported in minipy"),
+    ];
+    for (src, msg) in cases {
+        assert_eq!(err(src), msg, "for {src:?}");
+    }
+}
+
+#[test]
+fn syntax_errors() {
+    let cases = [
+        ("if x > 0\n    y = 1\n", "expected `:`, found end of line"),
+        ("x = (1 + \n", "`(` was never closed"),
+        ("if x:\ny = 1\n", "expected an indented block after `if`"),
+        ("x = 1\n    y = 2\n", "unexpected indent"),
+        (
+            "else:\n    pass\n",
+            "`else` without a matching `if`, `while` or `try`",
+        ),
+        (
+            "def f(a) -> int:\n    return a\n",
+            "parameter `a` needs a type annotation",
+        ),
+        ("x = 1 +\n", "expected an expression, found end of line"),
+        ("x: str\n", "the type `str` is not supported in minipy"),
+        (
+            "x = 007\n",
+            "leading zeros in decimal integer literals are not permitted",
+        ),
+        ("f(1 2)\n", "expected `,` or `)`, found `2`"),
+    ];
+    for (src, msg) in cases {
+        assert_eq!(err(src), msg, "for {src:?}");
+    }
+}
+
+#[test]
+fn deep_inputs_do_not_crash() {
+    let src = format!("x = {}1{}\n", "(".repeat(5000), ")".repeat(5000));
+    assert_eq!(err(&src), "too many nested parentheses");
+    // The CLI parses on a thread with a big stack; so does this test.
+    let big = std::thread::Builder::new().stack_size(256 << 20);
+    big.spawn(|| {
+        let src = format!("x = {}1{}\n", "(".repeat(199), ")".repeat(199));
+        ok(&src);
+        let src = format!("x = {}1\n", "-".repeat(3000));
+        ok(&src);
+    })
+    .unwrap()
+    .join()
+    .unwrap();
+    // On a small stack, pest's guard turns the overflow into a diagnostic.
+    let src = format!("x = {}1\n", "-".repeat(100_000));
+    assert_eq!(err(&src), "this line is nested too deeply to parse");
+}
+
+#[test]
+fn empty_and_comment_only() {
+    assert!(ok("").body.is_empty());
+    assert!(ok("# nothing\n\n   \n").body.is_empty());
+}
+
+#[test]
+fn expression_entry_point() {
+    let e = parse_expression("(1, -2, 3)").unwrap();
+    assert!(matches!(e.kind, ExprKind::Tuple(ref v) if v.len() == 3));
+    assert!(parse_expression("1 +").is_err());
+}
