@@ -42,7 +42,7 @@ pub enum Outcome {
     Infeasible,
     /// A loop scope's invariant held at `continue`: the path ends successfully.
     Halt,
-    /// The run used up [`Config::max_steps`] (or built a huge tuple) and was stopped.
+    /// The run used up [`Config::max_steps`] (or built a huge int or tuple) and was stopped.
     StepLimit,
 }
 

@@ -179,7 +179,10 @@ fn human(r: &RunResult, program: &Program, source: &SourceMap, entry: bool) -> S
         Outcome::Exception(c) => format!("exception {c}"),
         Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
         Outcome::Halt => "halt (a loop scope's invariant held at `continue`)".to_string(),
-        Outcome::StepLimit => "step_limit (stopped: the run took too many steps)".to_string(),
+        Outcome::StepLimit => {
+            "step_limit (stopped: the run used up its step budget or built a too large value)"
+                .to_string()
+        }
     };
     out.push_str(&format!("outcome: {outcome}\n"));
     if let (Some(class), Some(at)) = (r.outcome.exception(), r.exception_at) {

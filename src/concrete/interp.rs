@@ -37,6 +37,10 @@ pub(crate) enum Abrupt {
 /// The longest tuple a run may build (4 Mi elements, about 150 MiB).
 pub(crate) const MAX_TUPLE_LEN: usize = 1 << 22;
 
+/// The largest int a run may compute: 2^18 bits, about 79,000 decimal digits (CPython
+/// itself refuses to print ints of more than 4,300 digits by default).
+pub(crate) const MAX_INT_BITS: u64 = 1 << 18;
+
 type Exec = Result<(), Abrupt>;
 type Eval = Result<Value, Abrupt>;
 
@@ -136,8 +140,12 @@ impl<'p> Interp<'p> {
         Ok(())
     }
 
-    /// Charge for a big result: one unit per 64 bits, so no value outgrows the step budget.
+    /// Charge for a big result: one unit per 64 bits. An int longer than [`MAX_INT_BITS`]
+    /// ends the run like the step limit, so time and memory stay bounded.
     fn charge_int(&mut self, i: &BigInt) -> Exec {
+        if i.bits() > MAX_INT_BITS {
+            return Err(Abrupt::StepLimit);
+        }
         let words = i.bits() / 64;
         if words > 0 {
             self.tick(words)?;
