@@ -61,7 +61,10 @@ impl Diagnostic {
 /// Render several diagnostics, one after the other.
 pub fn render_all(diags: &[Diagnostic], source: &SourceMap, color: bool) -> String {
     let file = SimpleFile::new(source.name.as_str(), source.text.as_str());
-    let config = term::Config::default();
+    let config = term::Config {
+        chars: term::Chars::ascii(),
+        ..term::Config::default()
+    };
     let mut buf = if color {
         termcolor::Buffer::ansi()
     } else {

@@ -1,4 +1,9 @@
 //! The one integration-test binary (one binary keeps link time down).
 //! Each module is one theme:
 
-mod exec; // `symdbg exec`: JSON shape, outcomes, exit codes, errors for bad inputs/files
+/// `symdbg exec`: JSON shape, outcomes, exit codes, errors for bad inputs/files.
+mod exec;
+/// Generator of random well-typed programs (shared by property tests).
+mod gen;
+/// Front-end on files: diagnostics snapshots, round trips, generated programs.
+mod parse;

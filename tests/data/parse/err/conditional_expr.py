@@ -1,0 +1,2 @@
+x: int
+z = x if x > 0 else -x

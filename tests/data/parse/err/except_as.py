@@ -1,0 +1,5 @@
+x: int
+try:
+    y = 10 // x
+except ZeroDivisionError as e:
+    y = 0

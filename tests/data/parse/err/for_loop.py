@@ -1,0 +1,4 @@
+t: tuple
+i = 0
+for e in t:
+    i += e

@@ -1,0 +1,3 @@
+def f(a: int) -> int:
+    if a > 0:
+        return 1

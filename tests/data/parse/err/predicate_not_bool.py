@@ -1,0 +1,3 @@
+@predicate
+def P(a: int) -> int:
+    return a + 1

@@ -1,0 +1,2 @@
+t: tuple
+head = t[0:2]

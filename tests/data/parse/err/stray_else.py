@@ -1,0 +1,3 @@
+x: int
+else:
+    x = 1

@@ -1,0 +1,3 @@
+t: tuple
+x: int
+t = t + x

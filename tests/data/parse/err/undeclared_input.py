@@ -1,0 +1,2 @@
+# reading a name that was never declared
+y = x + 1

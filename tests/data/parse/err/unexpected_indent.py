@@ -1,0 +1,3 @@
+x: int
+	if x > 0:
+    pass

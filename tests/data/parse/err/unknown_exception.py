@@ -1,0 +1,5 @@
+x: int
+try:
+    y = 1 // x
+except ZeroDivison:
+    y = 0
