@@ -45,7 +45,7 @@ enum Command {
 struct ExecArgs {
     /// The minipy program (a .py file)
     file: PathBuf,
-    /// Run function FUNC (after the module body) with its parameters as the inputs
+    /// Run function FUNC alone (only the module's `def`s run) with its parameters as the inputs
     #[arg(long, value_name = "FUNC")]
     entry: Option<String>,
     /// An input value as a Python literal: `x=3`, `x=-2`, `b=True`, `t=(1, 2)`, `t=()`

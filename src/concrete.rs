@@ -2,8 +2,10 @@
 //! semantics (DESIGN §1) plus the verification statements' concrete meaning.
 //!
 //! [`run`] executes a module (its declared inputs bound to the given values) or, with an
-//! entry function, the module body followed by a call of that function with the inputs as
-//! arguments — what `import m; m.f(...)` does in CPython. The result says how the run ended
+//! entry function `f`, analyses `f` alone: only the module's `def` statements run (the
+//! other module statements may need inputs an entry run does not have, and module globals
+//! stay unassigned, so a function reading one raises `NameError`), then `f` is called with
+//! the inputs as its arguments. The result says how the run ended
 //! ([`Outcome`]), where an uncaught exception was raised, the final variables, the return
 //! value and the trace of executed statements.
 //!
@@ -76,7 +78,7 @@ pub struct RunResult {
     /// The statement where the uncaught exception was raised (innermost frame).
     pub exception_at: Option<Span>,
     /// At the end: the module variables (module run) or the entry function's locals
-    /// (entry run; empty if the module body did not complete).
+    /// (entry run; at the moment an exception left the function, if one did).
     pub store: BTreeMap<String, Value>,
     /// Entry runs: the returned value (`None` for a procedure or an abrupt end).
     pub return_value: Option<Value>,
@@ -137,7 +139,7 @@ pub fn run(
             result.store = std::mem::take(&mut it.globals);
             ended
         }
-        Some(name) => match it.exec_block(&program.body) {
+        Some(name) => match it.define_functions(&program.body) {
             Ok(()) => {
                 let args = expected.iter().map(|s| inputs[&s.name].clone()).collect();
                 let (ended, locals) = it.call_entry(name, args);

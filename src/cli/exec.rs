@@ -10,7 +10,7 @@ use super::{ExecArgs, Failure};
 use crate::concrete::{
     self, article, check_inputs, describe, InputSpec, Outcome, RunResult, Value,
 };
-use crate::lang::{self, Program, SourceMap, Span, StmtKind, Type};
+use crate::lang::{self, SourceMap, Type};
 
 pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
     let source = read_source(&args.file)?;
@@ -38,7 +38,7 @@ pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
     let text = if args.json {
         json(&result, &source)
     } else {
-        human(&result, &program, &source, entry.is_some())
+        human(&result, &source, entry.is_some())
     };
     // A closed stdout (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
@@ -160,18 +160,7 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
     text
 }
 
-/// Whether `at` lies in module-level code rather than in a function body: the last
-/// top-level statement starting at or before it is not a `def`.
-fn in_module_body(program: &Program, at: Span) -> bool {
-    program
-        .body
-        .iter()
-        .take_while(|s| s.span.start <= at.start)
-        .last()
-        .is_some_and(|s| !matches!(s.kind, StmtKind::FunctionDef(_)))
-}
-
-fn human(r: &RunResult, program: &Program, source: &SourceMap, entry: bool) -> String {
+fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
     let mut out = String::new();
     let outcome = match r.outcome {
         Outcome::Normal => "normal (the module ran to its end)".to_string(),
@@ -192,12 +181,6 @@ fn human(r: &RunResult, program: &Program, source: &SourceMap, entry: bool) -> S
             source.name,
             source.line_text(line).trim()
         ));
-        if entry && in_module_body(program, at) {
-            out.push_str(
-                "note: with --entry the module body runs first (as `import` does), \
-                 without values for its declared inputs\n",
-            );
-        }
     }
     if entry {
         let v = r

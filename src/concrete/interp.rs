@@ -90,6 +90,16 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// Execute only the `def` statements of `body` (the start of an entry run).
+    pub(crate) fn define_functions(&mut self, body: &'p [Stmt]) -> Exec {
+        for s in body {
+            if let StmtKind::FunctionDef(_) = s.kind {
+                self.exec_stmt(s)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Call a function whose `def` has run (the entry of an entry run). Returns the result
     /// and the callee's locals at the end.
     pub(crate) fn call_entry(

@@ -452,6 +452,25 @@ fn entry_runs_and_input_errors() {
     let info = TypeInfo::default();
     let cfg = Config::default();
     let inputs: BTreeMap<String, Value> = [("x".to_string(), ival(5))].into();
+    // Only the `def`s run: the global `g` is not assigned, reading it is a NameError.
+    let r = run(&p, &info, Some("f"), &inputs, &cfg).unwrap();
+    assert_eq!(r.outcome, Outcome::Exception(ExcClass::NameError));
+    assert_eq!((r.exception_at, r.return_value), (Some(sp(2)), None));
+    assert_eq!(r.store, [("x".into(), ival(5))].into());
+    assert_eq!(r.trace, vec![sp(1), sp(2)]);
+
+    let p = program(vec![
+        assign(0, "r", call("f", vec![name("undeclared")])),
+        def(
+            1,
+            "f",
+            &["x"],
+            vec![
+                assign(2, "y", bin(BinOp::Add, name("x"), int(100))),
+                ret(3, name("y")),
+            ],
+        ),
+    ]);
     let r = run(&p, &info, Some("f"), &inputs, &cfg).unwrap();
     assert_eq!(r.outcome, Outcome::Return);
     assert_eq!(r.return_value, Some(ival(105)));

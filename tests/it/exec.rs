@@ -106,13 +106,20 @@ fn an_exception_is_a_result_with_exit_code_0() {
 
 #[test]
 fn entry_run_returns_and_keeps_the_function_locals() {
+    // Only the `def`s of the module run, so its driver code does not need inputs.
     let v = exec_json(
-        FIND.split("r = find").next().unwrap(),
+        FIND,
         &["--entry", "find", "--input", "t=(7, 8)", "--input", "x=8"],
     );
     assert_eq!(v["outcome"], "return");
     assert_eq!(v["return_value"], 1);
     assert_eq!(v["store"], json!({"i": 1, "t": [7, 8], "x": 8}));
+    assert_eq!(v["trace"], json!([4, 5, 6, 7, 9, 6, 7, 8]));
+    let v = exec_json(
+        FIND,
+        &["--entry", "find", "--input", "t=(7,)", "--input", "x=8"],
+    );
+    assert_eq!(v["return_value"], -1);
     let (code, out, _) = exec(
         "def p(a: int) -> None:\n    b = a\n",
         &["--entry", "p", "--input", "a=3"],
