@@ -62,14 +62,15 @@ fn parse_inputs(
         };
         let name = name.trim();
         let Some(spec) = expected.iter().find(|s| s.name == name) else {
-            let whose = match entry {
-                Some(f) => format!("the parameters of `{f}` are"),
-                None => format!("the inputs declared in `{file}` are"),
+            let note = match (entry, expected.is_empty()) {
+                (Some(f), true) => format!("`{f}` has no parameters"),
+                (Some(f), false) => format!("the parameters of `{f}` are {}", describe(expected)),
+                (None, true) => format!("`{file}` declares no inputs"),
+                (None, false) => {
+                    format!("the inputs declared in `{file}` are {}", describe(expected))
+                }
             };
-            return Err(Failure::plain(
-                format!("unknown input `{name}`"),
-                &[format!("{whose} {}", describe(expected))],
-            ));
+            return Err(Failure::plain(format!("unknown input `{name}`"), &[note]));
         };
         if inputs.contains_key(name) {
             return Err(Failure::plain(
