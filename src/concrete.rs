@@ -1,1 +1,185 @@
-//! The concrete interpreter (stub; being written).
+//! The concrete interpreter: one run of a minipy program on one input, with CPython's
+//! semantics (DESIGN §1) plus the verification statements' concrete meaning.
+//!
+//! [`run`] executes a module (its declared inputs bound to the given values) or, with an
+//! entry function `f`, analyses `f` alone: only the module's `def` statements run (the
+//! other module statements may need inputs an entry run does not have, and module globals
+//! stay unassigned, so a function reading one raises `NameError`), then `f` is called with
+//! the inputs as its arguments. The result says how the run ended
+//! ([`Outcome`]), where an uncaught exception was raised, the final variables, the return
+//! value and the trace of executed statements.
+//!
+//! The interpreter is recursive in Rust: a minipy call nests a few Rust frames (about
+//! 20 KiB of stack per call in a debug build), so deep minipy recursion (up to
+//! [`Config::recursion_limit`]) needs a thread with a big stack: 32 MiB suffice for the
+//! default limit in a debug build; the CLI runs on one with 512 MiB, which also covers
+//! deeply nested expressions. It does no IO and never panics on a parsed program;
+//! operator rules come from [`crate::semantics`]. Ill-typed programs (which the type
+//! checker rejects) raise `TypeError` instead of crashing.
+
+mod inputs;
+mod interp;
+mod names;
+mod value;
+
+use std::collections::BTreeMap;
+
+pub use inputs::{article, check_inputs, describe, expected_inputs, InputSpec};
+pub use names::assigned_names;
+pub use value::Value;
+
+use crate::diagnostics::Diagnostic;
+use crate::lang::{Program, Span, TypeInfo};
+use crate::semantics::ExcClass;
+use interp::{Abrupt, Interp};
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// A module run completed.
+    Normal,
+    /// An entry run's function returned (or a procedure completed).
+    Return,
+    /// An uncaught exception (also a failed `assert` or a violated invariant).
+    Exception(ExcClass),
+    /// An `assume` did not hold.
+    Infeasible,
+    /// A loop scope's invariant held at `continue`: the path ends successfully.
+    Halt,
+    /// The run used up [`Config::max_steps`] (or built a huge int or tuple) and was stopped.
+    StepLimit,
+}
+
+impl Outcome {
+    /// The name used in JSON output: `normal`, `return`, `exception`, `infeasible`,
+    /// `halt`, `step_limit`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Normal => "normal",
+            Outcome::Return => "return",
+            Outcome::Exception(_) => "exception",
+            Outcome::Infeasible => "infeasible",
+            Outcome::Halt => "halt",
+            Outcome::StepLimit => "step_limit",
+        }
+    }
+
+    /// The exception class of an `Exception` outcome.
+    pub fn exception(self) -> Option<ExcClass> {
+        match self {
+            Outcome::Exception(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// The result of one run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunResult {
+    pub outcome: Outcome,
+    /// The statement where the uncaught exception was raised (innermost frame).
+    pub exception_at: Option<Span>,
+    /// At the end: the module variables (module run) or the entry function's locals
+    /// (entry run; at the moment an exception left the function, if one did).
+    pub store: BTreeMap<String, Value>,
+    /// Entry runs: the returned value (`None` for a procedure or an abrupt end).
+    pub return_value: Option<Value>,
+    /// The spans of executed statements in order (also `elif` guards, `except` lines,
+    /// `invariant` lines and every evaluation of a `while` guard, like CPython's line
+    /// events); at most [`TRACE_LIMIT`] entries.
+    pub trace: Vec<Span>,
+}
+
+/// Limits of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Maximal call depth counting the module frame, as CPython's `sys.getrecursionlimit()`:
+    /// a call that would exceed it raises `RecursionError`.
+    pub recursion_limit: usize,
+    /// Work budget: one unit per executed statement, guard and quantifier iteration, plus
+    /// one per 64 bits of every computed int and per 16 elements of every built tuple.
+    /// When it is used up the run ends with [`Outcome::StepLimit`].
+    pub max_steps: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            recursion_limit: 1000,
+            max_steps: 10_000_000,
+        }
+    }
+}
+
+/// The trace keeps at most this many entries (the run goes on after that).
+pub const TRACE_LIMIT: usize = 100_000;
+
+/// Run `program` on `inputs` (see the module docs). `Err` when the inputs do not match
+/// what the program expects (missing, unknown or badly typed), when `entry` names no
+/// function, or when the program has a `break`/`continue`/`return` outside its construct.
+pub fn run(
+    program: &Program,
+    info: &TypeInfo,
+    entry: Option<&str>,
+    inputs: &BTreeMap<String, Value>,
+    config: &Config,
+) -> Result<RunResult, Diagnostic> {
+    let expected = expected_inputs(program, entry)?;
+    check_inputs(&expected, inputs)?;
+    let mut it = Interp::new(program, info, config);
+    let mut result = RunResult {
+        outcome: Outcome::Normal,
+        exception_at: None,
+        store: BTreeMap::new(),
+        return_value: None,
+        trace: Vec::new(),
+    };
+    let ended = match entry {
+        None => {
+            it.globals = inputs.clone();
+            let ended = it.exec_block(&program.body);
+            result.store = std::mem::take(&mut it.globals);
+            ended
+        }
+        Some(name) => match it.define_functions(&program.body) {
+            Ok(()) => {
+                let args = expected.iter().map(|s| inputs[&s.name].clone()).collect();
+                let (ended, locals) = it.call_entry(name, args);
+                result.store = locals;
+                ended.map(|v| {
+                    result.return_value = v;
+                    result.outcome = Outcome::Return;
+                })
+            }
+            Err(e) => Err(e),
+        },
+    };
+    result.trace = std::mem::take(&mut it.trace);
+    match ended {
+        Ok(()) => {}
+        Err(Abrupt::Exception(class, at)) => {
+            result.outcome = Outcome::Exception(class);
+            result.exception_at = Some(at);
+        }
+        Err(Abrupt::Halt) => result.outcome = Outcome::Halt,
+        Err(Abrupt::Infeasible) => result.outcome = Outcome::Infeasible,
+        Err(Abrupt::StepLimit) => result.outcome = Outcome::StepLimit,
+        Err(Abrupt::Break(at)) => return Err(stray("break", at)),
+        Err(Abrupt::Continue(at)) => return Err(stray("continue", at)),
+        Err(Abrupt::Stray(what, at)) => return Err(stray(what, at)),
+        Err(Abrupt::Return(_, at)) => {
+            return Err(Diagnostic::error("`return` outside a function", at)
+                .with_label("not inside a function or method frame"))
+        }
+    }
+    Ok(result)
+}
+
+fn stray(what: &str, at: Span) -> Diagnostic {
+    Diagnostic::error(format!("`{what}` outside a loop"), at).with_label(format!(
+        "`{what}` must be inside a loop of the same function"
+    ))
+}
+
+#[cfg(test)]
+mod tests;

@@ -65,12 +65,12 @@ pub fn render_all(diags: &[Diagnostic], source: &SourceMap, color: bool) -> Stri
         chars: term::Chars::ascii(),
         ..term::Config::default()
     };
-    let mut buf = if color {
-        termcolor::Buffer::ansi()
-    } else {
-        termcolor::Buffer::no_color()
-    };
+    let mut out = String::new();
     for d in diags {
+        if let Some(text) = render_long_line(d, source) {
+            out.push_str(&text);
+            continue;
+        }
         let mut cs = CsDiagnostic::error().with_message(&d.message);
         if let Some(span) = d.span {
             let end = span.end.max(span.start).min(source.text.len());
@@ -80,11 +80,91 @@ pub fn render_all(diags: &[Diagnostic], source: &SourceMap, color: bool) -> Stri
             ]);
         }
         cs = cs.with_notes(d.notes.clone());
-        if term::emit(&mut buf, &config, &file, &cs).is_err() {
+        let mut buf = if color {
+            termcolor::Buffer::ansi()
+        } else {
+            termcolor::Buffer::no_color()
+        };
+        if term::emit(&mut buf, &config, &file, &cs).is_ok() {
+            out.push_str(&String::from_utf8_lossy(buf.as_slice()));
+        } else {
             // codespan only fails on bad spans; fall back to a plain line.
             let (l, c) = d.span.map_or((0, 0), |s| source.line_col(s.start));
-            return format!("error: {}\n --> {}:{}:{}\n", d.message, source.name, l, c);
+            out.push_str(&format!(
+                "error: {}\n --> {}:{}:{}\n\n",
+                d.message, source.name, l, c
+            ));
         }
     }
-    String::from_utf8_lossy(buf.as_slice()).into_owned()
+    out
+}
+
+/// Lines longer than this are shown as a window around the error.
+const MAX_SHOWN_LINE: usize = 120;
+
+/// A diagnostic on a very long line (generated code, 5000 parentheses): show a window of
+/// the line around the spot instead of the whole line.
+fn render_long_line(d: &Diagnostic, source: &SourceMap) -> Option<String> {
+    let span = d.span?;
+    let (line, col) = source.line_col(span.start);
+    let text = source.line_text(line);
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= MAX_SHOWN_LINE {
+        return None;
+    }
+    let half = MAX_SHOWN_LINE / 2;
+    let from = (col - 1).saturating_sub(half);
+    let to = (from + MAX_SHOWN_LINE).min(chars.len());
+    let mut shown: String = chars[from..to].iter().collect();
+    let mut caret_at = col - 1 - from;
+    if from > 0 {
+        shown.insert_str(0, "...");
+        caret_at += 3;
+    }
+    if to < chars.len() {
+        shown.push_str("...");
+    }
+    let width = source
+        .snippet(span)
+        .chars()
+        .count()
+        .clamp(1, to - (col - 1).min(to) + 1);
+    let gutter = line.to_string().len();
+    let pad = " ".repeat(gutter);
+    let mut out = format!(
+        "error: {}\n{pad} --> {}:{}:{}\n{pad} |\n{line} | {shown}\n{pad} | {}{} {}\n",
+        d.message,
+        source.name,
+        line,
+        col,
+        " ".repeat(caret_at),
+        "^".repeat(width),
+        d.label
+    );
+    for n in &d.notes {
+        out.push_str(&format!("{pad} = {n}\n"));
+    }
+    out.push('\n');
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_windowed() {
+        let text = format!("x = {}1{}\n", "(".repeat(300), ")".repeat(300));
+        let map = SourceMap::new("deep.py", text);
+        let d = Diagnostic::error("too many nested parentheses", Span::new(204, 205))
+            .with_label("here");
+        let out = d.render(&map, false);
+        assert!(out.contains("--> deep.py:1:205"), "{out}");
+        assert!(out.lines().all(|l| l.len() < 200), "{out}");
+        let caret_line = out.lines().find(|l| l.contains('^')).unwrap();
+        let code_line = out.lines().find(|l| l.starts_with("1 |")).unwrap();
+        // The caret sits under the 205th character of the original line.
+        let caret_col = caret_line.find('^').unwrap();
+        assert_eq!(&code_line[caret_col..caret_col + 1], "(");
+    }
 }

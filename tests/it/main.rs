@@ -3,6 +3,8 @@
 
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
+/// `symdbg exec`: JSON shape, outcomes, exit codes, errors for bad inputs/files.
+mod exec;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.

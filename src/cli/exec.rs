@@ -1,0 +1,202 @@
+//! `symdbg exec FILE [--entry F] [--input name=value ...] [--json]`: one concrete run.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::source::read_source;
+use super::{ExecArgs, Failure};
+use crate::concrete::{
+    self, article, check_inputs, describe, InputSpec, Outcome, RunResult, Value,
+};
+use crate::lang::{self, SourceMap, Type};
+
+pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
+    let source = read_source(&args.file)?;
+    let (program, info) =
+        lang::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
+    let entry = args.entry.as_deref();
+    let expected = concrete::expected_inputs(&program, entry)
+        .map_err(|d| Failure::diagnostics(&[d], &source))?;
+    let inputs = parse_inputs(&args.inputs, &expected, &source.name, entry)?;
+    check_inputs(&expected, &inputs).map_err(|mut d| {
+        d.notes.push(format!(
+            "help: give every input with `--input NAME=VALUE`; the inputs are {}",
+            describe(&expected)
+        ));
+        Failure::diagnostics(&[d], &source)
+    })?;
+    let result = concrete::run(
+        &program,
+        &info,
+        entry,
+        &inputs,
+        &concrete::Config::default(),
+    )
+    .map_err(|d| Failure::diagnostics(&[d], &source))?;
+    let text = if args.json {
+        json(&result, &source)
+    } else {
+        human(&result, &source, entry.is_some())
+    };
+    // A closed stdout (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    Ok(0)
+}
+
+/// Parse `NAME=VALUE` arguments; values are Python literals of the input's type.
+fn parse_inputs(
+    raw: &[String],
+    expected: &[InputSpec],
+    file: &str,
+    entry: Option<&str>,
+) -> Result<BTreeMap<String, Value>, Failure> {
+    let mut inputs = BTreeMap::new();
+    for arg in raw {
+        let Some((name, text)) = arg.split_once('=') else {
+            return Err(Failure::plain(
+                format!("invalid `--input {arg}`: expected NAME=VALUE, e.g. `--input x=3`"),
+                &[],
+            ));
+        };
+        let name = name.trim();
+        let Some(spec) = expected.iter().find(|s| s.name == name) else {
+            let note = match (entry, expected.is_empty()) {
+                (Some(f), true) => format!("`{f}` has no parameters"),
+                (Some(f), false) => format!("the parameters of `{f}` are {}", describe(expected)),
+                (None, true) => format!("`{file}` declares no inputs"),
+                (None, false) => {
+                    format!("the inputs declared in `{file}` are {}", describe(expected))
+                }
+            };
+            return Err(Failure::plain(format!("unknown input `{name}`"), &[note]));
+        };
+        if inputs.contains_key(name) {
+            return Err(Failure::plain(
+                format!("input `{name}` is given more than once"),
+                &[],
+            ));
+        }
+        let value = parse_value(spec, text.trim())?;
+        inputs.insert(name.to_string(), value);
+    }
+    Ok(inputs)
+}
+
+fn parse_value(spec: &InputSpec, text: &str) -> Result<Value, Failure> {
+    let wanted = format!(
+        "input `{}` expects {} literal such as {}",
+        spec.name,
+        article(spec.ty),
+        examples(spec.ty)
+    );
+    let expr = match lang::parse_expr(text) {
+        Ok(e) => e,
+        Err(diags) => {
+            let origin = SourceMap::new(format!("--input {}", spec.name), text);
+            let mut out = Failure::plain(
+                format!("invalid value `{text}` for input `{}`", spec.name),
+                &[wanted],
+            )
+            .0;
+            out.push_str(&Failure::diagnostics(&diags, &origin).0);
+            return Err(Failure(out));
+        }
+    };
+    match Value::from_literal(&expr) {
+        Some(v) if v.ty() == spec.ty => Ok(v),
+        Some(v) => Err(Failure::plain(
+            format!(
+                "input `{}` must be {}, got {} `{v}`",
+                spec.name,
+                article(spec.ty),
+                article(v.ty())
+            ),
+            &[wanted],
+        )),
+        None => Err(Failure::plain(
+            format!(
+                "invalid value `{text}` for input `{}`: not a literal",
+                spec.name
+            ),
+            &[wanted],
+        )),
+    }
+}
+
+fn examples(ty: Type) -> &'static str {
+    match ty {
+        Type::Int => "`3` or `-2`",
+        Type::Bool => "`True` or `False`",
+        Type::Tuple => "`(1, 2)`, `(5,)` or `()`",
+    }
+}
+
+/// The `--json` object (DESIGN §3), fields in this order.
+#[derive(Serialize)]
+struct ExecJson {
+    outcome: &'static str,
+    exception: Option<&'static str>,
+    store: BTreeMap<String, serde_json::Value>,
+    return_value: Option<serde_json::Value>,
+    trace: Vec<usize>,
+}
+
+fn json(r: &RunResult, source: &SourceMap) -> String {
+    let obj = ExecJson {
+        outcome: r.outcome.name(),
+        exception: r.outcome.exception().map(|c| c.name()),
+        store: r
+            .store
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_json()))
+            .collect(),
+        return_value: r.return_value.as_ref().map(Value::to_json),
+        trace: r.trace.iter().map(|s| source.line(s.start)).collect(),
+    };
+    let mut text =
+        serde_json::to_string(&obj).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}
+
+fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
+    let mut out = String::new();
+    let outcome = match r.outcome {
+        Outcome::Normal => "normal (the module ran to its end)".to_string(),
+        Outcome::Return => "return (the function returned)".to_string(),
+        Outcome::Exception(c) => format!("exception {c}"),
+        Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
+        Outcome::Halt => "halt (a loop scope's invariant held at `continue`)".to_string(),
+        Outcome::StepLimit => {
+            "step_limit (stopped: the run used up its step budget or built a too large value)"
+                .to_string()
+        }
+    };
+    out.push_str(&format!("outcome: {outcome}\n"));
+    if let (Some(class), Some(at)) = (r.outcome.exception(), r.exception_at) {
+        let (line, col) = source.line_col(at.start);
+        out.push_str(&format!(
+            "exception: {class} at {}:{line}:{col}\n    {line} | {}\n",
+            source.name,
+            source.line_text(line).trim()
+        ));
+    }
+    if entry {
+        let v = r
+            .return_value
+            .as_ref()
+            .map_or("None".to_string(), Value::to_string);
+        out.push_str(&format!("return value: {v}\n"));
+    }
+    if r.store.is_empty() {
+        out.push_str("store: (empty)\n");
+    } else {
+        out.push_str("store:\n");
+        for (k, v) in &r.store {
+            out.push_str(&format!("    {k} = {v}\n"));
+        }
+    }
+    out
+}

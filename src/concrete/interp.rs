@@ -1,0 +1,443 @@
+//! The tree-walking interpreter: statements, expressions, calls and frames.
+//!
+//! Control flow that leaves a statement early (break, continue, return, exceptions, and
+//! the verification outcomes halt/infeasible, and the step limit) travels as
+//! `Err(Abrupt)` through the Rust call stack, so `?` propagates it and each construct
+//! catches exactly what it handles. Operator rules come from [`crate::semantics`].
+//! This file holds frames and statements; `eval.rs` expressions and calls.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
+
+use num_bigint::BigInt;
+
+use super::names::assigned_names;
+use super::{Config, Value, TRACE_LIMIT};
+use crate::lang::ast::*;
+use crate::lang::{Span, TypeInfo};
+use crate::semantics::ExcClass;
+
+/// Expressions and calls (the rest of `impl Interp`).
+mod eval;
+
+/// Why a statement or expression did not complete normally.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Abrupt {
+    Break(Span),
+    Continue(Span),
+    Return(Option<Value>, Span),
+    /// A Python exception and the statement where it was raised.
+    Exception(ExcClass, Span),
+    /// A loop scope's invariant held at `continue`: the run ends successfully.
+    Halt,
+    /// An `assume` did not hold: the run is not a real execution.
+    Infeasible,
+    StepLimit,
+    /// `break`/`continue` that left a function, `return` that left the module: programs
+    /// the type checker rejects; reported as a diagnostic, never executed further.
+    Stray(&'static str, Span),
+}
+
+/// The longest tuple a run may build (4 Mi elements, about 150 MiB).
+pub(crate) const MAX_TUPLE_LEN: usize = 1 << 22;
+
+/// The largest int a run may compute: 2^18 bits, about 79,000 decimal digits (CPython
+/// itself refuses to print ints of more than 4,300 digits by default).
+pub(crate) const MAX_INT_BITS: u64 = 1 << 18;
+
+type Exec = Result<(), Abrupt>;
+type Eval = Result<Value, Abrupt>;
+
+/// One activation: the module (`func == None`, its variables are the globals) or a call.
+struct Frame<'p> {
+    func: Option<&'p FunctionDef>,
+    locals: BTreeMap<String, Value>,
+    /// The names that are local to `func` (parameters and assigned names).
+    local_names: Rc<BTreeSet<String>>,
+    /// Variables of the `all`/`any` bodies being evaluated, innermost last.
+    quant: Vec<(&'p str, BigInt)>,
+}
+
+pub(crate) struct Interp<'p> {
+    program: &'p Program,
+    info: &'p TypeInfo,
+    config: &'p Config,
+    pub(crate) globals: BTreeMap<String, Value>,
+    /// Functions whose `def` has run.
+    funcs: HashMap<&'p str, &'p FunctionDef>,
+    locals_of: HashMap<&'p str, Rc<BTreeSet<String>>>,
+    frames: Vec<Frame<'p>>,
+    steps: u64,
+    pub(crate) trace: Vec<Span>,
+    /// The statement being executed: where an exception raised now is reported.
+    cur: Span,
+}
+
+impl<'p> Interp<'p> {
+    pub(crate) fn new(program: &'p Program, info: &'p TypeInfo, config: &'p Config) -> Self {
+        Interp {
+            program,
+            info,
+            config,
+            globals: BTreeMap::new(),
+            funcs: HashMap::new(),
+            locals_of: HashMap::new(),
+            frames: vec![Frame {
+                func: None,
+                locals: BTreeMap::new(),
+                local_names: Rc::default(),
+                quant: Vec::new(),
+            }],
+            steps: 0,
+            trace: Vec::new(),
+            cur: Span::default(),
+        }
+    }
+
+    /// Execute only the `def` statements of `body` (the start of an entry run).
+    pub(crate) fn define_functions(&mut self, body: &'p [Stmt]) -> Exec {
+        for s in body {
+            if let StmtKind::FunctionDef(_) = s.kind {
+                self.exec_stmt(s)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Call a function whose `def` has run (the entry of an entry run). Returns the result
+    /// and the callee's locals at the end.
+    pub(crate) fn call_entry(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+    ) -> (Result<Option<Value>, Abrupt>, BTreeMap<String, Value>) {
+        match self.funcs.get(name).copied() {
+            Some(f) => self.call_user(f, args),
+            None => (self.raise(ExcClass::NameError), BTreeMap::new()),
+        }
+    }
+
+    // ---- helpers -------------------------------------------------------------------------
+
+    fn frame(&self) -> &Frame<'p> {
+        self.frames
+            .last()
+            .expect("the module frame is never popped")
+    }
+
+    fn frame_mut(&mut self) -> &mut Frame<'p> {
+        self.frames
+            .last_mut()
+            .expect("the module frame is never popped")
+    }
+
+    fn raise<T>(&self, class: ExcClass) -> Result<T, Abrupt> {
+        Err(Abrupt::Exception(class, self.cur))
+    }
+
+    /// Count `n` units of work; past `config.max_steps` the run stops.
+    fn tick(&mut self, n: u64) -> Exec {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > self.config.max_steps {
+            return Err(Abrupt::StepLimit);
+        }
+        Ok(())
+    }
+
+    /// Start executing the statement (or guard / handler line) at `span`.
+    fn at(&mut self, span: Span) -> Exec {
+        self.tick(1)?;
+        self.cur = span;
+        if self.trace.len() < TRACE_LIMIT {
+            self.trace.push(span);
+        }
+        Ok(())
+    }
+
+    /// Charge for a big result: one unit per 64 bits. An int longer than [`MAX_INT_BITS`]
+    /// ends the run like the step limit, so time and memory stay bounded.
+    fn charge_int(&mut self, i: &BigInt) -> Exec {
+        if i.bits() > MAX_INT_BITS {
+            return Err(Abrupt::StepLimit);
+        }
+        let words = i.bits() / 64;
+        if words > 0 {
+            self.tick(words)?;
+        }
+        Ok(())
+    }
+
+    /// Charge for building a tuple of `len` elements (appending one by one stays cheap
+    /// enough for tuples of thousands of elements). A tuple longer than
+    /// [`MAX_TUPLE_LEN`] ends the run like the step limit, so memory stays bounded.
+    fn charge_tuple(&mut self, len: usize) -> Exec {
+        if len > MAX_TUPLE_LEN {
+            return Err(Abrupt::StepLimit);
+        }
+        self.tick(len as u64 / 16)
+    }
+
+    fn assign(&mut self, name: &str, v: Value) {
+        let frame = self.frame_mut();
+        if frame.func.is_some() {
+            frame.locals.insert(name.to_string(), v);
+        } else {
+            self.globals.insert(name.to_string(), v);
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Eval {
+        let frame = self.frame();
+        if let Some((_, v)) = frame.quant.iter().rev().find(|(n, _)| *n == name) {
+            return Ok(Value::Int(v.clone()));
+        }
+        if frame.func.is_some() && frame.local_names.contains(name) {
+            return match frame.locals.get(name) {
+                Some(v) => Ok(v.clone()),
+                // Inside a generator expression an unbound local of the enclosing function
+                // is a free variable: CPython raises NameError there.
+                None if frame.quant.is_empty() => self.raise(ExcClass::UnboundLocalError),
+                None => self.raise(ExcClass::NameError),
+            };
+        }
+        match self.globals.get(name) {
+            Some(v) => Ok(v.clone()),
+            None => self.raise(ExcClass::NameError),
+        }
+    }
+
+    fn is_bound(&self, name: &str) -> bool {
+        let frame = self.frame();
+        if frame.func.is_some() {
+            frame.locals.contains_key(name)
+        } else {
+            self.globals.contains_key(name)
+        }
+    }
+
+    /// The declared type of a variable in the current scope (for `havoc` of an unbound name).
+    fn declared_type(&self, name: &str) -> Type {
+        let func = self.frame().func;
+        if let Some(f) = func {
+            if let Some(p) = f.params.iter().find(|p| p.name.name == name) {
+                return p.ty;
+            }
+            if let Some(ty) = self.info.locals.get(&f.name.name).and_then(|l| l.get(name)) {
+                return *ty;
+            }
+            return annotated_type(&f.body, name).unwrap_or(Type::Int);
+        }
+        if let Some(ty) = self.info.globals.get(name) {
+            return *ty;
+        }
+        annotated_type(&self.program.body, name).unwrap_or(Type::Int)
+    }
+
+    fn locals_of(&mut self, f: &'p FunctionDef) -> Rc<BTreeSet<String>> {
+        self.locals_of
+            .entry(f.name.name.as_str())
+            .or_insert_with(|| {
+                let mut names = assigned_names(&f.body);
+                names.extend(f.params.iter().map(|p| p.name.name.clone()));
+                Rc::new(names)
+            })
+            .clone()
+    }
+
+    // ---- statements ----------------------------------------------------------------------
+
+    pub(crate) fn exec_block(&mut self, block: &'p [Stmt]) -> Exec {
+        for s in block {
+            self.exec_stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn exec_stmt(&mut self, s: &'p Stmt) -> Exec {
+        match &s.kind {
+            StmtKind::Declare { .. } | StmtKind::Pass => self.at(s.span),
+            StmtKind::Assign { target, value, .. } => {
+                self.at(s.span)?;
+                let v = self.eval(value)?;
+                self.assign(&target.name, v);
+                Ok(())
+            }
+            StmtKind::AugAssign { target, op, value } => {
+                self.at(s.span)?;
+                let old = self.lookup(&target.name)?;
+                let rhs = self.eval(value)?;
+                let v = self.binary(*op, old, rhs)?;
+                self.assign(&target.name, v);
+                Ok(())
+            }
+            StmtKind::Expr(e) => {
+                self.at(s.span)?;
+                match &e.kind {
+                    // A procedure call returns nothing; any call's result is dropped here.
+                    ExprKind::Call { func, args } => self.call(func, args).map(drop),
+                    _ => self.eval(e).map(drop),
+                }
+            }
+            StmtKind::Break => {
+                self.at(s.span)?;
+                Err(Abrupt::Break(s.span))
+            }
+            StmtKind::Continue => {
+                self.at(s.span)?;
+                Err(Abrupt::Continue(s.span))
+            }
+            StmtKind::Return(e) => {
+                self.at(s.span)?;
+                let v = match e {
+                    Some(e) => Some(self.eval(e)?),
+                    None => None,
+                };
+                Err(Abrupt::Return(v, s.span))
+            }
+            StmtKind::Assert(e) => {
+                self.at(s.span)?;
+                if self.eval_bool(e)? {
+                    Ok(())
+                } else {
+                    self.raise(ExcClass::AssertionError)
+                }
+            }
+            StmtKind::If { branches, orelse } => {
+                for (k, (cond, body)) in branches.iter().enumerate() {
+                    // `elif` guards are their own line, as in CPython's line events.
+                    self.at(if k == 0 { s.span } else { cond.span })?;
+                    if self.eval_bool(cond)? {
+                        return self.exec_block(body);
+                    }
+                }
+                match orelse {
+                    Some(body) => self.exec_block(body),
+                    None => Ok(()),
+                }
+            }
+            StmtKind::While {
+                cond,
+                invariants,
+                body,
+                orelse,
+            } => self.exec_while(s.span, cond, invariants, body, orelse.as_deref()),
+            StmtKind::Try { body, handlers } => {
+                self.at(s.span)?;
+                match self.exec_block(body) {
+                    Err(Abrupt::Exception(class, at)) => self.handle(class, at, handlers),
+                    other => other,
+                }
+            }
+            StmtKind::FunctionDef(f) => {
+                self.at(s.span)?;
+                self.funcs.insert(f.name.name.as_str(), f);
+                Ok(())
+            }
+            StmtKind::Havoc(x) => {
+                // One legal choice of "any value": keep the current one.
+                self.at(s.span)?;
+                if !self.is_bound(&x.name) {
+                    let v = Value::default_of(self.declared_type(&x.name));
+                    self.assign(&x.name, v);
+                }
+                Ok(())
+            }
+            StmtKind::Assume(e) => {
+                self.at(s.span)?;
+                if self.eval_bool(e)? {
+                    Ok(())
+                } else {
+                    Err(Abrupt::Infeasible)
+                }
+            }
+            StmtKind::MethodFrame { result, body } => {
+                self.at(s.span)?;
+                match self.exec_block(body) {
+                    Err(Abrupt::Return(Some(v), _)) => {
+                        self.assign(&result.name, v);
+                        Ok(())
+                    }
+                    Err(Abrupt::Return(None, _)) => Ok(()),
+                    other => other,
+                }
+            }
+            StmtKind::LoopScope { inv, body } => {
+                self.at(s.span)?;
+                match self.exec_block(body) {
+                    Ok(()) | Err(Abrupt::Break(_)) => Ok(()),
+                    Err(Abrupt::Continue(_)) => {
+                        self.cur = s.span;
+                        if self.eval_bool(inv)? {
+                            Err(Abrupt::Halt)
+                        } else {
+                            self.raise(ExcClass::AssertionError)
+                        }
+                    }
+                    Err(other) => Err(other),
+                }
+            }
+        }
+    }
+
+    fn exec_while(
+        &mut self,
+        span: Span,
+        cond: &'p Expr,
+        invariants: &'p [Expr],
+        body: &'p [Stmt],
+        orelse: Option<&'p [Stmt]>,
+    ) -> Exec {
+        loop {
+            for inv in invariants {
+                self.at(inv.span)?;
+                if !self.eval_bool(inv)? {
+                    return self.raise(ExcClass::AssertionError);
+                }
+            }
+            self.at(span)?;
+            if !self.eval_bool(cond)? {
+                return match orelse {
+                    Some(b) => self.exec_block(b),
+                    None => Ok(()),
+                };
+            }
+            match self.exec_block(body) {
+                Ok(()) | Err(Abrupt::Continue(_)) => {}
+                Err(Abrupt::Break(_)) => return Ok(()),
+                Err(other) => return Err(other),
+            }
+        }
+    }
+
+    /// The `except` clauses of a `try` whose body raised `class` at `at`.
+    fn handle(&mut self, class: ExcClass, at: Span, handlers: &'p [Handler]) -> Exec {
+        for h in handlers {
+            self.at(h.span)?;
+            let catches = match &h.class {
+                None => true,
+                Some(name) => match ExcClass::from_name(&name.name) {
+                    Some(c) => class.is_subclass_of(c),
+                    // CPython evaluates the class name only when it gets there.
+                    None => return self.raise(ExcClass::NameError),
+                },
+            };
+            if catches {
+                return self.exec_block(&h.body);
+            }
+        }
+        Err(Abrupt::Exception(class, at))
+    }
+}
+
+/// The type a block gives `name` by an annotated assignment or a declaration, if any.
+fn annotated_type(body: &[Stmt], name: &str) -> Option<Type> {
+    body.iter().find_map(|s| match &s.kind {
+        StmtKind::Declare { name: n, ty } if n.name == name => Some(*ty),
+        StmtKind::Assign {
+            target,
+            ann: Some(ty),
+            ..
+        } if target.name == name => Some(*ty),
+        _ => None,
+    })
+}

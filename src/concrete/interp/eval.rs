@@ -1,0 +1,252 @@
+//! Expressions and calls: evaluation order as in CPython (left to right, callee looked up
+//! before its arguments, `and`/`or` and comparison chains short-circuit, each chain operand
+//! evaluated once).
+
+use std::collections::BTreeMap;
+
+use num_bigint::BigInt;
+
+use super::{Abrupt, Eval, Frame, Interp};
+use crate::concrete::Value;
+use crate::lang::ast::*;
+use crate::semantics::{self, ExcClass};
+
+impl<'p> Interp<'p> {
+    // ---- expressions ---------------------------------------------------------------------
+
+    pub(super) fn eval_bool(&mut self, e: &'p Expr) -> Result<bool, Abrupt> {
+        match self.eval(e)? {
+            Value::Bool(b) => Ok(b),
+            _ => self.raise(ExcClass::TypeError),
+        }
+    }
+
+    pub(super) fn eval_int(&mut self, e: &'p Expr) -> Result<BigInt, Abrupt> {
+        match self.eval(e)? {
+            Value::Int(i) => Ok(i),
+            _ => self.raise(ExcClass::TypeError),
+        }
+    }
+
+    pub(super) fn eval(&mut self, e: &'p Expr) -> Eval {
+        match &e.kind {
+            ExprKind::Int(i) => Ok(Value::Int(i.clone())),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::Name(n) => self.lookup(n),
+            ExprKind::Tuple(elems) => {
+                let mut out = Vec::with_capacity(elems.len());
+                for x in elems {
+                    out.push(self.eval_int(x)?);
+                }
+                self.charge_tuple(out.len())?;
+                Ok(Value::tuple(out))
+            }
+            ExprKind::Unary { op, operand } => {
+                let v = self.eval(operand)?;
+                match (op, v) {
+                    (UnaryOp::Neg, Value::Int(i)) => Ok(Value::Int(-i)),
+                    (UnaryOp::Pos, Value::Int(i)) => Ok(Value::Int(i)),
+                    (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
+                    _ => self.raise(ExcClass::TypeError),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let l = self.eval(lhs)?;
+                let r = self.eval(rhs)?;
+                self.binary(*op, l, r)
+            }
+            ExprKind::BoolOp { op, lhs, rhs } => {
+                let l = self.eval_bool(lhs)?;
+                match (op, l) {
+                    (BoolOp::And, false) => Ok(Value::Bool(false)),
+                    (BoolOp::Or, true) => Ok(Value::Bool(true)),
+                    _ => self.eval_bool(rhs).map(Value::Bool),
+                }
+            }
+            ExprKind::Compare { first, rest } => {
+                let mut left = self.eval(first)?;
+                for (op, e) in rest {
+                    let right = self.eval(e)?;
+                    if !self.compare(*op, &left, &right)? {
+                        return Ok(Value::Bool(false));
+                    }
+                    left = right;
+                }
+                Ok(Value::Bool(true))
+            }
+            ExprKind::Index { base, index } => {
+                let t = self.eval(base)?;
+                let i = self.eval(index)?;
+                match (t, i) {
+                    (Value::Tuple(t), Value::Int(i)) => {
+                        match semantics::normalize_index(&i, t.len()) {
+                            Ok(k) => Ok(Value::Int(t[k].clone())),
+                            Err(class) => self.raise(class),
+                        }
+                    }
+                    _ => self.raise(ExcClass::TypeError),
+                }
+            }
+            ExprKind::Call { func, args } => match self.call(func, args)? {
+                Some(v) => Ok(v),
+                // Only a procedure returns nothing, and its calls are statements.
+                None => self.raise(ExcClass::TypeError),
+            },
+            ExprKind::Quantifier {
+                kind,
+                var,
+                lo,
+                hi,
+                body,
+            } => self.quantifier(*kind, var, lo.as_deref(), hi, body),
+        }
+    }
+
+    pub(super) fn binary(&mut self, op: BinOp, l: Value, r: Value) -> Eval {
+        match (l, r) {
+            (Value::Int(a), Value::Int(b)) => match semantics::int_binop(op, &a, &b) {
+                Ok(v) => {
+                    self.charge_int(&v)?;
+                    Ok(Value::Int(v))
+                }
+                Err(class) => self.raise(class),
+            },
+            (Value::Tuple(a), Value::Tuple(b)) if op == BinOp::Add => {
+                let mut v = Vec::with_capacity(a.len() + b.len());
+                v.extend(a.iter().cloned());
+                v.extend(b.iter().cloned());
+                self.charge_tuple(v.len())?;
+                Ok(Value::tuple(v))
+            }
+            _ => self.raise(ExcClass::TypeError),
+        }
+    }
+
+    pub(super) fn compare(&mut self, op: CmpOp, l: &Value, r: &Value) -> Result<bool, Abrupt> {
+        match (l, r) {
+            (Value::Int(a), Value::Int(b)) => Ok(semantics::int_compare(op, a, b)),
+            _ if l.ty() == r.ty() || matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                let ord = match (l, r) {
+                    (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
+                    (Value::Tuple(a), Value::Tuple(b)) => a.cmp(b),
+                    // Values of different types are never equal (bool/int mixes are
+                    // ill-typed in minipy).
+                    _ => return Ok(op == CmpOp::Ne),
+                };
+                Ok(match op {
+                    CmpOp::Eq => ord.is_eq(),
+                    CmpOp::Ne => ord.is_ne(),
+                    CmpOp::Lt => ord.is_lt(),
+                    CmpOp::Le => ord.is_le(),
+                    CmpOp::Gt => ord.is_gt(),
+                    CmpOp::Ge => ord.is_ge(),
+                })
+            }
+            _ => self.raise(ExcClass::TypeError),
+        }
+    }
+
+    pub(super) fn quantifier(
+        &mut self,
+        kind: Quantifier,
+        var: &'p Ident,
+        lo: Option<&'p Expr>,
+        hi: &'p Expr,
+        body: &'p Expr,
+    ) -> Eval {
+        let mut k = match lo {
+            Some(lo) => self.eval_int(lo)?,
+            None => BigInt::from(0),
+        };
+        let hi = self.eval_int(hi)?;
+        // all(): the first False decides; any(): the first True.
+        let decisive = kind == Quantifier::Any;
+        while k < hi {
+            self.tick(1)?;
+            self.frame_mut().quant.push((var.name.as_str(), k.clone()));
+            let b = self.eval_bool(body);
+            self.frame_mut().quant.pop();
+            if b? == decisive {
+                return Ok(Value::Bool(decisive));
+            }
+            k += 1;
+        }
+        Ok(Value::Bool(!decisive))
+    }
+
+    // ---- calls ---------------------------------------------------------------------------
+
+    /// A call expression: user function (once its `def` ran) or builtin. `None` when a
+    /// procedure returned nothing.
+    pub(super) fn call(
+        &mut self,
+        func: &'p Ident,
+        args: &'p [Expr],
+    ) -> Result<Option<Value>, Abrupt> {
+        let name = func.name.as_str();
+        // CPython looks the callee up before evaluating the arguments.
+        let user = self.funcs.get(name).copied();
+        if user.is_none() && !BUILTINS.contains(&name) {
+            return self.raise(ExcClass::NameError);
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.eval(a)?);
+        }
+        match user {
+            Some(f) => self.call_user(f, vals).0,
+            None => self.builtin(name, vals).map(Some),
+        }
+    }
+
+    pub(super) fn builtin(&mut self, name: &str, args: Vec<Value>) -> Eval {
+        match (name, args.as_slice()) {
+            ("len", [Value::Tuple(t)]) => Ok(Value::Int(BigInt::from(t.len()))),
+            ("abs", [Value::Int(x)]) => Ok(Value::Int(semantics::abs(x))),
+            ("min", [Value::Int(a), Value::Int(b)]) => Ok(Value::Int(semantics::min(a, b))),
+            ("max", [Value::Int(a), Value::Int(b)]) => Ok(Value::Int(semantics::max(a, b))),
+            _ => self.raise(ExcClass::TypeError),
+        }
+    }
+
+    /// Run `f`'s body in a new frame. Returns the result (`None`: no value returned) and
+    /// the frame's locals at the end.
+    pub(super) fn call_user(
+        &mut self,
+        f: &'p FunctionDef,
+        args: Vec<Value>,
+    ) -> (Result<Option<Value>, Abrupt>, BTreeMap<String, Value>) {
+        if args.len() != f.params.len() {
+            return (self.raise(ExcClass::TypeError), BTreeMap::new());
+        }
+        // The module frame counts, as in CPython: limit 1000 allows 999 nested calls.
+        if self.frames.len() + 1 > self.config.recursion_limit {
+            return (self.raise(ExcClass::RecursionError), BTreeMap::new());
+        }
+        let locals = f
+            .params
+            .iter()
+            .zip(args)
+            .map(|(p, v)| (p.name.name.clone(), v))
+            .collect();
+        let local_names = self.locals_of(f);
+        self.frames.push(Frame {
+            func: Some(f),
+            locals,
+            local_names,
+            quant: Vec::new(),
+        });
+        let saved = self.cur;
+        let result = self.exec_block(&f.body);
+        self.cur = saved;
+        let frame = self.frames.pop().expect("pushed above");
+        let result = match result {
+            Ok(()) => Ok(None),
+            Err(Abrupt::Return(v, _)) => Ok(v),
+            Err(Abrupt::Break(at)) => Err(Abrupt::Stray("break", at)),
+            Err(Abrupt::Continue(at)) => Err(Abrupt::Stray("continue", at)),
+            Err(other) => Err(other),
+        };
+        (result, frame.locals)
+    }
+}
