@@ -4,13 +4,14 @@
 //! either declares its inputs at module level (`x: int`, `t: tuple`, `b: bool`) or starts
 //! with a `# entry: f` line, in which case function `f` is run alone with its parameters as
 //! inputs. For each program we generate input sets deterministically (edge combinations
-//! first, then seeded random ones), run the whole batch through `tests/py/run_python.py`
-//! in one `python3` process, run each set through `symdbg::concrete::run`, and compare
+//! first, then seeded random ones), run each set through `symdbg::concrete::run`, run all
+//! programs and sets through `tests/py/run_python.py` in one `python3` process, and compare
 //! outcome, exception class, return value and final store. A mismatch names the program,
 //! the input (as `--input` arguments for `symdbg exec`) and both results.
 //!
 //! The examples in `examples/` must all load (parse + type-check); those without
-//! verification statements are also run differentially on a few small inputs.
+//! verification statements are also run differentially on a few small inputs, the others
+//! concretely. Random programs from the shared generator (`gen.rs`) are compared too.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -411,15 +412,8 @@ fn params_of(program: &Program, entry: Option<&str>) -> Result<Vec<(String, Type
     }
 }
 
-fn spawn_python(path: &Path, entry: Option<&str>, sets: &[Inputs]) -> Child {
-    let oracle = root().join("tests/py/run_python.py");
-    let mut child = Command::new("python3")
-        .arg(&oracle)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cannot start python3 (the differential tests need CPython 3)");
+/// The JSON request for run_python.py (written by hand: big ints stay exact).
+fn request(path: &Path, entry: Option<&str>, sets: &[Inputs], time_limit: Option<f64>) -> String {
     let inputs: Vec<String> = sets
         .iter()
         .map(|set| {
@@ -430,19 +424,31 @@ fn spawn_python(path: &Path, entry: Option<&str>, sets: &[Inputs]) -> Child {
             format!("{{{}}}", fields.join(", "))
         })
         .collect();
-    let request = format!(
-        "{{\"file\": {}, \"entry\": {}, \"inputs\": [{}]}}",
+    let limit = time_limit.map_or(String::new(), |t| format!(", \"time_limit\": {t}"));
+    format!(
+        "{{\"file\": {}, \"entry\": {}, \"inputs\": [{}]{limit}}}",
         Json::String(path.display().to_string()),
         entry.map_or(Json::Null, |e| Json::String(e.to_string())),
         inputs.join(", ")
-    );
+    )
+}
+
+fn spawn_oracle(request: &str) -> Child {
+    let oracle = root().join("tests/py/run_python.py");
+    let mut child = Command::new("python3")
+        .arg(&oracle)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot start python3 (the differential tests need CPython 3)");
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(request.as_bytes()).unwrap();
     drop(stdin);
     child
 }
 
-fn python_results(child: Child, expected: usize) -> Result<Vec<Observed>, String> {
+fn python_output(child: Child) -> Result<Json, String> {
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     if !out.status.success() {
         return Err(format!(
@@ -450,7 +456,10 @@ fn python_results(child: Child, expected: usize) -> Result<Vec<Observed>, String
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let json: Json = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
+}
+
+fn parse_results(json: &Json, expected: usize) -> Result<Vec<Observed>, String> {
     let list = json
         .as_array()
         .ok_or("run_python.py did not print a list")?;
@@ -460,23 +469,25 @@ fn python_results(child: Child, expected: usize) -> Result<Vec<Observed>, String
     list.iter().map(Observed::from_python).collect()
 }
 
-/// Run one program on all input sets on both sides; returns (runs, mismatch messages).
-fn differential(path: &Path, edges: usize, randoms: usize, large: bool) -> (usize, Vec<String>) {
+/// One program prepared for comparison: its inputs, symdbg's results and the request for
+/// the oracle.
+struct Prepared {
+    /// How to reproduce a run: `symdbg exec FILE [--entry F]`.
+    how: String,
+    sets: Vec<Inputs>,
+    ours: Vec<Result<Observed, String>>,
+    request: String,
+}
+
+/// Load a program, generate its inputs and run them through symdbg.
+fn prepare(path: &Path, edges: usize, randoms: usize, large: bool) -> Result<Prepared, String> {
     let name = name_of(path);
     let src = std::fs::read_to_string(path).unwrap();
-    let (program, info) = match load(path, &src) {
-        Ok(x) => x,
-        Err(e) => return (0, vec![format!("{name}: does not load:\n{e}")]),
-    };
+    let (program, info) = load(path, &src).map_err(|e| format!("{name}: does not load:\n{e}"))?;
     let entry = entry_of(&src);
-    let params = match params_of(&program, entry.as_deref()) {
-        Ok(p) => p,
-        Err(e) => return (0, vec![format!("{name}: {e}")]),
-    };
+    let params = params_of(&program, entry.as_deref()).map_err(|e| format!("{name}: {e}"))?;
     let file_name = path.file_name().unwrap().to_string_lossy().to_string();
     let sets = generate(&params, &file_name, edges, randoms, large);
-    // Python works while we run the same inputs through symdbg.
-    let child = spawn_python(path, entry.as_deref(), &sets);
     // The interpreter recurses in Rust: deep minipy recursion (RecursionError programs)
     // needs a big stack, as the CLI gives it.
     let ours: Vec<Result<Observed, String>> = std::thread::scope(|scope| {
@@ -500,29 +511,70 @@ fn differential(path: &Path, edges: usize, randoms: usize, large: bool) -> (usiz
             .join()
             .expect("symdbg panicked")
     });
-    let theirs = match python_results(child, sets.len()) {
-        Ok(r) => r,
-        Err(e) => return (0, vec![format!("{name}: {e}")]),
-    };
     let how = match &entry {
         Some(f) => format!("symdbg exec {name} --entry {f}"),
         None => format!("symdbg exec {name}"),
     };
+    let request = request(path, entry.as_deref(), &sets, None);
+    Ok(Prepared {
+        how,
+        sets,
+        ours,
+        request,
+    })
+}
+
+/// Compare symdbg's results with python's answer; returns mismatch messages.
+fn compare(p: &Prepared, answer: &Json) -> Vec<String> {
+    let theirs = match parse_results(answer, p.sets.len()) {
+        Ok(r) => r,
+        Err(e) => return vec![format!("{}: {e}", p.how)],
+    };
     let mut failures = Vec::new();
-    for ((set, ours), theirs) in sets.iter().zip(ours).zip(theirs) {
+    for ((set, ours), theirs) in p.sets.iter().zip(&p.ours).zip(theirs) {
         let problem = match ours {
             Err(e) => Some(format!("symdbg refused the input: {e}")),
             Ok(_) if theirs.outcome == "timeout" => {
                 Some("python3 timed out: corpus programs must terminate".to_string())
             }
-            Ok(ours) if ours != theirs => Some(format!("python3: {theirs}\n  symdbg:  {ours}")),
+            Ok(ours) if *ours != theirs => Some(format!("python3: {theirs}\n  symdbg:  {ours}")),
             Ok(_) => None,
         };
-        if let Some(p) = problem {
-            failures.push(format!("{how} {}\n  {p}", show_inputs(set)));
+        if let Some(problem) = problem {
+            failures.push(format!("{} {}\n  {problem}", p.how, show_inputs(set)));
         }
     }
-    (sets.len(), failures)
+    failures
+}
+
+/// Run every program on its inputs on both sides (one python3 process for all of them);
+/// returns (runs, mismatch messages).
+fn differential(
+    files: &[PathBuf],
+    edges: usize,
+    randoms: usize,
+    large: bool,
+) -> (usize, Vec<String>) {
+    let mut failures = Vec::new();
+    let prepared: Vec<Prepared> = files
+        .iter()
+        .filter_map(|path| {
+            prepare(path, edges, randoms, large)
+                .map_err(|e| failures.push(e))
+                .ok()
+        })
+        .collect();
+    let batch: Vec<&str> = prepared.iter().map(|p| p.request.as_str()).collect();
+    let answer = python_output(spawn_oracle(&format!("[{}]", batch.join(", "))))
+        .expect("run_python.py failed on the batch");
+    let answers = answer.as_array().expect("run_python.py: a list of answers");
+    assert_eq!(answers.len(), prepared.len(), "one answer per program");
+    let mut runs = 0;
+    for (p, answer) in prepared.iter().zip(answers) {
+        runs += p.sets.len();
+        failures.extend(compare(p, answer));
+    }
+    (runs, failures)
 }
 
 fn report(what: &str, programs: usize, runs: usize, failures: &[String]) {
@@ -549,13 +601,7 @@ fn report(what: &str, programs: usize, runs: usize, failures: &[String]) {
 fn corpus_agrees_with_python() {
     let files = py_files(&root().join("tests/data/programs"));
     assert!(files.len() >= 45, "only {} corpus programs", files.len());
-    let mut runs = 0;
-    let mut failures = Vec::new();
-    for path in &files {
-        let (n, f) = differential(path, EDGE_SETS, RANDOM_SETS, true);
-        runs += n;
-        failures.extend(f);
-    }
+    let (runs, failures) = differential(&files, EDGE_SETS, RANDOM_SETS, true);
     report("tests/data/programs", files.len(), runs, &failures);
 }
 
@@ -613,28 +659,21 @@ fn examples_load() {
 
 #[test]
 fn python_examples_agree_with_python() {
-    let mut programs = 0;
-    let mut runs = 0;
-    let mut failures = Vec::new();
-    for path in py_files(&root().join("examples")) {
-        let src = std::fs::read_to_string(&path).unwrap();
-        // Loading errors are examples_load's business.
-        let Ok((program, _)) = load(&path, &src) else {
-            continue;
-        };
-        if !is_python(&program) {
-            continue;
-        }
-        programs += 1;
-        let (n, f) = differential(&path, EXAMPLE_SETS / 2, EXAMPLE_SETS / 2, false);
-        runs += n;
-        failures.extend(f);
-    }
+    let python: Vec<PathBuf> = py_files(&root().join("examples"))
+        .into_iter()
+        .filter(|path| {
+            let src = std::fs::read_to_string(path).unwrap();
+            // Loading errors are examples_load's business.
+            load(path, &src).is_ok_and(|(program, _)| is_python(&program))
+        })
+        .collect();
     assert!(
-        programs >= 5,
-        "only {programs} examples without verification statements"
+        python.len() >= 5,
+        "only {} examples without verification statements",
+        python.len()
     );
-    report("examples", programs, runs, &failures);
+    let (runs, failures) = differential(&python, EXAMPLE_SETS / 2, EXAMPLE_SETS / 2, false);
+    report("examples", python.len(), runs, &failures);
 }
 
 /// The generator itself: deterministic, edge combinations first, enough sets.
@@ -717,4 +756,119 @@ fn verification_examples_run_concretely() {
         );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Random well-typed programs from the shared generator (`tests/it/gen.rs`: assignments,
+/// augmented assignments, asserts, if/elif, bounded while loops with break/continue,
+/// try/except, functions, quantifiers over `range`), pretty-printed to files and compared
+/// like the corpus. Inputs on which symdbg needs more than `MAX_STEPS` (a generated
+/// assignment may reset a loop counter) are not compared: neither side would finish.
+#[test]
+fn generated_programs_agree_with_python() {
+    const PROGRAMS: usize = 200;
+    const MAX_STEPS: u64 = 100_000;
+    let dir = std::env::temp_dir().join(format!("symdbg-differential-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng::seeded("generated programs");
+    struct Case {
+        path: PathBuf,
+        src: String,
+        sets: Vec<Inputs>,
+        ours: Vec<Observed>,
+    }
+    let mut cases = Vec::new();
+    let mut rejected = Vec::new();
+    let mut skipped = 0;
+    for k in 0..PROGRAMS {
+        let len = 20 + rng.below(100) as usize;
+        let choices: Vec<u32> = (0..len).map(|_| rng.next() as u32).collect();
+        let src = lang::pretty::program(&crate::gen::program(&choices));
+        let path = dir.join(format!("gen_{k:03}.py"));
+        let (program, info) = match load(&path, &src) {
+            Ok(x) => x,
+            Err(e) => {
+                rejected.push(format!("{e}\n{src}"));
+                continue;
+            }
+        };
+        let params = params_of(&program, None).unwrap();
+        let all_sets = generate(&params, &format!("gen_{k}"), 4, 6, true);
+        let results: Vec<Option<Observed>> = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(scope, || {
+                    let config = Config {
+                        max_steps: MAX_STEPS,
+                        ..Config::default()
+                    };
+                    all_sets
+                        .iter()
+                        .map(|set| {
+                            let inputs =
+                                set.iter().map(|(n, v)| (n.clone(), v.to_value())).collect();
+                            let r = concrete::run(&program, &info, None, &inputs, &config)
+                                .expect("generated inputs match the declarations");
+                            (r.outcome != Outcome::StepLimit).then(|| Observed::from_symdbg(&r))
+                        })
+                        .collect()
+                })
+                .unwrap()
+                .join()
+                .expect("symdbg panicked")
+        });
+        let mut sets = Vec::new();
+        let mut ours = Vec::new();
+        for (set, r) in all_sets.into_iter().zip(results) {
+            match r {
+                Some(r) => {
+                    sets.push(set);
+                    ours.push(r);
+                }
+                None => skipped += 1,
+            }
+        }
+        std::fs::write(&path, &src).unwrap();
+        cases.push(Case {
+            path,
+            src,
+            sets,
+            ours,
+        });
+    }
+    assert!(
+        rejected.is_empty(),
+        "generated programs that do not load:\n{}",
+        rejected.join("\n\n")
+    );
+    // One python3 process for the whole batch.
+    let batch: Vec<String> = cases
+        .iter()
+        .map(|c| request(&c.path, None, &c.sets, Some(5.0)))
+        .collect();
+    let answer = python_output(spawn_oracle(&format!("[{}]", batch.join(", "))));
+    let _ = std::fs::remove_dir_all(&dir);
+    let answer = answer.expect("run_python.py on the generated batch");
+    let answers = answer.as_array().expect("a list of answers");
+    assert_eq!(answers.len(), cases.len());
+    let mut runs = 0;
+    let mut failures = Vec::new();
+    for (case, answer) in cases.iter().zip(answers) {
+        let theirs = parse_results(answer, case.sets.len()).unwrap();
+        for ((set, ours), theirs) in case.sets.iter().zip(&case.ours).zip(theirs) {
+            runs += 1;
+            if *ours != theirs {
+                failures.push(format!(
+                    "generated program {}, {}\n  python3: {theirs}\n  symdbg:  {ours}\n{}",
+                    case.path.file_name().unwrap().to_string_lossy(),
+                    show_inputs(set),
+                    case.src
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "generated: {} programs, {runs} runs, {skipped} skipped (step limit)",
+        cases.len()
+    );
+    report("generated programs", cases.len(), runs, &failures);
 }

@@ -25,8 +25,11 @@ Prints a JSON list with one result per input set, in the shape of `symdbg exec -
      "return_value": null | value,   # entry run only
      "trace": []}
 
-`timeout` is not a symdbg outcome: it means the program ran longer than TIME_LIMIT seconds
-(a corpus program that must be fixed). Recursion: the recursion limit is set so that the
+`timeout` is not a symdbg outcome: the program ran longer than the request's
+`time_limit` (seconds, default TIME_LIMIT); a corpus program must never do that.
+
+A batch is a JSON list of such requests; the answer is then the list of their answers (one
+process for many programs). Recursion: the recursion limit is set so that the
 executed module's frame is frame 1 of 1000, as when a script runs under `python3 prog.py`;
 the corpus avoids depths anywhere near that limit anyway (only tiny or unbounded recursion).
 """
@@ -45,10 +48,16 @@ if hasattr(sys, "set_int_max_str_digits"):
 
 class Timeout(BaseException):
     """Raised by the alarm; a BaseException so that `except Exception` in a program does not
-    swallow it (a bare `except:` still could, which is why the alarm re-arms below)."""
+    swallow it. A bare `except:` still could: the alarm keeps firing every 50 ms until the
+    run is over, and the run counts as timed out whatever happened after the first alarm."""
+
+
+ALARM = {"fired": False}
 
 
 def on_alarm(signum, frame):
+    ALARM["fired"] = True
+    signal.setitimer(signal.ITIMER_REAL, 0.05)
     raise Timeout()
 
 
@@ -157,20 +166,26 @@ def entry_locals_at_return(f, inputs):
     return state["locals"]
 
 
-def run_one(code, entry, inputs):
-    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+TIMED_OUT = {"outcome": "timeout", "exception": None, "return_value": None, "store": {}}
+
+
+def run_one(code, entry, inputs, time_limit):
+    ALARM["fired"] = False
     try:
-        if entry is None:
-            return module_run(code, inputs)
-        return entry_run(code, entry, inputs)
+        signal.setitimer(signal.ITIMER_REAL, time_limit)
+        try:
+            if entry is None:
+                result = module_run(code, inputs)
+            else:
+                result = entry_run(code, entry, inputs)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
     except Timeout:
-        return {"outcome": "timeout", "exception": None, "return_value": None, "store": {}}
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        return dict(TIMED_OUT)
+    return dict(TIMED_OUT) if ALARM["fired"] else result
 
 
-def main():
-    request = json.load(sys.stdin)
+def answer(request):
     path = request["file"]
     entry = request.get("entry")
     with open(path, encoding="utf-8") as fh:
@@ -181,14 +196,24 @@ def main():
         tree = ast.parse(src, path)
         tree.body = [s for s in tree.body if isinstance(s, ast.FunctionDef)]
         code = compile(tree, path, "exec")
-    signal.signal(signal.SIGALRM, on_alarm)
+    time_limit = float(request.get("time_limit", TIME_LIMIT))
     results = []
     for raw in request["inputs"]:
         inputs = {k: to_python(v) for k, v in raw.items()}
-        r = run_one(code, entry, inputs)
+        r = run_one(code, entry, inputs, time_limit)
         r["trace"] = []
         results.append(r)
-    json.dump(results, sys.stdout)
+    return results
+
+
+def main():
+    request = json.load(sys.stdin)
+    signal.signal(signal.SIGALRM, on_alarm)
+    if isinstance(request, list):
+        out = [answer(r) for r in request]
+    else:
+        out = answer(request)
+    json.dump(out, sys.stdout)
     sys.stdout.write("\n")
 
 
