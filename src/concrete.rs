@@ -141,7 +141,7 @@ pub fn run(
             result.store = std::mem::take(&mut it.globals);
             ended
         }
-        Some(name) => match it.define_functions(&program.body) {
+        Some(name) => match it.run_prelude(program) {
             Ok(()) => {
                 let args = expected.iter().map(|s| inputs[&s.name].clone()).collect();
                 let (ended, locals) = it.call_entry(name, args);

@@ -94,12 +94,11 @@ impl<'p> Interp<'p> {
         }
     }
 
-    /// Execute only the `def` statements of `body` (the start of an entry run).
-    pub(crate) fn define_functions(&mut self, body: &'p [Stmt]) -> Exec {
-        for s in body {
-            if let StmtKind::FunctionDef(_) = s.kind {
-                self.exec_stmt(s)?;
-            }
+    /// Execute the module's prelude (its `def`s and constant definitions, see
+    /// [`crate::lang::entry`]): the start of an entry run.
+    pub(crate) fn run_prelude(&mut self, program: &'p Program) -> Exec {
+        for s in crate::lang::entry::entry_prelude(program) {
+            self.exec_stmt(s)?;
         }
         Ok(())
     }

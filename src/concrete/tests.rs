@@ -452,7 +452,25 @@ fn entry_runs_and_input_errors() {
     let info = TypeInfo::default();
     let cfg = Config::default();
     let inputs: BTreeMap<String, Value> = [("x".to_string(), ival(5))].into();
-    // Only the `def`s run: the global `g` is not assigned, reading it is a NameError.
+    // The prelude runs: the constant `g` is set, the function reads it.
+    let r = run(&p, &info, Some("f"), &inputs, &cfg).unwrap();
+    assert_eq!(r.outcome, Outcome::Return);
+    assert_eq!(r.return_value, Some(ival(105)));
+    assert_eq!(r.trace, vec![sp(0), sp(1), sp(2), sp(3)]);
+
+    // A module variable that depends on an input is not part of the prelude: NameError.
+    let p = program(vec![
+        assign(0, "g", name("inp")),
+        def(
+            1,
+            "f",
+            &["x"],
+            vec![
+                assign(2, "y", bin(BinOp::Add, name("x"), name("g"))),
+                ret(3, name("y")),
+            ],
+        ),
+    ]);
     let r = run(&p, &info, Some("f"), &inputs, &cfg).unwrap();
     assert_eq!(r.outcome, Outcome::Exception(ExcClass::NameError));
     assert_eq!((r.exception_at, r.return_value), (Some(sp(2)), None));
