@@ -761,8 +761,10 @@ fn verification_examples_run_concretely() {
 /// Random well-typed programs from the shared generator (`tests/it/gen.rs`: assignments,
 /// augmented assignments, asserts, if/elif, bounded while loops with break/continue,
 /// try/except, functions, quantifiers over `range`), pretty-printed to files and compared
-/// like the corpus. Inputs on which symdbg needs more than `MAX_STEPS` (a generated
-/// assignment may reset a loop counter) are not compared: neither side would finish.
+/// like the corpus: as modules, and with `--entry f0` when they define `f0` (which also
+/// checks the entry prelude rule). Inputs on which symdbg needs more than `MAX_STEPS` (a
+/// generated assignment may reset a loop counter) are not compared: neither side would
+/// finish.
 #[test]
 fn generated_programs_agree_with_python() {
     const PROGRAMS: usize = 200;
@@ -773,6 +775,7 @@ fn generated_programs_agree_with_python() {
     struct Case {
         path: PathBuf,
         src: String,
+        entry: Option<&'static str>,
         sets: Vec<Inputs>,
         ours: Vec<Observed>,
     }
@@ -791,49 +794,56 @@ fn generated_programs_agree_with_python() {
                 continue;
             }
         };
-        let params = params_of(&program, None).unwrap();
-        let all_sets = generate(&params, &format!("gen_{k}"), 4, 6, true);
-        let results: Vec<Option<Observed>> = std::thread::scope(|scope| {
-            std::thread::Builder::new()
-                .stack_size(STACK_SIZE)
-                .spawn_scoped(scope, || {
-                    let config = Config {
-                        max_steps: MAX_STEPS,
-                        ..Config::default()
-                    };
-                    all_sets
-                        .iter()
-                        .map(|set| {
-                            let inputs =
-                                set.iter().map(|(n, v)| (n.clone(), v.to_value())).collect();
-                            let r = concrete::run(&program, &info, None, &inputs, &config)
-                                .expect("generated inputs match the declarations");
-                            (r.outcome != Outcome::StepLimit).then(|| Observed::from_symdbg(&r))
-                        })
-                        .collect()
-                })
-                .unwrap()
-                .join()
-                .expect("symdbg panicked")
-        });
-        let mut sets = Vec::new();
-        let mut ours = Vec::new();
-        for (set, r) in all_sets.into_iter().zip(results) {
-            match r {
-                Some(r) => {
-                    sets.push(set);
-                    ours.push(r);
-                }
-                None => skipped += 1,
-            }
-        }
         std::fs::write(&path, &src).unwrap();
-        cases.push(Case {
-            path,
-            src,
-            sets,
-            ours,
-        });
+        let mut entries = vec![None];
+        if program.function("f0").is_some() {
+            entries.push(Some("f0"));
+        }
+        for entry in entries {
+            let params = params_of(&program, entry).unwrap();
+            let all_sets = generate(&params, &format!("gen_{k}_{entry:?}"), 4, 6, true);
+            let results: Vec<Option<Observed>> = std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .stack_size(STACK_SIZE)
+                    .spawn_scoped(scope, || {
+                        let config = Config {
+                            max_steps: MAX_STEPS,
+                            ..Config::default()
+                        };
+                        all_sets
+                            .iter()
+                            .map(|set| {
+                                let inputs =
+                                    set.iter().map(|(n, v)| (n.clone(), v.to_value())).collect();
+                                let r = concrete::run(&program, &info, entry, &inputs, &config)
+                                    .expect("generated inputs match the declarations");
+                                (r.outcome != Outcome::StepLimit).then(|| Observed::from_symdbg(&r))
+                            })
+                            .collect()
+                    })
+                    .unwrap()
+                    .join()
+                    .expect("symdbg panicked")
+            });
+            let mut sets = Vec::new();
+            let mut ours = Vec::new();
+            for (set, r) in all_sets.into_iter().zip(results) {
+                match r {
+                    Some(r) => {
+                        sets.push(set);
+                        ours.push(r);
+                    }
+                    None => skipped += 1,
+                }
+            }
+            cases.push(Case {
+                path: path.clone(),
+                src: src.clone(),
+                entry,
+                sets,
+                ours,
+            });
+        }
     }
     assert!(
         rejected.is_empty(),
@@ -843,7 +853,7 @@ fn generated_programs_agree_with_python() {
     // One python3 process for the whole batch.
     let batch: Vec<String> = cases
         .iter()
-        .map(|c| request(&c.path, None, &c.sets, Some(5.0)))
+        .map(|c| request(&c.path, c.entry, &c.sets, Some(5.0)))
         .collect();
     let answer = python_output(spawn_oracle(&format!("[{}]", batch.join(", "))));
     let _ = std::fs::remove_dir_all(&dir);
@@ -857,8 +867,11 @@ fn generated_programs_agree_with_python() {
         for ((set, ours), theirs) in case.sets.iter().zip(&case.ours).zip(theirs) {
             runs += 1;
             if *ours != theirs {
+                let entry = case
+                    .entry
+                    .map_or(String::new(), |f| format!(" --entry {f}"));
                 failures.push(format!(
-                    "generated program {}, {}\n  python3: {theirs}\n  symdbg:  {ours}\n{}",
+                    "generated program {}{entry}, {}\n  python3: {theirs}\n  symdbg:  {ours}\n{}",
                     case.path.file_name().unwrap().to_string_lossy(),
                     show_inputs(set),
                     case.src
@@ -866,9 +879,10 @@ fn generated_programs_agree_with_python() {
             }
         }
     }
+    let entries = cases.iter().filter(|c| c.entry.is_some()).count();
     eprintln!(
-        "generated: {} programs, {runs} runs, {skipped} skipped (step limit)",
-        cases.len()
+        "generated: {} programs ({entries} also as entry runs), {runs} runs, {skipped} skipped (step limit)",
+        cases.len() - entries
     );
     report("generated programs", cases.len(), runs, &failures);
 }
