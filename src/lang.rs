@@ -33,6 +33,16 @@ pub fn parse_expr(src: &str) -> Result<Expr, Vec<Diagnostic>> {
 }
 
 /// Parse and type-check a module.
+///
+/// ```
+/// let src = "x: int\nif x < 0:\n    x = -x\n";
+/// let (program, types) = symdbg::lang::load(src).unwrap();
+/// assert_eq!(program.inputs().count(), 1);
+/// assert_eq!(types.globals["x"], symdbg::lang::Type::Int);
+///
+/// let errors = symdbg::lang::load("y = x / 2\n").unwrap_err();
+/// assert!(errors[0].message.contains("not supported in minipy"));
+/// ```
 pub fn load(src: &str) -> Result<(Program, TypeInfo), Vec<Diagnostic>> {
     let program = parse(src)?;
     let info = types::check(&program)?;
