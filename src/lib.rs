@@ -5,6 +5,7 @@
 //! - [`lang`]: pest grammar, AST with spans, pretty printer, type checker.
 //! - [`semantics`]: the operator rules (Python's `//`, `%`, indexing, exception classes)
 //!   shared by the concrete interpreter and the symbolic engine.
+//! - [`transform`]: checked AST → the engine's IR (calls hoisted into instructions).
 //! - [`concrete`]: the concrete interpreter with CPython's semantics (one input, one run).
 //! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
 //! - [`cli`]: the command line (`symdbg exec`, ...); the only stage that does IO.
@@ -14,3 +15,4 @@ pub mod concrete;
 pub mod diagnostics;
 pub mod lang;
 pub mod semantics;
+pub mod transform;

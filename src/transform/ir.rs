@@ -1,0 +1,124 @@
+//! The engine's input: a structured IR in which every call of a user function is its own
+//! instruction.
+//!
+//! The IR keeps minipy's structure (blocks, if, while, try, method frames, loop scopes) and
+//! its expressions ([`Expr`]), but expressions no longer contain calls of user functions:
+//! [`crate::transform::lower`] hoists them into [`InstrKind::Call`] instructions that assign
+//! temporaries (`$1`, `$2`, ...), in Python's evaluation order and respecting short-circuit.
+//! Builtins (`len`, `abs`, `min`, `max`), predicates and quantifiers stay in expressions:
+//! they are formulas. Every instruction keeps the span of the source statement it came from.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::lang::{Expr, Span, Type};
+
+/// A sequence of instructions, shared between the IR and the engine's continuations.
+pub type Block = Rc<[Instr]>;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instr {
+    pub kind: InstrKind,
+    /// The source statement this instruction implements.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InstrKind {
+    /// `x: int` at module level: `x` becomes a symbolic input.
+    Declare {
+        name: String,
+        ty: Type,
+    },
+    /// `x = e` (also augmented assignments, as `x = x op e`).
+    Assign {
+        target: String,
+        value: Expr,
+    },
+    /// A call of a user function: push a frame, run its body, bind `target` on return.
+    Call {
+        target: Option<String>,
+        func: String,
+        args: Vec<Expr>,
+    },
+    /// An expression statement without calls (evaluated for its exceptions).
+    Eval(Expr),
+    Pass,
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Assert(Expr),
+    Assume(Expr),
+    Havoc(String),
+    If {
+        cond: Expr,
+        then: Block,
+        orelse: Block,
+    },
+    /// `guard` runs before every evaluation of `cond` (it computes the temporaries the
+    /// condition needs when the source condition contains calls).
+    While {
+        guard: Block,
+        cond: Expr,
+        invariants: Vec<Expr>,
+        body: Block,
+        orelse: Option<Block>,
+    },
+    Try {
+        body: Block,
+        handlers: Vec<Handler>,
+    },
+    /// A `def` statement: from here on the function's name is bound (Python binds at run time).
+    Def(String),
+    MethodFrame {
+        result: String,
+        body: Block,
+    },
+    LoopScope {
+        inv: Expr,
+        body: Block,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handler {
+    /// `None` for a bare `except:`.
+    pub class: Option<String>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// A user function with its lowered body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<(String, Type)>,
+    pub ret: Option<Type>,
+    pub body: Block,
+    /// The `def` line.
+    pub span: Span,
+}
+
+/// A `@predicate`: a formula `body` over `params`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Predicate {
+    pub name: String,
+    pub params: Vec<(String, Type)>,
+    pub body: Expr,
+}
+
+/// A lowered program.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Program {
+    /// The module body.
+    pub body: Block,
+    /// The module prelude of an entry run (see [`crate::lang::entry`]).
+    pub prelude: Block,
+    pub functions: BTreeMap<String, Function>,
+    pub predicates: BTreeMap<String, Predicate>,
+}
+
+/// Whether a variable name is an IR temporary (hidden from the user's view of the store).
+pub fn is_temp(name: &str) -> bool {
+    name.starts_with('$')
+}
