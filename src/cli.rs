@@ -4,8 +4,10 @@
 //! or malformed files, bad inputs) becomes a message on stderr and exit code 2; a run that
 //! ends in a program exception is a result (exit code 0). Subcommands:
 //! - `exec` ([`exec`]): run the concrete interpreter on one input.
+//! - `run` ([`run`]): explore the SET with the symbolic engine and print it.
 
 mod exec;
+mod run;
 mod source;
 
 use std::ffi::OsString;
@@ -39,13 +41,51 @@ struct Cli {
 enum Command {
     /// Run a program concretely on one input, with CPython's semantics
     Exec(ExecArgs),
+    /// Explore every path of a program symbolically and print the tree
+    Run(RunArgs),
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// The minipy program (a .py file)
+    file: PathBuf,
+    /// Analyse function FUNC alone, with its parameters as the inputs
+    #[arg(long, value_name = "FUNC")]
+    entry: Option<String>,
+    /// Print the tree as indented text (the default)
+    #[arg(long, group = "format")]
+    tree: bool,
+    /// How many times a loop body may start on one path before the path is cut (a `bound` leaf)
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    unroll: u32,
+    /// How many frames of one function may be active before a call is cut (a `bound` leaf)
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    recursion: u32,
+    /// Stop exploring when the tree has this many nodes
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    max_nodes: usize,
+    /// Time limit of one solver check in milliseconds (0: none); an undecided check gives an `unknown` leaf
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    timeout_ms: u64,
+    /// Opaque calls (the book's first interpreter): a call is one step
+    #[arg(long)]
+    no_frames: bool,
+    /// Explore breadth-first instead of depth-first
+    #[arg(long)]
+    bfs: bool,
+    /// With --counterexamples: stop at the first exception leaf
+    #[arg(long)]
+    first: bool,
+    /// Exit with code 3 when an exception leaf is found
+    #[arg(long)]
+    fail_on_exception: bool,
 }
 
 #[derive(Debug, Args)]
 struct ExecArgs {
     /// The minipy program (a .py file)
     file: PathBuf,
-    /// Run function FUNC alone (only the module's `def`s run) with its parameters as the inputs
+    /// Run function FUNC alone with its parameters as the inputs (only the module's defs and constants run first)
     #[arg(long, value_name = "FUNC")]
     entry: Option<String>,
     /// An input value as a Python literal: `x=3`, `x=-2`, `b=True`, `t=(1, 2)`, `t=()`
@@ -84,6 +124,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     };
     let result = match cli.command {
         Command::Exec(args) => exec::exec(&args),
+        Command::Run(args) => run::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -13,6 +13,8 @@
 pub mod cli;
 pub mod concrete;
 pub mod diagnostics;
+pub mod engine;
 pub mod lang;
 pub mod semantics;
+pub mod solver;
 pub mod transform;

@@ -1,0 +1,131 @@
+//! `--tree`: the SET as an indented text tree, for terminals and snapshot tests.
+//!
+//! Straight-line steps stay at one indentation level; only branching points indent, with
+//! the condition of each branch on its own line:
+//!
+//! ```text
+//! [0] 3: x = 2 * y
+//! [1] 4: if x < 0:
+//! ├── 2 * y < 0
+//! │   [2] 5: x = -x
+//! │   [3] normal  x = -(2 * y), y = y
+//! └── not (2 * y < 0)
+//!     [4] normal  x = 2 * y, y = y
+//! ```
+
+use std::fmt::Write;
+
+use super::{node_line, Explored};
+use crate::engine::{NodeId, NodeKind, Outcome, Stop};
+
+enum Item {
+    /// A node and the prefix of its lines.
+    Node(NodeId, String),
+    /// A branch label line, printed as is.
+    Label(String),
+}
+
+pub(super) fn render(x: &Explored) -> String {
+    let mut out = String::new();
+    let tree = x.engine.tree();
+    // Iterative (trees can be deep): a chain of single children stays at one level.
+    let mut stack = vec![Item::Node(tree.root(), String::new())];
+    while let Some(item) = stack.pop() {
+        let (mut id, prefix) = match item {
+            Item::Label(text) => {
+                let _ = writeln!(out, "{text}");
+                continue;
+            }
+            Item::Node(id, prefix) => (id, prefix),
+        };
+        loop {
+            let _ = writeln!(out, "{prefix}{}", describe(x, id));
+            match tree.node(id).children.as_slice() {
+                [] => break,
+                [only] => {
+                    // The one way on; show what it added to the path condition, if anything.
+                    if let Some(b) = &tree.node(*only).branch {
+                        let _ = writeln!(out, "{prefix}  ({b})");
+                    }
+                    id = *only;
+                }
+                many => {
+                    for (k, &c) in many.iter().enumerate().rev() {
+                        let last = k + 1 == many.len();
+                        let branch = tree
+                            .node(c)
+                            .branch
+                            .as_ref()
+                            .map_or_else(|| "(always)".to_string(), |b| b.to_string());
+                        let (head, cont) = if last {
+                            ("└── ", "    ")
+                        } else {
+                            ("├── ", "│   ")
+                        };
+                        stack.push(Item::Node(c, format!("{prefix}{cont}")));
+                        stack.push(Item::Label(format!("{prefix}{head}{branch}")));
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    let s = x.engine.stats();
+    let _ = writeln!(
+        out,
+        "\n{} nodes, {} leaves ({} exception, {} bound), {} open; {} solver checks",
+        s.nodes, s.leaves, s.exceptions, s.bounds, s.open, s.solver.checks
+    );
+    if x.stop != Stop::Done {
+        let _ = writeln!(out, "stopped: {:?}", x.stop);
+    }
+    out
+}
+
+fn describe(x: &Explored, id: NodeId) -> String {
+    let tree = x.engine.tree();
+    let node = tree.node(id);
+    match node.kind {
+        NodeKind::Open | NodeKind::Inner => {
+            let line = node_line(x, id).unwrap_or(0);
+            let text = x.source.line_text(line).trim();
+            let open = if node.is_open() { "  (open)" } else { "" };
+            format!("[{}] {line}: {text}{open}", id.0)
+        }
+        NodeKind::Leaf(outcome) => {
+            let mut s = format!("[{}] {}", id.0, outcome_text(x, id, outcome));
+            if let Some(rv) = &node.return_value {
+                let _ = write!(s, "  return {rv}");
+            }
+            s
+        }
+    }
+}
+
+fn outcome_text(x: &Explored, id: NodeId, outcome: Outcome) -> String {
+    let node = x.engine.tree().node(id);
+    match outcome {
+        Outcome::Exception(class) => {
+            let at = node_line(x, id).map_or(String::new(), |l| format!(" at line {l}"));
+            format!("exception {class}{at}")
+        }
+        Outcome::Unknown => format!(
+            "unknown ({})",
+            node.unknown_reason.as_deref().unwrap_or("solver")
+        ),
+        Outcome::Normal | Outcome::Return => {
+            let store: Vec<String> = x
+                .engine
+                .store(id)
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
+            if store.is_empty() || outcome == Outcome::Return {
+                outcome.name().to_string()
+            } else {
+                format!("{}  {}", outcome.name(), store.join(", "))
+            }
+        }
+        o => o.name().to_string(),
+    }
+}

@@ -1,0 +1,615 @@
+//! The symbolic engine: grows the symbolic execution tree (SET) one step at a time.
+//!
+//! An [`Engine`] owns the lowered program, the tree and the solver. Front-ends ask it to
+//! [`Engine::step`] one open node, or to explore a subtree under limits ([`Engine::run`],
+//! [`Engine::step_over`], [`Engine::finish_frame`], [`Engine::run_until`]); they read nodes
+//! from [`Engine::tree`] and ask for a model at any node ([`Engine::model`]).
+//!
+//! Architecture invariants: the engine does no IO and knows no UI; it speaks
+//! [`term::Term`] and reaches Z3 only through [`crate::solver::Solver`]. A node is never
+//! stepped twice; an infeasible successor never becomes a node (except the one visible
+//! `infeasible` leaf of an `assume` that closes a path); a solver `unknown` becomes an
+//! `unknown` leaf, never a guess.
+
+mod eval;
+pub mod state;
+mod step;
+pub mod term;
+pub mod tree;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::concrete::Value;
+use crate::diagnostics::Diagnostic;
+use crate::lang::{self, Span, TypeInfo};
+use crate::solver::{Model, SatResult, Solver, SolverConfig, SolverStats};
+use crate::transform::ir::{self, InstrKind};
+use state::{Cont, Frame, Kont, PathCondition, State};
+use step::{settle, Settled, Stepper};
+use term::{Sym, Term};
+pub use tree::{Node, NodeId, NodeKind, Outcome, Tree};
+
+/// CPython's default recursion limit (frames, counting the module's).
+pub const PYTHON_RECURSION_LIMIT: usize = 1000;
+
+/// Engine settings. Every field documents its default.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Config {
+    /// How many times a loop body may start before the path is cut with a `bound` leaf.
+    /// Default 3.
+    pub unroll: u32,
+    /// How many frames of one function may be active at once before a call is cut with a
+    /// `bound` leaf. Default 5.
+    pub recursion: u32,
+    /// Per solver check, in milliseconds; `None`: no timeout. Default 10 000.
+    pub timeout_ms: Option<u64>,
+    /// Transparent calls (method frames). `false`: the book's opaque calls. Default true.
+    pub frames: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            unroll: 3,
+            recursion: 5,
+            timeout_ms: Some(10_000),
+            frames: true,
+        }
+    }
+}
+
+/// Exploration order for [`Engine::run`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Strategy {
+    #[default]
+    Dfs,
+    Bfs,
+}
+
+/// Limits of one exploration.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Stop after the tree has this many nodes.
+    pub max_nodes: Option<usize>,
+    /// Stop after this much wall time.
+    pub time: Option<Duration>,
+    pub strategy: Strategy,
+}
+
+/// Why an exploration stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Nothing left to explore (within the stopping rule).
+    Done,
+    NodeLimit,
+    TimeLimit,
+    Cancelled,
+}
+
+/// Counters for `--json` stats and the status line.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub nodes: usize,
+    pub open: usize,
+    pub leaves: usize,
+    pub exceptions: usize,
+    pub bounds: usize,
+    pub solver: SolverStats,
+}
+
+/// A model at a node: concrete inputs, and the visible store evaluated under them.
+#[derive(Clone, Debug)]
+pub struct NodeModel {
+    pub inputs: BTreeMap<String, Value>,
+    pub store: BTreeMap<String, Value>,
+    pub return_value: Option<Value>,
+}
+
+pub struct Engine {
+    ir: Rc<ir::Program>,
+    types: TypeInfo,
+    config: Config,
+    tree: Tree,
+    solver: Solver,
+    locals: BTreeMap<String, BTreeSet<String>>,
+    inputs: Vec<Sym>,
+    input_names: BTreeSet<String>,
+    cancel: Arc<AtomicBool>,
+    entry: Option<String>,
+}
+
+impl Engine {
+    /// Build the engine and the root node. `entry`: analyse this function alone.
+    pub fn new(
+        program: &lang::Program,
+        types: TypeInfo,
+        ir: Rc<ir::Program>,
+        entry: Option<&str>,
+        config: Config,
+    ) -> Result<Engine, Diagnostic> {
+        let (inputs, cont) = match entry {
+            None => {
+                let inputs: Vec<Sym> = program
+                    .inputs()
+                    .map(|(id, ty)| Sym {
+                        name: Rc::from(id.name.as_str()),
+                        sort: step::sort_of(ty),
+                    })
+                    .collect();
+                let cont = Cont::default().push(Kont::Block {
+                    block: ir.body.clone(),
+                    index: 0,
+                });
+                (inputs, cont)
+            }
+            Some(f) => {
+                let Some(func) = ir.functions.get(f) else {
+                    let names: Vec<&str> = ir.functions.keys().map(String::as_str).collect();
+                    return Err(Diagnostic::global(format!(
+                        "there is no function `{f}` to analyse"
+                    ))
+                    .with_note(if names.is_empty() {
+                        "the program defines no functions".to_string()
+                    } else {
+                        format!("the functions are: {}", names.join(", "))
+                    }));
+                };
+                let inputs: Vec<Sym> = func
+                    .params
+                    .iter()
+                    .map(|(n, ty)| Sym {
+                        name: Rc::from(n.as_str()),
+                        sort: step::sort_of(*ty),
+                    })
+                    .collect();
+                let cont = Cont::default()
+                    .push(Kont::EnterEntry { func: Rc::from(f) })
+                    .push(Kont::Block {
+                        block: ir.prelude.clone(),
+                        index: 0,
+                    });
+                (inputs, cont)
+            }
+        };
+        let mut locals = BTreeMap::new();
+        for (name, f) in &ir.functions {
+            let mut set: BTreeSet<String> = f.params.iter().map(|(n, _)| n.clone()).collect();
+            collect_assigned(&f.body, &mut set);
+            locals.insert(name.clone(), set);
+        }
+        let input_names = inputs.iter().map(|s: &Sym| s.name.to_string()).collect();
+        let solver = Solver::new(SolverConfig {
+            timeout_ms: config.timeout_ms,
+        });
+        let mut engine = Engine {
+            ir,
+            types,
+            config,
+            tree: Tree::default(),
+            solver,
+            locals,
+            inputs,
+            input_names,
+            cancel: Arc::new(AtomicBool::new(false)),
+            entry: entry.map(str::to_string),
+        };
+        let mut state = State {
+            globals: state::Env::new(),
+            frames: vec![Frame {
+                func: None,
+                locals: state::Env::new(),
+                call_site: None,
+            }],
+            defined: rpds::RedBlackTreeMap::new(),
+            pc: PathCondition::default(),
+            cont,
+            abrupt: None,
+            fresh: 0,
+        };
+        let settled = settle(&mut state, &engine.ir);
+        engine.add_node(None, None, state, settled, None);
+        Ok(engine)
+    }
+
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The symbolic inputs (declared inputs, or the entry function's parameters).
+    pub fn inputs(&self) -> &[Sym] {
+        &self.inputs
+    }
+
+    /// The function analysed alone (`--entry`), if any.
+    pub fn entry(&self) -> Option<&str> {
+        self.entry.as_deref()
+    }
+
+    /// A flag that stops [`Engine::run`] and friends at the next step when set.
+    pub fn cancel_handle(&self) -> Arc<AtomicBool> {
+        self.cancel.clone()
+    }
+
+    fn add_node(
+        &mut self,
+        parent: Option<NodeId>,
+        branch: Option<Term>,
+        state: State,
+        settled: Settled,
+        forced: Option<Outcome>,
+    ) -> NodeId {
+        let depth = parent.map_or(0, |p| self.tree.node(p).depth + 1);
+        let (kind, at, return_value, exception_at) = match (forced, settled) {
+            (Some(o), _) => (NodeKind::Leaf(o), None, None, None),
+            (None, Settled::Running) => (NodeKind::Open, step::action_span(&state), None, None),
+            (
+                None,
+                Settled::Done {
+                    outcome,
+                    return_value,
+                    exception_at,
+                },
+            ) => (NodeKind::Leaf(outcome), None, return_value, exception_at),
+        };
+        self.tree.add(Node {
+            id: NodeId(0),
+            parent,
+            children: Vec::new(),
+            depth,
+            kind,
+            branch,
+            state: Rc::new(state),
+            at,
+            return_value,
+            exception_at,
+            unknown_reason: None,
+        })
+    }
+
+    /// Step an open node: apply one transition, add its feasible successors as children.
+    /// Returns the children (empty for a node that is not open).
+    pub fn step(&mut self, id: NodeId) -> Vec<NodeId> {
+        if !self.tree.node(id).is_open() {
+            return Vec::new();
+        }
+        let state = self.tree.node(id).state.clone();
+        let result = {
+            let cx = eval::Context {
+                program: &self.ir,
+                locals: &self.locals,
+                inputs: &self.input_names,
+            };
+            Stepper {
+                cx,
+                config: &self.config,
+                types: &self.types,
+            }
+            .step(&state)
+        };
+        self.tree.node_mut(id).kind = NodeKind::Inner;
+        let mut pc = state.pc.to_vec();
+        let n = result.succs.len();
+        let mut all_unsat = true;
+        let mut children = Vec::new();
+        for (k, succ) in result.succs.into_iter().enumerate() {
+            let sat = if succ.cond.is_true() {
+                SatResult::Sat
+            } else if succ.cond.is_false() {
+                SatResult::Unsat
+            } else if result.exhaustive && k + 1 == n && all_unsat {
+                // The parent is feasible and the successors partition it.
+                SatResult::Sat
+            } else {
+                pc.push(succ.cond.clone());
+                let r = self.solver.check(&pc);
+                pc.pop();
+                r
+            };
+            let branch = (!succ.cond.is_true()).then(|| succ.cond.clone());
+            let mut st = succ.state;
+            st.pc = state.pc.and(succ.cond.clone());
+            match sat {
+                SatResult::Unsat => {
+                    // An assumption that closes the path leaves one visible leaf.
+                    if !result.exhaustive && succ.forced.is_none() && st.abrupt.is_none() {
+                        let leaf = self.add_node(
+                            Some(id),
+                            branch,
+                            st,
+                            Settled::Running,
+                            Some(Outcome::Infeasible),
+                        );
+                        children.push(leaf);
+                    }
+                }
+                SatResult::Unknown(reason) => {
+                    all_unsat = false;
+                    let leaf = self.add_node(
+                        Some(id),
+                        branch,
+                        st,
+                        Settled::Running,
+                        Some(Outcome::Unknown),
+                    );
+                    self.tree.node_mut(leaf).unknown_reason = Some(reason);
+                    children.push(leaf);
+                }
+                SatResult::Sat => {
+                    all_unsat = false;
+                    let settled = if succ.forced.is_some() {
+                        Settled::Running
+                    } else {
+                        settle(&mut st, &self.ir)
+                    };
+                    children.push(self.add_node(Some(id), branch, st, settled, succ.forced));
+                }
+            }
+        }
+        children
+    }
+
+    /// Explore the subtree under `from` with `limits`, not stepping beyond nodes for which
+    /// `stop` holds (they stay open). Returns why it stopped.
+    pub fn run_until(
+        &mut self,
+        from: NodeId,
+        limits: Limits,
+        stop: &dyn Fn(&Node) -> bool,
+    ) -> Stop {
+        self.cancel.store(false, Ordering::Relaxed);
+        let started = Instant::now();
+        let mut work: std::collections::VecDeque<NodeId> = self
+            .tree
+            .subtree(from)
+            .into_iter()
+            .filter(|&n| self.tree.node(n).is_open() && (n == from || !stop(self.tree.node(n))))
+            .collect();
+        loop {
+            let next = match limits.strategy {
+                Strategy::Dfs => work.pop_back(),
+                Strategy::Bfs => work.pop_front(),
+            };
+            let Some(id) = next else {
+                return Stop::Done;
+            };
+            if self.cancel.load(Ordering::Relaxed) {
+                return Stop::Cancelled;
+            }
+            if limits.max_nodes.is_some_and(|m| self.tree.len() >= m) {
+                return Stop::NodeLimit;
+            }
+            if limits.time.is_some_and(|t| started.elapsed() >= t) {
+                return Stop::TimeLimit;
+            }
+            let children = self.step(id);
+            let open = |n: &NodeId| {
+                let node = self.tree.node(*n);
+                node.is_open() && !stop(node)
+            };
+            match limits.strategy {
+                // DFS: a stack; push in reverse so the first child is explored first.
+                Strategy::Dfs => work.extend(children.iter().rev().filter(|n| open(n))),
+                // BFS: a queue.
+                Strategy::Bfs => work.extend(children.iter().filter(|n| open(n))),
+            }
+        }
+    }
+
+    /// Explore the whole subtree under `from` within the limits.
+    pub fn run(&mut self, from: NodeId, limits: Limits) -> Stop {
+        self.run_until(from, limits, &|_| false)
+    }
+
+    /// Step `id`; if that entered a call, run until the paths are back in `id`'s frame.
+    pub fn step_over(&mut self, id: NodeId, limits: Limits) -> Stop {
+        let depth = self.tree.node(id).state.frames.len();
+        self.run_until(id, limits, &|n| n.state.frames.len() <= depth)
+    }
+
+    /// Run until the paths have left the current frame of `id`.
+    pub fn finish_frame(&mut self, id: NodeId, limits: Limits) -> Stop {
+        let depth = self.tree.node(id).state.frames.len();
+        self.run_until(id, limits, &|n| n.state.frames.len() < depth)
+    }
+
+    /// The path condition at a node, oldest conjunct first.
+    pub fn path_condition(&self, id: NodeId) -> Vec<Term> {
+        self.tree.node(id).state.pc.to_vec()
+    }
+
+    /// The visible store at a node: the innermost frame's variables (module variables in
+    /// module code), without IR temporaries.
+    pub fn store(&self, id: NodeId) -> Vec<(String, Term)> {
+        let state = &self.tree.node(id).state;
+        let env = match state.frames.last() {
+            Some(f) if f.func.is_some() => &f.locals,
+            _ => &state.globals,
+        };
+        env.iter()
+            .filter(|(k, _)| !ir::is_temp(k))
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+
+    /// The call stack at a node, outermost first: `<module>`, then function names.
+    pub fn frames(&self, id: NodeId) -> Vec<String> {
+        let state = &self.tree.node(id).state;
+        state
+            .frames
+            .iter()
+            .map(|f| f.func.as_deref().unwrap_or("<module>").to_string())
+            .collect()
+    }
+
+    /// Every frame with its visible locals (for the call-stack view).
+    pub fn frame_locals(&self, id: NodeId) -> Vec<(String, Vec<(String, Term)>)> {
+        let state = &self.tree.node(id).state;
+        state
+            .frames
+            .iter()
+            .map(|f| {
+                let env = if f.func.is_some() {
+                    &f.locals
+                } else {
+                    &state.globals
+                };
+                let vars = env
+                    .iter()
+                    .filter(|(k, _)| !ir::is_temp(k))
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect();
+                (f.func.as_deref().unwrap_or("<module>").to_string(), vars)
+            })
+            .collect()
+    }
+
+    /// Concrete inputs that reach exactly this node (any node, not only leaves), with the
+    /// store evaluated under them. `None` if the path is infeasible or undecided.
+    pub fn model(&mut self, id: NodeId) -> Option<NodeModel> {
+        let node = self.tree.node(id);
+        if matches!(
+            node.kind,
+            NodeKind::Leaf(Outcome::Infeasible | Outcome::Unknown)
+        ) {
+            return None;
+        }
+        let pc = self.path_condition(id);
+        let store = self.store(id);
+        let rv = node.return_value.clone();
+        let mut syms: BTreeSet<Sym> = self.inputs.iter().cloned().collect();
+        for t in pc
+            .iter()
+            .chain(store.iter().map(|(_, t)| t))
+            .chain(rv.iter())
+        {
+            t.vars(&mut syms);
+        }
+        let syms: Vec<Sym> = syms.into_iter().collect();
+        let model = self.solver.model(&pc, &syms)?;
+        Some(self.evaluate(&model, &store, rv.as_ref()))
+    }
+
+    fn evaluate(&self, model: &Model, store: &[(String, Term)], rv: Option<&Term>) -> NodeModel {
+        let inputs = self
+            .inputs
+            .iter()
+            .map(|s| {
+                let v = model
+                    .values
+                    .get(s)
+                    .cloned()
+                    .unwrap_or_else(|| Value::default_of(s.sort.into_type()));
+                (s.name.to_string(), v)
+            })
+            .collect();
+        let store = store
+            .iter()
+            .filter_map(|(k, t)| model.eval(t).map(|v| (k.clone(), v)))
+            .collect();
+        NodeModel {
+            inputs,
+            store,
+            return_value: rv.and_then(|t| model.eval(t)),
+        }
+    }
+
+    /// Node and solver counters.
+    pub fn stats(&self) -> Stats {
+        let mut s = Stats {
+            nodes: self.tree.len(),
+            solver: self.solver.stats(),
+            ..Stats::default()
+        };
+        for n in self.tree.nodes() {
+            match n.kind {
+                NodeKind::Open => s.open += 1,
+                NodeKind::Leaf(o) => {
+                    s.leaves += 1;
+                    match o {
+                        Outcome::Exception(_) => s.exceptions += 1,
+                        Outcome::Bound => s.bounds += 1,
+                        _ => {}
+                    }
+                }
+                NodeKind::Inner => {}
+            }
+        }
+        s
+    }
+
+    /// The source span a node is about to run, or where its exception was raised.
+    pub fn node_span(&self, id: NodeId) -> Option<Span> {
+        let n = self.tree.node(id);
+        n.at.or(n.exception_at)
+    }
+}
+
+impl term::Sort {
+    /// The minipy type of values of this sort.
+    pub fn into_type(self) -> lang::Type {
+        match self {
+            term::Sort::Int => lang::Type::Int,
+            term::Sort::Bool => lang::Type::Bool,
+            term::Sort::Seq => lang::Type::Tuple,
+        }
+    }
+}
+
+/// Names assigned anywhere in a block (Python's rule for a function's locals).
+fn collect_assigned(block: &[ir::Instr], out: &mut BTreeSet<String>) {
+    for i in block {
+        match &i.kind {
+            InstrKind::Assign { target, .. } => {
+                out.insert(target.clone());
+            }
+            InstrKind::Call {
+                target: Some(t), ..
+            } => {
+                out.insert(t.clone());
+            }
+            InstrKind::Havoc(x) => {
+                out.insert(x.clone());
+            }
+            InstrKind::Declare { name, .. } => {
+                out.insert(name.clone());
+            }
+            InstrKind::MethodFrame { result, body } => {
+                out.insert(result.clone());
+                collect_assigned(body, out);
+            }
+            InstrKind::If { then, orelse, .. } => {
+                collect_assigned(then, out);
+                collect_assigned(orelse, out);
+            }
+            InstrKind::While {
+                guard,
+                body,
+                orelse,
+                ..
+            } => {
+                collect_assigned(guard, out);
+                collect_assigned(body, out);
+                if let Some(o) = orelse {
+                    collect_assigned(o, out);
+                }
+            }
+            InstrKind::Try { body, handlers } => {
+                collect_assigned(body, out);
+                for h in handlers {
+                    collect_assigned(&h.body, out);
+                }
+            }
+            InstrKind::LoopScope { body, .. } => collect_assigned(body, out),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,398 @@
+//! Symbolic evaluation of call-free expressions (the IR has hoisted user calls).
+//!
+//! As in chapter 003, an expression evaluates to *conditioned alternatives*: at most one
+//! normal result (its condition and value) and any number of exceptions (each with its
+//! condition). The conditions are relative to the current path condition, mutually exclusive
+//! and together exhaustive. Normal results are not split further: `a and b` is one value
+//! `a ∧ b`, not two paths; only exceptions branch. Python's evaluation order decides which
+//! exception wins (`1 // x + t[i]` raises ZeroDivisionError before looking at `i`).
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use super::state::State;
+use super::term::{Sort, Sym, Term};
+use crate::lang::ast::*;
+use crate::semantics::ExcClass;
+use crate::transform::ir;
+
+/// The result of evaluating an expression.
+#[derive(Clone, Debug)]
+pub struct Alts {
+    /// The normal result: (condition, value). `None` if evaluation always raises.
+    pub ok: Option<(Term, Term)>,
+    /// Exceptions: (condition, class).
+    pub errs: Vec<(Term, ExcClass)>,
+}
+
+impl Alts {
+    fn value(v: Term) -> Alts {
+        Alts {
+            ok: Some((Term::bool(true), v)),
+            errs: Vec::new(),
+        }
+    }
+
+    fn raise(class: ExcClass) -> Alts {
+        Alts {
+            ok: None,
+            errs: vec![(Term::bool(true), class)],
+        }
+    }
+
+    /// Add a possible exception under `cond` (relative to the normal result so far).
+    fn fail_if(mut self, cond: Term, class: ExcClass) -> Alts {
+        if let Some((okc, v)) = self.ok.take() {
+            let bad = Term::and(okc.clone(), cond.clone());
+            if !bad.is_false() {
+                self.errs.push((bad, class));
+            }
+            let good = Term::and(okc, Term::not(cond));
+            if !good.is_false() {
+                self.ok = Some((good, v));
+            }
+        }
+        self
+    }
+}
+
+/// What evaluation needs besides the state: the program and the names that are local in
+/// each function (Python's rule, computed once).
+pub struct Context<'a> {
+    pub program: &'a ir::Program,
+    /// Per function: its parameters and every name it assigns.
+    pub locals: &'a std::collections::BTreeMap<String, BTreeSet<String>>,
+    /// Names of the inputs (quantifier variables are renamed if they clash).
+    pub inputs: &'a BTreeSet<String>,
+}
+
+/// A bound quantifier variable in scope.
+type Bound = Vec<(String, Term)>;
+
+impl Context<'_> {
+    /// Evaluate `e` in `state`.
+    pub fn eval(&self, state: &State, e: &Expr) -> Alts {
+        self.eval_in(state, e, &mut Vec::new())
+    }
+
+    fn lookup(&self, state: &State, name: &str, bound: &Bound) -> Alts {
+        if let Some((_, t)) = bound.iter().rev().find(|(n, _)| n == name) {
+            return Alts::value(t.clone());
+        }
+        let frame = state.frame();
+        let is_local = match &frame.func {
+            Some(f) => self.locals.get(&**f).is_some_and(|l| l.contains(name)),
+            None => true,
+        };
+        if frame.func.is_some() && is_local {
+            return match frame.locals.get(name) {
+                Some(t) => Alts::value(t.clone()),
+                None => Alts::raise(ExcClass::UnboundLocalError),
+            };
+        }
+        // Module code, or a function reading a module variable: the globals.
+        match state.globals.get(name) {
+            Some(t) => Alts::value(t.clone()),
+            None => Alts::raise(ExcClass::NameError),
+        }
+    }
+
+    fn eval_in(&self, state: &State, e: &Expr, bound: &mut Bound) -> Alts {
+        match &e.kind {
+            ExprKind::Int(i) => Alts::value(Term::int(i.clone())),
+            ExprKind::Bool(b) => Alts::value(Term::bool(*b)),
+            ExprKind::Name(n) => self.lookup(state, n, bound),
+            ExprKind::Tuple(items) => self.all(state, items, bound, Term::tuple),
+            ExprKind::Unary { op, operand } => {
+                let a = self.eval_in(state, operand, bound);
+                map(a, |v| match op {
+                    UnaryOp::Neg => Term::neg(v),
+                    UnaryOp::Pos => v,
+                    UnaryOp::Not => Term::not(v),
+                })
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(state, *op, lhs, rhs, bound),
+            ExprKind::BoolOp { op, lhs, rhs } => {
+                let a = self.eval_in(state, lhs, bound);
+                let Some((ac, av)) = a.ok.clone() else {
+                    return a;
+                };
+                let b = self.eval_in(state, rhs, bound);
+                // The right operand runs only when the left one does not decide.
+                let runs_rhs = match op {
+                    BoolOp::And => av.clone(),
+                    BoolOp::Or => Term::not(av.clone()),
+                };
+                let mut errs = a.errs;
+                for (bc, class) in b.errs {
+                    let c = Term::and_all([ac.clone(), runs_rhs.clone(), bc]);
+                    if !c.is_false() {
+                        errs.push((c, class));
+                    }
+                }
+                let ok = b.ok.map(|(bc, bv)| {
+                    let cond = Term::and(ac.clone(), Term::or(Term::not(runs_rhs.clone()), bc));
+                    let value = match op {
+                        BoolOp::And => Term::and(av.clone(), bv),
+                        BoolOp::Or => Term::or(av.clone(), bv),
+                    };
+                    (cond, value)
+                });
+                let ok = match ok {
+                    Some(x) => Some(x),
+                    // The right operand always raises: only the short-circuit result is normal.
+                    None => Some((
+                        Term::and(ac, Term::not(runs_rhs)),
+                        match op {
+                            BoolOp::And => Term::bool(false),
+                            BoolOp::Or => Term::bool(true),
+                        },
+                    )),
+                };
+                Alts {
+                    ok: ok.filter(|(c, _)| !c.is_false()),
+                    errs,
+                }
+            }
+            ExprKind::Compare { first, rest } => {
+                // Each operand once, left to right; stop at the first false comparison.
+                let a = self.eval_in(state, first, bound);
+                let Some((mut cond, mut prev)) = a.ok else {
+                    return a;
+                };
+                let mut errs = a.errs;
+                let mut result = Term::bool(true);
+                for (op, operand) in rest {
+                    let b = self.eval_in(state, operand, bound);
+                    for (bc, class) in b.errs {
+                        let c = Term::and_all([cond.clone(), result.clone(), bc]);
+                        if !c.is_false() {
+                            errs.push((c, class));
+                        }
+                    }
+                    let Some((bc, bv)) = b.ok else {
+                        // Only the paths where an earlier comparison failed stay normal.
+                        let c = Term::and(cond, Term::not(result.clone()));
+                        return Alts {
+                            ok: (!c.is_false()).then(|| (c, Term::bool(false))),
+                            errs,
+                        };
+                    };
+                    cond = Term::and(cond, Term::or(Term::not(result.clone()), bc));
+                    result = Term::and(result, Term::cmp(*op, prev, bv.clone()));
+                    prev = bv;
+                }
+                Alts {
+                    ok: (!cond.is_false()).then_some((cond, result)),
+                    errs,
+                }
+            }
+            ExprKind::Index { base, index } => {
+                let b = self.eval_in(state, base, bound);
+                let i = self.eval_in(state, index, bound);
+                let joined = join(b, i);
+                let Some((c, mut vs)) = joined.ok else {
+                    return Alts {
+                        ok: None,
+                        errs: joined.errs,
+                    };
+                };
+                let iv = vs.pop().expect("index");
+                let tv = vs.pop().expect("base");
+                Alts {
+                    ok: Some((c, Term::index(tv.clone(), iv.clone()))),
+                    errs: joined.errs,
+                }
+                .fail_if(Term::not(Term::in_bounds(tv, iv)), ExcClass::IndexError)
+            }
+            ExprKind::Call { func, args } => self.call(state, &func.name, args, bound),
+            ExprKind::Quantifier {
+                kind,
+                var,
+                lo,
+                hi,
+                body,
+            } => {
+                let lo_alts = match lo {
+                    Some(lo) => self.eval_in(state, lo, bound),
+                    None => Alts::value(Term::int(0)),
+                };
+                let hi_alts = self.eval_in(state, hi, bound);
+                let joined = join(lo_alts, hi_alts);
+                let Some((c, mut vs)) = joined.ok else {
+                    return Alts {
+                        ok: None,
+                        errs: joined.errs,
+                    };
+                };
+                let h = vs.pop().expect("hi");
+                let l = vs.pop().expect("lo");
+                let name = if self.inputs.contains(&var.name) {
+                    format!("{}!q", var.name)
+                } else {
+                    var.name.clone()
+                };
+                let sym = Sym {
+                    name: Rc::from(name.as_str()),
+                    sort: Sort::Int,
+                };
+                bound.push((var.name.clone(), Term::var(sym.clone())));
+                // Inside a quantifier the body is a formula: exceptions cannot branch on a
+                // bound variable, so only the normal value is used (an out-of-range index is
+                // unconstrained, as in the book's Z3 encoding).
+                let b = self.eval_in(state, body, bound);
+                bound.pop();
+                let body_v = b.ok.map_or(Term::bool(false), |(_, v)| v);
+                let q = match kind {
+                    Quantifier::All => Term::forall(sym, l, h, body_v),
+                    Quantifier::Any => Term::exists(sym, l, h, body_v),
+                };
+                Alts {
+                    ok: Some((c, q)),
+                    errs: joined.errs,
+                }
+            }
+        }
+    }
+
+    fn binary(&self, state: &State, op: BinOp, lhs: &Expr, rhs: &Expr, bound: &mut Bound) -> Alts {
+        let a = self.eval_in(state, lhs, bound);
+        let b = self.eval_in(state, rhs, bound);
+        let joined = join(a, b);
+        let Some((c, mut vs)) = joined.ok else {
+            return Alts {
+                ok: None,
+                errs: joined.errs,
+            };
+        };
+        let y = vs.pop().expect("rhs");
+        let x = vs.pop().expect("lhs");
+        let value = match op {
+            BinOp::Add if x.sort() == Sort::Seq => Term::concat(x, y.clone()),
+            BinOp::Add => Term::add(x, y.clone()),
+            BinOp::Sub => Term::sub(x, y.clone()),
+            BinOp::Mul => Term::mul(x, y.clone()),
+            BinOp::FloorDiv => Term::floor_div(x, y.clone()),
+            BinOp::Mod => Term::modulo(x, y.clone()),
+        };
+        let r = Alts {
+            ok: Some((c, value)),
+            errs: joined.errs,
+        };
+        match op {
+            BinOp::FloorDiv | BinOp::Mod => {
+                r.fail_if(Term::eq(y, Term::int(0)), ExcClass::ZeroDivisionError)
+            }
+            _ => r,
+        }
+    }
+
+    fn call(&self, state: &State, name: &str, args: &[Expr], bound: &mut Bound) -> Alts {
+        let evaluated = self.all_values(state, args, bound);
+        let Some((c, vals)) = evaluated.ok else {
+            return Alts {
+                ok: None,
+                errs: evaluated.errs,
+            };
+        };
+        let value = match (name, vals.as_slice()) {
+            ("len", [t]) => Term::len(t.clone()),
+            ("abs", [x]) => Term::abs(x.clone()),
+            ("min", [x, y]) => Term::min(x.clone(), y.clone()),
+            ("max", [x, y]) => Term::max(x.clone(), y.clone()),
+            _ => match self.program.predicates.get(name) {
+                Some(p) => {
+                    // A predicate is a formula: its body with the parameters bound.
+                    let mut inner: Bound = p
+                        .params
+                        .iter()
+                        .map(|(n, _)| n.clone())
+                        .zip(vals.iter().cloned())
+                        .collect();
+                    let body = self.eval_in(state, &p.body, &mut inner);
+                    body.ok.map_or(Term::bool(false), |(_, v)| v)
+                }
+                // The IR has no other calls; a missing function is a NameError.
+                None => return Alts::raise(ExcClass::NameError),
+            },
+        };
+        Alts {
+            ok: Some((c, value)),
+            errs: evaluated.errs,
+        }
+    }
+
+    /// Evaluate operands left to right; an exception in one stops the later ones.
+    fn all_values(&self, state: &State, items: &[Expr], bound: &mut Bound) -> Joined {
+        let mut acc = Joined {
+            ok: Some((Term::bool(true), Vec::new())),
+            errs: Vec::new(),
+        };
+        for item in items {
+            let a = self.eval_in(state, item, bound);
+            acc = join_more(acc, a);
+            if acc.ok.is_none() {
+                break;
+            }
+        }
+        acc
+    }
+
+    fn all(
+        &self,
+        state: &State,
+        items: &[Expr],
+        bound: &mut Bound,
+        f: impl FnOnce(Vec<Term>) -> Term,
+    ) -> Alts {
+        let j = self.all_values(state, items, bound);
+        Alts {
+            ok: j.ok.map(|(c, vs)| (c, f(vs))),
+            errs: j.errs,
+        }
+    }
+}
+
+/// Several operands evaluated in sequence.
+struct Joined {
+    ok: Option<(Term, Vec<Term>)>,
+    errs: Vec<(Term, ExcClass)>,
+}
+
+fn join_more(acc: Joined, next: Alts) -> Joined {
+    let Some((c, mut vs)) = acc.ok else {
+        return acc;
+    };
+    let mut errs = acc.errs;
+    for (nc, class) in next.errs {
+        let cond = Term::and(c.clone(), nc);
+        if !cond.is_false() {
+            errs.push((cond, class));
+        }
+    }
+    let ok = next.ok.and_then(|(nc, v)| {
+        let cond = Term::and(c, nc);
+        vs.push(v);
+        (!cond.is_false()).then_some((cond, vs))
+    });
+    Joined { ok, errs }
+}
+
+fn join(a: Alts, b: Alts) -> Joined {
+    let start = Joined {
+        ok: Some((Term::bool(true), Vec::new())),
+        errs: Vec::new(),
+    };
+    let first = join_more(start, a);
+    if first.ok.is_none() {
+        return first;
+    }
+    join_more(first, b)
+}
+
+fn map(a: Alts, f: impl FnOnce(Term) -> Term) -> Alts {
+    Alts {
+        ok: a.ok.map(|(c, v)| (c, f(v))),
+        errs: a.errs,
+    }
+}

@@ -1,0 +1,160 @@
+//! The symbolic state a SET node holds: stores, call stack, path condition, continuation.
+//!
+//! Everything here is persistent (structurally shared): a child state is its parent's with
+//! a few changes, so cloning a state is a handful of reference-count bumps and a tree of
+//! 50k nodes shares almost all of its stores. Stores are `rpds` red-black maps (ordered, so
+//! dumps are deterministic); the path condition and the continuation are `Rc` linked lists.
+
+use std::rc::Rc;
+
+use rpds::RedBlackTreeMap;
+
+use super::term::Term;
+use crate::lang::Span;
+use crate::semantics::ExcClass;
+use crate::transform::ir::Block;
+
+/// A variable store: name → symbolic value.
+pub type Env = RedBlackTreeMap<Rc<str>, Term>;
+
+/// One activation of a user function (or the module).
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// `None` for the module frame.
+    pub func: Option<Rc<str>>,
+    pub locals: Env,
+    /// The call instruction that created the frame.
+    pub call_site: Option<Span>,
+}
+
+/// An abrupt completion on its way through the continuation.
+#[derive(Clone, Debug)]
+pub enum Abrupt {
+    Break,
+    Continue,
+    Return(Option<Term>),
+    Exception(ExcClass, Span),
+}
+
+/// One item of the continuation: what remains to be done, innermost first.
+#[derive(Clone, Debug)]
+pub enum Kont {
+    /// Run `block[index..]`.
+    Block { block: Block, index: usize },
+    /// Inside the `while` at `block[index]`; `iteration` bodies have started.
+    Loop {
+        block: Block,
+        index: usize,
+        iteration: u32,
+    },
+    /// The guard block of the `while` at `block[index]` is running; then its condition.
+    Guard {
+        block: Block,
+        index: usize,
+        iteration: u32,
+    },
+    /// Inside the `try` at `block[index]` (its handlers catch what reaches here).
+    Try { block: Block, index: usize },
+    /// A function frame boundary: on return, pop the frame and bind `target` in the caller.
+    /// `entry`: the frame of an entry run's function (its return ends the path).
+    Return {
+        target: Option<Rc<str>>,
+        entry: bool,
+    },
+    /// An entry run: after the prelude, call this function with symbolic arguments.
+    EnterEntry { func: Rc<str> },
+    /// A `continue` reached the loop scope at `block[index]`: check its invariant next.
+    ScopeCheck { block: Block, index: usize },
+    /// A hand-written `method-frame(result=x)`: `return e` assigns `x`.
+    MethodFrame { result: Rc<str> },
+    /// Inside the `loop-scope` at `block[index]`.
+    LoopScope { block: Block, index: usize },
+}
+
+/// A persistent stack of continuation items.
+#[derive(Clone, Debug, Default)]
+pub struct Cont(Option<Rc<(Kont, Cont)>>);
+
+impl Cont {
+    pub fn push(&self, k: Kont) -> Cont {
+        Cont(Some(Rc::new((k, self.clone()))))
+    }
+
+    pub fn top(&self) -> Option<&Kont> {
+        self.0.as_ref().map(|n| &n.0)
+    }
+
+    pub fn pop(&self) -> Cont {
+        self.0.as_ref().map_or_else(Cont::default, |n| n.1.clone())
+    }
+}
+
+/// A path condition: a persistent list of conjuncts, newest first.
+#[derive(Clone, Debug, Default)]
+pub struct PathCondition {
+    head: Option<Rc<(Term, PathCondition)>>,
+    len: usize,
+}
+
+impl PathCondition {
+    pub fn and(&self, t: Term) -> PathCondition {
+        if t.is_true() {
+            return self.clone();
+        }
+        PathCondition {
+            len: self.len + 1,
+            head: Some(Rc::new((t, self.clone()))),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The conjuncts, oldest first.
+    pub fn to_vec(&self) -> Vec<Term> {
+        let mut out = Vec::with_capacity(self.len);
+        let mut cur = &self.head;
+        while let Some(n) = cur {
+            out.push(n.0.clone());
+            cur = &n.1.head;
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// A complete symbolic state.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub globals: Env,
+    /// The call stack; `frames[0]` is the module frame (or the entry frame of an entry run).
+    pub frames: Vec<Frame>,
+    /// Functions whose `def` has run.
+    pub defined: RedBlackTreeMap<Rc<str>, ()>,
+    pub pc: PathCondition,
+    pub cont: Cont,
+    /// An abrupt completion being propagated (only between a step and settling).
+    pub abrupt: Option<Abrupt>,
+    /// How many `havoc`s this path has done (names fresh symbols `x!1`, `x!2`, ...).
+    pub fresh: u32,
+}
+
+impl State {
+    pub fn frame(&self) -> &Frame {
+        self.frames.last().expect("a state always has a frame")
+    }
+
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("a state always has a frame")
+    }
+
+    /// The name of the function whose frame is innermost (`None`: module code).
+    pub fn func(&self) -> Option<&Rc<str>> {
+        self.frame().func.as_ref()
+    }
+}

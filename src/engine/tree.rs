@@ -1,0 +1,163 @@
+//! The symbolic execution tree: an arena of nodes with stable ids.
+//!
+//! Node ids are indices in creation order, so a tree grown by the same steps in the same
+//! order is the same tree (dumps and snapshots are deterministic).
+
+use std::rc::Rc;
+
+use super::state::State;
+use super::term::Term;
+use crate::lang::Span;
+use crate::semantics::ExcClass;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// How a leaf ended (the book's colours: normal/return blue, exception red, infeasible
+/// green; plus halt, bound and unknown).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Normal,
+    Return,
+    Exception(ExcClass),
+    Infeasible,
+    /// A loop scope's invariant was preserved: the path ends successfully.
+    Halt,
+    /// Cut off by `--unroll` or `--recursion`.
+    Bound,
+    /// The solver could not decide feasibility.
+    Unknown,
+}
+
+impl Outcome {
+    /// The JSON name: `normal`, `return`, `exception`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Normal => "normal",
+            Outcome::Return => "return",
+            Outcome::Exception(_) => "exception",
+            Outcome::Infeasible => "infeasible",
+            Outcome::Halt => "halt",
+            Outcome::Bound => "bound",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Not stepped yet.
+    Open,
+    /// Stepped: its children are known.
+    Inner,
+    Leaf(Outcome),
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub id: NodeId,
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+    pub depth: u32,
+    pub kind: NodeKind,
+    /// The condition added on the edge from the parent (`None`: nothing was added).
+    pub branch: Option<Term>,
+    /// The settled state (at a leaf: the final state).
+    pub state: Rc<State>,
+    /// The statement about to run (`None` at leaves).
+    pub at: Option<Span>,
+    /// At a `return` leaf of an entry run: the result.
+    pub return_value: Option<Term>,
+    /// At an exception leaf: where it was raised.
+    pub exception_at: Option<Span>,
+    /// At an `unknown` leaf: the solver's reason.
+    pub unknown_reason: Option<String>,
+}
+
+impl Node {
+    pub fn is_leaf(&self) -> bool {
+        matches!(self.kind, NodeKind::Leaf(_))
+    }
+
+    pub fn is_open(&self) -> bool {
+        matches!(self.kind, NodeKind::Open)
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.kind {
+            NodeKind::Leaf(o) => Some(o),
+            _ => None,
+        }
+    }
+}
+
+/// The tree.
+#[derive(Clone, Debug, Default)]
+pub struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    pub fn root(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id.index()]
+    }
+
+    pub fn nodes(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.iter()
+    }
+
+    pub(crate) fn add(&mut self, mut node: Node) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        node.id = id;
+        if let Some(p) = node.parent {
+            self.nodes[p.index()].children.push(id);
+        }
+        self.nodes.push(node);
+        id
+    }
+
+    /// The ids on the path from the root to `id`, root first.
+    pub fn path(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = vec![id];
+        let mut cur = id;
+        while let Some(p) = self.node(cur).parent {
+            out.push(p);
+            cur = p;
+        }
+        out.reverse();
+        out
+    }
+
+    /// The nodes of the subtree under `id` (itself included), in depth-first order.
+    pub fn subtree(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            stack.extend(self.node(n).children.iter().rev());
+        }
+        out
+    }
+}
