@@ -52,9 +52,18 @@ struct RunArgs {
     /// Analyse function FUNC alone, with its parameters as the inputs
     #[arg(long, value_name = "FUNC")]
     entry: Option<String>,
-    /// Print the tree as indented text (the default)
+    /// Print the tree as indented text, one line per node, branch conditions on their own lines (the default)
     #[arg(long, group = "format")]
     tree: bool,
+    /// Print the tree as one JSON object (schema: DESIGN.md §3; version 1)
+    #[arg(long, group = "format")]
+    json: bool,
+    /// Print the tree as a Graphviz digraph (`symdbg run F --dot | dot -Tsvg > set.svg`)
+    #[arg(long, group = "format")]
+    dot: bool,
+    /// Print one `file:line:col: Exception for x = 1, y = -1` line per exception leaf, with inputs that raise it
+    #[arg(long, conflicts_with = "format")]
+    counterexamples: bool,
     /// How many times a loop body may start on one path before the path is cut (a `bound` leaf)
     #[arg(long, value_name = "N", default_value_t = 3)]
     unroll: u32,
@@ -73,10 +82,10 @@ struct RunArgs {
     /// Explore breadth-first instead of depth-first
     #[arg(long)]
     bfs: bool,
-    /// With --counterexamples: stop at the first exception leaf
-    #[arg(long)]
+    /// With --counterexamples: stop exploring at the first exception leaf and print only it
+    #[arg(long, requires = "counterexamples")]
     first: bool,
-    /// Exit with code 3 when an exception leaf is found
+    /// Exit with code 3 when the explored tree has an exception leaf
     #[arg(long)]
     fail_on_exception: bool,
 }

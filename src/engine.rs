@@ -2,8 +2,9 @@
 //!
 //! An [`Engine`] owns the lowered program, the tree and the solver. Front-ends ask it to
 //! [`Engine::step`] one open node, or to explore a subtree under limits ([`Engine::run`],
-//! [`Engine::step_over`], [`Engine::finish_frame`], [`Engine::run_until`]); they read nodes
-//! from [`Engine::tree`] and ask for a model at any node ([`Engine::model`]).
+//! [`Engine::step_over`], [`Engine::finish_frame`], [`Engine::run_until`], and
+//! [`Engine::run_to`] a node such as the first exception leaf); they read nodes from
+//! [`Engine::tree`] and ask for a model at any node ([`Engine::model`]).
 //!
 //! Architecture invariants: the engine does no IO and knows no UI; it speaks
 //! [`term::Term`] and reaches Z3 only through [`crate::solver::Solver`]. A node is never
@@ -365,6 +366,32 @@ impl Engine {
         limits: Limits,
         stop: &dyn Fn(&Node) -> bool,
     ) -> Stop {
+        self.explore(from, limits, stop, &|_| false).1
+    }
+
+    /// Explore like [`Engine::run`] until a step creates a node for which `target` holds
+    /// (e.g. the first exception leaf): returns it, or `Err` with why the exploration
+    /// stopped without finding one.
+    pub fn run_to(
+        &mut self,
+        from: NodeId,
+        limits: Limits,
+        target: &dyn Fn(&Node) -> bool,
+    ) -> Result<NodeId, Stop> {
+        match self.explore(from, limits, &|_| false, target) {
+            (Some(found), _) => Ok(found),
+            (None, stop) => Err(stop),
+        }
+    }
+
+    /// The exploration loop of [`Engine::run_until`] and [`Engine::run_to`].
+    fn explore(
+        &mut self,
+        from: NodeId,
+        limits: Limits,
+        stop: &dyn Fn(&Node) -> bool,
+        target: &dyn Fn(&Node) -> bool,
+    ) -> (Option<NodeId>, Stop) {
         self.cancel.store(false, Ordering::Relaxed);
         let started = Instant::now();
         let mut work: std::collections::VecDeque<NodeId> = self
@@ -379,18 +406,21 @@ impl Engine {
                 Strategy::Bfs => work.pop_front(),
             };
             let Some(id) = next else {
-                return Stop::Done;
+                return (None, Stop::Done);
             };
             if self.cancel.load(Ordering::Relaxed) {
-                return Stop::Cancelled;
+                return (None, Stop::Cancelled);
             }
             if limits.max_nodes.is_some_and(|m| self.tree.len() >= m) {
-                return Stop::NodeLimit;
+                return (None, Stop::NodeLimit);
             }
             if limits.time.is_some_and(|t| started.elapsed() >= t) {
-                return Stop::TimeLimit;
+                return (None, Stop::TimeLimit);
             }
             let children = self.step(id);
+            if let Some(&found) = children.iter().find(|c| target(self.tree.node(**c))) {
+                return (Some(found), Stop::Done);
+            }
             let open = |n: &NodeId| {
                 let node = self.tree.node(*n);
                 node.is_open() && !stop(node)

@@ -1,5 +1,10 @@
 //! `symdbg run FILE [--tree|--json|--dot] [--counterexamples [--first]] [options]`:
 //! explore the whole SET within the bounds and print it.
+//!
+//! One exploration, four printers: [`tree_text`] (the default), [`json`] (DESIGN.md §3, a
+//! public schema), [`dot`] (Graphviz) and [`counterexamples`] (one compiler-style line per
+//! exception leaf). The printers only read the tree, except that `--json` and
+//! `--counterexamples` ask the engine for models at leaves.
 
 use std::io::Write;
 use std::rc::Rc;
@@ -7,29 +12,46 @@ use std::time::Instant;
 
 use super::source::read_source;
 use super::{Failure, RunArgs};
-use crate::engine::{Config, Engine, Limits, NodeId, Outcome, Stop, Strategy};
+use crate::engine::{Config, Engine, Limits, Node, NodeId, Outcome, Stop, Strategy};
 use crate::lang::SourceMap;
 use crate::transform;
 
+mod counterexamples;
+mod dot;
+mod json;
 mod tree_text;
+
+/// Exit code when `--fail-on-exception` is given and an exception leaf exists.
+pub const EXIT_EXCEPTION: i32 = 3;
 
 /// What `run` explored, for the printers.
 pub(super) struct Explored {
     pub engine: Engine,
     pub source: SourceMap,
     pub stop: Stop,
-    pub total_ms: f64,
+    /// With `--first`: the exception leaf the exploration stopped at.
+    pub first: Option<NodeId>,
+    /// When the run started (engine construction included).
+    pub started: Instant,
+}
+
+impl Explored {
+    /// Milliseconds since the run started.
+    pub fn elapsed_ms(&self) -> f64 {
+        self.started.elapsed().as_secs_f64() * 1000.0
+    }
 }
 
 pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     let source = read_source(&args.file)?;
     let (program, types, ir) =
         transform::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
-    let mut config = Config::default();
-    config.unroll = args.unroll;
-    config.recursion = args.recursion;
-    config.timeout_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
-    config.frames = !args.no_frames;
+    let config = Config {
+        unroll: args.unroll,
+        recursion: args.recursion,
+        timeout_ms: (args.timeout_ms > 0).then_some(args.timeout_ms),
+        frames: !args.no_frames,
+    };
     let started = Instant::now();
     let mut engine = Engine::new(
         &program,
@@ -49,19 +71,31 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
         },
     };
     let root = engine.tree().root();
-    let stop = if args.first {
-        engine.run_until(root, limits, &|_| false);
-        Stop::Done
+    let (stop, first) = if args.first {
+        match engine.run_to(root, limits, &is_exception) {
+            Ok(leaf) => (Stop::Done, Some(leaf)),
+            Err(stop) => (stop, None),
+        }
     } else {
-        engine.run(root, limits)
+        (engine.run(root, limits), None)
     };
-    let explored = Explored {
+    let mut x = Explored {
         engine,
         source,
         stop,
-        total_ms: started.elapsed().as_secs_f64() * 1000.0,
+        first,
+        started,
     };
-    let text = tree_text::render(&explored);
+    let text = if args.counterexamples {
+        counterexamples::render(&mut x)
+    } else if args.json {
+        json::render(&mut x)
+    } else if args.dot {
+        dot::render(&x)
+    } else {
+        tree_text::render(&x)
+    };
+    // A closed pipe (`symdbg run f --json | head`) is not an error worth a message.
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     if stop == Stop::NodeLimit {
         eprintln!(
@@ -69,19 +103,33 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
             args.max_nodes
         );
     }
-    let has_exception = explored
-        .engine
-        .tree()
-        .nodes()
-        .any(|n| matches!(n.outcome(), Some(Outcome::Exception(_))));
+    if args.counterexamples && text.is_empty() {
+        eprintln!("{}", counterexamples::none_found(&x));
+    }
+    let has_exception = x.engine.tree().nodes().any(is_exception);
     Ok(if args.fail_on_exception && has_exception {
-        3
+        EXIT_EXCEPTION
     } else {
         0
     })
 }
 
+/// Is `node` an exception leaf?
+pub(super) fn is_exception(node: &Node) -> bool {
+    matches!(node.outcome(), Some(Outcome::Exception(_)))
+}
+
 /// The 1-based line of a node's statement (or of its exception).
 pub(super) fn node_line(x: &Explored, id: NodeId) -> Option<usize> {
     x.engine.node_span(id).map(|s| x.source.line(s.start))
+}
+
+/// The 1-based line of the statement a node is about to run (`None` at leaves).
+pub(super) fn statement_line(x: &Explored, id: NodeId) -> Option<usize> {
+    x.engine.tree().node(id).at.map(|s| x.source.line(s.start))
+}
+
+/// The text of a 1-based line, trimmed (comments included, as written).
+pub(super) fn line_text(x: &Explored, line: usize) -> &str {
+    x.source.line_text(line).trim()
 }

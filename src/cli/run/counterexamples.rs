@@ -1,0 +1,113 @@
+//! `--counterexamples [--first]`: one compiler-style line per exception leaf, so editors
+//! (and `grep -n`-style tooling) can jump to where the exception is raised:
+//!
+//! ```text
+//! examples/abs_double.py:18:1: AssertionError for y = -1
+//! examples/find.py:21:12: IndexError for needle = 0, haystack = (1,)
+//! ```
+//!
+//! `line:col` is where the exception was raised (1-based, column in characters); the
+//! inputs are the leaf's model written as Python literals, in declaration order (for an
+//! `--entry` run, the entry function's parameters), so the line can be replayed with
+//! `symdbg exec FILE --input NAME=VALUE ...`. Leaves are listed in tree order (node id).
+//! With `--first` the exploration stopped at the first exception leaf and only it is
+//! listed. With no exception leaf nothing is printed; [`none_found`] is the note for stderr.
+
+use std::fmt::Write;
+
+use super::{is_exception, Explored};
+use crate::engine::{NodeId, Outcome, Stop};
+
+pub(super) fn render(x: &mut Explored) -> String {
+    let leaves: Vec<NodeId> = match x.first {
+        Some(leaf) => vec![leaf],
+        None => x
+            .engine
+            .tree()
+            .nodes()
+            .filter(|n| is_exception(n))
+            .map(|n| n.id)
+            .collect(),
+    };
+    let mut out = String::new();
+    for id in leaves {
+        let _ = writeln!(out, "{}", line(x, id));
+    }
+    out
+}
+
+/// The line for one exception leaf.
+fn line(x: &mut Explored, id: NodeId) -> String {
+    let tree = x.engine.tree();
+    let node = tree.node(id);
+    let class = match node.outcome() {
+        Some(Outcome::Exception(class)) => class.name(),
+        _ => "exception",
+    };
+    // Where it was raised; failing that, the statement that raised it (the parent's).
+    let span = node
+        .exception_at
+        .or_else(|| node.parent.and_then(|p| tree.node(p).at));
+    let (line, col) = span.map_or((1, 1), |s| x.source.line_col(s.start));
+    let mut text = format!("{}:{line}:{col}: {class}", x.source.name);
+    let inputs: Vec<(String, crate::engine::term::Sort)> = x
+        .engine
+        .inputs()
+        .iter()
+        .map(|s| (s.name.to_string(), s.sort))
+        .collect();
+    if inputs.is_empty() {
+        return text;
+    }
+    match x.engine.model(id) {
+        Some(model) => {
+            let values: Vec<String> = inputs
+                .iter()
+                .map(|(name, sort)| {
+                    let v =
+                        model.inputs.get(name).cloned().unwrap_or_else(|| {
+                            crate::concrete::Value::default_of(sort.into_type())
+                        });
+                    format!("{name} = {v}")
+                })
+                .collect();
+            let _ = write!(text, " for {}", values.join(", "));
+        }
+        None => text.push_str(" (the solver found no inputs for this path)"),
+    }
+    text
+}
+
+/// The stderr note when there is no exception leaf: whether that is a proof within the
+/// bounds or only as far as the exploration got.
+pub(super) fn none_found(x: &Explored) -> String {
+    let s = x.engine.stats();
+    let unknown = x
+        .engine
+        .tree()
+        .nodes()
+        .filter(|n| n.outcome() == Some(Outcome::Unknown))
+        .count();
+    let mut gaps = Vec::new();
+    if s.bounds > 0 {
+        gaps.push(format!("{} path(s) cut by --unroll/--recursion", s.bounds));
+    }
+    if unknown > 0 {
+        gaps.push(format!("{unknown} path(s) the solver could not decide"));
+    }
+    if s.open > 0 || x.stop != Stop::Done {
+        gaps.push(format!("{} node(s) left unexplored", s.open));
+    }
+    if gaps.is_empty() {
+        format!(
+            "symdbg: no exception leaf: no path raises an exception ({} nodes explored)",
+            s.nodes
+        )
+    } else {
+        format!(
+            "symdbg: no exception leaf in {} explored nodes; not explored: {}",
+            s.nodes,
+            gaps.join(", ")
+        )
+    }
+}

@@ -1,0 +1,131 @@
+//! `--dot`: the SET as a Graphviz digraph (`symdbg run f.py --dot | dot -Tsvg > set.svg`).
+//!
+//! One line per node (`n3 [label="5: x = -x", ...];`) and one per edge
+//! (`n1 -> n3 [label="x < 0"];`). Inner nodes are plain boxes labelled with the line and
+//! statement; leaves are rounded and filled in the book's colours — exception red,
+//! infeasible green, normal and return blue — plus halt (purple, double border), bound
+//! (grey, dashed) and unknown (orange). Open nodes (not stepped yet) are dotted boxes
+//! marked `(open)`. Edges carry the branch condition in minipy syntax.
+
+use std::fmt::Write;
+
+use super::{line_text, node_line, statement_line, Explored};
+use crate::engine::{NodeId, NodeKind, Outcome};
+
+pub(super) fn render(x: &Explored) -> String {
+    let tree = x.engine.tree();
+    let mut out = String::new();
+    let _ = writeln!(out, "digraph SET {{");
+    let _ = writeln!(
+        out,
+        "  graph [label=\"{}\", labelloc=t, fontname=\"monospace\"];",
+        escape(&x.source.name)
+    );
+    out.push_str("  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
+    out.push_str("  edge [fontname=\"monospace\", fontsize=9];\n");
+    for n in tree.nodes() {
+        let _ = writeln!(
+            out,
+            "  n{} [label=\"{}\", tooltip=\"node {}\"{}];",
+            n.id.0,
+            escape(&label(x, n.id)),
+            n.id.0,
+            style(n.kind)
+        );
+    }
+    for n in tree.nodes() {
+        for &c in &n.children {
+            let _ = match &tree.node(c).branch {
+                Some(b) => writeln!(
+                    out,
+                    "  n{} -> n{} [label=\"{}\"];",
+                    n.id.0,
+                    c.0,
+                    escape(&b.to_string())
+                ),
+                None => writeln!(out, "  n{} -> n{};", n.id.0, c.0),
+            };
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// The text of a node (lines separated by `\n`, escaped later).
+fn label(x: &Explored, id: NodeId) -> String {
+    let node = x.engine.tree().node(id);
+    match node.kind {
+        NodeKind::Inner | NodeKind::Open => {
+            let line = statement_line(x, id).unwrap_or(0);
+            let open = if node.is_open() { "\n(open)" } else { "" };
+            format!("{line}: {}{open}", line_text(x, line))
+        }
+        NodeKind::Leaf(Outcome::Exception(class)) => match node_line(x, id) {
+            Some(line) => format!("{class}\nline {line}"),
+            None => class.to_string(),
+        },
+        NodeKind::Leaf(Outcome::Return) => match &node.return_value {
+            Some(rv) => format!("return {rv}"),
+            None => "return".to_string(),
+        },
+        NodeKind::Leaf(Outcome::Unknown) => format!(
+            "unknown\n({})",
+            node.unknown_reason.as_deref().unwrap_or("solver")
+        ),
+        NodeKind::Leaf(o) => o.name().to_string(),
+    }
+}
+
+/// The attributes after the label: shape, border and fill by kind and outcome.
+fn style(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::Inner => "",
+        NodeKind::Open => ", style=dotted, penwidth=2",
+        NodeKind::Leaf(Outcome::Exception(_)) => {
+            ", style=\"rounded,filled\", color=red, fillcolor=\"#ffd6d6\", penwidth=2"
+        }
+        NodeKind::Leaf(Outcome::Infeasible) => {
+            ", style=\"rounded,filled\", color=green4, fillcolor=\"#d6f5d6\""
+        }
+        NodeKind::Leaf(Outcome::Normal | Outcome::Return) => {
+            ", style=\"rounded,filled\", color=blue, fillcolor=\"#d6e4ff\""
+        }
+        NodeKind::Leaf(Outcome::Halt) => {
+            ", style=\"rounded,filled\", color=purple, fillcolor=\"#eadcf8\", peripheries=2"
+        }
+        NodeKind::Leaf(Outcome::Bound) => {
+            ", style=\"rounded,dashed,filled\", color=grey40, fillcolor=grey90"
+        }
+        NodeKind::Leaf(Outcome::Unknown) => {
+            ", style=\"rounded,filled\", color=orange, fillcolor=\"#ffe4c4\", penwidth=2"
+        }
+    }
+}
+
+/// `text` as the inside of a DOT double-quoted string: backslashes and quotes escaped,
+/// line breaks as DOT's `\n` (centred lines), other control characters dropped.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escapes_quotes_backslashes_and_newlines() {
+        assert_eq!(escape(r#"x = 1  # "a\b""#), r#"x = 1  # \"a\\b\""#);
+        assert_eq!(escape("a\nb\tc"), "a\\nbc");
+        assert_eq!(escape("x < 0 and y > 1"), "x < 0 and y > 1");
+    }
+}

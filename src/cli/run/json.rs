@@ -1,0 +1,235 @@
+//! `--json`: the explored SET as one JSON object — DESIGN.md §3, a public interface.
+//!
+//! The structs below *are* the schema: field names and order are those of §3, and the
+//! schema only grows by adding fields (never renaming or dropping one). Additions to §3,
+//! all present on every object (null when they do not apply):
+//! - top level: `entry` (the `--entry` function or null), `stop` (`done`, `node_limit`,
+//!   `time_limit`, `cancelled`: why exploration ended);
+//! - node: `exception_line`, `exception_column` (1-based, where an exception leaf's
+//!   exception was raised), `unknown_reason` (the solver's reason at an `unknown` leaf),
+//!   `model_return_value` (the return value under the model);
+//! - stats: `open`, `exceptions`, `bounds`, `solver_cache_hits`, `z3_calls`.
+//!
+//! Terms are printed twice: in minipy syntax (Term's `Display`) and in SMT-LIB
+//! (`to_smt2`), with the declarations of every constant they use.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::{line_text, statement_line, Explored};
+use crate::concrete::Value;
+use crate::engine::term::{smt2_declarations, Sym, Term};
+use crate::engine::{NodeId, NodeKind, Outcome, Stop};
+
+/// The whole output object.
+#[derive(Serialize)]
+struct Output {
+    version: u32,
+    file: String,
+    inputs: Vec<Input>,
+    nodes: Vec<JsonNode>,
+    stats: Stats,
+    // Additions to §3.
+    entry: Option<String>,
+    stop: &'static str,
+}
+
+/// A symbolic input: a declared module input or a parameter of the `--entry` function.
+#[derive(Serialize)]
+struct Input {
+    name: String,
+    /// `int`, `bool` or `tuple`.
+    #[serde(rename = "type")]
+    ty: String,
+}
+
+/// One SET node.
+#[derive(Serialize)]
+struct JsonNode {
+    id: u32,
+    parent: Option<u32>,
+    children: Vec<u32>,
+    depth: u32,
+    /// `inner`, `open` or `leaf`.
+    kind: &'static str,
+    /// 1-based line of the statement about to run; null at leaves.
+    line: Option<usize>,
+    /// That line's text, trimmed; "" at leaves.
+    statement: String,
+    /// The condition added on the edge from the parent (minipy), or null.
+    branch: Option<String>,
+    outcome: Option<&'static str>,
+    /// The exception class at an exception leaf.
+    exception: Option<&'static str>,
+    /// The call stack, outermost first: `<module>`, then function names.
+    frames: Vec<String>,
+    path_condition: Vec<String>,
+    /// The innermost frame's visible variables.
+    store: BTreeMap<String, String>,
+    return_value: Option<String>,
+    smt2: Smt2,
+    /// Concrete inputs reaching this leaf (every satisfiable leaf; null elsewhere).
+    model: Option<BTreeMap<String, serde_json::Value>>,
+    /// The store evaluated under the model.
+    model_store: Option<BTreeMap<String, serde_json::Value>>,
+    // Additions to §3.
+    exception_line: Option<usize>,
+    exception_column: Option<usize>,
+    unknown_reason: Option<String>,
+    model_return_value: Option<serde_json::Value>,
+}
+
+/// The node's terms in SMT-LIB.
+#[derive(Serialize)]
+struct Smt2 {
+    /// `(declare-const ...)` lines for every constant used below.
+    declarations: String,
+    path_condition: Vec<String>,
+    store: BTreeMap<String, String>,
+    return_value: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Stats {
+    nodes: usize,
+    leaves: usize,
+    solver_checks: u64,
+    solver_ms: f64,
+    total_ms: f64,
+    // Additions to §3.
+    open: usize,
+    exceptions: usize,
+    bounds: usize,
+    solver_cache_hits: u64,
+    z3_calls: u64,
+}
+
+pub(super) fn render(x: &mut Explored) -> String {
+    let ids: Vec<NodeId> = x.engine.tree().nodes().map(|n| n.id).collect();
+    let nodes = ids.into_iter().map(|id| node(x, id)).collect();
+    let inputs = x
+        .engine
+        .inputs()
+        .iter()
+        .map(|s| Input {
+            name: s.name.to_string(),
+            ty: s.sort.into_type().to_string(),
+        })
+        .collect();
+    // Taken last: the models above are solver work of this run too.
+    let s = x.engine.stats();
+    let out = Output {
+        version: 1,
+        file: x.source.name.clone(),
+        inputs,
+        nodes,
+        stats: Stats {
+            nodes: s.nodes,
+            leaves: s.leaves,
+            solver_checks: s.solver.checks,
+            solver_ms: millis(s.solver.z3_time.as_secs_f64() * 1000.0),
+            total_ms: millis(x.elapsed_ms()),
+            open: s.open,
+            exceptions: s.exceptions,
+            bounds: s.bounds,
+            solver_cache_hits: s.solver.cache_hits,
+            z3_calls: s.solver.z3_calls,
+        },
+        entry: x.engine.entry().map(str::to_string),
+        stop: stop_name(x.stop),
+    };
+    let mut text = serde_json::to_string(&out).expect("the JSON output serialises");
+    text.push('\n');
+    text
+}
+
+fn node(x: &mut Explored, id: NodeId) -> JsonNode {
+    let engine = &x.engine;
+    let n = engine.tree().node(id);
+    let pc = engine.path_condition(id);
+    let store = engine.store(id);
+    let return_value = n.return_value.clone();
+    let line = statement_line(x, id);
+    let exception_at = match n.kind {
+        NodeKind::Leaf(Outcome::Exception(_)) => n.exception_at.map(|s| x.source.line_col(s.start)),
+        _ => None,
+    };
+    let mut syms = BTreeSet::<Sym>::new();
+    for t in pc
+        .iter()
+        .chain(store.iter().map(|(_, t)| t))
+        .chain(return_value.iter())
+    {
+        t.vars(&mut syms);
+    }
+    let mut out = JsonNode {
+        id: id.0,
+        parent: n.parent.map(|p| p.0),
+        children: n.children.iter().map(|c| c.0).collect(),
+        depth: n.depth,
+        kind: match n.kind {
+            NodeKind::Inner => "inner",
+            NodeKind::Open => "open",
+            NodeKind::Leaf(_) => "leaf",
+        },
+        line,
+        statement: line.map_or("", |l| line_text(x, l)).to_string(),
+        branch: n.branch.as_ref().map(Term::to_string),
+        outcome: n.outcome().map(Outcome::name),
+        exception: match n.kind {
+            NodeKind::Leaf(Outcome::Exception(class)) => Some(class.name()),
+            _ => None,
+        },
+        frames: engine.frames(id),
+        path_condition: pc.iter().map(Term::to_string).collect(),
+        store: store
+            .iter()
+            .map(|(k, t)| (k.clone(), t.to_string()))
+            .collect(),
+        return_value: return_value.as_ref().map(Term::to_string),
+        smt2: Smt2 {
+            declarations: smt2_declarations(&syms),
+            path_condition: pc.iter().map(Term::to_smt2).collect(),
+            store: store
+                .iter()
+                .map(|(k, t)| (k.clone(), t.to_smt2()))
+                .collect(),
+            return_value: return_value.as_ref().map(Term::to_smt2),
+        },
+        model: None,
+        model_store: None,
+        exception_line: exception_at.map(|(l, _)| l),
+        exception_column: exception_at.map(|(_, c)| c),
+        unknown_reason: n.unknown_reason.clone(),
+        model_return_value: None,
+    };
+    if n.is_leaf() {
+        // `Engine::model` is None at infeasible and unknown leaves.
+        if let Some(m) = x.engine.model(id) {
+            out.model = Some(values(&m.inputs));
+            out.model_store = Some(values(&m.store));
+            out.model_return_value = m.return_value.as_ref().map(Value::to_json);
+        }
+    }
+    out
+}
+
+/// Concrete values as JSON (ints exact, tuples as arrays).
+fn values(map: &BTreeMap<String, Value>) -> BTreeMap<String, serde_json::Value> {
+    map.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()
+}
+
+/// Milliseconds rounded to microseconds (no 17-digit noise in the output).
+fn millis(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
+}
+
+fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Done => "done",
+        Stop::NodeLimit => "node_limit",
+        Stop::TimeLimit => "time_limit",
+        Stop::Cancelled => "cancelled",
+    }
+}
