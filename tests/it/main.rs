@@ -9,3 +9,5 @@ mod exec;
 mod gen;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
+/// `symdbg run`: the --json schema, --dot, --counterexamples, exit codes.
+mod run;
