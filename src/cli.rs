@@ -52,10 +52,10 @@ struct RunArgs {
     /// Analyse function FUNC alone, with its parameters as the inputs
     #[arg(long, value_name = "FUNC")]
     entry: Option<String>,
-    /// Print the tree as indented text, one line per node, branch conditions on their own lines (the default)
+    /// Print the tree as indented text with the branch conditions (the default)
     #[arg(long, group = "format")]
     tree: bool,
-    /// Print the tree as one JSON object (schema: DESIGN.md §3; version 1)
+    /// Print the tree as one JSON object: every node with its path condition, store, SMT-LIB and, at leaves, a model
     #[arg(long, group = "format")]
     json: bool,
     /// Print the tree as a Graphviz digraph (`symdbg run F --dot | dot -Tsvg > set.svg`)
