@@ -9,3 +9,7 @@ mod exec;
 mod gen;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
+/// The symbolic engine against python3: leaf models replayed, random inputs hit one leaf.
+mod symbolic;
+/// The book's results for its examples (find, method frames, bounds).
+mod book;
