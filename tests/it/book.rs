@@ -82,7 +82,10 @@ fn unrolling_bound_is_a_visible_leaf() {
     let engine = explore(&src, None, unroll(3));
     let outcomes: Vec<Outcome> = leaves(&engine).into_iter().map(|(o, _)| o).collect();
     assert_eq!(outcomes.iter().filter(|o| **o == Outcome::Bound).count(), 1);
-    assert_eq!(outcomes.iter().filter(|o| **o == Outcome::Normal).count(), 3);
+    assert_eq!(
+        outcomes.iter().filter(|o| **o == Outcome::Normal).count(),
+        3
+    );
 }
 
 /// Symbolic haystack, unroll 2: found at 0, found at 1, not found in an empty, one- or
@@ -92,7 +95,12 @@ fn find_with_symbolic_haystack_unroll_two() {
     let mut engine = explore(FIND, Some("find"), unroll(2));
     let mut returns = Vec::new();
     let mut bounds = 0;
-    let ids: Vec<_> = engine.tree().nodes().filter(|n| n.is_leaf()).map(|n| n.id).collect();
+    let ids: Vec<_> = engine
+        .tree()
+        .nodes()
+        .filter(|n| n.is_leaf())
+        .map(|n| n.id)
+        .collect();
     for id in ids {
         match engine.tree().node(id).outcome().unwrap() {
             Outcome::Return => {
@@ -111,10 +119,17 @@ fn find_with_symbolic_haystack_unroll_two() {
     }
     returns.sort();
     assert_eq!(bounds, 1, "{returns:?}");
-    let found: Vec<&str> = returns.iter().map(|(r, _)| r.as_str()).filter(|r| *r != "-1").collect();
+    let found: Vec<&str> = returns
+        .iter()
+        .map(|(r, _)| r.as_str())
+        .filter(|r| *r != "-1")
+        .collect();
     assert_eq!(found, ["0", "1"]);
-    let mut not_found_lengths: Vec<usize> =
-        returns.iter().filter(|(r, _)| r == "-1").map(|(_, n)| *n).collect();
+    let mut not_found_lengths: Vec<usize> = returns
+        .iter()
+        .filter(|(r, _)| r == "-1")
+        .map(|(_, n)| *n)
+        .collect();
     not_found_lengths.sort();
     assert_eq!(not_found_lengths, [0, 1, 2]);
 }
@@ -129,7 +144,9 @@ fn callee_statements_appear_in_their_own_frame() {
     let in_callee: Vec<_> = engine
         .tree()
         .nodes()
-        .filter(|n| matches!(n.kind, NodeKind::Inner) && engine.frames(n.id) == ["<module>", "find"])
+        .filter(|n| {
+            matches!(n.kind, NodeKind::Inner) && engine.frames(n.id) == ["<module>", "find"]
+        })
         .collect();
     assert!(in_callee.len() >= 3, "the body of find is stepped through");
     for leaf in engine.tree().nodes().filter(|n| n.is_leaf()) {

@@ -393,7 +393,10 @@ pub(crate) fn load(path: &Path, src: &str) -> Result<(Program, lang::TypeInfo), 
     })
 }
 
-pub(crate) fn params_of(program: &Program, entry: Option<&str>) -> Result<Vec<(String, Type)>, String> {
+pub(crate) fn params_of(
+    program: &Program,
+    entry: Option<&str>,
+) -> Result<Vec<(String, Type)>, String> {
     match entry {
         None => Ok(program
             .inputs()
@@ -413,7 +416,12 @@ pub(crate) fn params_of(program: &Program, entry: Option<&str>) -> Result<Vec<(S
 }
 
 /// The JSON request for run_python.py (written by hand: big ints stay exact).
-pub(crate) fn request(path: &Path, entry: Option<&str>, sets: &[Inputs], time_limit: Option<f64>) -> String {
+pub(crate) fn request(
+    path: &Path,
+    entry: Option<&str>,
+    sets: &[Inputs],
+    time_limit: Option<f64>,
+) -> String {
     let inputs: Vec<String> = sets
         .iter()
         .map(|set| {

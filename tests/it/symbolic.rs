@@ -122,7 +122,9 @@ fn check_program(path: &Path) -> Checked {
         },
     );
     let how = |set: &Inputs| {
-        let e = entry.as_ref().map_or(String::new(), |f| format!(" --entry {f}"));
+        let e = entry
+            .as_ref()
+            .map_or(String::new(), |f| format!(" --entry {f}"));
         format!("symdbg exec {name}{e} {}", show_inputs(set))
     };
     // 1. Replay every satisfiable leaf's model.
@@ -141,7 +143,8 @@ fn check_program(path: &Path) -> Checked {
             continue;
         }
         let Some(m) = engine.model(leaf) else {
-            out.failures.push(format!("{name}: no model for satisfiable leaf {}", leaf.0));
+            out.failures
+                .push(format!("{name}: no model for satisfiable leaf {}", leaf.0));
             continue;
         };
         let set: Inputs = params
@@ -244,7 +247,9 @@ fn engine_agrees_with_python_on_the_corpus() {
                 theirs.store.clear();
             }
             if *expected != theirs {
-                failures.push(format!("{what}\n  python3: {theirs}\n  symdbg:  {expected}"));
+                failures.push(format!(
+                    "{what}\n  python3: {theirs}\n  symdbg:  {expected}"
+                ));
             }
         }
     }
@@ -258,7 +263,12 @@ fn engine_agrees_with_python_on_the_corpus() {
         failures.is_empty(),
         "{} failures; first ones:\n\n{}",
         failures.len(),
-        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n\n")
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
     );
     assert!(compared > 500, "only {compared} comparisons");
 }
