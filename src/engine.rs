@@ -103,6 +103,14 @@ pub struct Stats {
     pub solver: SolverStats,
 }
 
+/// A successor state, checked and settled, before it becomes a node.
+struct Child {
+    state: State,
+    settled: Settled,
+    forced: Option<Outcome>,
+    unknown_reason: Option<String>,
+}
+
 /// A model at a node: concrete inputs, and the visible store evaluated under them.
 #[derive(Clone, Debug)]
 pub struct NodeModel {
@@ -283,6 +291,36 @@ impl Engine {
             return Vec::new();
         }
         let state = self.tree.node(id).state.clone();
+        self.tree.node_mut(id).kind = NodeKind::Inner;
+        let opaque_call = !self.config.frames
+            && matches!(
+                step::next_action(&state),
+                Some(step::Action::Instr(i)) if matches!(i.kind, InstrKind::Call { .. })
+            );
+        let children = if opaque_call {
+            self.successors_opaque(&state)
+        } else {
+            self.successors(&state)
+        };
+        let base = state.pc.len();
+        children
+            .into_iter()
+            .map(|c| {
+                // The edge condition: what the step added to the path condition.
+                let added = c.state.pc.to_vec().split_off(base.min(c.state.pc.len()));
+                let branch = (!added.is_empty()).then(|| Term::and_all(added));
+                let reason = c.unknown_reason;
+                let leaf = self.add_node(Some(id), branch, c.state, c.settled, c.forced);
+                if reason.is_some() {
+                    self.tree.node_mut(leaf).unknown_reason = reason;
+                }
+                leaf
+            })
+            .collect()
+    }
+
+    /// The feasible successors of a settled state (one transition), settled.
+    fn successors(&mut self, state: &State) -> Vec<Child> {
         let result = {
             let cx = eval::Context {
                 program: &self.ir,
@@ -294,9 +332,8 @@ impl Engine {
                 config: &self.config,
                 types: &self.types,
             }
-            .step(&state)
+            .step(state)
         };
-        self.tree.node_mut(id).kind = NodeKind::Inner;
         let mut pc = state.pc.to_vec();
         let n = result.succs.len();
         let mut all_unsat = true;
@@ -315,34 +352,29 @@ impl Engine {
                 pc.pop();
                 r
             };
-            let branch = (!succ.cond.is_true()).then(|| succ.cond.clone());
             let mut st = succ.state;
             st.pc = state.pc.and(succ.cond.clone());
+            let child = |st, settled, forced, unknown_reason| Child {
+                state: st,
+                settled,
+                forced,
+                unknown_reason,
+            };
             match sat {
                 SatResult::Unsat => {
                     // An assumption that closes the path leaves one visible leaf.
                     if !result.exhaustive && succ.forced.is_none() && st.abrupt.is_none() {
-                        let leaf = self.add_node(
-                            Some(id),
-                            branch,
-                            st,
-                            Settled::Running,
-                            Some(Outcome::Infeasible),
-                        );
-                        children.push(leaf);
+                        children.push(child(st, Settled::Running, Some(Outcome::Infeasible), None));
                     }
                 }
                 SatResult::Unknown(reason) => {
                     all_unsat = false;
-                    let leaf = self.add_node(
-                        Some(id),
-                        branch,
+                    children.push(child(
                         st,
                         Settled::Running,
                         Some(Outcome::Unknown),
-                    );
-                    self.tree.node_mut(leaf).unknown_reason = Some(reason);
-                    children.push(leaf);
+                        Some(reason),
+                    ));
                 }
                 SatResult::Sat => {
                     all_unsat = false;
@@ -351,11 +383,38 @@ impl Engine {
                     } else {
                         settle(&mut st, &self.ir)
                     };
-                    children.push(self.add_node(Some(id), branch, st, settled, succ.forced));
+                    children.push(child(st, settled, succ.forced, None));
                 }
             }
         }
         children
+    }
+
+    /// The book's opaque call: the whole callee runs inside one step; the children are the
+    /// states in which the paths are back in the caller (or ended).
+    fn successors_opaque(&mut self, state: &State) -> Vec<Child> {
+        let depth = state.frames.len();
+        let mut done = Vec::new();
+        let mut work = self.successors(state);
+        work.reverse();
+        while let Some(c) = work.pop() {
+            let inside = c.forced.is_none()
+                && matches!(c.settled, Settled::Running)
+                && c.state.frames.len() > depth;
+            if !inside {
+                done.push(c);
+                continue;
+            }
+            if self.cancel.load(Ordering::Relaxed) {
+                // Leave the rest visible as open paths inside the callee.
+                done.push(c);
+                continue;
+            }
+            let mut next = self.successors(&c.state);
+            next.reverse();
+            work.extend(next);
+        }
+        done
     }
 
     /// Explore the subtree under `from` with `limits`, not stepping beyond nodes for which

@@ -31,13 +31,13 @@ const RANDOM_SETS: usize = 36;
 /// Input sets per example (small values only: some examples loop `idx - x` times).
 const EXAMPLE_SETS: usize = 12;
 /// Stack for the thread that runs the interpreter (the CLI uses the same).
-const STACK_SIZE: usize = 512 << 20;
+pub(crate) const STACK_SIZE: usize = 512 << 20;
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn py_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn py_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
@@ -47,7 +47,7 @@ fn py_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn name_of(path: &Path) -> String {
+pub(crate) fn name_of(path: &Path) -> String {
     path.strip_prefix(root())
         .unwrap_or(path)
         .display()
@@ -56,7 +56,7 @@ fn name_of(path: &Path) -> String {
 
 /// A value on either side of the comparison, printed as a Python literal.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Val {
+pub(crate) enum Val {
     Int(BigInt),
     Bool(bool),
     Tuple(Vec<BigInt>),
@@ -82,7 +82,7 @@ impl fmt::Display for Val {
 }
 
 impl Val {
-    fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         match self {
             Val::Int(n) => Value::Int(n.clone()),
             Val::Bool(b) => Value::Bool(*b),
@@ -90,7 +90,7 @@ impl Val {
         }
     }
 
-    fn from_value(v: &Value) -> Val {
+    pub(crate) fn from_value(v: &Value) -> Val {
         match v {
             Value::Int(n) => Val::Int(n.clone()),
             Value::Bool(b) => Val::Bool(*b),
@@ -100,7 +100,7 @@ impl Val {
 
     /// JSON text for the request to run_python.py (written by hand so that big ints stay
     /// exact whatever serde_json's features are).
-    fn json(&self) -> String {
+    pub(crate) fn json(&self) -> String {
         match self {
             Val::Int(n) => n.to_string(),
             Val::Bool(b) => b.to_string(),
@@ -111,7 +111,7 @@ impl Val {
         }
     }
 
-    fn from_json(j: &Json) -> Result<Val, String> {
+    pub(crate) fn from_json(j: &Json) -> Result<Val, String> {
         fn int(j: &Json) -> Result<BigInt, String> {
             match j {
                 Json::Number(n) => BigInt::from_str(&n.to_string()).map_err(|_| {
@@ -135,12 +135,12 @@ impl Val {
 
 /// One run's observable result, the same shape for both sides.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Observed {
+pub(crate) struct Observed {
     /// `normal`, `return`, `exception`, ... (python may also say `timeout`).
-    outcome: String,
-    exception: Option<String>,
-    return_value: Option<Val>,
-    store: BTreeMap<String, Val>,
+    pub(crate) outcome: String,
+    pub(crate) exception: Option<String>,
+    pub(crate) return_value: Option<Val>,
+    pub(crate) store: BTreeMap<String, Val>,
 }
 
 impl fmt::Display for Observed {
@@ -164,7 +164,7 @@ impl fmt::Display for Observed {
 }
 
 impl Observed {
-    fn from_python(j: &Json) -> Result<Observed, String> {
+    pub(crate) fn from_python(j: &Json) -> Result<Observed, String> {
         let field = |k: &str| {
             j.get(k)
                 .ok_or_else(|| format!("python result lacks `{k}`: {j}"))
@@ -307,13 +307,13 @@ fn random_value(ty: Type, rng: &mut Rng, large: bool) -> Val {
     }
 }
 
-type Inputs = Vec<(String, Val)>;
+pub(crate) type Inputs = Vec<(String, Val)>;
 
 /// Edge combinations first, then random sets. The leading inputs take every combination of
 /// their edge values as long as that fits in `edges` sets (with two ints: every sign
 /// combination and zero); the inputs after them cycle through their edge values at
 /// different rates, so every input varies.
-fn generate(
+pub(crate) fn generate(
     params: &[(String, Type)],
     name: &str,
     edges: usize,
@@ -361,7 +361,7 @@ fn generate(
 }
 
 /// `--input` arguments reproducing this input with `symdbg exec`.
-fn show_inputs(inputs: &Inputs) -> String {
+pub(crate) fn show_inputs(inputs: &Inputs) -> String {
     if inputs.is_empty() {
         return "(no inputs)".to_string();
     }
@@ -373,7 +373,7 @@ fn show_inputs(inputs: &Inputs) -> String {
 }
 
 /// `# entry: f` on the first line selects an entry function.
-fn entry_of(src: &str) -> Option<String> {
+pub(crate) fn entry_of(src: &str) -> Option<String> {
     let first = src.lines().next()?;
     let rest = first
         .trim()
@@ -383,7 +383,7 @@ fn entry_of(src: &str) -> Option<String> {
     Some(rest.trim().to_string())
 }
 
-fn load(path: &Path, src: &str) -> Result<(Program, lang::TypeInfo), String> {
+pub(crate) fn load(path: &Path, src: &str) -> Result<(Program, lang::TypeInfo), String> {
     lang::load(src).map_err(|ds| {
         let map = SourceMap::new(name_of(path), src.to_string());
         ds.iter()
@@ -393,7 +393,10 @@ fn load(path: &Path, src: &str) -> Result<(Program, lang::TypeInfo), String> {
     })
 }
 
-fn params_of(program: &Program, entry: Option<&str>) -> Result<Vec<(String, Type)>, String> {
+pub(crate) fn params_of(
+    program: &Program,
+    entry: Option<&str>,
+) -> Result<Vec<(String, Type)>, String> {
     match entry {
         None => Ok(program
             .inputs()
@@ -413,7 +416,12 @@ fn params_of(program: &Program, entry: Option<&str>) -> Result<Vec<(String, Type
 }
 
 /// The JSON request for run_python.py (written by hand: big ints stay exact).
-fn request(path: &Path, entry: Option<&str>, sets: &[Inputs], time_limit: Option<f64>) -> String {
+pub(crate) fn request(
+    path: &Path,
+    entry: Option<&str>,
+    sets: &[Inputs],
+    time_limit: Option<f64>,
+) -> String {
     let inputs: Vec<String> = sets
         .iter()
         .map(|set| {
@@ -433,7 +441,7 @@ fn request(path: &Path, entry: Option<&str>, sets: &[Inputs], time_limit: Option
     )
 }
 
-fn spawn_oracle(request: &str) -> Child {
+pub(crate) fn spawn_oracle(request: &str) -> Child {
     let oracle = root().join("tests/py/run_python.py");
     let mut child = Command::new("python3")
         .arg(&oracle)
@@ -448,7 +456,7 @@ fn spawn_oracle(request: &str) -> Child {
     child
 }
 
-fn python_output(child: Child) -> Result<Json, String> {
+pub(crate) fn python_output(child: Child) -> Result<Json, String> {
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     if !out.status.success() {
         return Err(format!(
@@ -459,7 +467,7 @@ fn python_output(child: Child) -> Result<Json, String> {
     serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
 }
 
-fn parse_results(json: &Json, expected: usize) -> Result<Vec<Observed>, String> {
+pub(crate) fn parse_results(json: &Json, expected: usize) -> Result<Vec<Observed>, String> {
     let list = json
         .as_array()
         .ok_or("run_python.py did not print a list")?;

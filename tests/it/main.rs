@@ -1,6 +1,8 @@
 //! The one integration-test binary (one binary keeps link time down).
 //! Each module is one theme:
 
+/// The book's results for its examples (find, method frames, bounds).
+mod book;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
 /// `symdbg exec`: JSON shape, outcomes, exit codes, errors for bad inputs/files.
@@ -11,3 +13,5 @@ mod gen;
 mod parse;
 /// `symdbg run`: the --json schema, --dot, --counterexamples, exit codes.
 mod run;
+/// The symbolic engine against python3: leaf models replayed, random inputs hit one leaf.
+mod symbolic;

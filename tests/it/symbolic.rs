@@ -1,0 +1,274 @@
+//! Differential tests of the symbolic engine against CPython.
+//!
+//! For every program of the corpus (`tests/data/programs/`, module and `# entry:` runs):
+//! 1. every satisfiable `normal`/`return`/`exception` leaf's model is replayed in `python3`:
+//!    the same outcome, exception class, return value (entry runs) and final variables
+//!    (module runs) must come out;
+//! 2. for generated inputs, exactly one explored leaf's path condition holds (evaluated in
+//!    Rust under the input), and unless that leaf is a `bound` leaf, python3 agrees with it.
+//!
+//! A failure names the program, the input (as `symdbg exec` arguments) and both results.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use symdbg::concrete::Value;
+use symdbg::engine::term::{Sym, Term};
+use symdbg::engine::{Config, Engine, Limits, NodeId, NodeKind, Outcome};
+use symdbg::lang::Type;
+use symdbg::solver::Model;
+use symdbg::transform;
+
+use crate::differential::{
+    entry_of, generate, params_of, parse_results, py_files, python_output, request, root,
+    show_inputs, spawn_oracle, Inputs, Observed, Val, STACK_SIZE,
+};
+
+/// Per program: the explored tree must stay below this (corpus programs are small).
+const MAX_NODES: usize = 20_000;
+
+/// What one program's exploration produced, as plain data (the engine is not `Send`).
+struct Checked {
+    name: String,
+    entry: Option<String>,
+    /// Input sets to replay, each with the leaf's prediction (`None`: bound, not compared).
+    sets: Vec<(Inputs, Option<Observed>, String)>,
+    failures: Vec<String>,
+    leaves: usize,
+}
+
+fn observed_at(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Option<Observed> {
+    let node = engine.tree().node(leaf);
+    let (outcome, exception) = match node.outcome()? {
+        Outcome::Normal => ("normal", None),
+        Outcome::Return => ("return", None),
+        Outcome::Exception(c) => ("exception", Some(c.name().to_string())),
+        _ => return None,
+    };
+    let eval = |t: &Term| model.eval(t).map(|v| Val::from_value(&v));
+    let store = if entry {
+        BTreeMap::new()
+    } else {
+        engine
+            .store(leaf)
+            .iter()
+            .filter_map(|(k, t)| eval(t).map(|v| (k.clone(), v)))
+            .collect()
+    };
+    Some(Observed {
+        outcome: outcome.to_string(),
+        exception,
+        return_value: if entry {
+            node.return_value.as_ref().and_then(eval)
+        } else {
+            None
+        },
+        store,
+    })
+}
+
+fn holds(model: &Model, pc: &[Term]) -> bool {
+    pc.iter()
+        .all(|t| matches!(model.eval(t), Some(Value::Bool(true))))
+}
+
+fn model_of(params: &[(String, Type)], set: &Inputs) -> Model {
+    let mut values = BTreeMap::new();
+    for ((name, ty), (_, v)) in params.iter().zip(set) {
+        let sort = match ty {
+            Type::Int => symdbg::engine::term::Sort::Int,
+            Type::Bool => symdbg::engine::term::Sort::Bool,
+            Type::Tuple => symdbg::engine::term::Sort::Seq,
+        };
+        values.insert(
+            Sym {
+                name: Rc::from(name.as_str()),
+                sort,
+            },
+            v.to_value(),
+        );
+    }
+    Model { values }
+}
+
+fn check_program(path: &Path) -> Checked {
+    let name = crate::differential::name_of(path);
+    let src = std::fs::read_to_string(path).unwrap();
+    let entry = entry_of(&src);
+    let mut out = Checked {
+        name: name.clone(),
+        entry: entry.clone(),
+        sets: Vec::new(),
+        failures: Vec::new(),
+        leaves: 0,
+    };
+    let (program, types, ir) = match transform::load(&src) {
+        Ok(x) => x,
+        Err(d) => {
+            out.failures.push(format!("{name}: does not load: {d:?}"));
+            return out;
+        }
+    };
+    let params = params_of(&program, entry.as_deref()).unwrap();
+    let mut engine = Engine::new(&program, types, ir, entry.as_deref(), Config::default())
+        .unwrap_or_else(|d| panic!("{name}: {d:?}"));
+    let root = engine.tree().root();
+    engine.run(
+        root,
+        Limits {
+            max_nodes: Some(MAX_NODES),
+            ..Limits::default()
+        },
+    );
+    let how = |set: &Inputs| {
+        let e = entry
+            .as_ref()
+            .map_or(String::new(), |f| format!(" --entry {f}"));
+        format!("symdbg exec {name}{e} {}", show_inputs(set))
+    };
+    // 1. Replay every satisfiable leaf's model.
+    let leaves: Vec<NodeId> = engine
+        .tree()
+        .nodes()
+        .filter(|n| n.is_leaf())
+        .map(|n| n.id)
+        .collect();
+    out.leaves = leaves.len();
+    for &leaf in &leaves {
+        if !matches!(
+            engine.tree().node(leaf).outcome(),
+            Some(Outcome::Normal | Outcome::Return | Outcome::Exception(_))
+        ) {
+            continue;
+        }
+        let Some(m) = engine.model(leaf) else {
+            out.failures
+                .push(format!("{name}: no model for satisfiable leaf {}", leaf.0));
+            continue;
+        };
+        let set: Inputs = params
+            .iter()
+            .map(|(n, _)| (n.clone(), Val::from_value(&m.inputs[n])))
+            .collect();
+        let model = model_of(&params, &set);
+        let expected = observed_at(&engine, leaf, &model, entry.is_some());
+        let what = format!("{} (model of leaf {})", how(&set), leaf.0);
+        out.sets.push((set, expected, what));
+    }
+    // 2. Random inputs: exactly one leaf (or still-open node) matches.
+    let candidates: Vec<(NodeId, Vec<Term>)> = engine
+        .tree()
+        .nodes()
+        .filter(|n| {
+            matches!(n.kind, NodeKind::Open)
+                || matches!(
+                    n.outcome(),
+                    Some(
+                        Outcome::Normal
+                            | Outcome::Return
+                            | Outcome::Exception(_)
+                            | Outcome::Bound
+                            | Outcome::Halt
+                            | Outcome::Unknown
+                    )
+                )
+        })
+        .map(|n| (n.id, engine.path_condition(n.id)))
+        .collect();
+    let file = path.file_name().unwrap().to_string_lossy().to_string();
+    for set in generate(&params, &file, 10, 20, false) {
+        let model = model_of(&params, &set);
+        let matching: Vec<NodeId> = candidates
+            .iter()
+            .filter(|(_, pc)| holds(&model, pc))
+            .map(|(id, _)| *id)
+            .collect();
+        match matching.as_slice() {
+            [one] => {
+                let node = engine.tree().node(*one);
+                let undecided = matches!(node.outcome(), Some(Outcome::Bound | Outcome::Unknown));
+                let expected = if node.is_open() || undecided {
+                    None
+                } else {
+                    observed_at(&engine, *one, &model, entry.is_some())
+                };
+                let what = format!("{} (random input, leaf {})", how(&set), one.0);
+                out.sets.push((set, expected, what));
+            }
+            many => out.failures.push(format!(
+                "{}: {} leaves' path conditions hold (expected exactly one): {:?}",
+                how(&set),
+                many.len(),
+                many.iter().map(|n| n.0).collect::<Vec<_>>()
+            )),
+        }
+    }
+    out
+}
+
+#[test]
+fn engine_agrees_with_python_on_the_corpus() {
+    let files: Vec<PathBuf> = py_files(&root().join("tests/data/programs"));
+    assert!(files.len() >= 40, "the corpus has {} programs", files.len());
+    let checked: Vec<Checked> = std::thread::Builder::new()
+        .stack_size(STACK_SIZE)
+        .spawn(move || files.iter().map(|p| check_program(p)).collect())
+        .unwrap()
+        .join()
+        .expect("the engine panicked");
+    let mut failures: Vec<String> = checked.iter().flat_map(|c| c.failures.clone()).collect();
+    // One python3 process for all replays.
+    let requests: Vec<String> = checked
+        .iter()
+        .map(|c| {
+            let sets: Vec<Inputs> = c.sets.iter().map(|(s, _, _)| s.clone()).collect();
+            request(&root().join(&c.name), c.entry.as_deref(), &sets, Some(10.0))
+        })
+        .collect();
+    let answer = python_output(spawn_oracle(&format!("[{}]", requests.join(", "))))
+        .expect("run_python.py failed");
+    let answers = answer.as_array().expect("a list of answers");
+    let mut replays = 0;
+    let mut compared = 0;
+    for (c, a) in checked.iter().zip(answers) {
+        let theirs = match parse_results(a, c.sets.len()) {
+            Ok(t) => t,
+            Err(e) => {
+                failures.push(format!("{}: {e}", c.name));
+                continue;
+            }
+        };
+        for ((_, expected, what), mut theirs) in c.sets.iter().zip(theirs) {
+            replays += 1;
+            let Some(expected) = expected else { continue };
+            compared += 1;
+            if c.entry.is_some() {
+                theirs.store.clear();
+            }
+            if *expected != theirs {
+                failures.push(format!(
+                    "{what}\n  python3: {theirs}\n  symdbg:  {expected}"
+                ));
+            }
+        }
+    }
+    let leaves: usize = checked.iter().map(|c| c.leaves).sum();
+    eprintln!(
+        "symbolic differential: {} programs, {leaves} leaves, {replays} inputs replayed, {compared} compared, {} failures",
+        checked.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures; first ones:\n\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+    assert!(compared > 500, "only {compared} comparisons");
+}
