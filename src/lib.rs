@@ -6,11 +6,13 @@
 //! - [`semantics`]: the operator rules (Python's `//`, `%`, indexing, exception classes)
 //!   shared by the concrete interpreter and the symbolic engine.
 //! - [`concrete`]: the concrete interpreter with CPython's semantics (one input, one run).
+//! - [`engine`]: the symbolic engine; [`engine::term`] is its term language.
 //! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
 //! - [`cli`]: the command line (`symdbg exec`, ...); the only stage that does IO.
 
 pub mod cli;
 pub mod concrete;
 pub mod diagnostics;
+pub mod engine;
 pub mod lang;
 pub mod semantics;

@@ -1,0 +1,3 @@
+//! The symbolic engine (issue 3).
+
+pub mod term;
