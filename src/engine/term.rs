@@ -164,6 +164,11 @@ impl Term {
         self.0.sort
     }
 
+    /// The structural hash cached in the node (equal terms have equal codes).
+    pub fn hash_code(&self) -> u64 {
+        self.0.hash
+    }
+
     pub fn is_true(&self) -> bool {
         matches!(self.kind(), TermKind::Bool(true))
     }
