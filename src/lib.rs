@@ -7,6 +7,8 @@
 //!   shared by the concrete interpreter and the symbolic engine.
 //! - [`transform`]: checked AST → the engine's IR (calls hoisted into instructions).
 //! - [`concrete`]: the concrete interpreter with CPython's semantics (one input, one run).
+//! - [`engine`]: the symbolic engine; [`engine::term`] is its term language.
+//! - [`solver`]: feasibility checks and models with Z3; the only module that names `z3`.
 //! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
 //! - [`cli`]: the command line (`symdbg exec`, ...); the only stage that does IO.
 

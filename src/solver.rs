@@ -1,58 +1,277 @@
-//! STUB (replaced by the solver helper's solver): always satisfiable.
-#![allow(missing_docs, dead_code)]
-use std::collections::BTreeMap;
+//! The solver layer: the only module that names `z3`. The engine asks it questions in its
+//! own [`Term`] language.
+//!
+//! [`Solver::check`] decides whether a path condition (a conjunction of Bool terms) is
+//! satisfiable, combining three techniques of symbolic executors such as KLEE:
+//! - an **answer cache** keyed by the *set* of conjuncts (terms hash in O(1), their hash
+//!   being cached in the node);
+//! - **constraint independence** (`solver/slice.rs`): when all but the newest conjuncts are
+//!   known satisfiable, only the conjuncts connected to the newest ones by shared symbols
+//!   are sent to Z3 (the soundness argument is in that module);
+//! - **incremental solving** (`solver/incremental.rs`): one Z3 solver, one push frame per
+//!   conjunct, popped back to the common prefix of consecutive queries.
+//!
+//! Every Z3 call has a timeout ([`SolverConfig::timeout_ms`]); a timeout answers
+//! `Unknown("timeout")`. [`Solver::model`] decodes a Z3 model into concrete values
+//! (tuples from sequences), and [`Model::eval`] evaluates any term under it in plain Rust.
+//! The translation (`solver/translate.rs`) encodes Python's `//`, `%` and negative indices
+//! exactly, like `Term::to_smt2`.
+//!
+//! Z3 objects live in the thread-local context of the `z3` crate: a `Solver` must stay on
+//! the thread that created it (it is `!Send`).
+
+mod incremental;
+mod model;
+mod slice;
+#[cfg(test)]
+mod tests;
+mod translate;
+
+use std::collections::{BTreeSet, HashMap};
 use std::time::Duration;
 
-use crate::concrete::Value;
 use crate::engine::term::{Sym, Term};
+use incremental::Incremental;
+use slice::VarsMemo;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+pub use model::{Model, EVAL_RANGE_LIMIT};
+pub use translate::UNROLL_LIMIT;
+
+/// A concrete value of a model: an int, a bool or a tuple of ints.
+pub type ConcreteValue = crate::concrete::Value;
+
+/// The answer to a satisfiability question.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum SatResult {
     Sat,
     Unsat,
+    /// Z3 could not decide; the reason, e.g. `"timeout"` or `"(incomplete quantifiers)"`.
     Unknown(String),
 }
-#[derive(Debug, Clone, Default)]
+
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SolverConfig {
+    /// Per-check time limit for Z3 (`None`: no limit).
     pub timeout_ms: Option<u64>,
 }
-#[derive(Debug, Clone, Default)]
+
+impl Default for SolverConfig {
+    fn default() -> SolverConfig {
+        SolverConfig {
+            timeout_ms: Some(10_000),
+        }
+    }
+}
+
+/// Counters since the solver was created.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SolverStats {
+    /// Calls of [`Solver::check`].
     pub checks: u64,
+    /// Checks (or their independent clusters) answered from the cache.
     pub cache_hits: u64,
+    /// Queries sent to Z3 (checks and models).
     pub z3_calls: u64,
+    /// Time inside Z3: translation to Z3 terms, push/pop, `check`, model extraction.
     pub z3_time: Duration,
+    /// Checks for which constraint independence sent Z3 a strict subset of the conjuncts.
+    pub sliced: u64,
 }
+
+/// Feasibility checks and models for path conditions. Owns Z3 objects (`!Send`).
 pub struct Solver {
+    inc: Incremental,
+    cache: HashMap<Key, SatResult>,
+    /// The conjuncts of the last path condition found satisfiable.
+    last_sat: Vec<Term>,
+    vars: VarsMemo,
     stats: SolverStats,
+    caching: bool,
+    slicing: bool,
 }
-#[derive(Debug, Clone, Default)]
-pub struct Model {
-    pub values: BTreeMap<Sym, Value>,
-}
-impl Model {
-    pub fn eval(&self, _t: &Term) -> Option<Value> {
-        None
+
+/// A cache key: the set of conjuncts (sorted by hash, duplicates removed). Terms with equal
+/// hashes may end up in different orders, which can only cost a cache miss.
+#[derive(PartialEq, Eq, Hash)]
+struct Key(Box<[Term]>);
+
+impl Key {
+    fn new(terms: &[Term]) -> Key {
+        let mut v = terms.to_vec();
+        v.sort_by_key(Term::hash_code);
+        v.dedup();
+        Key(v.into())
     }
 }
+
+/// Drop the answer cache beyond this many entries.
+const CACHE_LIMIT: usize = 1_000_000;
+
+/// The conjuncts that are not `True`, or the answer if one is `False` or none is left.
+fn nontrivial(pc: &[Term]) -> Result<Vec<Term>, SatResult> {
+    if pc.iter().any(Term::is_false) {
+        return Err(SatResult::Unsat);
+    }
+    let rest: Vec<Term> = pc.iter().filter(|t| !t.is_true()).cloned().collect();
+    if rest.is_empty() {
+        return Err(SatResult::Sat);
+    }
+    Ok(rest)
+}
+
 impl Solver {
-    pub fn new(_c: SolverConfig) -> Solver {
+    pub fn new(config: SolverConfig) -> Solver {
         Solver {
+            inc: Incremental::new(config.timeout_ms),
+            cache: HashMap::new(),
+            last_sat: Vec::new(),
+            vars: VarsMemo::default(),
             stats: SolverStats::default(),
+            caching: true,
+            slicing: true,
         }
     }
-    pub fn check(&mut self, pc: &[Term]) -> SatResult {
-        self.stats.checks += 1;
-        if pc.iter().any(|t| t.is_false()) {
-            SatResult::Unsat
-        } else {
-            SatResult::Sat
-        }
+
+    /// Turn the answer cache on or off (on by default; off for experiments).
+    pub fn set_caching(&mut self, on: bool) {
+        self.caching = on;
     }
-    pub fn model(&mut self, _pc: &[Term], _syms: &[Sym]) -> Option<Model> {
-        Some(Model::default())
+
+    /// Turn constraint independence on or off (on by default; off for experiments).
+    pub fn set_slicing(&mut self, on: bool) {
+        self.slicing = on;
     }
+
     pub fn stats(&self) -> SolverStats {
         self.stats.clone()
     }
+
+    /// Is the conjunction of `pc` satisfiable? Best called in depth-first order (a node's
+    /// path condition extends its parent's), which the cache, constraint independence and
+    /// the incremental Z3 stack all exploit; any order gives the right answers.
+    pub fn check(&mut self, pc: &[Term]) -> SatResult {
+        self.stats.checks += 1;
+        let pc = match nontrivial(pc) {
+            Ok(pc) => pc,
+            Err(answer) => return answer,
+        };
+        let key = self.caching.then(|| Key::new(&pc));
+        if let Some(r) = key.as_ref().and_then(|k| self.cache.get(k)) {
+            self.stats.cache_hits += 1;
+            return r.clone();
+        }
+        let r = self.check_uncached(&pc);
+        if let Some(k) = key {
+            self.remember(k, r.clone());
+        }
+        if r == SatResult::Sat {
+            self.last_sat = pc;
+        }
+        r
+    }
+
+    fn check_uncached(&mut self, pc: &[Term]) -> SatResult {
+        if !self.slicing {
+            return self.solve(pc);
+        }
+        let known = self.known_sat_prefix(pc);
+        if known == pc.len() {
+            // `pc` is a prefix of a satisfiable path condition.
+            self.stats.cache_hits += 1;
+            return SatResult::Sat;
+        }
+        if known == 0 {
+            return self.solve(pc);
+        }
+        let cluster = slice::cluster(pc, known, &mut self.vars);
+        if cluster.len() == pc.len() {
+            return self.solve(pc);
+        }
+        self.stats.sliced += 1;
+        if !self.caching {
+            return self.solve(&cluster);
+        }
+        let key = Key::new(&cluster);
+        if let Some(r) = self.cache.get(&key) {
+            self.stats.cache_hits += 1;
+            return r.clone();
+        }
+        let r = self.solve(&cluster);
+        self.remember(key, r.clone());
+        r
+    }
+
+    /// The length of a prefix of `pc` known to be satisfiable: the common prefix with the
+    /// last satisfiable path condition, or all but the last conjunct if the cache says so.
+    fn known_sat_prefix(&self, pc: &[Term]) -> usize {
+        let n = pc.len();
+        let common = self
+            .last_sat
+            .iter()
+            .zip(pc)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if common + 1 >= n || !self.caching {
+            return common;
+        }
+        match self.cache.get(&Key::new(&pc[..n - 1])) {
+            Some(SatResult::Sat) => n - 1,
+            _ => common,
+        }
+    }
+
+    fn remember(&mut self, key: Key, r: SatResult) {
+        if self.cache.len() >= CACHE_LIMIT {
+            self.cache.clear();
+        }
+        self.cache.insert(key, r);
+    }
+
+    /// Ask Z3 about exactly these conjuncts.
+    fn solve(&mut self, terms: &[Term]) -> SatResult {
+        self.stats.z3_calls += 1;
+        let (r, time) = self.inc.check(terms);
+        self.stats.z3_time += time;
+        r
+    }
+
+    /// A model of `pc` giving a value to each of `syms` (symbols that `pc` does not
+    /// mention get their defaults `0`, `False`, `()`). `None` if `pc` is unsat or unknown.
+    pub fn model(&mut self, pc: &[Term], syms: &[Sym]) -> Option<Model> {
+        let defaults = |m: &mut Model| {
+            for s in syms {
+                m.values.entry(s.clone()).or_insert_with(|| m_default(s));
+            }
+        };
+        let pc = match nontrivial(pc) {
+            Ok(pc) => pc,
+            Err(SatResult::Sat) => {
+                let mut m = Model::default();
+                defaults(&mut m);
+                return Some(m);
+            }
+            Err(_) => return None,
+        };
+        if self.solve(&pc) != SatResult::Sat {
+            return None;
+        }
+        let mut mentioned = BTreeSet::new();
+        pc.iter().for_each(|t| t.vars(&mut mentioned));
+        let wanted: Vec<Sym> = syms
+            .iter()
+            .filter(|s| mentioned.contains(*s))
+            .cloned()
+            .collect();
+        let start = std::time::Instant::now();
+        let mut m = self.inc.model(&wanted);
+        self.stats.z3_time += start.elapsed();
+        if let Some(m) = &mut m {
+            defaults(m);
+        }
+        m
+    }
+}
+
+fn m_default(s: &Sym) -> ConcreteValue {
+    ConcreteValue::default_of(s.sort.to_type())
 }

@@ -1,13 +1,36 @@
-//! STUB (replaced by the solver helper's term.rs): just enough of the brief's API to compile.
-#![allow(missing_docs, dead_code)]
+//! The engine's term language: symbolic values and path conditions, independent of Z3.
+//!
+//! A [`Term`] is an immutable tree shared through `Rc`: cloning is a pointer copy, equality
+//! is structural (with a pointer shortcut), and every node caches its hash, so terms key
+//! hash maps cheaply (the solver's answer cache does exactly that). Terms are only built
+//! through the smart constructors (`Term::add`, `Term::and`, ...; see `term/build.rs`), which
+//! simplify on the fly: constants are folded with [`crate::semantics`] (Python's `//` and
+//! `%`), neutral elements and double negations disappear, `and`/`or` flatten, `len` and
+//! indexing see through tuple displays.
+//!
+//! Three renderings: `Display` prints minipy syntax (`x + 1 < len(t)`), [`Term::to_smt2`]
+//! prints SMT-LIB with Python's `//`, `%` and negative indices encoded exactly, and
+//! [`smt2_declarations`] declares the free symbols. The solver (the only module that names
+//! Z3) translates terms itself; the engine never sees a Z3 type.
+
+mod build;
+mod print;
+mod smt2;
+#[cfg(test)]
+mod tests;
+
 use std::collections::BTreeSet;
-use std::fmt;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::rc::Rc;
 
 use num_bigint::BigInt;
 
-use crate::lang::ast::CmpOp;
+use crate::concrete::Value;
+use crate::lang::ast::{CmpOp, Type};
 
+pub use smt2::smt2_declarations;
+
+/// The sort of a term. `Seq` is a minipy tuple, SMT-LIB `(Seq Int)`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Sort {
     Int,
@@ -15,15 +38,60 @@ pub enum Sort {
     Seq,
 }
 
+impl Sort {
+    /// The sort of values of a minipy type.
+    pub fn of_type(ty: Type) -> Sort {
+        match ty {
+            Type::Int => Sort::Int,
+            Type::Bool => Sort::Bool,
+            Type::Tuple => Sort::Seq,
+        }
+    }
+
+    /// The minipy type of values of this sort.
+    pub fn to_type(self) -> Type {
+        match self {
+            Sort::Int => Type::Int,
+            Sort::Bool => Type::Bool,
+            Sort::Seq => Type::Tuple,
+        }
+    }
+}
+
+/// A symbolic constant: an input (`x`, `t`) or a fresh havoc value (`x!1`).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Sym {
     pub name: Rc<str>,
     pub sort: Sort,
 }
 
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Term(Rc<TermKind>);
+impl Sym {
+    pub fn new(name: &str, sort: Sort) -> Sym {
+        Sym {
+            name: Rc::from(name),
+            sort,
+        }
+    }
+}
 
+impl std::fmt::Display for Sym {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// An immutable symbolic term. Cheap to clone; compared and hashed structurally (the hash
+/// is computed once, when the node is built).
+#[derive(Clone)]
+pub struct Term(Rc<Node>);
+
+struct Node {
+    kind: TermKind,
+    sort: Sort,
+    hash: u64,
+}
+
+/// The shape of a term; read it with [`Term::kind`], build it with the smart constructors.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum TermKind {
     Int(BigInt),
@@ -33,36 +101,38 @@ pub enum TermKind {
     Add(Term, Term),
     Sub(Term, Term),
     Mul(Term, Term),
+    /// Python's flooring `//`; only meaningful when the divisor is not 0.
     FloorDiv(Term, Term),
+    /// Python's `%` (sign of the divisor); only meaningful when the divisor is not 0.
     Mod(Term, Term),
     Abs(Term),
     Min(Term, Term),
     Max(Term, Term),
     Not(Term),
+    /// At least two conjuncts, none of them an `And` or a constant.
     And(Vec<Term>),
+    /// At least two disjuncts, none of them an `Or` or a constant.
     Or(Vec<Term>),
     Ite(Term, Term, Term),
+    /// `Eq`/`Ne` on any sort (both operands of the same sort), the orderings on `Int`.
     Cmp(CmpOp, Term, Term),
     SeqEmpty,
     SeqUnit(Term),
+    /// Kept right-nested: the left operand is never a `Concat`.
     Concat(Term, Term),
     Len(Term),
+    /// Python indexing, negative indices included; meaningful when `-len <= i < len`.
     Index(Term, Term),
+    /// `all(body for var in range(lo, hi))`: (var, lo, hi, body).
     Forall(Sym, Term, Term, Term),
+    /// `any(body for var in range(lo, hi))`: (var, lo, hi, body).
     Exists(Sym, Term, Term, Term),
 }
 
-fn t(k: TermKind) -> Term {
-    Term(Rc::new(k))
-}
-
-impl Term {
-    pub fn kind(&self) -> &TermKind {
-        &self.0
-    }
-    pub fn sort(&self) -> Sort {
+impl TermKind {
+    fn sort(&self) -> Sort {
         use TermKind::*;
-        match self.kind() {
+        match self {
             Int(_) | Neg(_) | Add(..) | Sub(..) | Mul(..) | FloorDiv(..) | Mod(..) | Abs(_)
             | Min(..) | Max(..) | Len(_) | Index(..) => Sort::Int,
             Bool(_) | Not(_) | And(_) | Or(_) | Cmp(..) | Forall(..) | Exists(..) => Sort::Bool,
@@ -71,170 +141,163 @@ impl Term {
             SeqEmpty | SeqUnit(_) | Concat(..) => Sort::Seq,
         }
     }
-    pub fn int(i: impl Into<BigInt>) -> Term {
-        t(TermKind::Int(i.into()))
+}
+
+impl Term {
+    /// Wrap a node without simplifying (the smart constructors call this last).
+    fn mk(kind: TermKind) -> Term {
+        let mut h = DefaultHasher::new();
+        kind.hash(&mut h);
+        let sort = kind.sort();
+        Term(Rc::new(Node {
+            hash: h.finish(),
+            sort,
+            kind,
+        }))
     }
-    pub fn bool(b: bool) -> Term {
-        t(TermKind::Bool(b))
+
+    pub fn kind(&self) -> &TermKind {
+        &self.0.kind
     }
-    pub fn var(s: Sym) -> Term {
-        t(TermKind::Var(s))
+
+    pub fn sort(&self) -> Sort {
+        self.0.sort
     }
-    pub fn neg(a: Term) -> Term {
-        t(TermKind::Neg(a))
+
+    /// The structural hash cached in the node (equal terms have equal codes).
+    pub fn hash_code(&self) -> u64 {
+        self.0.hash
     }
-    pub fn add(a: Term, b: Term) -> Term {
-        t(TermKind::Add(a, b))
-    }
-    pub fn sub(a: Term, b: Term) -> Term {
-        t(TermKind::Sub(a, b))
-    }
-    pub fn mul(a: Term, b: Term) -> Term {
-        t(TermKind::Mul(a, b))
-    }
-    pub fn floor_div(a: Term, b: Term) -> Term {
-        t(TermKind::FloorDiv(a, b))
-    }
-    pub fn modulo(a: Term, b: Term) -> Term {
-        t(TermKind::Mod(a, b))
-    }
-    pub fn abs(a: Term) -> Term {
-        t(TermKind::Abs(a))
-    }
-    pub fn min(a: Term, b: Term) -> Term {
-        t(TermKind::Min(a, b))
-    }
-    pub fn max(a: Term, b: Term) -> Term {
-        t(TermKind::Max(a, b))
-    }
-    pub fn not(a: Term) -> Term {
-        if let TermKind::Bool(b) = a.kind() {
-            return Term::bool(!b);
-        }
-        t(TermKind::Not(a))
-    }
-    pub fn and(a: Term, b: Term) -> Term {
-        if a.is_true() {
-            return b;
-        }
-        if b.is_true() {
-            return a;
-        }
-        if a.is_false() || b.is_false() {
-            return Term::bool(false);
-        }
-        t(TermKind::And(vec![a, b]))
-    }
-    pub fn or(a: Term, b: Term) -> Term {
-        if a.is_false() {
-            return b;
-        }
-        if b.is_false() {
-            return a;
-        }
-        if a.is_true() || b.is_true() {
-            return Term::bool(true);
-        }
-        t(TermKind::Or(vec![a, b]))
-    }
-    pub fn and_all(it: impl IntoIterator<Item = Term>) -> Term {
-        it.into_iter().fold(Term::bool(true), Term::and)
-    }
-    pub fn or_all(it: impl IntoIterator<Item = Term>) -> Term {
-        it.into_iter().fold(Term::bool(false), Term::or)
-    }
-    pub fn implies(a: Term, b: Term) -> Term {
-        Term::or(Term::not(a), b)
-    }
-    pub fn ite(c: Term, a: Term, b: Term) -> Term {
-        if c.is_true() {
-            return a;
-        }
-        if c.is_false() {
-            return b;
-        }
-        t(TermKind::Ite(c, a, b))
-    }
-    pub fn cmp(op: CmpOp, a: Term, b: Term) -> Term {
-        t(TermKind::Cmp(op, a, b))
-    }
-    pub fn eq(a: Term, b: Term) -> Term {
-        Term::cmp(CmpOp::Eq, a, b)
-    }
-    pub fn ne(a: Term, b: Term) -> Term {
-        Term::cmp(CmpOp::Ne, a, b)
-    }
-    pub fn lt(a: Term, b: Term) -> Term {
-        Term::cmp(CmpOp::Lt, a, b)
-    }
-    pub fn le(a: Term, b: Term) -> Term {
-        Term::cmp(CmpOp::Le, a, b)
-    }
-    pub fn gt(a: Term, b: Term) -> Term {
-        Term::cmp(CmpOp::Gt, a, b)
-    }
-    pub fn ge(a: Term, b: Term) -> Term {
-        Term::cmp(CmpOp::Ge, a, b)
-    }
-    pub fn seq_empty() -> Term {
-        t(TermKind::SeqEmpty)
-    }
-    pub fn seq_unit(a: Term) -> Term {
-        t(TermKind::SeqUnit(a))
-    }
-    pub fn concat(a: Term, b: Term) -> Term {
-        t(TermKind::Concat(a, b))
-    }
-    pub fn tuple(items: Vec<Term>) -> Term {
-        items
-            .into_iter()
-            .map(Term::seq_unit)
-            .reduce(Term::concat)
-            .unwrap_or_else(Term::seq_empty)
-    }
-    pub fn len(a: Term) -> Term {
-        t(TermKind::Len(a))
-    }
-    pub fn index(a: Term, i: Term) -> Term {
-        t(TermKind::Index(a, i))
-    }
-    pub fn in_bounds(a: Term, i: Term) -> Term {
-        let n = Term::len(a);
-        Term::and(Term::le(Term::neg(n.clone()), i.clone()), Term::lt(i, n))
-    }
-    pub fn forall(v: Sym, lo: Term, hi: Term, body: Term) -> Term {
-        t(TermKind::Forall(v, lo, hi, body))
-    }
-    pub fn exists(v: Sym, lo: Term, hi: Term, body: Term) -> Term {
-        t(TermKind::Exists(v, lo, hi, body))
-    }
+
     pub fn is_true(&self) -> bool {
         matches!(self.kind(), TermKind::Bool(true))
     }
+
     pub fn is_false(&self) -> bool {
         matches!(self.kind(), TermKind::Bool(false))
     }
+
     pub fn as_int(&self) -> Option<&BigInt> {
-        if let TermKind::Int(i) = self.kind() {
-            Some(i)
-        } else {
-            None
+        match self.kind() {
+            TermKind::Int(i) => Some(i),
+            _ => None,
         }
     }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.kind() {
+            TermKind::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The elements of a tuple display whose elements are all constants, e.g. `(1, 2)`.
+    pub fn as_tuple(&self) -> Option<Vec<BigInt>> {
+        let mut out = Vec::new();
+        let mut t = self;
+        loop {
+            match t.kind() {
+                TermKind::SeqEmpty => return Some(out),
+                TermKind::SeqUnit(x) => {
+                    out.push(x.as_int()?.clone());
+                    return Some(out);
+                }
+                TermKind::Concat(a, b) => {
+                    match a.kind() {
+                        TermKind::SeqUnit(x) => out.push(x.as_int()?.clone()),
+                        _ => return None,
+                    }
+                    t = b;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A concrete value as a constant term.
+    pub fn from_value(v: &Value) -> Term {
+        match v {
+            Value::Int(i) => Term::int(i.clone()),
+            Value::Bool(b) => Term::bool(*b),
+            Value::Tuple(items) => Term::tuple(items.iter().cloned().map(Term::int).collect()),
+        }
+    }
+
+    /// The free symbols of the term (quantifier-bound variables excluded), added to `out`.
     pub fn vars(&self, out: &mut BTreeSet<Sym>) {
-        if let TermKind::Var(s) = self.kind() {
-            out.insert(s.clone());
+        self.collect_vars(&mut Vec::new(), out);
+    }
+
+    fn collect_vars(&self, bound: &mut Vec<Sym>, out: &mut BTreeSet<Sym>) {
+        use TermKind::*;
+        match self.kind() {
+            Int(_) | Bool(_) | SeqEmpty => {}
+            Var(s) => {
+                if !bound.contains(s) {
+                    out.insert(s.clone());
+                }
+            }
+            Neg(a) | Abs(a) | Not(a) | SeqUnit(a) | Len(a) => a.collect_vars(bound, out),
+            Add(a, b)
+            | Sub(a, b)
+            | Mul(a, b)
+            | FloorDiv(a, b)
+            | Mod(a, b)
+            | Min(a, b)
+            | Max(a, b)
+            | Cmp(_, a, b)
+            | Concat(a, b)
+            | Index(a, b) => {
+                a.collect_vars(bound, out);
+                b.collect_vars(bound, out);
+            }
+            And(xs) | Or(xs) => xs.iter().for_each(|x| x.collect_vars(bound, out)),
+            Ite(c, a, b) => {
+                c.collect_vars(bound, out);
+                a.collect_vars(bound, out);
+                b.collect_vars(bound, out);
+            }
+            Forall(v, lo, hi, body) | Exists(v, lo, hi, body) => {
+                lo.collect_vars(bound, out);
+                hi.collect_vars(bound, out);
+                bound.push(v.clone());
+                body.collect_vars(bound, out);
+                bound.pop();
+            }
         }
     }
-    pub fn to_smt2(&self) -> String {
-        format!("{self:?}")
+}
+
+impl PartialEq for Term {
+    fn eq(&self, other: &Term) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+            || (self.0.hash == other.0.hash && self.0.kind == other.0.kind)
     }
 }
-impl fmt::Display for Term {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", self.0)
+
+impl Eq for Term {}
+
+impl Hash for Term {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.hash);
     }
 }
-pub fn smt2_declarations(syms: &BTreeSet<Sym>) -> String {
-    format!("{syms:?}")
+
+/// `Term(x + 1 < len(t))`: the minipy rendering, which is what one wants in test failures.
+impl std::fmt::Debug for Term {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Term({self})")
+    }
+}
+
+/// The negation of a comparison operator (`not a < b` is `a >= b`, also for `==`/`!=`).
+pub fn negate_cmp(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
 }

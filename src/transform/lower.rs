@@ -301,7 +301,8 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let v = self.expr(item, span, out);
-            if i < last && !is_literal(&v) {
+            let is_temp = matches!(&v.kind, ExprKind::Name(n) if ir::is_temp(n));
+            if i < last && !is_literal(&v) && !is_temp {
                 let t = self.temp();
                 out.push(Instr {
                     kind: InstrKind::Assign {

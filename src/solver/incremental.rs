@@ -1,0 +1,118 @@
+//! The Z3 solver used incrementally: one push frame per asserted conjunct.
+//!
+//! The engine explores the tree depth-first, so consecutive queries are path conditions
+//! that share a long prefix (a child's is its parent's plus one conjunct; a sibling's
+//! differs in the last one). [`Incremental::check`] keeps the conjuncts currently asserted
+//! on a stack, pops back to the longest common prefix with the new query and pushes only
+//! the rest, so Z3 keeps what it learnt about the prefix.
+//!
+//! Every assertion sits inside a push frame, which keeps Z3 in its incremental mode (the
+//! SMT core) for every check. This matters with Z3 4.8.12: with a `timeout` set, its
+//! non-incremental mode (the tactic pipeline, e.g. for nonlinear integer arithmetic) can
+//! deadlock in `scoped_timer` (Z3 PR #5371) — a 1 ms limit on `x*x == y*y + 17` hangs
+//! forever there, while the incremental mode answers `sat` in 2 ms and honours timeouts.
+
+use std::time::{Duration, Instant};
+
+use super::model::{self, Model};
+use super::translate::Translator;
+use super::SatResult;
+use crate::engine::term::{Sym, Term};
+
+/// Drop the translation memo beyond this many entries (it only saves time).
+const MEMO_LIMIT: usize = 200_000;
+
+pub struct Incremental {
+    z3: z3::Solver,
+    /// The conjuncts asserted, one push frame each, outermost first.
+    stack: Vec<Term>,
+    tr: Translator,
+    timeout: Option<u64>,
+    /// Push frames created and popped (for the statistics and tests).
+    pub pushes: u64,
+    pub pops: u64,
+}
+
+impl Incremental {
+    pub fn new(timeout_ms: Option<u64>) -> Incremental {
+        let z3 = z3::Solver::new();
+        if let Some(ms) = timeout_ms {
+            let mut p = z3::Params::new();
+            p.set_u32("timeout", u32::try_from(ms).unwrap_or(u32::MAX));
+            z3.set_params(&p);
+        }
+        Incremental {
+            z3,
+            stack: Vec::new(),
+            tr: Translator::default(),
+            timeout: timeout_ms,
+            pushes: 0,
+            pops: 0,
+        }
+    }
+
+    /// Make the asserted conjuncts exactly `terms` (in order), reusing the common prefix.
+    fn sync(&mut self, terms: &[Term]) {
+        let common = self
+            .stack
+            .iter()
+            .zip(terms)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let extra = self.stack.len() - common;
+        if extra > 0 {
+            self.z3
+                .pop(u32::try_from(extra).expect("fewer than 2^32 frames"));
+            self.stack.truncate(common);
+            self.pops += extra as u64;
+        }
+        if self.tr.memo_len() > MEMO_LIMIT {
+            self.tr.clear_memo();
+        }
+        for t in &terms[common..] {
+            let b = self.tr.bool(t);
+            self.z3.push();
+            self.z3.assert(&b);
+            self.stack.push(t.clone());
+            self.pushes += 1;
+        }
+    }
+
+    /// Is the conjunction of `terms` satisfiable? Also returns the time spent in Z3.
+    pub fn check(&mut self, terms: &[Term]) -> (SatResult, Duration) {
+        let start = Instant::now();
+        self.sync(terms);
+        let checking = Instant::now();
+        let answer = self.z3.check();
+        let r = match answer {
+            z3::SatResult::Sat => SatResult::Sat,
+            z3::SatResult::Unsat => SatResult::Unsat,
+            z3::SatResult::Unknown => {
+                let reason = self.z3.get_reason_unknown().unwrap_or_default();
+                // When the time limit strikes, Z3 4.8.12 answers "canceled" or whatever the
+                // interrupted theory says ("(incomplete (theory arithmetic))"): judge by the clock.
+                let limit = self.timeout.map(|ms| Duration::from_millis(ms) * 9 / 10);
+                if limit.is_some_and(|l| checking.elapsed() >= l) || reason.contains("timeout") {
+                    SatResult::Unknown("timeout".into())
+                } else if reason.is_empty() {
+                    SatResult::Unknown("unknown".into())
+                } else {
+                    SatResult::Unknown(reason)
+                }
+            }
+        };
+        (r, start.elapsed())
+    }
+
+    /// After a `Sat` answer of [`check`](Self::check): the values of `syms`.
+    pub fn model(&self, syms: &[Sym]) -> Option<Model> {
+        let m = self.z3.get_model()?;
+        Some(model::decode(&m, syms))
+    }
+
+    /// The conjuncts currently asserted.
+    #[cfg(test)]
+    pub fn asserted(&self) -> &[Term] {
+        &self.stack
+    }
+}

@@ -1,0 +1,115 @@
+//! Constraint independence (KLEE): which conjuncts of a path condition need checking.
+//!
+//! Soundness. Let `pc = P ++ N`, where the prefix `P` is known satisfiable and `N` holds the
+//! new conjuncts. Let `C` be the conjuncts connected to `N` through shared free symbols
+//! (the least set containing `N` and every conjunct of `P` that shares a symbol with a
+//! member), and `R = P \ C`.
+//!
+//! 1. `R ⊆ P` is satisfiable, since any model of `P` satisfies every subset of it.
+//! 2. No conjunct of `R` shares a symbol with one of `C` (else it would be in `C`).
+//! 3. So if `C` has a model `m_C`, then `m_C` on the symbols of `C`, joined with a model
+//!    `m_R` of `R` on the symbols of `R` (disjoint sets), is well defined and satisfies
+//!    every conjunct: each conjunct's truth depends only on its own free symbols.
+//!    Conversely a model of `pc` is a model of `C ⊆ pc`. Hence `pc` is sat iff `C` is.
+//!
+//! Ground conjuncts (no symbols) of `P` fall into `R`: they are true, `P` being sat.
+//! Quantifier-bound variables are not free symbols ([`Term::vars`]), so they connect
+//! nothing. Sorts are no issue: a symbol is a name *and* a sort. An `Unknown` answer for
+//! `C` is reported as the answer for `pc` (never upgraded to `Sat`).
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+
+use crate::engine::term::{Sym, Term};
+
+/// Drop the memo beyond this many entries.
+const MEMO_LIMIT: usize = 200_000;
+
+/// Free symbols of terms, memoised (a path condition's conjuncts recur in every check
+/// below them in the tree).
+#[derive(Default)]
+pub struct VarsMemo {
+    memo: HashMap<Term, Rc<[Sym]>>,
+}
+
+impl VarsMemo {
+    pub fn vars(&mut self, t: &Term) -> Rc<[Sym]> {
+        if let Some(v) = self.memo.get(t) {
+            return v.clone();
+        }
+        if self.memo.len() > MEMO_LIMIT {
+            self.memo.clear();
+        }
+        let mut set = BTreeSet::new();
+        t.vars(&mut set);
+        let v: Rc<[Sym]> = set.into_iter().collect();
+        self.memo.insert(t.clone(), v.clone());
+        v
+    }
+}
+
+/// The conjuncts of `pc` that need checking when `pc[..known]` is known satisfiable: those
+/// connected to `pc[known..]` by shared symbols, in their order in `pc`.
+pub fn cluster(pc: &[Term], known: usize, memo: &mut VarsMemo) -> Vec<Term> {
+    let vars: Vec<Rc<[Sym]>> = pc.iter().map(|t| memo.vars(t)).collect();
+    let mut inside = vec![false; pc.len()];
+    let mut reached: HashSet<&Sym> = HashSet::new();
+    for i in known..pc.len() {
+        inside[i] = true;
+        reached.extend(vars[i].iter());
+    }
+    // Fixpoint: add prefix conjuncts sharing a symbol with the cluster.
+    loop {
+        let mut grew = false;
+        for i in 0..known {
+            if !inside[i] && vars[i].iter().any(|s| reached.contains(s)) {
+                inside[i] = true;
+                reached.extend(vars[i].iter());
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    pc.iter()
+        .zip(&inside)
+        .filter(|(_, inside)| **inside)
+        .map(|(t, _)| t.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::term::Sort;
+
+    fn v(name: &str) -> Term {
+        Term::var(Sym::new(name, Sort::Int))
+    }
+
+    #[test]
+    fn cluster_follows_shared_symbols_transitively() {
+        let (x, y, z, w) = (v("x"), v("y"), v("z"), v("w"));
+        let zero = || Term::int(0);
+        let pc = vec![
+            Term::gt(x.clone(), zero()),          // x
+            Term::gt(w.clone(), zero()),          // w: independent
+            Term::lt(x.clone(), y.clone()),       // x, y
+            Term::lt(Term::int(1), Term::int(2)), // ground (folded to True)
+            Term::gt(z.clone(), zero()),          // z: independent
+            Term::eq(y.clone(), Term::int(3)),    // new: y
+        ];
+        let mut memo = VarsMemo::default();
+        let c = cluster(&pc, 5, &mut memo);
+        assert_eq!(c, vec![pc[0].clone(), pc[2].clone(), pc[5].clone()]);
+        // Nothing known: everything connected to the whole pc is kept.
+        assert_eq!(cluster(&pc, 0, &mut memo).len(), pc.len());
+        // A ground new conjunct needs only itself.
+        let pc2 = vec![
+            pc[0].clone(),
+            Term::eq(Term::floor_div(Term::int(1), Term::int(0)), Term::int(0)),
+        ];
+        assert_eq!(cluster(&pc2, 1, &mut memo), vec![pc2[1].clone()]);
+    }
+}

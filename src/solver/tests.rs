@@ -1,0 +1,606 @@
+//! Tests of the solver layer against Z3 (sat/unsat/unknown, Python semantics, models,
+//! quantifiers, the cache, constraint independence, the incremental stack).
+
+use std::collections::BTreeSet;
+
+use num_bigint::BigInt;
+use proptest::prelude::*;
+
+use super::*;
+use crate::concrete::Value;
+use crate::engine::term::{smt2_declarations, Sort, Sym, Term};
+use crate::semantics;
+
+fn sym(name: &str, sort: Sort) -> Sym {
+    Sym::new(name, sort)
+}
+fn var(name: &str) -> Term {
+    Term::var(sym(name, Sort::Int))
+}
+fn bvar(name: &str) -> Term {
+    Term::var(sym(name, Sort::Bool))
+}
+fn seq(name: &str) -> Term {
+    Term::var(sym(name, Sort::Seq))
+}
+fn int(i: i64) -> Term {
+    Term::int(i)
+}
+fn solver() -> Solver {
+    Solver::new(SolverConfig::default())
+}
+/// One Z3 query for the whole conjunction: no cache, no slicing, a new Z3 solver.
+fn fresh(pc: &[Term]) -> SatResult {
+    let mut s = solver();
+    s.set_caching(false);
+    s.set_slicing(false);
+    s.check(pc)
+}
+
+#[test]
+fn sat_and_unsat() {
+    let mut s = solver();
+    let (x, y) = (var("x"), var("y"));
+    let pc = [
+        Term::gt(x.clone(), int(0)),
+        Term::lt(Term::add(x.clone(), y.clone()), int(0)),
+    ];
+    assert_eq!(s.check(&pc), SatResult::Sat);
+    let pc2 = [pc[0].clone(), pc[1].clone(), Term::ge(y.clone(), int(0))];
+    assert_eq!(s.check(&pc2), SatResult::Unsat);
+    assert_eq!(s.check(&[]), SatResult::Sat);
+    assert_eq!(s.check(&[Term::bool(true)]), SatResult::Sat);
+    assert_eq!(
+        s.check(&[pc[0].clone(), Term::bool(false)]),
+        SatResult::Unsat
+    );
+    // Nonlinear but easy.
+    let sq = Term::eq(Term::mul(x.clone(), x.clone()), int(49));
+    assert_eq!(
+        s.check(&[sq.clone(), Term::lt(x.clone(), int(0))]),
+        SatResult::Sat
+    );
+    let m = s
+        .model(&[sq, Term::lt(x.clone(), int(0))], &[sym("x", Sort::Int)])
+        .unwrap();
+    assert_eq!(m.get(&sym("x", Sort::Int)), Value::Int((-7).into()));
+}
+
+#[test]
+fn timeout_gives_unknown() {
+    // x^3 + y^3 + z^3 == 42: an open problem until 2019; hopeless in 1 ms.
+    let mut s = Solver::new(SolverConfig {
+        timeout_ms: Some(1),
+    });
+    let cube = |v: &str| Term::mul(var(v), Term::mul(var(v), var(v)));
+    let sum = Term::add(Term::add(cube("a"), cube("b")), cube("c"));
+    let pc = [Term::eq(sum, int(42))];
+    assert_eq!(s.check(&pc), SatResult::Unknown("timeout".into()));
+    assert_eq!(s.model(&pc, &[sym("a", Sort::Int)]), None);
+    // The solver is still usable afterwards.
+    assert_eq!(s.check(&[Term::gt(var("a"), int(3))]), SatResult::Sat);
+}
+
+/// `a // b` and `a % b` through Z3 agree with `crate::semantics` on a grid, for a
+/// symbolic divisor and for a constant one (which takes a different encoding).
+#[test]
+fn python_division_agrees_with_semantics() {
+    let mut s = solver();
+    let (x, y, q, r) = (var("x"), var("y"), var("q"), var("r"));
+    let syms = [sym("q", Sort::Int), sym("r", Sort::Int)];
+    for a in -9..=9i64 {
+        for b in (-4..=4i64).filter(|b| *b != 0) {
+            let (ba, bb) = (BigInt::from(a), BigInt::from(b));
+            let want_q = Value::Int(semantics::floor_div(&ba, &bb).unwrap());
+            let want_r = Value::Int(semantics::floor_mod(&ba, &bb).unwrap());
+            for divisor in [y.clone(), int(b)] {
+                let pc = [
+                    Term::eq(x.clone(), int(a)),
+                    Term::eq(y.clone(), int(b)),
+                    Term::eq(q.clone(), Term::floor_div(x.clone(), divisor.clone())),
+                    Term::eq(r.clone(), Term::modulo(x.clone(), divisor.clone())),
+                ];
+                let m = s.model(&pc, &syms).expect("sat");
+                assert_eq!(m.get(&syms[0]), want_q, "{a} // {divisor} with y = {b}");
+                assert_eq!(m.get(&syms[1]), want_r, "{a} % {divisor} with y = {b}");
+            }
+        }
+    }
+}
+
+/// The SMT-LIB text of `Term::to_smt2` means the same as the API translation: Z3 parses it
+/// and finds no counterexample to the Python results.
+#[test]
+fn smt2_text_agrees_with_semantics() {
+    let (x, y, t) = (var("x"), var("y"), seq("t"));
+    for a in [-7i64, -1, 0, 5, 8] {
+        for b in [-3i64, -2, 2, 3] {
+            let (ba, bb) = (BigInt::from(a), BigInt::from(b));
+            let checks = [
+                (
+                    Term::floor_div(x.clone(), y.clone()),
+                    semantics::floor_div(&ba, &bb).unwrap(),
+                ),
+                (
+                    Term::modulo(x.clone(), y.clone()),
+                    semantics::floor_mod(&ba, &bb).unwrap(),
+                ),
+                (
+                    Term::floor_div(x.clone(), int(b)),
+                    semantics::floor_div(&ba, &bb).unwrap(),
+                ),
+                (
+                    Term::modulo(x.clone(), int(b)),
+                    semantics::floor_mod(&ba, &bb).unwrap(),
+                ),
+            ];
+            for (term, want) in checks {
+                let fixed = Term::and(Term::eq(x.clone(), int(a)), Term::eq(y.clone(), int(b)));
+                let wrong = Term::ne(term.clone(), Term::int(want));
+                assert_eq!(smt2_check(&[fixed, wrong]), z3::SatResult::Unsat, "{term}");
+            }
+        }
+    }
+    // Negative indices.
+    let tup = Term::eq(t.clone(), Term::tuple(vec![int(10), int(20), int(30)]));
+    for (i, want) in [(-1i64, 30i64), (-3, 10), (0, 10), (2, 30)] {
+        let wrong = Term::ne(Term::index(t.clone(), y.clone()), int(want));
+        let at = Term::eq(y.clone(), int(i));
+        assert_eq!(
+            smt2_check(&[tup.clone(), at.clone(), wrong]),
+            z3::SatResult::Unsat
+        );
+        let wrong_const = Term::ne(Term::index(t.clone(), int(i)), int(want));
+        assert_eq!(
+            smt2_check(&[tup.clone(), wrong_const]),
+            z3::SatResult::Unsat
+        );
+    }
+    let k = sym("k", Sort::Int);
+    let all_pos = Term::forall(
+        k.clone(),
+        int(0),
+        Term::len(t.clone()),
+        Term::gt(Term::index(t.clone(), Term::var(k)), int(0)),
+    );
+    assert_eq!(
+        smt2_check(&[tup.clone(), all_pos.clone()]),
+        z3::SatResult::Sat
+    );
+    assert_eq!(
+        smt2_check(&[tup, all_pos, Term::lt(Term::index(t, int(1)), int(0))]),
+        z3::SatResult::Unsat
+    );
+}
+
+fn smt2_check(pc: &[Term]) -> z3::SatResult {
+    let mut syms = BTreeSet::new();
+    pc.iter().for_each(|t| t.vars(&mut syms));
+    let mut text = smt2_declarations(&syms);
+    for t in pc {
+        text.push_str(&format!("\n(assert {})", t.to_smt2()));
+    }
+    let z = z3::Solver::new();
+    z.push(); // incremental mode, as in `Incremental`
+    z.from_string(text);
+    z.check()
+}
+
+#[test]
+fn negative_indices() {
+    let mut s = solver();
+    let (t, i) = (seq("t"), var("i"));
+    let tup = Term::eq(t.clone(), Term::tuple(vec![int(10), int(20), int(30)]));
+    for (k, want) in [(-1, 30), (-2, 20), (-3, 10), (0, 10), (2, 30)] {
+        let pc = [
+            tup.clone(),
+            Term::eq(i.clone(), int(k)),
+            Term::ne(Term::index(t.clone(), i.clone()), int(want)),
+        ];
+        assert_eq!(s.check(&pc), SatResult::Unsat, "t[{k}]");
+    }
+    // The last element of a symbolic tuple, through t[-1] and t[len(t) - 1].
+    let last = Term::index(t.clone(), int(-1));
+    let pc = [
+        Term::eq(Term::len(t.clone()), int(2)),
+        Term::eq(last.clone(), int(5)),
+        Term::ne(
+            Term::index(t.clone(), Term::sub(Term::len(t.clone()), int(1))),
+            int(5),
+        ),
+    ];
+    assert_eq!(s.check(&pc), SatResult::Unsat);
+    // In bounds: -len <= i < len.
+    let pc = [
+        Term::eq(Term::len(t.clone()), int(3)),
+        Term::in_bounds(t.clone(), i.clone()),
+        Term::lt(i.clone(), int(-3)),
+    ];
+    assert_eq!(s.check(&pc), SatResult::Unsat);
+}
+
+#[test]
+fn models_for_tuples_bools_and_big_ints() {
+    let mut s = solver();
+    let (t, u, b, x) = (seq("t"), seq("u"), bvar("b"), var("x"));
+    let big: BigInt = "100000000000000000000000000000000000000000"
+        .parse()
+        .unwrap();
+    let pc = vec![
+        Term::eq(Term::len(t.clone()), int(3)),
+        Term::eq(Term::index(t.clone(), int(0)), int(-7)),
+        Term::gt(Term::index(t.clone(), int(-1)), int(100)),
+        b.clone(),
+        Term::gt(x.clone(), Term::int(big.clone())),
+        Term::eq(
+            u.clone(),
+            Term::concat(Term::tuple(vec![int(1)]), t.clone()),
+        ),
+    ];
+    let syms = [
+        sym("t", Sort::Seq),
+        sym("u", Sort::Seq),
+        sym("b", Sort::Bool),
+        sym("c", Sort::Bool),
+        sym("x", Sort::Int),
+        sym("unused", Sort::Seq),
+    ];
+    let m = s.model(&pc, &syms).expect("sat");
+    let Value::Tuple(tv) = m.get(&syms[0]) else {
+        panic!("t is a tuple")
+    };
+    assert_eq!(tv.len(), 3);
+    assert_eq!(tv[0], BigInt::from(-7));
+    assert!(tv[2] > BigInt::from(100));
+    let Value::Tuple(uv) = m.get(&syms[1]) else {
+        panic!("u is a tuple")
+    };
+    assert_eq!(uv.len(), 4);
+    assert_eq!(m.get(&syms[2]), Value::Bool(true));
+    assert_eq!(
+        m.get(&syms[3]),
+        Value::Bool(false),
+        "unconstrained: default"
+    );
+    let Value::Int(xv) = m.get(&syms[4]) else {
+        panic!("x is an int")
+    };
+    assert!(xv > big);
+    assert_eq!(m.get(&syms[5]), Value::tuple(vec![]));
+    assert_eq!(m.values.len(), syms.len());
+    // The model satisfies every conjunct, evaluated in Rust.
+    for t in &pc {
+        assert_eq!(m.eval(t), Some(Value::Bool(true)), "{t}");
+    }
+    assert_eq!(
+        m.eval(&Term::add(Term::len(u), int(1))),
+        Some(Value::Int(5.into()))
+    );
+    // Unsat: no model.
+    assert_eq!(s.model(&[b.clone(), Term::not(b)], &syms), None);
+}
+
+#[test]
+fn model_eval_in_rust() {
+    let (x, t) = (sym("x", Sort::Int), sym("t", Sort::Seq));
+    let mut m = Model::default();
+    m.values.insert(x.clone(), Value::Int((-7).into()));
+    m.values
+        .insert(t.clone(), Value::tuple(vec![3.into(), 4.into()]));
+    let (xv, tv) = (Term::var(x), Term::var(t));
+    let ev = |term: Term| m.eval(&term);
+    assert_eq!(
+        ev(Term::floor_div(xv.clone(), int(2))),
+        Some(Value::Int((-4).into()))
+    );
+    assert_eq!(
+        ev(Term::modulo(xv.clone(), int(2))),
+        Some(Value::Int(1.into()))
+    );
+    assert_eq!(
+        ev(Term::floor_div(xv.clone(), Term::sub(xv.clone(), var("y")))),
+        Some(Value::Int(1.into()))
+    );
+    assert_eq!(
+        ev(Term::floor_div(int(1), var("y"))),
+        None,
+        "y defaults to 0"
+    );
+    assert_eq!(
+        ev(Term::index(tv.clone(), int(-1))),
+        Some(Value::Int(4.into()))
+    );
+    assert_eq!(
+        ev(Term::index(tv.clone(), var("y"))),
+        Some(Value::Int(3.into()))
+    );
+    assert_eq!(ev(Term::index(tv.clone(), int(2))), None);
+    assert_eq!(
+        ev(Term::len(Term::concat(tv.clone(), tv.clone()))),
+        Some(Value::Int(4.into()))
+    );
+    assert_eq!(ev(Term::abs(xv.clone())), Some(Value::Int(7.into())));
+    assert_eq!(
+        ev(Term::max(xv.clone(), int(0))),
+        Some(Value::Int(0.into()))
+    );
+    assert_eq!(
+        ev(Term::eq(tv.clone(), Term::tuple(vec![int(3), int(4)]))),
+        Some(Value::Bool(true))
+    );
+    assert_eq!(
+        ev(Term::ite(bvar("b"), xv.clone(), int(1))),
+        Some(Value::Int(1.into()))
+    );
+    // A false conjunct decides even next to a meaningless one.
+    let meaningless = Term::eq(Term::index(tv.clone(), int(5)), int(0));
+    assert_eq!(
+        ev(Term::and(Term::gt(xv.clone(), int(0)), meaningless.clone())),
+        Some(Value::Bool(false))
+    );
+    assert_eq!(
+        ev(Term::and(Term::lt(xv.clone(), int(0)), meaningless)),
+        None
+    );
+    let k = sym("k", Sort::Int);
+    let kv = Term::var(k.clone());
+    let all_pos = Term::forall(
+        k.clone(),
+        int(0),
+        Term::len(tv.clone()),
+        Term::gt(Term::index(tv.clone(), kv.clone()), int(0)),
+    );
+    assert_eq!(ev(all_pos), Some(Value::Bool(true)));
+    let any4 = Term::exists(
+        k.clone(),
+        int(0),
+        Term::len(tv.clone()),
+        Term::eq(Term::index(tv.clone(), kv.clone()), int(4)),
+    );
+    assert_eq!(ev(any4), Some(Value::Bool(true)));
+    let huge = Term::forall(
+        k,
+        int(0),
+        Term::int(BigInt::from(1u64 << 40)),
+        Term::ge(kv, int(0)),
+    );
+    assert_eq!(ev(huge), None);
+}
+
+#[test]
+fn quantifiers() {
+    let mut s = solver();
+    let (t, i) = (seq("t"), var("i"));
+    let k = sym("k", Sort::Int);
+    let kv = Term::var(k.clone());
+    let nonneg = |lo: Term, hi: Term| {
+        Term::forall(
+            k.clone(),
+            lo,
+            hi,
+            Term::ge(Term::index(t.clone(), kv.clone()), int(0)),
+        )
+    };
+    let n = Term::len(t.clone());
+    // all(t[k] >= 0 for k in range(0, len(t))) with len(t) == 4 and t[2] < 0: unsat.
+    let all = nonneg(int(0), n.clone());
+    let pc = [
+        all.clone(),
+        Term::eq(n.clone(), int(4)),
+        Term::lt(Term::index(t.clone(), int(2)), int(0)),
+    ];
+    assert_eq!(s.check(&pc), SatResult::Unsat);
+    // ... with a symbolic bound i: t[2] < 0 forces i <= 2.
+    let pc = [
+        nonneg(int(0), i.clone()),
+        Term::eq(n.clone(), int(5)),
+        Term::lt(Term::index(t.clone(), int(2)), int(0)),
+        Term::ge(i.clone(), int(3)),
+    ];
+    assert_eq!(s.check(&pc), SatResult::Unsat);
+    let pc = [
+        nonneg(int(0), i.clone()),
+        Term::eq(n.clone(), int(5)),
+        Term::lt(Term::index(t.clone(), int(2)), int(0)),
+        Term::eq(i.clone(), int(2)),
+    ];
+    let syms = [sym("t", Sort::Seq), sym("i", Sort::Int)];
+    let m = s.model(&pc, &syms).expect("sat");
+    pc.iter()
+        .for_each(|c| assert_eq!(m.eval(c), Some(Value::Bool(true)), "{c}"));
+    // any(t[k] == 7 for k in range(0, len(t))) and len(t) == 3 and t[0] != 7 and t[1] != 7.
+    let any7 = Term::exists(
+        k.clone(),
+        int(0),
+        n.clone(),
+        Term::eq(Term::index(t.clone(), kv.clone()), int(7)),
+    );
+    let pc = [
+        any7.clone(),
+        Term::eq(n.clone(), int(3)),
+        Term::ne(Term::index(t.clone(), int(0)), int(7)),
+        Term::ne(Term::index(t.clone(), int(1)), int(7)),
+    ];
+    let m = s.model(&pc, &syms).expect("sat");
+    let Value::Tuple(tv) = m.get(&syms[0]) else {
+        panic!()
+    };
+    assert_eq!(tv[2], BigInt::from(7));
+    assert_eq!(
+        s.check(&[
+            pc[0].clone(),
+            pc[1].clone(),
+            pc[2].clone(),
+            pc[3].clone(),
+            Term::ne(Term::index(t.clone(), int(2)), int(7))
+        ]),
+        SatResult::Unsat
+    );
+    // A small constant range is unrolled; so is a negated one.
+    let pc = [
+        Term::not(nonneg(int(0), int(3))),
+        Term::eq(n.clone(), int(3)),
+        Term::ge(Term::index(t.clone(), int(0)), int(0)),
+        Term::ge(Term::index(t.clone(), int(1)), int(0)),
+    ];
+    let m = s.model(&pc, &syms).expect("sat");
+    let Value::Tuple(tv) = m.get(&syms[0]) else {
+        panic!()
+    };
+    assert!(tv[2] < BigInt::from(0));
+    // The bound variable is not the input `k`.
+    let pc = [
+        nonneg(int(0), n.clone()),
+        Term::eq(n.clone(), int(20)),
+        Term::eq(kv.clone(), int(-5)),
+    ];
+    assert_eq!(s.check(&pc), SatResult::Sat);
+}
+
+#[test]
+fn cache_hits_are_counted() {
+    let mut s = solver();
+    let pc = [Term::gt(var("x"), int(0)), Term::lt(var("x"), int(5))];
+    assert_eq!(s.check(&pc), SatResult::Sat);
+    let before = s.stats();
+    assert_eq!(before.checks, 1);
+    assert_eq!(before.z3_calls, 1);
+    // Same set in another order, with a duplicate and a True: a hit.
+    let again = [
+        pc[1].clone(),
+        pc[0].clone(),
+        pc[1].clone(),
+        Term::bool(true),
+    ];
+    assert_eq!(s.check(&again), SatResult::Sat);
+    let after = s.stats();
+    assert_eq!(after.checks, 2);
+    assert_eq!(after.cache_hits, 1);
+    assert_eq!(after.z3_calls, 1);
+    assert!(after.z3_time > std::time::Duration::ZERO);
+    // Unsat answers are cached too.
+    let bad = [pc[0].clone(), Term::lt(var("x"), int(0))];
+    assert_eq!(s.check(&bad), SatResult::Unsat);
+    assert_eq!(s.check(&bad), SatResult::Unsat);
+    assert_eq!(s.stats().cache_hits, 2);
+    assert_eq!(s.stats().z3_calls, 2);
+}
+
+/// The book's "N independent ifs": a DFS over 2^N paths. Constraint independence sends Z3
+/// one conjunct at a time, and the cache answers every repeated one: 2N Z3 calls instead
+/// of 2^(N+1) - 2. (A counter experiment, not a timing; `benches/solver_dfs.rs` has times.)
+#[test]
+fn independence_reduces_z3_calls() {
+    fn dfs(s: &mut Solver, pc: &mut Vec<Term>, depth: usize, n: usize) {
+        if depth == n {
+            return;
+        }
+        let c = Term::gt(var(&format!("x{depth}")), int(0));
+        for branch in [c.clone(), Term::not(c)] {
+            pc.push(branch);
+            assert_eq!(s.check(pc), SatResult::Sat);
+            dfs(s, pc, depth + 1, n);
+            pc.pop();
+        }
+    }
+    let n = 8;
+    let mut counts = Vec::new();
+    for (caching, slicing) in [(false, false), (true, false), (true, true)] {
+        let mut s = solver();
+        s.set_caching(caching);
+        s.set_slicing(slicing);
+        dfs(&mut s, &mut Vec::new(), 0, n);
+        counts.push(s.stats());
+    }
+    let checks = (1u64 << (n + 1)) - 2;
+    assert!(counts.iter().all(|c| c.checks == checks));
+    assert_eq!(counts[0].z3_calls, checks);
+    assert_eq!(
+        counts[1].z3_calls, checks,
+        "DFS never repeats a path condition"
+    );
+    assert_eq!(counts[2].z3_calls, 2 * n as u64);
+    assert_eq!(counts[2].sliced, checks - 2);
+}
+
+/// A node's pc extends its parent's; siblings differ in the last conjunct. Random DFS
+/// walks over small linear/arithmetic conjuncts: the incremental, caching, slicing solver
+/// gives the answers of a fresh solver.
+mod dfs_property {
+    use super::*;
+
+    #[derive(Debug, Clone)]
+    pub enum Op {
+        Push(u8, u8, u8, i8),
+        Pop,
+    }
+
+    fn atom(kind: u8, a: u8, b: u8, c: i8) -> Term {
+        let names = ["x", "y", "z", "w"];
+        let v = |i: u8| var(names[usize::from(i) % names.len()]);
+        let c = i64::from(c % 7);
+        let (a, b) = (v(a), v(b));
+        let t = seq("t");
+        match kind % 10 {
+            0 => Term::lt(a, Term::add(b, int(c))),
+            1 => Term::eq(a, int(c)),
+            2 => Term::ge(Term::sub(a, b), int(c)),
+            3 => Term::eq(Term::floor_div(a, int(if c == 0 { 2 } else { c })), b),
+            4 => Term::ne(Term::modulo(a, int(if c == 0 { -3 } else { c })), int(1)),
+            5 => Term::not(Term::lt(Term::mul(int(2), a), b)),
+            6 => Term::and(
+                Term::in_bounds(t.clone(), a.clone()),
+                Term::eq(Term::index(t, a), b),
+            ),
+            7 => Term::le(Term::len(t), Term::abs(a)),
+            8 => Term::or(Term::gt(a, int(c)), Term::lt(b, int(-c))),
+            _ => Term::eq(Term::max(a, b), int(c)),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #[test]
+        fn incremental_matches_fresh(ops in proptest::collection::vec(
+            prop_oneof![
+                3 => (any::<u8>(), any::<u8>(), any::<u8>(), any::<i8>()).prop_map(|(k, a, b, c)| Op::Push(k, a, b, c)),
+                2 => Just(Op::Pop),
+            ], 1..24)) {
+            let mut s = solver();
+            let mut pc: Vec<Term> = Vec::new();
+            for op in ops {
+                match op {
+                    Op::Push(k, a, b, c) => {
+                        pc.push(atom(k, a, b, c));
+                        prop_assert_eq!(s.check(&pc), fresh(&pc), "pc = {:?}", pc);
+                    }
+                    Op::Pop => { pc.pop(); }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn incremental_stack_reuses_the_common_prefix() {
+    let mut s = solver();
+    s.set_caching(false);
+    s.set_slicing(false);
+    let c: Vec<Term> = (0..4).map(|i| Term::gt(var("x"), int(i))).collect();
+    s.check(&c[..3]);
+    assert_eq!(s.inc.asserted(), &c[..3]);
+    assert_eq!((s.inc.pushes, s.inc.pops), (3, 0));
+    // Sibling: pop one, push one.
+    let sibling = [c[0].clone(), c[1].clone(), Term::not(c[2].clone())];
+    s.check(&sibling);
+    assert_eq!((s.inc.pushes, s.inc.pops), (4, 1));
+    // Child of the sibling: push one.
+    let child = [
+        sibling[0].clone(),
+        sibling[1].clone(),
+        sibling[2].clone(),
+        c[3].clone(),
+    ];
+    assert_eq!(s.check(&child), SatResult::Unsat);
+    assert_eq!((s.inc.pushes, s.inc.pops), (5, 1));
+}
