@@ -297,7 +297,8 @@ fn counterexamples_of_the_examples() {
 fn counterexamples_first_stops_at_the_first_exception_leaf() {
     for (file, args) in [
         ("examples/if_program.py", &[][..]),
-        ("examples/find.py", &["--entry", "find"][..]),
+        ("examples/window_sum.py", &["--entry", "window_sum"][..]),
+        ("examples/loop_scope.py", &["--bfs"][..]),
     ] {
         let mut all = vec!["--counterexamples"];
         all.extend_from_slice(args);
