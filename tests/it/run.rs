@@ -178,14 +178,14 @@ fn dot_is_well_formed_with_one_line_per_node() {
 
 #[test]
 fn dot_escapes_quotes_and_backslashes_in_labels() {
-    let path = temp_file("x: int\ny = x + 1  # a \"quoted\" \\ comment\nif y > 0:\n    y = 0\n");
+    let path = temp_file("x: int\ny = x + 1  # a \"quoted\" \\ comment {\nif y > 0:\n    y = 0\n");
     let file = path.to_str().unwrap();
     let text = run_ok(file, &["--dot"], 0);
     let doc = run_json(file, &[]);
     let _ = std::fs::remove_file(&path);
     dot::check(&text, &doc, "escapes");
     assert!(
-        text.contains(r#"label="2: y = x + 1  # a \"quoted\" \\ comment""#),
+        text.contains(r#"label="2: y = x + 1  # a \"quoted\" \\ comment {"#),
         "{text}"
     );
 }

@@ -1,6 +1,9 @@
 //! `run --dot` well-formedness: one digraph, balanced braces and quotes, one line per SET
 //! node and one per edge (matching the `--json` tree), outcome colours.
 
+use std::io::Write;
+use std::process::{Command, Stdio};
+
 use regex::Regex;
 use serde_json::Value;
 
@@ -78,4 +81,25 @@ pub fn check(text: &str, doc: &Value, what: &str) {
         "{what}: one line per node {seen:?}"
     );
     assert_eq!(edges, nodes.len() - 1, "{what}: one edge per non-root node");
+    if let Some(Err(e)) = graphviz_accepts(text) {
+        panic!("{what}: dot rejects the output: {e}");
+    }
+}
+
+/// Graphviz's verdict on `text` (`dot -Tsvg`), or `None` where `dot` is not installed.
+fn graphviz_accepts(text: &str) -> Option<Result<(), String>> {
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    child.stdin.take()?.write_all(text.as_bytes()).ok()?;
+    let out = child.wait_with_output().ok()?;
+    Some(if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    })
 }
