@@ -5,12 +5,17 @@
 //! statement; leaves are rounded and filled in the book's colours — exception red,
 //! infeasible green, normal and return blue — plus halt (purple, double border), bound
 //! (grey, dashed) and unknown (orange). Open nodes (not stepped yet) are dotted boxes
-//! marked `(open)`. Edges carry the branch condition in minipy syntax.
+//! marked `(open)`. Edges carry the branch condition in minipy syntax. Labels longer than
+//! [`MAX_LABEL`] characters are cut with `…` (Graphviz rejects quoted strings over 16 KiB,
+//! and such labels are unreadable anyway; `--json` has the full text).
 
 use std::fmt::Write;
 
 use super::{line_text, node_line, statement_line, Explored};
 use crate::engine::{NodeId, NodeKind, Outcome};
+
+/// The longest label text, in characters.
+pub const MAX_LABEL: usize = 400;
 
 pub(super) fn render(x: &Explored) -> String {
     let tree = x.engine.tree();
@@ -103,10 +108,15 @@ fn style(kind: NodeKind) -> &'static str {
 }
 
 /// `text` as the inside of a DOT double-quoted string: backslashes and quotes escaped,
-/// line breaks as DOT's `\n` (centred lines), other control characters dropped.
+/// line breaks as DOT's `\n` (centred lines), other control characters dropped, cut after
+/// [`MAX_LABEL`] characters.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    for (k, c) in text.chars().enumerate() {
+        if k == MAX_LABEL {
+            out.push('…');
+            break;
+        }
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
@@ -120,12 +130,14 @@ fn escape(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::{escape, MAX_LABEL};
 
     #[test]
     fn escapes_quotes_backslashes_and_newlines() {
         assert_eq!(escape(r#"x = 1  # "a\b""#), r#"x = 1  # \"a\\b\""#);
         assert_eq!(escape("a\nb\tc"), "a\\nbc");
         assert_eq!(escape("x < 0 and y > 1"), "x < 0 and y > 1");
+        let long = "x".repeat(MAX_LABEL + 10);
+        assert_eq!(escape(&long).chars().count(), MAX_LABEL + 1);
     }
 }
