@@ -86,24 +86,30 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
         first,
         started,
     };
-    let text = if args.counterexamples {
-        counterexamples::render(&mut x)
-    } else if args.json {
-        json::render(&mut x)
-    } else if args.dot {
-        dot::render(&x)
-    } else {
-        tree_text::render(&x)
-    };
     // A closed pipe (`symdbg run f --json | head`) is not an error worth a message.
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let mut stdout = std::io::stdout().lock();
+    let mut printed_nothing = false;
+    if args.json {
+        let _ = json::write(&mut x, &mut stdout);
+    } else {
+        let text = if args.counterexamples {
+            counterexamples::render(&mut x)
+        } else if args.dot {
+            dot::render(&x)
+        } else {
+            tree_text::render(&x)
+        };
+        printed_nothing = text.is_empty();
+        let _ = stdout.write_all(text.as_bytes());
+    }
+    drop(stdout);
     if stop == Stop::NodeLimit {
         eprintln!(
             "symdbg: stopped at --max-nodes {} (the tree has open nodes left)",
             args.max_nodes
         );
     }
-    if args.counterexamples && text.is_empty() {
+    if args.counterexamples && printed_nothing {
         eprintln!("{}", counterexamples::none_found(&x));
     }
     let has_exception = x.engine.tree().nodes().any(is_exception);

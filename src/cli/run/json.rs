@@ -13,22 +13,25 @@
 //! Terms are printed twice: in minipy syntax (Term's `Display`) and in SMT-LIB
 //! (`to_smt2`), with the declarations of every constant they use.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::{self, Write};
 
+use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
 use super::{line_text, statement_line, Explored};
 use crate::concrete::Value;
 use crate::engine::term::{smt2_declarations, Sym, Term};
-use crate::engine::{NodeId, NodeKind, Outcome, Stop};
+use crate::engine::{NodeId, NodeKind, NodeModel, Outcome, Stop};
 
 /// The whole output object.
 #[derive(Serialize)]
-struct Output {
+struct Output<'a> {
     version: u32,
     file: String,
     inputs: Vec<Input>,
-    nodes: Vec<JsonNode>,
+    nodes: Nodes<'a>,
     stats: Stats,
     // Additions to §3.
     entry: Option<String>,
@@ -105,9 +108,22 @@ struct Stats {
     z3_calls: u64,
 }
 
-pub(super) fn render(x: &mut Explored) -> String {
-    let ids: Vec<NodeId> = x.engine.tree().nodes().map(|n| n.id).collect();
-    let nodes = ids.into_iter().map(|id| node(x, id)).collect();
+/// Write the object (one line) to `out`. Models are computed first (they are solver work
+/// of this run, so `stats` is taken after them); nodes are then serialised one at a time
+/// straight to `out`, printing each distinct term once (path conditions share prefixes).
+pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
+    let leaves: Vec<NodeId> = x
+        .engine
+        .tree()
+        .nodes()
+        .filter(|n| n.is_leaf())
+        .map(|n| n.id)
+        .collect();
+    // `Engine::model` is None at infeasible and unknown leaves.
+    let models = leaves
+        .into_iter()
+        .filter_map(|id| x.engine.model(id).map(|m| (id, m)))
+        .collect();
     let inputs = x
         .engine
         .inputs()
@@ -117,39 +133,87 @@ pub(super) fn render(x: &mut Explored) -> String {
             ty: s.sort.into_type().to_string(),
         })
         .collect();
-    // Taken last: the models above are solver work of this run too.
     let s = x.engine.stats();
-    let out = Output {
+    let stats = Stats {
+        nodes: s.nodes,
+        leaves: s.leaves,
+        solver_checks: s.solver.checks,
+        solver_ms: millis(s.solver.z3_time.as_secs_f64() * 1000.0),
+        total_ms: millis(x.elapsed_ms()),
+        open: s.open,
+        exceptions: s.exceptions,
+        bounds: s.bounds,
+        solver_cache_hits: s.solver.cache_hits,
+        z3_calls: s.solver.z3_calls,
+    };
+    let doc = Output {
         version: 1,
         file: x.source.name.clone(),
         inputs,
-        nodes,
-        stats: Stats {
-            nodes: s.nodes,
-            leaves: s.leaves,
-            solver_checks: s.solver.checks,
-            solver_ms: millis(s.solver.z3_time.as_secs_f64() * 1000.0),
-            total_ms: millis(x.elapsed_ms()),
-            open: s.open,
-            exceptions: s.exceptions,
-            bounds: s.bounds,
-            solver_cache_hits: s.solver.cache_hits,
-            z3_calls: s.solver.z3_calls,
+        nodes: Nodes {
+            x,
+            models,
+            texts: RefCell::default(),
         },
+        stats,
         entry: x.engine.entry().map(str::to_string),
         stop: stop_name(x.stop),
     };
-    let mut text = serde_json::to_string(&out).expect("the JSON output serialises");
-    text.push('\n');
-    text
+    let mut out = io::BufWriter::new(out);
+    serde_json::to_writer(&mut out, &doc).map_err(io::Error::from)?;
+    out.write_all(b"\n")?;
+    out.flush()
 }
 
-fn node(x: &mut Explored, id: NodeId) -> JsonNode {
+/// Every node, serialised lazily in id order.
+struct Nodes<'a> {
+    x: &'a Explored,
+    models: HashMap<NodeId, NodeModel>,
+    texts: RefCell<Texts>,
+}
+
+impl Serialize for Nodes<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let tree = self.x.engine.tree();
+        let mut seq = ser.serialize_seq(Some(tree.len()))?;
+        let mut texts = self.texts.borrow_mut();
+        for n in tree.nodes() {
+            seq.serialize_element(&node(self.x, n.id, self.models.get(&n.id), &mut texts))?;
+        }
+        seq.end()
+    }
+}
+
+/// Each distinct term's minipy text, SMT-LIB text and constants, computed once.
+#[derive(Default)]
+struct Texts {
+    terms: HashMap<Term, (String, String, Vec<Sym>)>,
+}
+
+impl Texts {
+    fn get(&mut self, t: &Term) -> &(String, String, Vec<Sym>) {
+        self.terms.entry(t.clone()).or_insert_with(|| {
+            let mut syms = BTreeSet::new();
+            t.vars(&mut syms);
+            (t.to_string(), t.to_smt2(), syms.into_iter().collect())
+        })
+    }
+
+    fn minipy(&mut self, t: &Term) -> String {
+        self.get(t).0.clone()
+    }
+
+    fn smt2(&mut self, t: &Term) -> String {
+        self.get(t).1.clone()
+    }
+}
+
+fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) -> JsonNode {
     let engine = &x.engine;
     let n = engine.tree().node(id);
     let pc = engine.path_condition(id);
     let store = engine.store(id);
-    let return_value = n.return_value.clone();
+    let return_value = n.return_value.as_ref();
     let line = statement_line(x, id);
     let exception_at = match n.kind {
         NodeKind::Leaf(Outcome::Exception(_)) => n.exception_at.map(|s| x.source.line_col(s.start)),
@@ -159,11 +223,11 @@ fn node(x: &mut Explored, id: NodeId) -> JsonNode {
     for t in pc
         .iter()
         .chain(store.iter().map(|(_, t)| t))
-        .chain(return_value.iter())
+        .chain(return_value)
     {
-        t.vars(&mut syms);
+        syms.extend(texts.get(t).2.iter().cloned());
     }
-    let mut out = JsonNode {
+    JsonNode {
         id: id.0,
         parent: n.parent.map(|p| p.0),
         children: n.children.iter().map(|c| c.0).collect(),
@@ -175,44 +239,35 @@ fn node(x: &mut Explored, id: NodeId) -> JsonNode {
         },
         line,
         statement: line.map_or("", |l| line_text(x, l)).to_string(),
-        branch: n.branch.as_ref().map(Term::to_string),
+        branch: n.branch.as_ref().map(|b| texts.minipy(b)),
         outcome: n.outcome().map(Outcome::name),
         exception: match n.kind {
             NodeKind::Leaf(Outcome::Exception(class)) => Some(class.name()),
             _ => None,
         },
         frames: engine.frames(id),
-        path_condition: pc.iter().map(Term::to_string).collect(),
+        path_condition: pc.iter().map(|t| texts.minipy(t)).collect(),
         store: store
             .iter()
-            .map(|(k, t)| (k.clone(), t.to_string()))
+            .map(|(k, t)| (k.clone(), texts.minipy(t)))
             .collect(),
-        return_value: return_value.as_ref().map(Term::to_string),
+        return_value: return_value.map(|t| texts.minipy(t)),
         smt2: Smt2 {
             declarations: smt2_declarations(&syms),
-            path_condition: pc.iter().map(Term::to_smt2).collect(),
+            path_condition: pc.iter().map(|t| texts.smt2(t)).collect(),
             store: store
                 .iter()
-                .map(|(k, t)| (k.clone(), t.to_smt2()))
+                .map(|(k, t)| (k.clone(), texts.smt2(t)))
                 .collect(),
-            return_value: return_value.as_ref().map(Term::to_smt2),
+            return_value: return_value.map(|t| texts.smt2(t)),
         },
-        model: None,
-        model_store: None,
+        model: model.map(|m| values(&m.inputs)),
+        model_store: model.map(|m| values(&m.store)),
         exception_line: exception_at.map(|(l, _)| l),
         exception_column: exception_at.map(|(_, c)| c),
         unknown_reason: n.unknown_reason.clone(),
-        model_return_value: None,
-    };
-    if n.is_leaf() {
-        // `Engine::model` is None at infeasible and unknown leaves.
-        if let Some(m) = x.engine.model(id) {
-            out.model = Some(values(&m.inputs));
-            out.model_store = Some(values(&m.store));
-            out.model_return_value = m.return_value.as_ref().map(Value::to_json);
-        }
+        model_return_value: model.and_then(|m| m.return_value.as_ref().map(Value::to_json)),
     }
-    out
 }
 
 /// Concrete values as JSON (ints exact, tuples as arrays).
