@@ -142,6 +142,12 @@ impl Solver {
         self.slicing = on;
     }
 
+    /// Turn the reuse of the Z3 stack's common prefix on or off (on by default; off for
+    /// experiments: every query then pops everything and asserts all its conjuncts).
+    pub fn set_incremental(&mut self, on: bool) {
+        self.inc.reuse = on;
+    }
+
     pub fn stats(&self) -> SolverStats {
         self.stats.clone()
     }
