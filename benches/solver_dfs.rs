@@ -20,7 +20,13 @@ type Gen = dyn Fn(usize, &[Term]) -> Option<Vec<Term>>;
 
 /// Depth-first: at `depth`, `gen` gives the alternatives (mutually exclusive conditions);
 /// each feasible one is explored.
-fn dfs(s: &mut Solver, pc: &mut Vec<Term>, depth: usize, gen: &Gen, nodes: &mut u64) {
+fn dfs(s: &mut Solver, pc: &mut Vec<Term>, depth: usize, gen: &Gen, nodes: &mut u64, leaf: usize) {
+    if pc.len() == leaf {
+        let mut syms = std::collections::BTreeSet::new();
+        pc.iter().for_each(|t| t.vars(&mut syms));
+        let syms: Vec<Sym> = syms.into_iter().collect();
+        assert!(s.model(pc, &syms).is_some());
+    }
     let Some(alternatives) = gen(depth, pc) else {
         return;
     };
@@ -28,7 +34,7 @@ fn dfs(s: &mut Solver, pc: &mut Vec<Term>, depth: usize, gen: &Gen, nodes: &mut 
         pc.push(c);
         if s.check(pc) == SatResult::Sat {
             *nodes += 1;
-            dfs(s, pc, depth + 1, gen, nodes);
+            dfs(s, pc, depth + 1, gen, nodes, leaf);
         }
         pc.pop();
     }
@@ -126,7 +132,8 @@ const SETTINGS: &[Setting] = &[
     },
 ];
 
-fn run(gen: &Gen, st: &Setting) -> (u64, SolverStats, f64) {
+/// Explore; with `leaf_depth`, also ask for a model of every path condition that long.
+fn run(gen: &Gen, st: &Setting, leaf_depth: usize) -> (u64, SolverStats, f64) {
     let mut s = Solver::new(SolverConfig {
         timeout_ms: st.timeout_ms,
     });
@@ -135,11 +142,39 @@ fn run(gen: &Gen, st: &Setting) -> (u64, SolverStats, f64) {
     s.set_incremental(st.incremental);
     let mut nodes = 0;
     let start = Instant::now();
-    dfs(&mut s, &mut Vec::new(), 0, gen, &mut nodes);
+    dfs(&mut s, &mut Vec::new(), 0, gen, &mut nodes, leaf_depth);
     (nodes, s.stats(), start.elapsed().as_secs_f64() * 1e3)
 }
 
+/// Peak resident memory of the process so far (Linux), in MiB.
+fn peak_rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
 fn main() {
+    if let Some(n) = std::env::args()
+        .skip(1)
+        .find_map(|a| a.strip_prefix("--ifs=").map(str::to_string))
+    {
+        // One big run with the default settings and a model at every leaf:
+        // `cargo bench --bench solver_dfs -- --ifs=18`.
+        let n: usize = n.parse().expect("--ifs=N");
+        let (nodes, stats, ms) = run(ifs(n).as_ref(), &SETTINGS[3], n);
+        println!(
+            "ifs {n} (+ a model per leaf): {nodes} nodes, {} checks, {} z3 calls, {} cache hits, {:.1} ms in z3, {ms:.1} ms total, peak RSS {:.1} MiB",
+            stats.checks,
+            stats.z3_calls,
+            stats.cache_hits,
+            stats.z3_time.as_secs_f64() * 1e3,
+            peak_rss_mib()
+        );
+        return;
+    }
     let workloads: Vec<(String, Box<Gen>)> = vec![
         ("ifs 8".into(), ifs(8)),
         ("ifs 10".into(), ifs(10)),
@@ -156,7 +191,7 @@ fn main() {
     for (name, gen) in &workloads {
         let mut answers = None;
         for st in SETTINGS {
-            let (nodes, stats, ms) = run(gen.as_ref(), st);
+            let (nodes, stats, ms) = run(gen.as_ref(), st, usize::MAX);
             // Every setting must explore the same tree.
             assert_eq!(*answers.get_or_insert(nodes), nodes, "{name}: {}", st.name);
             println!(

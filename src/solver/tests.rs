@@ -488,6 +488,37 @@ fn cache_hits_are_counted() {
 }
 
 #[test]
+fn models_are_built_per_component_and_cached() {
+    let mut s = solver();
+    let syms: Vec<Sym> = ["x", "y", "z"].iter().map(|n| sym(n, Sort::Int)).collect();
+    let (x, y, z) = (var("x"), var("y"), var("z"));
+    let a = [
+        Term::gt(x.clone(), int(5)),
+        Term::lt(y.clone(), x.clone()),
+        Term::gt(z.clone(), int(0)),
+    ];
+    let m1 = s.model(&a, &syms).expect("sat");
+    assert_eq!(s.stats().z3_calls, 2, "components {{x, y}} and {{z}}");
+    let b = [a[0].clone(), a[1].clone(), Term::le(z.clone(), int(0))];
+    let m2 = s.model(&b, &syms).expect("sat");
+    assert_eq!(s.stats().z3_calls, 3, "{{x, y}} again: cached");
+    assert_eq!(s.stats().cache_hits, 1);
+    for (m, pc) in [(&m1, &a), (&m2, &b)] {
+        assert_eq!(m.values.len(), 3);
+        pc.iter()
+            .for_each(|c| assert_eq!(m.eval(c), Some(Value::Bool(true)), "{c}"));
+    }
+    assert_eq!(m1.get(&syms[0]), m2.get(&syms[0]));
+    // Only the requested symbols are reported.
+    let m3 = s.model(&a, &syms[2..]).expect("sat");
+    assert_eq!(m3.values.keys().collect::<Vec<_>>(), [&syms[2]]);
+    assert_eq!(
+        s.model(&[a[0].clone(), Term::lt(x.clone(), int(0))], &syms),
+        None
+    );
+}
+
+#[test]
 fn incremental_stack_reuses_the_common_prefix() {
     let mut s = solver();
     s.set_caching(false);
