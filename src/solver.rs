@@ -3,8 +3,8 @@
 //!
 //! [`Solver::check`] decides whether a path condition (a conjunction of Bool terms) is
 //! satisfiable, combining three techniques of symbolic executors such as KLEE:
-//! - an **answer cache** keyed by the *set* of conjuncts (terms hash in O(1), their hash
-//!   being cached in the node);
+//! - an **answer cache** (`solver/cache.rs`) keyed by the *set* of conjuncts (terms hash
+//!   in O(1), their hash being cached in the node);
 //! - **constraint independence** (`solver/slice.rs`): when all but the newest conjuncts are
 //!   known satisfiable, only the conjuncts connected to the newest ones by shared symbols
 //!   are sent to Z3 (the soundness argument is in that module);
@@ -20,6 +20,7 @@
 //! Z3 objects live in the thread-local context of the `z3` crate: a `Solver` must stay on
 //! the thread that created it (it is `!Send`).
 
+mod cache;
 mod incremental;
 mod model;
 mod slice;
@@ -27,10 +28,12 @@ mod slice;
 mod tests;
 mod translate;
 
-use std::collections::{BTreeSet, HashMap};
-use std::time::Duration;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 use crate::engine::term::{Sym, Term};
+use cache::{Cache, Key};
 use incremental::Incremental;
 use slice::VarsMemo;
 
@@ -68,9 +71,10 @@ impl Default for SolverConfig {
 pub struct SolverStats {
     /// Calls of [`Solver::check`].
     pub checks: u64,
-    /// Checks (or their independent clusters) answered from the cache.
+    /// Questions answered from the cache: checks, their independent clusters, models of
+    /// components.
     pub cache_hits: u64,
-    /// Queries sent to Z3 (checks and models).
+    /// Queries sent to Z3 (for checks and for models).
     pub z3_calls: u64,
     /// Time inside Z3: translation to Z3 terms, push/pop, `check`, model extraction.
     pub z3_time: Duration,
@@ -81,7 +85,7 @@ pub struct SolverStats {
 /// Feasibility checks and models for path conditions. Owns Z3 objects (`!Send`).
 pub struct Solver {
     inc: Incremental,
-    cache: HashMap<Key, SatResult>,
+    cache: Cache,
     /// The conjuncts of the last path condition found satisfiable.
     last_sat: Vec<Term>,
     vars: VarsMemo,
@@ -89,23 +93,6 @@ pub struct Solver {
     caching: bool,
     slicing: bool,
 }
-
-/// A cache key: the set of conjuncts (sorted by hash, duplicates removed). Terms with equal
-/// hashes may end up in different orders, which can only cost a cache miss.
-#[derive(PartialEq, Eq, Hash)]
-struct Key(Box<[Term]>);
-
-impl Key {
-    fn new(terms: &[Term]) -> Key {
-        let mut v = terms.to_vec();
-        v.sort_by_key(Term::hash_code);
-        v.dedup();
-        Key(v.into())
-    }
-}
-
-/// Drop the answer cache beyond this many entries.
-const CACHE_LIMIT: usize = 1_000_000;
 
 /// The conjuncts that are not `True`, or the answer if one is `False` or none is left.
 fn nontrivial(pc: &[Term]) -> Result<Vec<Term>, SatResult> {
@@ -123,7 +110,7 @@ impl Solver {
     pub fn new(config: SolverConfig) -> Solver {
         Solver {
             inc: Incremental::new(config.timeout_ms),
-            cache: HashMap::new(),
+            cache: Cache::default(),
             last_sat: Vec::new(),
             vars: VarsMemo::default(),
             stats: SolverStats::default(),
@@ -140,6 +127,12 @@ impl Solver {
     /// Turn constraint independence on or off (on by default; off for experiments).
     pub fn set_slicing(&mut self, on: bool) {
         self.slicing = on;
+    }
+
+    /// Turn the reuse of the Z3 stack's common prefix on or off (on by default; off for
+    /// experiments: every query then pops everything and asserts all its conjuncts).
+    pub fn set_incremental(&mut self, on: bool) {
+        self.inc.reuse = on;
     }
 
     pub fn stats(&self) -> SolverStats {
@@ -162,7 +155,7 @@ impl Solver {
         }
         let r = self.check_uncached(&pc);
         if let Some(k) = key {
-            self.remember(k, r.clone());
+            self.cache.insert_path(k, r.clone());
         }
         if r == SatResult::Sat {
             self.last_sat = pc;
@@ -197,7 +190,7 @@ impl Solver {
             return r.clone();
         }
         let r = self.solve(&cluster);
-        self.remember(key, r.clone());
+        self.cache.insert_cluster(key, r.clone());
         r
     }
 
@@ -220,13 +213,6 @@ impl Solver {
         }
     }
 
-    fn remember(&mut self, key: Key, r: SatResult) {
-        if self.cache.len() >= CACHE_LIMIT {
-            self.cache.clear();
-        }
-        self.cache.insert(key, r);
-    }
-
     /// Ask Z3 about exactly these conjuncts.
     fn solve(&mut self, terms: &[Term]) -> SatResult {
         self.stats.z3_calls += 1;
@@ -237,38 +223,55 @@ impl Solver {
 
     /// A model of `pc` giving a value to each of `syms` (symbols that `pc` does not
     /// mention get their defaults `0`, `False`, `()`). `None` if `pc` is unsat or unknown.
+    ///
+    /// Each connected component of `pc` (conjuncts linked by shared symbols) is solved
+    /// on its own and its model cached: the components have disjoint symbols, so the
+    /// union of their models is a model of `pc`.
     pub fn model(&mut self, pc: &[Term], syms: &[Sym]) -> Option<Model> {
-        let defaults = |m: &mut Model| {
-            for s in syms {
-                m.values.entry(s.clone()).or_insert_with(|| m_default(s));
-            }
-        };
-        let pc = match nontrivial(pc) {
-            Ok(pc) => pc,
-            Err(SatResult::Sat) => {
-                let mut m = Model::default();
-                defaults(&mut m);
-                return Some(m);
-            }
+        let wanted: BTreeSet<&Sym> = syms.iter().collect();
+        let mut values = BTreeMap::new();
+        match nontrivial(pc) {
+            Err(SatResult::Sat) => {}
             Err(_) => return None,
-        };
-        if self.solve(&pc) != SatResult::Sat {
+            Ok(pc) => {
+                let parts = if self.slicing {
+                    slice::components(&pc, &mut self.vars)
+                } else {
+                    vec![pc]
+                };
+                for part in parts {
+                    let m = self.part_model(&part)?;
+                    let found = m.values.iter().filter(|(s, _)| wanted.contains(s));
+                    values.extend(found.map(|(s, v)| (s.clone(), v.clone())));
+                }
+            }
+        }
+        for s in syms {
+            values.entry(s.clone()).or_insert_with(|| m_default(s));
+        }
+        Some(Model { values })
+    }
+
+    /// A model of one component, for all its symbols.
+    fn part_model(&mut self, part: &[Term]) -> Option<Rc<Model>> {
+        let key = self.caching.then(|| Key::new(part));
+        if let Some(m) = key.as_ref().and_then(|k| self.cache.model(k)) {
+            self.stats.cache_hits += 1;
+            return Some(m.clone());
+        }
+        if self.solve(part) != SatResult::Sat {
             return None;
         }
-        let mut mentioned = BTreeSet::new();
-        pc.iter().for_each(|t| t.vars(&mut mentioned));
-        let wanted: Vec<Sym> = syms
-            .iter()
-            .filter(|s| mentioned.contains(*s))
-            .cloned()
-            .collect();
-        let start = std::time::Instant::now();
-        let mut m = self.inc.model(&wanted);
+        let mut syms = BTreeSet::new();
+        part.iter().for_each(|t| t.vars(&mut syms));
+        let start = Instant::now();
+        let m = self.inc.model(&syms.into_iter().collect::<Vec<_>>());
         self.stats.z3_time += start.elapsed();
-        if let Some(m) = &mut m {
-            defaults(m);
+        let m = Rc::new(m?);
+        if let Some(k) = key {
+            self.cache.insert_model(k, m.clone());
         }
-        m
+        Some(m)
     }
 }
 

@@ -28,6 +28,8 @@ pub struct Incremental {
     stack: Vec<Term>,
     tr: Translator,
     timeout: Option<u64>,
+    /// Reuse the common prefix (off: re-assert everything, for experiments).
+    pub reuse: bool,
     /// Push frames created and popped (for the statistics and tests).
     pub pushes: u64,
     pub pops: u64,
@@ -46,6 +48,7 @@ impl Incremental {
             stack: Vec::new(),
             tr: Translator::default(),
             timeout: timeout_ms,
+            reuse: true,
             pushes: 0,
             pops: 0,
         }
@@ -57,7 +60,7 @@ impl Incremental {
             .stack
             .iter()
             .zip(terms)
-            .take_while(|(a, b)| a == b)
+            .take_while(|(a, b)| self.reuse && a == b)
             .count();
         let extra = self.stack.len() - common;
         if extra > 0 {
@@ -70,7 +73,7 @@ impl Incremental {
             self.tr.clear_memo();
         }
         for t in &terms[common..] {
-            let b = self.tr.bool(t);
+            let b = self.tr.conjunct(t);
             self.z3.push();
             self.z3.assert(&b);
             self.stack.push(t.clone());

@@ -6,13 +6,12 @@ use std::collections::BTreeMap;
 
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
-use z3::ast::{Ast, Dynamic};
-use z3::DeclKind;
+use z3::ast::{Ast, Int};
 
-use super::translate::{self, Z};
+use super::translate;
 use super::ConcreteValue;
 use crate::concrete::Value;
-use crate::engine::term::{Sym, Term, TermKind as K};
+use crate::engine::term::{Sort, Sym, Term, TermKind as K};
 use crate::semantics;
 
 /// Quantifiers over more values than this are not evaluated (`eval` returns `None`).
@@ -173,19 +172,16 @@ impl Eval<'_> {
 pub(super) fn decode(z3_model: &z3::Model, syms: &[Sym]) -> Model {
     let mut values = BTreeMap::new();
     for s in syms {
-        let v = match translate::constant(s) {
-            Z::Int(c) => z3_model
-                .eval(&c, true)
-                .and_then(|v| numeral(&Dynamic::from_ast(&v)))
+        let v = match s.sort {
+            Sort::Int => z3_model
+                .eval(&translate::int_const(s), true)
+                .and_then(|v| numeral(&v))
                 .map(Value::Int),
-            Z::Bool(c) => z3_model
-                .eval(&c, true)
+            Sort::Bool => z3_model
+                .eval(&translate::bool_const(s), true)
                 .and_then(|v| v.as_bool())
                 .map(Value::Bool),
-            Z::Seq(c) => z3_model
-                .eval(&c, true)
-                .and_then(|v| sequence(z3_model, &v))
-                .map(Value::tuple),
+            Sort::Seq => tuple(z3_model, s).map(Value::tuple),
         };
         values.insert(
             s.clone(),
@@ -195,8 +191,8 @@ pub(super) fn decode(z3_model: &z3::Model, syms: &[Sym]) -> Model {
     Model { values }
 }
 
-fn numeral(d: &Dynamic) -> Option<BigInt> {
-    let i = d.as_int()?;
+/// An Int numeral, however large (Z3 prints negative ones as `(- 5)`).
+fn numeral(i: &Int) -> Option<BigInt> {
     if let Some(v) = i.as_i128() {
         return Some(BigInt::from(v));
     }
@@ -208,30 +204,14 @@ fn numeral(d: &Dynamic) -> Option<BigInt> {
     }
 }
 
-/// The elements of a sequence value: `(seq.++ (seq.unit 3) (seq.unit 4))` is `[3, 4]`.
-fn sequence(z3_model: &z3::Model, v: &z3::ast::Seq) -> Option<Vec<BigInt>> {
-    let mut out = Vec::new();
-    if flatten(&Dynamic::from_ast(v), &mut out).is_some() {
-        return Some(out);
-    }
-    // Another shape: ask for the length and each element.
-    let n = z3_model.eval(&v.length(), true)?.as_u64()?;
+/// A tuple symbol's value: its length, then each element (see `translate.rs`).
+fn tuple(z3_model: &z3::Model, s: &Sym) -> Option<Vec<BigInt>> {
+    let (len, elems) = translate::tuple_consts(s);
+    let n = z3_model.eval(&len, true)?.as_u64()?;
     (0..n)
         .map(|k| {
-            let e = z3_model.eval(&v.nth(translate::int_lit(&BigInt::from(k))), true)?;
-            numeral(&e)
+            let at = elems.apply(&[&Int::from_u64(k) as &dyn Ast]).as_int()?;
+            numeral(&z3_model.eval(&at, true)?)
         })
         .collect()
-}
-
-fn flatten(d: &Dynamic, out: &mut Vec<BigInt>) -> Option<()> {
-    match d.decl().kind() {
-        DeclKind::SeqEmpty => Some(()),
-        DeclKind::SeqUnit => {
-            out.push(numeral(&d.nth_child(0)?)?);
-            Some(())
-        }
-        DeclKind::SeqConcat => d.children().iter().try_for_each(|c| flatten(c, out)),
-        _ => None,
-    }
 }

@@ -79,6 +79,37 @@ pub fn cluster(pc: &[Term], known: usize, memo: &mut VarsMemo) -> Vec<Term> {
         .collect()
 }
 
+/// The connected components of `pc` (conjuncts linked by shared symbols), each in `pc`'s
+/// order. A model of `pc` is the union of models of its components (disjoint symbols).
+pub fn components(pc: &[Term], memo: &mut VarsMemo) -> Vec<Vec<Term>> {
+    // Union-find over conjunct indices; a symbol links every conjunct it occurs in.
+    let mut parent: Vec<usize> = (0..pc.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut first: HashMap<Sym, usize> = HashMap::new();
+    for (i, t) in pc.iter().enumerate() {
+        for s in memo.vars(t).iter() {
+            let j = *first.entry(s.clone()).or_insert(i);
+            let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+            parent[a] = b;
+        }
+    }
+    let mut groups: Vec<(usize, Vec<Term>)> = Vec::new();
+    for (i, t) in pc.iter().enumerate() {
+        let r = root(&mut parent, i);
+        match groups.iter_mut().find(|(g, _)| *g == r) {
+            Some((_, terms)) => terms.push(t.clone()),
+            None => groups.push((r, vec![t.clone()])),
+        }
+    }
+    groups.into_iter().map(|(_, terms)| terms).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +142,26 @@ mod tests {
             Term::eq(Term::floor_div(Term::int(1), Term::int(0)), Term::int(0)),
         ];
         assert_eq!(cluster(&pc2, 1, &mut memo), vec![pc2[1].clone()]);
+    }
+
+    #[test]
+    fn components_partition_by_shared_symbols() {
+        let (x, y, z) = (v("x"), v("y"), v("z"));
+        let pc = vec![
+            Term::gt(x.clone(), Term::int(0)),
+            Term::gt(z.clone(), Term::int(0)),
+            Term::lt(y.clone(), Term::int(0)),
+            Term::lt(x.clone(), y.clone()),
+            Term::eq(Term::floor_div(Term::int(1), Term::int(0)), Term::int(0)),
+        ];
+        let comps = components(&pc, &mut VarsMemo::default());
+        assert_eq!(
+            comps,
+            vec![
+                vec![pc[0].clone(), pc[2].clone(), pc[3].clone()],
+                vec![pc[1].clone()],
+                vec![pc[4].clone()],
+            ]
+        );
     }
 }

@@ -4,7 +4,8 @@
 use std::collections::BTreeSet;
 
 use num_bigint::BigInt;
-use proptest::prelude::*;
+
+mod property;
 
 use super::*;
 use crate::concrete::Value;
@@ -486,99 +487,35 @@ fn cache_hits_are_counted() {
     assert_eq!(s.stats().z3_calls, 2);
 }
 
-/// The book's "N independent ifs": a DFS over 2^N paths. Constraint independence sends Z3
-/// one conjunct at a time, and the cache answers every repeated one: 2N Z3 calls instead
-/// of 2^(N+1) - 2. (A counter experiment, not a timing; `benches/solver_dfs.rs` has times.)
 #[test]
-fn independence_reduces_z3_calls() {
-    fn dfs(s: &mut Solver, pc: &mut Vec<Term>, depth: usize, n: usize) {
-        if depth == n {
-            return;
-        }
-        let c = Term::gt(var(&format!("x{depth}")), int(0));
-        for branch in [c.clone(), Term::not(c)] {
-            pc.push(branch);
-            assert_eq!(s.check(pc), SatResult::Sat);
-            dfs(s, pc, depth + 1, n);
-            pc.pop();
-        }
+fn models_are_built_per_component_and_cached() {
+    let mut s = solver();
+    let syms: Vec<Sym> = ["x", "y", "z"].iter().map(|n| sym(n, Sort::Int)).collect();
+    let (x, y, z) = (var("x"), var("y"), var("z"));
+    let a = [
+        Term::gt(x.clone(), int(5)),
+        Term::lt(y.clone(), x.clone()),
+        Term::gt(z.clone(), int(0)),
+    ];
+    let m1 = s.model(&a, &syms).expect("sat");
+    assert_eq!(s.stats().z3_calls, 2, "components {{x, y}} and {{z}}");
+    let b = [a[0].clone(), a[1].clone(), Term::le(z.clone(), int(0))];
+    let m2 = s.model(&b, &syms).expect("sat");
+    assert_eq!(s.stats().z3_calls, 3, "{{x, y}} again: cached");
+    assert_eq!(s.stats().cache_hits, 1);
+    for (m, pc) in [(&m1, &a), (&m2, &b)] {
+        assert_eq!(m.values.len(), 3);
+        pc.iter()
+            .for_each(|c| assert_eq!(m.eval(c), Some(Value::Bool(true)), "{c}"));
     }
-    let n = 8;
-    let mut counts = Vec::new();
-    for (caching, slicing) in [(false, false), (true, false), (true, true)] {
-        let mut s = solver();
-        s.set_caching(caching);
-        s.set_slicing(slicing);
-        dfs(&mut s, &mut Vec::new(), 0, n);
-        counts.push(s.stats());
-    }
-    let checks = (1u64 << (n + 1)) - 2;
-    assert!(counts.iter().all(|c| c.checks == checks));
-    assert_eq!(counts[0].z3_calls, checks);
+    assert_eq!(m1.get(&syms[0]), m2.get(&syms[0]));
+    // Only the requested symbols are reported.
+    let m3 = s.model(&a, &syms[2..]).expect("sat");
+    assert_eq!(m3.values.keys().collect::<Vec<_>>(), [&syms[2]]);
     assert_eq!(
-        counts[1].z3_calls, checks,
-        "DFS never repeats a path condition"
+        s.model(&[a[0].clone(), Term::lt(x.clone(), int(0))], &syms),
+        None
     );
-    assert_eq!(counts[2].z3_calls, 2 * n as u64);
-    assert_eq!(counts[2].sliced, checks - 2);
-}
-
-/// A node's pc extends its parent's; siblings differ in the last conjunct. Random DFS
-/// walks over small linear/arithmetic conjuncts: the incremental, caching, slicing solver
-/// gives the answers of a fresh solver.
-mod dfs_property {
-    use super::*;
-
-    #[derive(Debug, Clone)]
-    pub enum Op {
-        Push(u8, u8, u8, i8),
-        Pop,
-    }
-
-    fn atom(kind: u8, a: u8, b: u8, c: i8) -> Term {
-        let names = ["x", "y", "z", "w"];
-        let v = |i: u8| var(names[usize::from(i) % names.len()]);
-        let c = i64::from(c % 7);
-        let (a, b) = (v(a), v(b));
-        let t = seq("t");
-        match kind % 10 {
-            0 => Term::lt(a, Term::add(b, int(c))),
-            1 => Term::eq(a, int(c)),
-            2 => Term::ge(Term::sub(a, b), int(c)),
-            3 => Term::eq(Term::floor_div(a, int(if c == 0 { 2 } else { c })), b),
-            4 => Term::ne(Term::modulo(a, int(if c == 0 { -3 } else { c })), int(1)),
-            5 => Term::not(Term::lt(Term::mul(int(2), a), b)),
-            6 => Term::and(
-                Term::in_bounds(t.clone(), a.clone()),
-                Term::eq(Term::index(t, a), b),
-            ),
-            7 => Term::le(Term::len(t), Term::abs(a)),
-            8 => Term::or(Term::gt(a, int(c)), Term::lt(b, int(-c))),
-            _ => Term::eq(Term::max(a, b), int(c)),
-        }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
-        #[test]
-        fn incremental_matches_fresh(ops in proptest::collection::vec(
-            prop_oneof![
-                3 => (any::<u8>(), any::<u8>(), any::<u8>(), any::<i8>()).prop_map(|(k, a, b, c)| Op::Push(k, a, b, c)),
-                2 => Just(Op::Pop),
-            ], 1..24)) {
-            let mut s = solver();
-            let mut pc: Vec<Term> = Vec::new();
-            for op in ops {
-                match op {
-                    Op::Push(k, a, b, c) => {
-                        pc.push(atom(k, a, b, c));
-                        prop_assert_eq!(s.check(&pc), fresh(&pc), "pc = {:?}", pc);
-                    }
-                    Op::Pop => { pc.pop(); }
-                }
-            }
-        }
-    }
 }
 
 #[test]
@@ -603,4 +540,112 @@ fn incremental_stack_reuses_the_common_prefix() {
     ];
     assert_eq!(s.check(&child), SatResult::Unsat);
     assert_eq!((s.inc.pushes, s.inc.pops), (5, 1));
+}
+
+#[test]
+fn tuple_encoding() {
+    let mut s = solver();
+    let (t, u, i, b) = (seq("t"), seq("u"), var("i"), bvar("b"));
+    let len = |x: &Term| Term::len(x.clone());
+    let at = |x: &Term, k: Term| Term::index(x.clone(), k);
+    // Lengths are never negative.
+    assert_eq!(s.check(&[Term::lt(len(&t), int(0))]), SatResult::Unsat);
+    assert_eq!(
+        s.check(&[Term::lt(len(&Term::concat(t.clone(), u.clone())), len(&t))]),
+        SatResult::Unsat
+    );
+    // Equality of two symbolic tuples: lengths and elements.
+    let eq = Term::eq(t.clone(), u.clone());
+    assert_eq!(
+        s.check(&[eq.clone(), Term::ne(len(&t), len(&u))]),
+        SatResult::Unsat
+    );
+    assert_eq!(
+        s.check(&[
+            eq.clone(),
+            Term::gt(len(&t), int(3)),
+            Term::ne(at(&t, int(3)), at(&u, int(3)))
+        ]),
+        SatResult::Unsat
+    );
+    assert_eq!(
+        s.check(&[eq.clone(), Term::gt(len(&t), int(3))]),
+        SatResult::Sat
+    );
+    let two = |x: &Term| Term::eq(len(x), int(2));
+    let pc = [
+        Term::ne(t.clone(), u.clone()),
+        two(&t),
+        two(&u),
+        Term::eq(at(&t, int(0)), at(&u, int(0))),
+    ];
+    let syms = [sym("t", Sort::Seq), sym("u", Sort::Seq)];
+    let m = s.model(&pc, &syms).expect("sat");
+    assert_ne!(m.get(&syms[0]), m.get(&syms[1]));
+    let pc = [
+        pc[0].clone(),
+        pc[1].clone(),
+        pc[2].clone(),
+        pc[3].clone(),
+        Term::eq(at(&t, int(-1)), at(&u, int(1))),
+    ];
+    assert_eq!(s.check(&pc), SatResult::Unsat);
+    // Concatenation with a symbolic index: ((1,) + t)[len(t)] is t[-1].
+    let one_t = Term::concat(Term::tuple(vec![int(1)]), t.clone());
+    let pc = [
+        Term::ge(len(&t), int(1)),
+        Term::eq(i.clone(), len(&t)),
+        Term::ne(at(&one_t, i.clone()), at(&t, int(-1))),
+    ];
+    assert_eq!(s.check(&pc), SatResult::Unsat);
+    let pc = [
+        Term::eq(
+            u.clone(),
+            Term::concat(t.clone(), Term::tuple(vec![int(7)])),
+        ),
+        Term::ne(at(&u, int(-1)), int(7)),
+    ];
+    assert_eq!(s.check(&pc), SatResult::Unsat);
+    // A display against a symbolic tuple.
+    let pc = [
+        Term::eq(Term::tuple(vec![i.clone(), int(2)]), t.clone()),
+        Term::eq(at(&t, int(0)), int(9)),
+    ];
+    let m = s
+        .model(&pc, &[sym("t", Sort::Seq), sym("i", Sort::Int)])
+        .expect("sat");
+    assert_eq!(
+        m.get(&sym("t", Sort::Seq)),
+        Value::tuple(vec![9.into(), 2.into()])
+    );
+    assert_eq!(m.get(&sym("i", Sort::Int)), Value::Int(9.into()));
+    // Conditional tuples.
+    let c = Term::ite(b.clone(), t.clone(), Term::tuple(vec![int(1), int(2)]));
+    assert_eq!(
+        s.check(&[Term::eq(at(&c, int(0)), int(5)), Term::not(b.clone())]),
+        SatResult::Unsat
+    );
+    assert_eq!(
+        s.check(&[Term::eq(len(&c), int(3)), Term::not(b.clone())]),
+        SatResult::Unsat
+    );
+    assert_eq!(
+        s.check(&[Term::eq(len(&c), int(3)), Term::eq(at(&c, int(-1)), int(4))]),
+        SatResult::Sat
+    );
+    // t + u == u + t with different first elements.
+    let tu = Term::concat(t.clone(), u.clone());
+    let ut = Term::concat(u.clone(), t.clone());
+    let pc = [
+        Term::eq(tu, ut),
+        Term::gt(len(&t), int(0)),
+        Term::gt(len(&u), int(0)),
+        Term::ne(at(&t, int(0)), at(&u, int(0))),
+    ];
+    let r = s.check(&pc);
+    assert_ne!(
+        r,
+        SatResult::Sat,
+        "t + u == u + t forces equal first elements"
+    );
 }

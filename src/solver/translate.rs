@@ -1,27 +1,37 @@
 //! [`Term`] → Z3 AST.
 //!
-//! The encodings are those of `Term::to_smt2` (see `engine/term/smt2.rs`), built through
-//! the API instead of text:
-//! - Python's `a // b` (for `b != 0`) is `ite(b > 0, div(a, b), div(-a, -b))` and `a % b`
-//!   is `ite(b > 0, mod(a, b), -mod(-a, -b))` — equal to `a - b * (a // b)` but linear
-//!   whenever `b` is a constant, where the `ite` disappears too;
-//! - `t[i]` is `seq.nth(t, ite(i < 0, i + len(t), i))` (Z3's `seq.nth` is unspecified out of
-//!   range, so the engine guards indexing with `Term::in_bounds`);
-//! - `all(body for k in range(lo, hi))` is `forall k. lo <= k < hi => body` with a fresh
-//!   bound constant (never captured by an input named `k`), `any` the `exists` with `and`;
-//!   a range of at most [`UNROLL_LIMIT`] constants is unrolled into a conjunction
-//!   (disjunction) instead, which Z3 decides without quantifier instantiation.
+//! Ints and Bools map to Z3's. Python's `a // b` (for `b != 0`) is
+//! `ite(b > 0, div(a, b), div(-a, -b))` and `a % b` is `ite(b > 0, mod(a, b), -mod(-a, -b))`
+//! — equal to `a - b * (a // b)`, but linear whenever `b` is a constant, where the `ite`
+//! disappears too. `all(body for k in range(lo, hi))` is `forall k. lo <= k < hi => body`
+//! with a fresh bound constant (never captured by an input named `k`), `any` the `exists`
+//! with `and`; a range of at most [`UNROLL_LIMIT`] constants is unrolled instead.
+//!
+//! **Tuples are not Z3 sequences here.** Z3 4.8.12's sequence solver slows down sharply
+//! with the number of `seq.nth` constraints (a linear search unrolled 40 times: 15–40 ms
+//! per check, against 50 µs for the encoding below; see `benches/solver_dfs.rs`). A tuple
+//! symbol `t` is a length constant `len(t) >= 0` and an uninterpreted function
+//! `t : Int -> Int` (its elements at `0 <= k < len(t)`, unspecified elsewhere). Any tuple
+//! term then has a length (`len(a + b) = len(a) + len(b)`, ...) and an element function
+//! built structurally: `(a + b)[k] = ite(k < len(a), a[k], b[k - len(a)])`, `(e,)[0] = e`.
+//! Indexing normalises negative indices as Python does (`t[i]` reads position
+//! `ite(i < 0, i + len(t), i)`), like `seq.nth` unspecified out of range (the engine
+//! guards indexing with `Term::in_bounds`). Tuple equality is equal lengths and equal
+//! elements: a conjunction when one side has a constant length (a tuple display), else a
+//! bounded `forall`. The SMT-LIB text (`Term::to_smt2`) keeps `(Seq Int)`; both encodings
+//! are exact, and the tests check them against each other and against `crate::semantics`.
 //!
 //! Translations of closed subterms are memoised, keyed by the term (hash cached in the
 //! node): a path condition's conjuncts share most of their structure with the previous
 //! check's.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::str::FromStr;
 
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
-use z3::ast::{self, Ast, Bool, Int, Seq};
+use z3::ast::{self, Ast, Bool, Int};
+use z3::FuncDecl;
 
 use crate::engine::term::{Sort, Sym, Term, TermKind as K};
 use crate::lang::ast::CmpOp;
@@ -29,45 +39,48 @@ use crate::lang::ast::CmpOp;
 /// Quantifiers over constant ranges of at most this many values are unrolled.
 pub const UNROLL_LIMIT: usize = 16;
 
-/// A translated term, by sort.
+/// Tuple equalities with a constant length up to this are compared element by element
+/// (beyond, with a quantifier).
+const EQ_UNROLL_LIMIT: usize = 256;
+
+/// A translated Int or Bool term (tuple terms are never translated as a whole).
 #[derive(Clone)]
-pub enum Z {
+enum Z {
     Int(Int),
     Bool(Bool),
-    Seq(Seq),
 }
 
 impl Z {
     fn int(self) -> Int {
         match self {
             Z::Int(i) => i,
-            _ => unreachable!("sort error: expected an Int term"),
+            Z::Bool(_) => unreachable!("sort error: expected an Int term"),
         }
     }
 
     fn bool(self) -> Bool {
         match self {
             Z::Bool(b) => b,
-            _ => unreachable!("sort error: expected a Bool term"),
-        }
-    }
-
-    fn seq(self) -> Seq {
-        match self {
-            Z::Seq(s) => s,
-            _ => unreachable!("sort error: expected a Seq term"),
+            Z::Int(_) => unreachable!("sort error: expected a Bool term"),
         }
     }
 }
 
-/// The Z3 constant of an input symbol.
-pub fn constant(sym: &Sym) -> Z {
-    let name: &str = &sym.name;
-    match sym.sort {
-        Sort::Int => Z::Int(Int::new_const(name)),
-        Sort::Bool => Z::Bool(Bool::new_const(name)),
-        Sort::Seq => Z::Seq(Seq::new_const(name, &z3::Sort::int())),
-    }
+/// The Z3 constant of an Int symbol.
+pub fn int_const(sym: &Sym) -> Int {
+    Int::new_const(&*sym.name)
+}
+
+/// The Z3 constant of a Bool symbol.
+pub fn bool_const(sym: &Sym) -> Bool {
+    Bool::new_const(&*sym.name)
+}
+
+/// The length constant `len(t)` and element function `t` of a tuple symbol.
+pub fn tuple_consts(sym: &Sym) -> (Int, FuncDecl) {
+    let len = Int::new_const(format!("len({})", sym.name));
+    let elems = FuncDecl::new(&*sym.name, &[&z3::Sort::int()], &z3::Sort::int());
+    (len, elems)
 }
 
 pub fn int_lit(i: &BigInt) -> Int {
@@ -75,6 +88,12 @@ pub fn int_lit(i: &BigInt) -> Int {
         Some(v) => Int::from_i64(v),
         None => Int::from_str(&i.to_string()).expect("a decimal numeral"),
     }
+}
+
+fn apply(f: &FuncDecl, k: &Int) -> Int {
+    f.apply(&[k as &dyn Ast])
+        .as_int()
+        .expect("an Int -> Int function")
 }
 
 /// Translates terms, memoising closed subterms.
@@ -86,17 +105,21 @@ pub struct Translator {
 }
 
 impl Translator {
-    /// Translate a Bool term (a path-condition conjunct).
-    pub fn bool(&mut self, t: &Term) -> Bool {
-        self.tr(t).bool()
-    }
-
-    fn int(&mut self, t: &Term) -> Int {
-        self.tr(t).int()
-    }
-
-    fn seq(&mut self, t: &Term) -> Seq {
-        self.tr(t).seq()
+    /// Translate a path-condition conjunct, with `len(t) >= 0` for each tuple symbol in it.
+    pub fn conjunct(&mut self, t: &Term) -> Bool {
+        let b = self.bool(t);
+        let mut syms = BTreeSet::new();
+        t.vars(&mut syms);
+        let mut parts: Vec<Bool> = syms
+            .iter()
+            .filter(|s| s.sort == Sort::Seq)
+            .map(|s| tuple_consts(s).0.ge(Int::from_i64(0)))
+            .collect();
+        if parts.is_empty() {
+            return b;
+        }
+        parts.push(b);
+        Bool::and(&parts.iter().collect::<Vec<_>>())
     }
 
     /// Number of memoised translations (the memo is dropped when it grows too large).
@@ -106,6 +129,14 @@ impl Translator {
 
     pub fn clear_memo(&mut self) {
         self.memo.clear();
+    }
+
+    fn bool(&mut self, t: &Term) -> Bool {
+        self.tr(t).bool()
+    }
+
+    fn int(&mut self, t: &Term) -> Int {
+        self.tr(t).int()
     }
 
     fn tr(&mut self, t: &Term) -> Z {
@@ -124,9 +155,11 @@ impl Translator {
         match t.kind() {
             K::Int(i) => Z::Int(int_lit(i)),
             K::Bool(b) => Z::Bool(Bool::from_bool(*b)),
-            K::Var(s) => match self.env.iter().rev().find(|(v, _)| v == s) {
-                Some((_, k)) => Z::Int(k.clone()),
-                None => constant(s),
+            K::Var(s) => match (self.env.iter().rev().find(|(v, _)| v == s), s.sort) {
+                (Some((_, k)), _) => Z::Int(k.clone()),
+                (None, Sort::Int) => Z::Int(int_const(s)),
+                (None, Sort::Bool) => Z::Bool(bool_const(s)),
+                (None, Sort::Seq) => unreachable!("a tuple is translated by its parts"),
             },
             K::Neg(a) => Z::Int(self.int(a).unary_minus()),
             K::Add(a, b) => Z::Int(Int::add(&[&self.int(a), &self.int(b)])),
@@ -148,51 +181,54 @@ impl Translator {
                 Z::Int(c.ite(&a, &b))
             }
             K::Not(a) => Z::Bool(self.bool(a).not()),
-            K::And(xs) => {
+            K::And(xs) | K::Or(xs) => {
                 let xs: Vec<Bool> = xs.iter().map(|x| self.bool(x)).collect();
-                Z::Bool(Bool::and(&xs.iter().collect::<Vec<_>>()))
-            }
-            K::Or(xs) => {
-                let xs: Vec<Bool> = xs.iter().map(|x| self.bool(x)).collect();
-                Z::Bool(Bool::or(&xs.iter().collect::<Vec<_>>()))
+                let refs: Vec<&Bool> = xs.iter().collect();
+                Z::Bool(if matches!(t.kind(), K::And(_)) {
+                    Bool::and(&refs)
+                } else {
+                    Bool::or(&refs)
+                })
             }
             K::Ite(c, a, b) => {
                 let c = self.bool(c);
                 match (self.tr(a), self.tr(b)) {
                     (Z::Int(a), Z::Int(b)) => Z::Int(c.ite(&a, &b)),
                     (Z::Bool(a), Z::Bool(b)) => Z::Bool(c.ite(&a, &b)),
-                    (Z::Seq(a), Z::Seq(b)) => Z::Seq(c.ite(&a, &b)),
                     _ => unreachable!("sort error: ite branches of different sorts"),
                 }
             }
+            K::Cmp(op, a, b) if a.sort() == Sort::Seq => {
+                let eq = self.tuple_eq(a, b);
+                Z::Bool(if *op == CmpOp::Ne { eq.not() } else { eq })
+            }
             K::Cmp(op, a, b) => Z::Bool(self.compare(*op, a, b)),
-            K::SeqEmpty => Z::Seq(Seq::empty(&z3::Sort::int())),
-            K::SeqUnit(a) => Z::Seq(Seq::unit(&self.int(a))),
-            K::Concat(a, b) => Z::Seq(Seq::concat(&[&self.seq(a), &self.seq(b)])),
-            K::Len(a) => Z::Int(self.seq(a).length()),
+            K::Len(a) => Z::Int(self.len(a)),
             K::Index(s, i) => Z::Int(self.index(s, i)),
             K::Forall(v, lo, hi, body) => Z::Bool(self.quantifier(true, v, lo, hi, body)),
             K::Exists(v, lo, hi, body) => Z::Bool(self.quantifier(false, v, lo, hi, body)),
+            K::SeqEmpty | K::SeqUnit(_) | K::Concat(..) => {
+                unreachable!("a tuple is translated by its parts")
+            }
         }
     }
 
     fn compare(&mut self, op: CmpOp, a: &Term, b: &Term) -> Bool {
-        let eq = match (self.tr(a), self.tr(b)) {
+        match (self.tr(a), self.tr(b)) {
             (Z::Int(a), Z::Int(b)) => match op {
-                CmpOp::Lt => return a.lt(&b),
-                CmpOp::Le => return a.le(&b),
-                CmpOp::Gt => return a.gt(&b),
-                CmpOp::Ge => return a.ge(&b),
-                CmpOp::Eq | CmpOp::Ne => a.eq(&b),
+                CmpOp::Lt => a.lt(&b),
+                CmpOp::Le => a.le(&b),
+                CmpOp::Gt => a.gt(&b),
+                CmpOp::Ge => a.ge(&b),
+                CmpOp::Eq => a.eq(&b),
+                CmpOp::Ne => a.eq(&b).not(),
             },
-            (Z::Bool(a), Z::Bool(b)) => a.eq(&b),
-            (Z::Seq(a), Z::Seq(b)) => a.eq(&b),
+            (Z::Bool(a), Z::Bool(b)) => match op {
+                CmpOp::Eq => a.eq(&b),
+                CmpOp::Ne => a.eq(&b).not(),
+                _ => unreachable!("sort error: ordering on Bool"),
+            },
             _ => unreachable!("sort error: comparison of different sorts"),
-        };
-        match op {
-            CmpOp::Eq => eq,
-            CmpOp::Ne => eq.not(),
-            _ => unreachable!("sort error: ordering on a non-Int sort"),
         }
     }
 
@@ -214,18 +250,94 @@ impl Translator {
         }
     }
 
+    /// The length of a tuple term.
+    fn len(&mut self, s: &Term) -> Int {
+        match s.kind() {
+            K::Var(v) => tuple_consts(v).0,
+            K::SeqEmpty => Int::from_i64(0),
+            K::SeqUnit(_) => Int::from_i64(1),
+            K::Concat(a, b) => Int::add(&[&self.len(a), &self.len(b)]),
+            K::Ite(c, a, b) => self.bool(c).ite(&self.len(a), &self.len(b)),
+            _ => unreachable!("sort error: expected a tuple term"),
+        }
+    }
+
+    /// The element at position `k` (`0 <= k < len(s)`; unspecified elsewhere). `known` is
+    /// `k`'s value when it is a constant, which selects the branch of a concatenation.
+    fn elem(&mut self, s: &Term, k: &Int, known: Option<&BigInt>) -> Int {
+        match s.kind() {
+            K::Var(v) => apply(&tuple_consts(v).1, k),
+            // Out of range: any value will do.
+            K::SeqEmpty => Int::from_i64(0),
+            K::SeqUnit(e) => self.int(e),
+            K::Concat(a, b) => {
+                let la = Term::len(a.clone());
+                if let (Some(k), Some(n)) = (known, la.as_int()) {
+                    return if k < n {
+                        self.elem(a, &int_lit(k), Some(k))
+                    } else {
+                        let rest = k - n;
+                        self.elem(b, &int_lit(&rest), Some(&rest))
+                    };
+                }
+                let za = self.int(&la);
+                let in_a = self.elem(a, k, known);
+                let in_b = self.elem(b, &Int::sub(&[k, &za]), None);
+                k.lt(&za).ite(&in_a, &in_b)
+            }
+            K::Ite(c, a, b) => {
+                let c = self.bool(c);
+                c.ite(&self.elem(a, k, known), &self.elem(b, k, known))
+            }
+            _ => unreachable!("sort error: expected a tuple term"),
+        }
+    }
+
+    /// Python's `s[i]`.
     fn index(&mut self, s: &Term, i: &Term) -> Int {
-        let zs = self.seq(s);
-        let pos = match i.as_int() {
-            Some(k) if !k.is_negative() => int_lit(k),
-            Some(k) => Int::add(&[&zs.length(), &int_lit(k)]),
+        match i.as_int() {
+            Some(k) if !k.is_negative() => self.elem(s, &int_lit(k), Some(k)),
+            Some(k) => {
+                let pos = Int::add(&[&self.len(s), &int_lit(k)]);
+                self.elem(s, &pos, None)
+            }
             None => {
                 let zi = self.int(i);
-                let wrapped = Int::add(&[&zi, &zs.length()]);
-                zi.lt(Int::from_i64(0)).ite(&wrapped, &zi)
+                let wrapped = Int::add(&[&zi, &self.len(s)]);
+                let pos = zi.lt(Int::from_i64(0)).ite(&wrapped, &zi);
+                self.elem(s, &pos, None)
             }
-        };
-        zs.nth(pos).as_int().expect("a (Seq Int) has Int elements")
+        }
+    }
+
+    /// `a == b` on tuples: equal lengths and equal elements.
+    fn tuple_eq(&mut self, a: &Term, b: &Term) -> Bool {
+        let same_len = self.len(a).eq(self.len(b));
+        let known = Term::len(a.clone())
+            .as_int()
+            .or(Term::len(b.clone()).as_int())
+            .cloned();
+        if let Some(n) = known
+            .and_then(|n| n.to_usize())
+            .filter(|n| *n <= EQ_UNROLL_LIMIT)
+        {
+            let mut parts = vec![same_len];
+            for k in 0..n {
+                let big = BigInt::from(k);
+                let kz = int_lit(&big);
+                parts.push(
+                    self.elem(a, &kz, Some(&big))
+                        .eq(self.elem(b, &kz, Some(&big))),
+                );
+            }
+            return Bool::and(&parts.iter().collect::<Vec<_>>());
+        }
+        let k = Int::fresh_const("k");
+        let n = self.len(a);
+        let range = Bool::and(&[&Int::from_i64(0).le(&k), &k.lt(&n)]);
+        let body = self.elem(a, &k, None).eq(self.elem(b, &k, None));
+        let all = ast::forall_const(&[&k as &dyn Ast], &[], &range.implies(&body));
+        Bool::and(&[&same_len, &all])
     }
 
     fn quantifier(&mut self, forall: bool, v: &Sym, lo: &Term, hi: &Term, body: &Term) -> Bool {

@@ -1,0 +1,210 @@
+//! Solver experiment: the query pattern of a depth-first symbolic execution, replayed
+//! directly against `symdbg::solver` under different solver settings, to see what the
+//! answer cache, constraint independence and prefix reuse on the Z3 stack each buy.
+//!
+//! Run: `cargo bench --bench solver_dfs` (prints one table; no criterion, no assertions).
+//!
+//! Workloads (each node checks both outcomes of its branch, infeasible ones are pruned):
+//! - `ifs N`: N independent `if x_i > 0` (2^N paths), as in the benchmark (b);
+//! - `search U`: linear search for a symbolic needle `x` in a symbolic tuple `t`, loop
+//!   unrolled U times (`i < len(t)`, then `t[i] == x`): every conjunct shares `t`;
+//! - `shared N`: N ifs over three variables (`x_{i%3} > i - N/2`), many infeasible.
+
+use std::time::Instant;
+
+use symdbg::engine::term::{Sort, Sym, Term, TermKind};
+use symdbg::lang::ast::CmpOp;
+use symdbg::solver::{SatResult, Solver, SolverConfig, SolverStats};
+
+type Gen = dyn Fn(usize, &[Term]) -> Option<Vec<Term>>;
+
+/// Depth-first: at `depth`, `gen` gives the alternatives (mutually exclusive conditions);
+/// each feasible one is explored.
+fn dfs(s: &mut Solver, pc: &mut Vec<Term>, depth: usize, gen: &Gen, nodes: &mut u64, leaf: usize) {
+    if pc.len() == leaf {
+        let mut syms = std::collections::BTreeSet::new();
+        pc.iter().for_each(|t| t.vars(&mut syms));
+        let syms: Vec<Sym> = syms.into_iter().collect();
+        assert!(s.model(pc, &syms).is_some());
+    }
+    let Some(alternatives) = gen(depth, pc) else {
+        return;
+    };
+    for c in alternatives {
+        pc.push(c);
+        if s.check(pc) == SatResult::Sat {
+            *nodes += 1;
+            dfs(s, pc, depth + 1, gen, nodes, leaf);
+        }
+        pc.pop();
+    }
+}
+
+fn int_var(name: &str) -> Term {
+    Term::var(Sym::new(name, Sort::Int))
+}
+
+fn ifs(n: usize) -> Box<Gen> {
+    Box::new(move |d, _| {
+        (d < n).then(|| {
+            let c = Term::gt(int_var(&format!("x{d}")), Term::int(0));
+            vec![c.clone(), Term::not(c)]
+        })
+    })
+}
+
+fn search(unroll: usize) -> Box<Gen> {
+    Box::new(move |d, pc| {
+        let t = Term::var(Sym::new("t", Sort::Seq));
+        let x = int_var("x");
+        let i = Term::int((d / 2) as i64);
+        match pc.last().map(|c| c.kind()) {
+            // `t[i] == x`: found, returned. `i >= len(t)`: the loop is over.
+            Some(TermKind::Cmp(CmpOp::Eq, _, _) | TermKind::Cmp(CmpOp::Ge, _, _)) => None,
+            _ if d / 2 >= unroll => None,
+            _ if d % 2 == 0 => {
+                let c = Term::lt(i, Term::len(t));
+                Some(vec![c.clone(), Term::not(c)])
+            }
+            _ => {
+                let c = Term::eq(Term::index(t, i), x);
+                Some(vec![c.clone(), Term::not(c)])
+            }
+        }
+    })
+}
+
+fn shared(n: usize) -> Box<Gen> {
+    Box::new(move |d, _| {
+        (d < n).then(|| {
+            let c = Term::gt(
+                int_var(&format!("x{}", d % 3)),
+                Term::int(d as i64 - (n / 2) as i64),
+            );
+            vec![c.clone(), Term::not(c)]
+        })
+    })
+}
+
+struct Setting {
+    name: &'static str,
+    caching: bool,
+    slicing: bool,
+    incremental: bool,
+    timeout_ms: Option<u64>,
+}
+
+const SETTINGS: &[Setting] = &[
+    Setting {
+        name: "all off (fresh stack)",
+        caching: false,
+        slicing: false,
+        incremental: false,
+        timeout_ms: Some(10_000),
+    },
+    Setting {
+        name: "prefix reuse",
+        caching: false,
+        slicing: false,
+        incremental: true,
+        timeout_ms: Some(10_000),
+    },
+    Setting {
+        name: "reuse + cache",
+        caching: true,
+        slicing: false,
+        incremental: true,
+        timeout_ms: Some(10_000),
+    },
+    Setting {
+        name: "reuse + cache + indep. (default)",
+        caching: true,
+        slicing: true,
+        incremental: true,
+        timeout_ms: Some(10_000),
+    },
+    Setting {
+        name: "default, no timeout",
+        caching: true,
+        slicing: true,
+        incremental: true,
+        timeout_ms: None,
+    },
+];
+
+/// Explore; with `leaf_depth`, also ask for a model of every path condition that long.
+fn run(gen: &Gen, st: &Setting, leaf_depth: usize) -> (u64, SolverStats, f64) {
+    let mut s = Solver::new(SolverConfig {
+        timeout_ms: st.timeout_ms,
+    });
+    s.set_caching(st.caching);
+    s.set_slicing(st.slicing);
+    s.set_incremental(st.incremental);
+    let mut nodes = 0;
+    let start = Instant::now();
+    dfs(&mut s, &mut Vec::new(), 0, gen, &mut nodes, leaf_depth);
+    (nodes, s.stats(), start.elapsed().as_secs_f64() * 1e3)
+}
+
+/// Peak resident memory of the process so far (Linux), in MiB.
+fn peak_rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn main() {
+    if let Some(n) = std::env::args()
+        .skip(1)
+        .find_map(|a| a.strip_prefix("--ifs=").map(str::to_string))
+    {
+        // One big run with the default settings and a model at every leaf:
+        // `cargo bench --bench solver_dfs -- --ifs=18`.
+        let n: usize = n.parse().expect("--ifs=N");
+        let (nodes, stats, ms) = run(ifs(n).as_ref(), &SETTINGS[3], n);
+        println!(
+            "ifs {n} (+ a model per leaf): {nodes} nodes, {} checks, {} z3 calls, {} cache hits, {:.1} ms in z3, {ms:.1} ms total, peak RSS {:.1} MiB",
+            stats.checks,
+            stats.z3_calls,
+            stats.cache_hits,
+            stats.z3_time.as_secs_f64() * 1e3,
+            peak_rss_mib()
+        );
+        return;
+    }
+    let workloads: Vec<(String, Box<Gen>)> = vec![
+        ("ifs 8".into(), ifs(8)),
+        ("ifs 10".into(), ifs(10)),
+        ("ifs 12".into(), ifs(12)),
+        ("search 5".into(), search(5)),
+        ("search 10".into(), search(10)),
+        ("search 20".into(), search(20)),
+        ("shared 12".into(), shared(12)),
+    ];
+    println!(
+        "| workload | setting | feasible nodes | checks | z3 calls | cache hits | sliced | z3 ms | total ms | µs/check |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (name, gen) in &workloads {
+        let mut answers = None;
+        for st in SETTINGS {
+            let (nodes, stats, ms) = run(gen.as_ref(), st, usize::MAX);
+            // Every setting must explore the same tree.
+            assert_eq!(*answers.get_or_insert(nodes), nodes, "{name}: {}", st.name);
+            println!(
+                "| {name} | {} | {nodes} | {} | {} | {} | {} | {:.1} | {:.1} | {:.0} |",
+                st.name,
+                stats.checks,
+                stats.z3_calls,
+                stats.cache_hits,
+                stats.sliced,
+                stats.z3_time.as_secs_f64() * 1e3,
+                ms,
+                ms * 1e3 / stats.checks.max(1) as f64,
+            );
+        }
+    }
+}
