@@ -339,9 +339,9 @@ impl Engine {
         let mut all_unsat = true;
         let mut children = Vec::new();
         for (k, succ) in result.succs.into_iter().enumerate() {
-            let sat = if succ.cond.is_true() {
+            let sat = if succ.cond.is_true() || state.pc.contains(&succ.cond) {
                 SatResult::Sat
-            } else if succ.cond.is_false() {
+            } else if succ.cond.is_false() || state.pc.contains(&Term::not(succ.cond.clone())) {
                 SatResult::Unsat
             } else if result.exhaustive && k + 1 == n && all_unsat {
                 // The parent is feasible and the successors partition it.

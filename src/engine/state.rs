@@ -98,13 +98,25 @@ pub struct PathCondition {
 
 impl PathCondition {
     pub fn and(&self, t: Term) -> PathCondition {
-        if t.is_true() {
+        if t.is_true() || self.contains(&t) {
             return self.clone();
         }
         PathCondition {
             len: self.len + 1,
             head: Some(Rc::new((t, self.clone()))),
         }
+    }
+
+    /// Whether `t` is one of the conjuncts (syntactically).
+    pub fn contains(&self, t: &Term) -> bool {
+        let mut cur = &self.head;
+        while let Some(n) = cur {
+            if n.0 == *t {
+                return true;
+            }
+            cur = &n.1.head;
+        }
+        false
     }
 
     pub fn len(&self) -> usize {

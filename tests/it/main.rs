@@ -15,3 +15,5 @@ mod parse;
 mod run;
 /// The symbolic engine against python3: leaf models replayed, random inputs hit one leaf.
 mod symbolic;
+/// insta snapshots of `symdbg run --tree` for every example.
+mod trees;
