@@ -7,7 +7,7 @@
 #   leaves free of errors.
 # Run:
 #   symdbg exec examples/abs_double.py --input y=-4    (x = 8)
-#   (coming with the symbolic engine) symdbg run examples/abs_double.py --tree
+#   symdbg run examples/abs_double.py --tree
 # Interesting inputs: y=-4 (takes the `if`), y=3 (skips it), y=0.
 
 y: int

@@ -13,7 +13,7 @@
 # Run:
 #   symdbg exec examples/filter_nonnegative.py --input "t=(3, 17, -4, 0, 5, -321)"
 #       (r = (3, 17, 0, 5), the book's example)
-#   (coming with the symbolic engine) symdbg run examples/filter_nonnegative.py --tree
+#   symdbg run examples/filter_nonnegative.py --tree
 # Interesting inputs: t=(), t=(-1, -2), t=(3, 17, -4, 0, 5, -321).
 
 t: tuple

@@ -6,7 +6,7 @@
 #   without `break`, and a function with two `return`s.
 # Run:
 #   symdbg exec examples/find.py --input needle=3 --input "haystack=(1, 2, 3, 4)"
-#   (coming with the symbolic engine) symdbg run examples/find.py --tree            (every path, loops unrolled 3 times)
+#   symdbg run examples/find.py --tree            (every path, loops unrolled 3 times)
 #   symdbg exec examples/find.py --entry find --input needle=5 --input "haystack=(5,)"
 #       (find alone: only the module prelude, its defs and constants, runs first)
 # Interesting inputs:

@@ -12,7 +12,7 @@
 #   which no bounded unrolling would report as an error.
 # Run:
 #   symdbg exec examples/find_invariant.py --input needle=3 --input "haystack=(1, 2, 3)"
-#   (coming with the symbolic engine) symdbg run examples/find_invariant.py --tree
+#   symdbg run examples/find_invariant.py --tree
 # Interesting inputs: needle=3, haystack=(1, 2, 3) -> 2; needle=0, haystack=() -> -1.
 
 needle: int

@@ -10,7 +10,7 @@
 # Run:
 #   symdbg exec examples/inversion.py --input x=1      (AssertionError)
 #   symdbg exec examples/inversion.py --input x=-5     (x = 5)
-#   (coming with the symbolic engine) symdbg run examples/inversion.py --counterexamples
+#   symdbg run examples/inversion.py --counterexamples
 # Interesting inputs: x=1 (the bug), x=0 (fine: -0 == 0), x=2, x=-3.
 
 x: int

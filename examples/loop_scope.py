@@ -17,7 +17,7 @@
 #   symdbg exec examples/loop_scope.py --input i=0 --input "t=(1, 2)"     (halt)
 #   symdbg exec examples/loop_scope.py --input i=5 --input "t=(1, 2)"     (break: r = 5)
 #   symdbg exec examples/loop_scope.py --input i=-3 --input "t=(1, 2)"    (AssertionError)
-#   (coming with the symbolic engine) symdbg run examples/loop_scope.py --tree
+#   symdbg run examples/loop_scope.py --tree
 # Interesting inputs: i=-1 (i becomes 0: invariant holds, halt), i=-3 (i becomes -2:
 #   invariant broken), i=len(t) (else branch: break), i=17 with len(t) > 17 (break),
 #   i=42 with len(t) > 42 (return 43).

@@ -7,7 +7,7 @@
 # Run:
 #   symdbg exec examples/power.py --input base=2 --input exp=10      (p = 1024)
 #   symdbg exec examples/power.py --input base=2 --input exp=-1      (RecursionError)
-#   (coming with the symbolic engine) symdbg run examples/power.py --recursion 4 --tree
+#   symdbg run examples/power.py --recursion 4 --tree
 # Interesting inputs: exp=0 (no recursion), exp=3, base=-2 (signs alternate), exp=-1.
 
 base: int

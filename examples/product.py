@@ -13,7 +13,7 @@
 # Run:
 #   symdbg exec examples/product.py --input "t=(2, 3, 4)"      (p = 24)
 #   symdbg exec examples/product.py --input "t=()"             (p = 1)
-#   (coming with the symbolic engine) symdbg run examples/product.py --tree                      (invariant transition)
+#   symdbg run examples/product.py --tree                      (invariant transition)
 # Interesting inputs: t=(), t=(0, 5), t=(-2, 3), t=(2, 3, 4).
 
 t: tuple

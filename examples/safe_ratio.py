@@ -10,7 +10,7 @@
 #   symdbg exec examples/safe_ratio.py --input part=1 --input whole=3     (p = 33, rest = 1)
 #   symdbg exec examples/safe_ratio.py --input part=-1 --input whole=3    (p = -34, rest = 2)
 #   symdbg exec examples/safe_ratio.py --input part=5 --input whole=0     (ZeroDivisionError)
-#   (coming with the symbolic engine) symdbg run examples/safe_ratio.py --counterexamples
+#   symdbg run examples/safe_ratio.py --counterexamples
 # Interesting inputs: whole=0 (caught in ratio, uncaught in `%`), negative part or whole.
 
 part: int

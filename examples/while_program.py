@@ -7,8 +7,8 @@
 #   with the counterexample idx = 44, x = -29).
 # Run:
 #   symdbg exec examples/while_program.py --input x=0 --input idx=2     (idx = -1)
-#   (coming with the symbolic engine) symdbg run examples/while_program.py --unroll 2 --tree
-#   (coming with the symbolic engine) symdbg check examples/while_program.py --unroll 2
+#   symdbg run examples/while_program.py --unroll 2 --tree
+#   (coming with the invariant issue) symdbg check examples/while_program.py --unroll 2
 # Interesting inputs: idx < x (no iteration), idx = x (one), idx = 44, x = -29 (74).
 
 x: int

@@ -11,7 +11,7 @@
 #   symdbg exec examples/window_sum.py --input "t=(1, 2, 3)" --input i=1      (s = 6)
 #   symdbg exec examples/window_sum.py --input "t=(1, 2, 3)" --input i=0      (AssertionError)
 #   symdbg exec examples/window_sum.py --input "t=(1, 2, 3)" --input i=2      (IndexError)
-#   (coming with the symbolic engine) symdbg run examples/window_sum.py --counterexamples
+#   symdbg run examples/window_sum.py --counterexamples
 # Interesting inputs: i=0 (wraps to the last element), i=len(t)-1 (IndexError),
 #   i=-1 with len(t) >= 2 (t[-2] + t[-1] + t[0]: all three exist!), t=() (IndexError).
 
