@@ -4,7 +4,8 @@
 //!
 //! Run: `cargo bench --bench solver_dfs` (prints one table; no criterion, no assertions).
 //!
-//! Workloads (each node checks both outcomes of its branch, infeasible ones are pruned):
+//! Workloads (as in the engine, stepping a node checks all its alternatives, then the
+//! feasible ones are explored depth-first):
 //! - `ifs N`: N independent `if x_i > 0` (2^N paths), as in the benchmark (b);
 //! - `search U`: linear search for a symbolic needle `x` in a symbolic tuple `t`, loop
 //!   unrolled U times (`i < len(t)`, then `t[i] == x`): every conjunct shares `t`;
@@ -18,8 +19,9 @@ use symdbg::solver::{SatResult, Solver, SolverConfig, SolverStats};
 
 type Gen = dyn Fn(usize, &[Term]) -> Option<Vec<Term>>;
 
-/// Depth-first: at `depth`, `gen` gives the alternatives (mutually exclusive conditions);
-/// each feasible one is explored.
+/// Depth-first, as the engine steps: at `depth`, `gen` gives the alternatives (mutually
+/// exclusive conditions); all are checked when the node is stepped, then each feasible
+/// one is explored.
 fn dfs(s: &mut Solver, pc: &mut Vec<Term>, depth: usize, gen: &Gen, nodes: &mut u64, leaf: usize) {
     if pc.len() == leaf {
         let mut syms = std::collections::BTreeSet::new();
@@ -30,12 +32,19 @@ fn dfs(s: &mut Solver, pc: &mut Vec<Term>, depth: usize, gen: &Gen, nodes: &mut 
     let Some(alternatives) = gen(depth, pc) else {
         return;
     };
+    let mut feasible = Vec::new();
     for c in alternatives {
         pc.push(c);
         if s.check(pc) == SatResult::Sat {
             *nodes += 1;
-            dfs(s, pc, depth + 1, gen, nodes, leaf);
+            feasible.push(pc.pop().unwrap());
+        } else {
+            pc.pop();
         }
+    }
+    for c in feasible {
+        pc.push(c);
+        dfs(s, pc, depth + 1, gen, nodes, leaf);
         pc.pop();
     }
 }

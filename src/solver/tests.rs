@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use num_bigint::BigInt;
 
 mod property;
+mod tuples;
 
 use super::*;
 use crate::concrete::Value;
@@ -540,112 +541,4 @@ fn incremental_stack_reuses_the_common_prefix() {
     ];
     assert_eq!(s.check(&child), SatResult::Unsat);
     assert_eq!((s.inc.pushes, s.inc.pops), (5, 1));
-}
-
-#[test]
-fn tuple_encoding() {
-    let mut s = solver();
-    let (t, u, i, b) = (seq("t"), seq("u"), var("i"), bvar("b"));
-    let len = |x: &Term| Term::len(x.clone());
-    let at = |x: &Term, k: Term| Term::index(x.clone(), k);
-    // Lengths are never negative.
-    assert_eq!(s.check(&[Term::lt(len(&t), int(0))]), SatResult::Unsat);
-    assert_eq!(
-        s.check(&[Term::lt(len(&Term::concat(t.clone(), u.clone())), len(&t))]),
-        SatResult::Unsat
-    );
-    // Equality of two symbolic tuples: lengths and elements.
-    let eq = Term::eq(t.clone(), u.clone());
-    assert_eq!(
-        s.check(&[eq.clone(), Term::ne(len(&t), len(&u))]),
-        SatResult::Unsat
-    );
-    assert_eq!(
-        s.check(&[
-            eq.clone(),
-            Term::gt(len(&t), int(3)),
-            Term::ne(at(&t, int(3)), at(&u, int(3)))
-        ]),
-        SatResult::Unsat
-    );
-    assert_eq!(
-        s.check(&[eq.clone(), Term::gt(len(&t), int(3))]),
-        SatResult::Sat
-    );
-    let two = |x: &Term| Term::eq(len(x), int(2));
-    let pc = [
-        Term::ne(t.clone(), u.clone()),
-        two(&t),
-        two(&u),
-        Term::eq(at(&t, int(0)), at(&u, int(0))),
-    ];
-    let syms = [sym("t", Sort::Seq), sym("u", Sort::Seq)];
-    let m = s.model(&pc, &syms).expect("sat");
-    assert_ne!(m.get(&syms[0]), m.get(&syms[1]));
-    let pc = [
-        pc[0].clone(),
-        pc[1].clone(),
-        pc[2].clone(),
-        pc[3].clone(),
-        Term::eq(at(&t, int(-1)), at(&u, int(1))),
-    ];
-    assert_eq!(s.check(&pc), SatResult::Unsat);
-    // Concatenation with a symbolic index: ((1,) + t)[len(t)] is t[-1].
-    let one_t = Term::concat(Term::tuple(vec![int(1)]), t.clone());
-    let pc = [
-        Term::ge(len(&t), int(1)),
-        Term::eq(i.clone(), len(&t)),
-        Term::ne(at(&one_t, i.clone()), at(&t, int(-1))),
-    ];
-    assert_eq!(s.check(&pc), SatResult::Unsat);
-    let pc = [
-        Term::eq(
-            u.clone(),
-            Term::concat(t.clone(), Term::tuple(vec![int(7)])),
-        ),
-        Term::ne(at(&u, int(-1)), int(7)),
-    ];
-    assert_eq!(s.check(&pc), SatResult::Unsat);
-    // A display against a symbolic tuple.
-    let pc = [
-        Term::eq(Term::tuple(vec![i.clone(), int(2)]), t.clone()),
-        Term::eq(at(&t, int(0)), int(9)),
-    ];
-    let m = s
-        .model(&pc, &[sym("t", Sort::Seq), sym("i", Sort::Int)])
-        .expect("sat");
-    assert_eq!(
-        m.get(&sym("t", Sort::Seq)),
-        Value::tuple(vec![9.into(), 2.into()])
-    );
-    assert_eq!(m.get(&sym("i", Sort::Int)), Value::Int(9.into()));
-    // Conditional tuples.
-    let c = Term::ite(b.clone(), t.clone(), Term::tuple(vec![int(1), int(2)]));
-    assert_eq!(
-        s.check(&[Term::eq(at(&c, int(0)), int(5)), Term::not(b.clone())]),
-        SatResult::Unsat
-    );
-    assert_eq!(
-        s.check(&[Term::eq(len(&c), int(3)), Term::not(b.clone())]),
-        SatResult::Unsat
-    );
-    assert_eq!(
-        s.check(&[Term::eq(len(&c), int(3)), Term::eq(at(&c, int(-1)), int(4))]),
-        SatResult::Sat
-    );
-    // t + u == u + t with different first elements.
-    let tu = Term::concat(t.clone(), u.clone());
-    let ut = Term::concat(u.clone(), t.clone());
-    let pc = [
-        Term::eq(tu, ut),
-        Term::gt(len(&t), int(0)),
-        Term::gt(len(&u), int(0)),
-        Term::ne(at(&t, int(0)), at(&u, int(0))),
-    ];
-    let r = s.check(&pc);
-    assert_ne!(
-        r,
-        SatResult::Sat,
-        "t + u == u + t forces equal first elements"
-    );
 }

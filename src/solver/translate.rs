@@ -8,8 +8,10 @@
 //! with `and`; a range of at most [`UNROLL_LIMIT`] constants is unrolled instead.
 //!
 //! **Tuples are not Z3 sequences here.** Z3 4.8.12's sequence solver slows down sharply
-//! with the number of `seq.nth` constraints (a linear search unrolled 40 times: 15–40 ms
-//! per check, against 50 µs for the encoding below; see `benches/solver_dfs.rs`). A tuple
+//! with the number of `seq.nth` constraints: on `symdbg run` of the linear search of
+//! `benches/programs.py` unrolled 40 times, 2.4 s in Z3 with `(Seq Int)` against 71 ms
+//! with the encoding below (`examples/filter_nonnegative.py --unroll 10`: 15.3 s against
+//! 1.2 s; `benches/solver_dfs.rs` replays such queries without the engine). A tuple
 //! symbol `t` is a length constant `len(t) >= 0` and an uninterpreted function
 //! `t : Int -> Int` (its elements at `0 <= k < len(t)`, unspecified elsewhere). Any tuple
 //! term then has a length (`len(a + b) = len(a) + len(b)`, ...) and an element function

@@ -1,5 +1,5 @@
 //! Property tests and counter experiments of the solver: DFS sequences of checks against
-//! fresh checks, the two tuple encodings against each other, constraint independence.
+//! fresh checks, constraint independence.
 
 use proptest::prelude::*;
 
@@ -94,75 +94,6 @@ mod dfs_property {
                         prop_assert_eq!(s.check(&pc), fresh(&pc), "pc = {:?}", pc);
                     }
                     Op::Pop => { pc.pop(); }
-                }
-            }
-        }
-    }
-}
-
-/// Random tuple formulas: the solver's encoding (length + element function) and the
-/// SMT-LIB text's `(Seq Int)` encoding, parsed by Z3, agree.
-mod encodings_agree {
-    use super::*;
-
-    fn tuple_term(k: u8, a: i8) -> Term {
-        let (t, u) = (seq("t"), seq("u"));
-        let c = int(i64::from(a % 4));
-        match k % 6 {
-            0 => t,
-            1 => u,
-            2 => Term::concat(t, Term::tuple(vec![c])),
-            3 => Term::concat(Term::tuple(vec![var("x"), c]), u),
-            4 => Term::concat(t, u),
-            _ => Term::tuple(vec![c, var("x")]),
-        }
-    }
-
-    fn atom(kind: u8, k1: u8, k2: u8, a: i8) -> Term {
-        let (s1, s2) = (tuple_term(k1, a), tuple_term(k2, a.wrapping_add(1)));
-        let c = int(i64::from(a % 5));
-        let i = var("i");
-        match kind % 7 {
-            0 => Term::eq(s1, s2),
-            1 => Term::ne(s1, s2),
-            2 => Term::lt(Term::len(s1), Term::add(Term::len(s2), c)),
-            3 => Term::and(
-                Term::in_bounds(s1.clone(), c.clone()),
-                Term::eq(Term::index(s1, c), var("x")),
-            ),
-            4 => Term::and(
-                Term::in_bounds(s1.clone(), i.clone()),
-                Term::ne(Term::index(s1, i), c),
-            ),
-            5 => Term::eq(Term::len(s1), c),
-            _ => Term::and(
-                Term::in_bounds(s1.clone(), int(-1)),
-                Term::gt(Term::index(s1, int(-1)), c),
-            ),
-        }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
-        #[test]
-        fn solver_agrees_with_smt2_seq(atoms in proptest::collection::vec(
-            (any::<u8>(), any::<u8>(), any::<u8>(), any::<i8>()), 1..5)) {
-            let pc: Vec<Term> = atoms.iter().map(|&(k, a, b, c)| atom(k, a, b, c)).collect();
-            let ours = fresh(&pc);
-            let theirs = smt2_check(&pc);
-            let same = matches!(
-                (&ours, theirs),
-                (SatResult::Unknown(_), _)
-                    | (_, z3::SatResult::Unknown)
-                    | (SatResult::Sat, z3::SatResult::Sat)
-                    | (SatResult::Unsat, z3::SatResult::Unsat)
-            );
-            prop_assert!(same, "pc = {:?}: ours {:?}, Seq text {:?}", pc, ours, theirs);
-            if ours == SatResult::Sat {
-                let syms = [sym("t", Sort::Seq), sym("u", Sort::Seq), sym("x", Sort::Int), sym("i", Sort::Int)];
-                let m = solver().model(&pc, &syms).expect("a model");
-                for c in &pc {
-                    prop_assert_eq!(m.eval(c), Some(Value::Bool(true)), "{} under {:?}", c, m);
                 }
             }
         }
