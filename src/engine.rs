@@ -596,7 +596,7 @@ impl Engine {
                     .values
                     .get(s)
                     .cloned()
-                    .unwrap_or_else(|| Value::default_of(s.sort.into_type()));
+                    .unwrap_or_else(|| Value::default_of(s.sort.to_type()));
                 (s.name.to_string(), v)
             })
             .collect();
@@ -639,17 +639,6 @@ impl Engine {
     pub fn node_span(&self, id: NodeId) -> Option<Span> {
         let n = self.tree.node(id);
         n.at.or(n.exception_at)
-    }
-}
-
-impl term::Sort {
-    /// The minipy type of values of this sort.
-    pub fn into_type(self) -> lang::Type {
-        match self {
-            term::Sort::Int => lang::Type::Int,
-            term::Sort::Bool => lang::Type::Bool,
-            term::Sort::Seq => lang::Type::Tuple,
-        }
     }
 }
 

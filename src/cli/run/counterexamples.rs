@@ -66,7 +66,7 @@ fn line(x: &mut Explored, id: NodeId) -> String {
                 .map(|(name, sort)| {
                     let v =
                         model.inputs.get(name).cloned().unwrap_or_else(|| {
-                            crate::concrete::Value::default_of(sort.into_type())
+                            crate::concrete::Value::default_of(sort.to_type())
                         });
                     format!("{name} = {v}")
                 })

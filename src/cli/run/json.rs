@@ -130,7 +130,7 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
         .iter()
         .map(|s| Input {
             name: s.name.to_string(),
-            ty: s.sort.into_type().to_string(),
+            ty: s.sort.to_type().to_string(),
         })
         .collect();
     let s = x.engine.stats();
