@@ -443,6 +443,19 @@ impl Engine {
         }
     }
 
+    /// Run until paths reach the source location `range` (byte offsets, e.g. one line of
+    /// the file: a breakpoint): nodes about to run a statement starting inside it stay open.
+    pub fn run_to_location(
+        &mut self,
+        from: NodeId,
+        limits: Limits,
+        range: std::ops::Range<usize>,
+    ) -> Stop {
+        self.run_until(from, limits, &|n| {
+            n.at.is_some_and(|s| range.contains(&s.start))
+        })
+    }
+
     /// The exploration loop of [`Engine::run_until`] and [`Engine::run_to`].
     fn explore(
         &mut self,

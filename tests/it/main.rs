@@ -5,6 +5,8 @@
 mod book;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
+/// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
+mod engine_api;
 /// `symdbg exec`: JSON shape, outcomes, exit codes, errors for bad inputs/files.
 mod exec;
 /// Generator of random well-typed programs (shared by property tests).

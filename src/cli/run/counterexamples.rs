@@ -64,10 +64,11 @@ fn line(x: &mut Explored, id: NodeId) -> String {
             let values: Vec<String> = inputs
                 .iter()
                 .map(|(name, sort)| {
-                    let v =
-                        model.inputs.get(name).cloned().unwrap_or_else(|| {
-                            crate::concrete::Value::default_of(sort.to_type())
-                        });
+                    let v = model
+                        .inputs
+                        .get(name)
+                        .cloned()
+                        .unwrap_or_else(|| crate::concrete::Value::default_of(sort.to_type()));
                     format!("{name} = {v}")
                 })
                 .collect();

@@ -1,0 +1,210 @@
+//! The engine's API for front-ends: stepping, step over, finish frame, run to a location,
+//! limits, cancellation, strategies; and honest `unknown` leaves.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use symdbg::engine::{Config, Engine, Limits, NodeId, Outcome, Stop, Strategy};
+use symdbg::lang::SourceMap;
+use symdbg::transform;
+
+fn engine(src: &str, config: Config) -> Engine {
+    let (program, types, ir) = transform::load(src).unwrap_or_else(|d| panic!("{d:?}"));
+    Engine::new(&program, types, ir, None, config).unwrap()
+}
+
+const CALLS: &str = "\
+def clamp(v: int, lo: int, hi: int) -> int:
+    if v < lo:
+        return lo
+    if v > hi:
+        return hi
+    return v
+
+x: int
+y = clamp(x, 0, 10)
+z = y + 1
+";
+
+/// Leaves as comparable text: outcome and path condition.
+fn leaf_set(e: &Engine) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for n in e.tree().nodes().filter(|n| n.is_leaf()) {
+        let pc: Vec<String> = e
+            .path_condition(n.id)
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
+        *out.entry(format!("{:?} | {}", n.outcome(), pc.join(" and ")))
+            .or_insert(0) += 1;
+    }
+    out
+}
+
+#[test]
+fn dfs_and_bfs_find_the_same_leaves_on_every_example() {
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/examples")).unwrap() {
+        let path = entry.unwrap().path();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let mut a = engine(&src, Config::default());
+        let mut b = engine(&src, Config::default());
+        let (ra, rb) = (a.tree().root(), b.tree().root());
+        assert_eq!(a.run(ra, Limits::default()), Stop::Done);
+        let bfs = Limits {
+            strategy: Strategy::Bfs,
+            ..Limits::default()
+        };
+        assert_eq!(b.run(rb, bfs), Stop::Done);
+        assert_eq!(leaf_set(&a), leaf_set(&b), "{}", path.display());
+        assert_eq!(a.tree().len(), b.tree().len(), "{}", path.display());
+    }
+}
+
+#[test]
+fn a_node_is_stepped_once_and_the_tree_grows_only_on_request() {
+    let mut e = engine(CALLS, Config::default());
+    let root = e.tree().root();
+    assert_eq!(e.tree().len(), 1);
+    let children = e.step(root);
+    assert_eq!(children.len(), 1, "the call has one way on");
+    let len = e.tree().len();
+    assert!(
+        e.step(root).is_empty(),
+        "stepping a stepped node does nothing"
+    );
+    assert_eq!(e.tree().len(), len);
+    // The child is inside clamp, in a frame of its own.
+    assert_eq!(e.frames(children[0]), ["<module>", "clamp"]);
+}
+
+#[test]
+fn step_over_and_finish_frame() {
+    let mut e = engine(CALLS, Config::default());
+    let root = e.tree().root();
+    assert_eq!(e.step_over(root, Limits::default()), Stop::Done);
+    // Every path is back in the module frame, at `z = y + 1`, and still open there.
+    let open: Vec<NodeId> = e
+        .tree()
+        .nodes()
+        .filter(|n| n.is_open())
+        .map(|n| n.id)
+        .collect();
+    assert_eq!(open.len(), 3, "one per way through clamp");
+    for id in &open {
+        assert_eq!(e.frames(*id), ["<module>"]);
+    }
+
+    let mut e = engine(CALLS, Config::default());
+    let root = e.tree().root();
+    let inside = e.step(root)[0];
+    assert_eq!(e.finish_frame(inside, Limits::default()), Stop::Done);
+    let open: Vec<NodeId> = e
+        .tree()
+        .nodes()
+        .filter(|n| n.is_open())
+        .map(|n| n.id)
+        .collect();
+    assert_eq!(open.len(), 3);
+    assert!(open.iter().all(|id| e.frames(*id) == ["<module>"]));
+}
+
+#[test]
+fn run_to_a_line_stops_there() {
+    let mut e = engine(CALLS, Config::default());
+    let map = SourceMap::new("calls.py", CALLS);
+    // Line 5 is `return hi`.
+    let start = CALLS.lines().take(4).map(|l| l.len() + 1).sum::<usize>();
+    let range = start..start + CALLS.lines().nth(4).unwrap().len();
+    let root = e.tree().root();
+    assert_eq!(
+        e.run_to_location(root, Limits::default(), range),
+        Stop::Done
+    );
+    let at_line_5: Vec<NodeId> = e
+        .tree()
+        .nodes()
+        .filter(|n| n.is_open())
+        .map(|n| n.id)
+        .collect();
+    assert_eq!(at_line_5.len(), 1);
+    let span = e.node_span(at_line_5[0]).unwrap();
+    assert_eq!(map.line(span.start), 5);
+}
+
+fn ifs(n: usize) -> String {
+    let mut s: String = (0..n).map(|i| format!("x{i}: int\n")).collect();
+    for i in 0..n {
+        s.push_str(&format!("if x{i} > 0:\n    pass\n"));
+    }
+    s
+}
+
+#[test]
+fn node_and_time_limits_and_cancel() {
+    let src = ifs(20);
+    let mut e = engine(&src, Config::default());
+    let root = e.tree().root();
+    let stop = e.run(
+        root,
+        Limits {
+            max_nodes: Some(500),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(stop, Stop::NodeLimit);
+    assert!(e.tree().len() >= 500 && e.tree().len() < 520);
+
+    let mut e = engine(&src, Config::default());
+    let root = e.tree().root();
+    let stop = e.run(
+        root,
+        Limits {
+            time: Some(Duration::from_millis(50)),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(stop, Stop::TimeLimit);
+
+    let mut e = engine(&src, Config::default());
+    let cancel = e.cancel_handle();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        cancel.store(true, Ordering::Relaxed);
+    });
+    let root = e.tree().root();
+    assert_eq!(e.run(root, Limits::default()), Stop::Cancelled);
+    setter.join().unwrap();
+    // Cancelling leaves a consistent tree: the unexplored paths are open nodes.
+    assert!(e.stats().open > 0);
+}
+
+/// Fermat's last theorem for n = 3 is beyond Z3's nonlinear arithmetic: the assertion's
+/// failing branch must come out `unknown`, never as a (false) red leaf.
+#[test]
+fn undecided_checks_give_unknown_leaves_not_false_alarms() {
+    let src = "\
+x: int
+y: int
+z: int
+assume x > 0 and y > 0 and z > 0
+assert x * x * x + y * y * y != z * z * z
+";
+    let mut config = Config::default();
+    config.timeout_ms = Some(200);
+    let mut e = engine(src, config);
+    let root = e.tree().root();
+    e.run(root, Limits::default());
+    let outcomes: Vec<Outcome> = e.tree().nodes().filter_map(|n| n.outcome()).collect();
+    assert!(
+        !outcomes.iter().any(|o| matches!(o, Outcome::Exception(_))),
+        "a false alarm: {outcomes:?}"
+    );
+    let unknown = e
+        .tree()
+        .nodes()
+        .find(|n| n.outcome() == Some(Outcome::Unknown))
+        .expect("an unknown leaf");
+    assert!(unknown.unknown_reason.is_some());
+    assert!(e.model(unknown.id).is_none(), "no model at an unknown leaf");
+}
