@@ -13,6 +13,7 @@ use std::rc::Rc;
 use super::state::State;
 use super::term::{Sort, Sym, Term};
 use crate::lang::ast::*;
+use crate::lang::Span;
 use crate::semantics::ExcClass;
 use crate::transform::ir;
 
@@ -22,7 +23,7 @@ pub struct Alts {
     /// The normal result: (condition, value). `None` if evaluation always raises.
     pub ok: Option<(Term, Term)>,
     /// Exceptions: (condition, class).
-    pub errs: Vec<(Term, ExcClass)>,
+    pub errs: Vec<(Term, ExcClass, Span)>,
 }
 
 impl Alts {
@@ -33,19 +34,19 @@ impl Alts {
         }
     }
 
-    fn raise(class: ExcClass) -> Alts {
+    fn raise(class: ExcClass, at: Span) -> Alts {
         Alts {
             ok: None,
-            errs: vec![(Term::bool(true), class)],
+            errs: vec![(Term::bool(true), class, at)],
         }
     }
 
     /// Add a possible exception under `cond` (relative to the normal result so far).
-    fn fail_if(mut self, cond: Term, class: ExcClass) -> Alts {
+    fn fail_if(mut self, cond: Term, class: ExcClass, at: Span) -> Alts {
         if let Some((okc, v)) = self.ok.take() {
             let bad = Term::and(okc.clone(), cond.clone());
             if !bad.is_false() {
-                self.errs.push((bad, class));
+                self.errs.push((bad, class, at));
             }
             let good = Term::and(okc, Term::not(cond));
             if !good.is_false() {
@@ -75,7 +76,7 @@ impl Context<'_> {
         self.eval_in(state, e, &mut Vec::new())
     }
 
-    fn lookup(&self, state: &State, name: &str, bound: &Bound) -> Alts {
+    fn lookup(&self, state: &State, name: &str, bound: &Bound, at: Span) -> Alts {
         if let Some((_, t)) = bound.iter().rev().find(|(n, _)| n == name) {
             return Alts::value(t.clone());
         }
@@ -87,13 +88,13 @@ impl Context<'_> {
         if frame.func.is_some() && is_local {
             return match frame.locals.get(name) {
                 Some(t) => Alts::value(t.clone()),
-                None => Alts::raise(ExcClass::UnboundLocalError),
+                None => Alts::raise(ExcClass::UnboundLocalError, at),
             };
         }
         // Module code, or a function reading a module variable: the globals.
         match state.globals.get(name) {
             Some(t) => Alts::value(t.clone()),
-            None => Alts::raise(ExcClass::NameError),
+            None => Alts::raise(ExcClass::NameError, at),
         }
     }
 
@@ -101,7 +102,7 @@ impl Context<'_> {
         match &e.kind {
             ExprKind::Int(i) => Alts::value(Term::int(i.clone())),
             ExprKind::Bool(b) => Alts::value(Term::bool(*b)),
-            ExprKind::Name(n) => self.lookup(state, n, bound),
+            ExprKind::Name(n) => self.lookup(state, n, bound, e.span),
             ExprKind::Tuple(items) => self.all(state, items, bound, Term::tuple),
             ExprKind::Unary { op, operand } => {
                 let a = self.eval_in(state, operand, bound);
@@ -111,7 +112,7 @@ impl Context<'_> {
                     UnaryOp::Not => Term::not(v),
                 })
             }
-            ExprKind::Binary { op, lhs, rhs } => self.binary(state, *op, lhs, rhs, bound),
+            ExprKind::Binary { op, lhs, rhs } => self.binary(state, *op, lhs, rhs, bound, e.span),
             ExprKind::BoolOp { op, lhs, rhs } => {
                 let a = self.eval_in(state, lhs, bound);
                 let Some((ac, av)) = a.ok.clone() else {
@@ -124,10 +125,10 @@ impl Context<'_> {
                     BoolOp::Or => Term::not(av.clone()),
                 };
                 let mut errs = a.errs;
-                for (bc, class) in b.errs {
+                for (bc, class, at) in b.errs {
                     let c = Term::and_all([ac.clone(), runs_rhs.clone(), bc]);
                     if !c.is_false() {
-                        errs.push((c, class));
+                        errs.push((c, class, at));
                     }
                 }
                 let ok = b.ok.map(|(bc, bv)| {
@@ -164,10 +165,10 @@ impl Context<'_> {
                 let mut result = Term::bool(true);
                 for (op, operand) in rest {
                     let b = self.eval_in(state, operand, bound);
-                    for (bc, class) in b.errs {
+                    for (bc, class, at) in b.errs {
                         let c = Term::and_all([cond.clone(), result.clone(), bc]);
                         if !c.is_false() {
-                            errs.push((c, class));
+                            errs.push((c, class, at));
                         }
                     }
                     let Some((bc, bv)) = b.ok else {
@@ -203,9 +204,13 @@ impl Context<'_> {
                     ok: Some((c, Term::index(tv.clone(), iv.clone()))),
                     errs: joined.errs,
                 }
-                .fail_if(Term::not(Term::in_bounds(tv, iv)), ExcClass::IndexError)
+                .fail_if(
+                    Term::not(Term::in_bounds(tv, iv)),
+                    ExcClass::IndexError,
+                    e.span,
+                )
             }
-            ExprKind::Call { func, args } => self.call(state, &func.name, args, bound),
+            ExprKind::Call { func, args } => self.call(state, &func.name, args, bound, e.span),
             ExprKind::Quantifier {
                 kind,
                 var,
@@ -255,7 +260,15 @@ impl Context<'_> {
         }
     }
 
-    fn binary(&self, state: &State, op: BinOp, lhs: &Expr, rhs: &Expr, bound: &mut Bound) -> Alts {
+    fn binary(
+        &self,
+        state: &State,
+        op: BinOp,
+        lhs: &Expr,
+        rhs: &Expr,
+        bound: &mut Bound,
+        at: Span,
+    ) -> Alts {
         let a = self.eval_in(state, lhs, bound);
         let b = self.eval_in(state, rhs, bound);
         let joined = join(a, b);
@@ -281,13 +294,13 @@ impl Context<'_> {
         };
         match op {
             BinOp::FloorDiv | BinOp::Mod => {
-                r.fail_if(Term::eq(y, Term::int(0)), ExcClass::ZeroDivisionError)
+                r.fail_if(Term::eq(y, Term::int(0)), ExcClass::ZeroDivisionError, at)
             }
             _ => r,
         }
     }
 
-    fn call(&self, state: &State, name: &str, args: &[Expr], bound: &mut Bound) -> Alts {
+    fn call(&self, state: &State, name: &str, args: &[Expr], bound: &mut Bound, at: Span) -> Alts {
         let evaluated = self.all_values(state, args, bound);
         let Some((c, vals)) = evaluated.ok else {
             return Alts {
@@ -313,7 +326,7 @@ impl Context<'_> {
                     body.ok.map_or(Term::bool(false), |(_, v)| v)
                 }
                 // The IR has no other calls; a missing function is a NameError.
-                None => return Alts::raise(ExcClass::NameError),
+                None => return Alts::raise(ExcClass::NameError, at),
             },
         };
         Alts {
@@ -356,7 +369,7 @@ impl Context<'_> {
 /// Several operands evaluated in sequence.
 struct Joined {
     ok: Option<(Term, Vec<Term>)>,
-    errs: Vec<(Term, ExcClass)>,
+    errs: Vec<(Term, ExcClass, Span)>,
 }
 
 fn join_more(acc: Joined, next: Alts) -> Joined {
@@ -364,10 +377,10 @@ fn join_more(acc: Joined, next: Alts) -> Joined {
         return acc;
     };
     let mut errs = acc.errs;
-    for (nc, class) in next.errs {
+    for (nc, class, at) in next.errs {
         let cond = Term::and(c.clone(), nc);
         if !cond.is_false() {
-            errs.push((cond, class));
+            errs.push((cond, class, at));
         }
     }
     let ok = next.ok.and_then(|(nc, v)| {

@@ -393,7 +393,7 @@ impl Stepper<'_> {
                 };
                 let span = block[index].span;
                 let alts = self.cx.eval(state, inv);
-                let mut out = self.exceptions(state, &alts, span);
+                let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     let mut halted = state.clone();
                     halted.cont = halted.cont.pop();
@@ -417,11 +417,11 @@ impl Stepper<'_> {
         }
     }
 
-    /// One successor per possible exception of `alts`.
-    fn exceptions(&self, state: &State, alts: &Alts, at: Span) -> Vec<Succ> {
+    /// One successor per possible exception of `alts`, raised where its expression is.
+    fn exceptions(&self, state: &State, alts: &Alts) -> Vec<Succ> {
         alts.errs
             .iter()
-            .map(|(c, class)| raise(state, c.clone(), *class, at))
+            .map(|(c, class, at)| raise(state, c.clone(), *class, *at))
             .collect()
     }
 
@@ -446,7 +446,7 @@ impl Stepper<'_> {
         match &instr.kind {
             InstrKind::Assign { target, value } => {
                 let alts = self.cx.eval(state, value);
-                let mut out = self.exceptions(state, &alts, span);
+                let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     let mut s = Self::advanced(state);
                     bind(&mut s, target, v);
@@ -460,7 +460,7 @@ impl Stepper<'_> {
             }
             InstrKind::Eval(e) => {
                 let alts = self.cx.eval(state, e);
-                let mut out = self.exceptions(state, &alts, span);
+                let mut out = self.exceptions(state, &alts);
                 if let Some((c, _)) = alts.ok {
                     out.push(Succ {
                         cond: c,
@@ -494,7 +494,7 @@ impl Stepper<'_> {
                     Some(e) => {
                         let alts = self.cx.eval(state, e);
                         (
-                            self.exceptions(state, &alts, span),
+                            self.exceptions(state, &alts),
                             alts.ok.map(|(c, v)| (c, Some(v))),
                         )
                     }
@@ -512,7 +512,7 @@ impl Stepper<'_> {
             }
             InstrKind::Assert(e) => {
                 let alts = self.cx.eval(state, e);
-                let mut out = self.exceptions(state, &alts, span);
+                let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     out.push(Succ {
                         cond: Term::and(c.clone(), v.clone()),
@@ -530,7 +530,7 @@ impl Stepper<'_> {
             }
             InstrKind::Assume(e) => {
                 let alts = self.cx.eval(state, e);
-                let mut out = self.exceptions(state, &alts, span);
+                let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     out.push(Succ {
                         cond: Term::and(c, v),
@@ -571,7 +571,7 @@ impl Stepper<'_> {
             }
             InstrKind::If { cond, then, orelse } => {
                 let alts = self.cx.eval(state, cond);
-                let mut out = self.exceptions(state, &alts, span);
+                let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     let mut t = Self::advanced(state);
                     t.cont = t.cont.push(Kont::Block {
@@ -632,7 +632,7 @@ impl Stepper<'_> {
             unreachable!("Guard points at a while");
         };
         let alts = self.cx.eval(state, cond);
-        let mut out = self.exceptions(state, &alts, instr.span);
+        let mut out = self.exceptions(state, &alts);
         if let Some((c, v)) = alts.ok {
             // Enter the body (or hit the unrolling bound).
             let mut enter = state.clone();
@@ -690,12 +690,12 @@ impl Stepper<'_> {
         let mut out = Vec::new();
         for a in args {
             let alts = self.cx.eval(state, a);
-            for (c, class) in &alts.errs {
+            for (c, class, at) in &alts.errs {
                 out.push(raise(
                     state,
                     Term::and(cond.clone(), c.clone()),
                     *class,
-                    span,
+                    *at,
                 ));
             }
             match alts.ok {

@@ -286,8 +286,16 @@ fn counterexamples_of_the_examples() {
     )
     .unwrap();
     let rest_line = text.lines().position(|l| l.starts_with("rest = ")).unwrap() + 1;
+    // The column is the failing expression's (`part % whole`), not the statement's.
+    let rest_col = text
+        .lines()
+        .nth(rest_line - 1)
+        .unwrap()
+        .find("part % whole")
+        .unwrap()
+        + 1;
     let re = Regex::new(&format!(
-        r"^examples/safe_ratio.py:{rest_line}:1: ZeroDivisionError for part = -?\d+, whole = 0\n$"
+        r"^examples/safe_ratio.py:{rest_line}:{rest_col}: ZeroDivisionError for part = -?\d+, whole = 0\n$"
     ))
     .unwrap();
     assert!(re.is_match(&out), "{out}");
