@@ -23,39 +23,13 @@ fn collect(body: &[Stmt], names: &mut BTreeSet<String>) {
             StmtKind::Assign { target, .. } | StmtKind::AugAssign { target, .. } => {
                 names.insert(target.name.clone());
             }
-            StmtKind::If { branches, orelse } => {
-                for (_, b) in branches {
-                    collect(b, names);
-                }
-                if let Some(b) = orelse {
-                    collect(b, names);
-                }
-            }
-            StmtKind::While { body, orelse, .. } => {
-                collect(body, names);
-                if let Some(b) = orelse {
-                    collect(b, names);
-                }
-            }
-            StmtKind::Try { body, handlers } => {
-                collect(body, names);
-                for h in handlers {
-                    collect(&h.body, names);
-                }
-            }
-            StmtKind::MethodFrame { result, body } => {
+            StmtKind::MethodFrame { result, .. } => {
                 names.insert(result.name.clone());
-                collect(body, names);
             }
-            StmtKind::LoopScope { body, .. } => collect(body, names),
-            StmtKind::FunctionDef(_)
-            | StmtKind::Expr(_)
-            | StmtKind::Pass
-            | StmtKind::Break
-            | StmtKind::Continue
-            | StmtKind::Return(_)
-            | StmtKind::Assert(_)
-            | StmtKind::Assume(_) => {}
+            _ => {}
+        }
+        for b in s.nested_blocks() {
+            collect(b, names);
         }
     }
 }

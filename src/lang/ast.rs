@@ -324,6 +324,29 @@ impl Program {
 }
 
 impl Stmt {
+    /// The blocks nested directly in this statement, in source order: branches, loop
+    /// bodies and `else`s, `try` bodies and handlers, method-frame and loop-scope bodies.
+    /// A `def`'s body is not included (it is another scope).
+    pub fn nested_blocks(&self) -> Vec<&[Stmt]> {
+        match &self.kind {
+            StmtKind::If { branches, orelse } => branches
+                .iter()
+                .map(|(_, b)| b.as_slice())
+                .chain(orelse.as_deref())
+                .collect(),
+            StmtKind::While { body, orelse, .. } => std::iter::once(body.as_slice())
+                .chain(orelse.as_deref())
+                .collect(),
+            StmtKind::Try { body, handlers } => std::iter::once(body.as_slice())
+                .chain(handlers.iter().map(|h| h.body.as_slice()))
+                .collect(),
+            StmtKind::MethodFrame { body, .. } | StmtKind::LoopScope { body, .. } => {
+                vec![body.as_slice()]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     fn clear_spans(&mut self) {
         self.span = Span::default();
         fn block(b: &mut [Stmt]) {

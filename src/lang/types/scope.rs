@@ -114,26 +114,6 @@ pub(super) fn collect<'a>(block: &'a [Stmt], out: &mut Vec<Site<'a>>) {
                 name,
                 kind: SiteKind::Havoc,
             }),
-            StmtKind::If { branches, orelse } => {
-                for (_, b) in branches {
-                    collect(b, out);
-                }
-                if let Some(b) = orelse {
-                    collect(b, out);
-                }
-            }
-            StmtKind::While { body, orelse, .. } => {
-                collect(body, out);
-                if let Some(b) = orelse {
-                    collect(b, out);
-                }
-            }
-            StmtKind::Try { body, handlers } => {
-                collect(body, out);
-                for h in handlers {
-                    collect(&h.body, out);
-                }
-            }
             StmtKind::MethodFrame { result, body } => {
                 let mut returns = Vec::new();
                 frame_returns(body, &mut returns);
@@ -141,17 +121,11 @@ pub(super) fn collect<'a>(block: &'a [Stmt], out: &mut Vec<Site<'a>>) {
                     name: result,
                     kind: SiteKind::Frame { returns },
                 });
-                collect(body, out);
             }
-            StmtKind::LoopScope { body, .. } => collect(body, out),
-            StmtKind::FunctionDef(_)
-            | StmtKind::Expr(_)
-            | StmtKind::Pass
-            | StmtKind::Break
-            | StmtKind::Continue
-            | StmtKind::Return(_)
-            | StmtKind::Assert(_)
-            | StmtKind::Assume(_) => {}
+            _ => {}
+        }
+        for b in s.nested_blocks() {
+            collect(b, out);
         }
     }
 }
