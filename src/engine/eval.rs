@@ -242,19 +242,65 @@ impl Context<'_> {
                     sort: Sort::Int,
                 };
                 bound.push((var.name.clone(), Term::var(sym.clone())));
-                // Inside a quantifier the body is a formula: exceptions cannot branch on a
-                // bound variable, so only the normal value is used (an out-of-range index is
-                // unconstrained, as in the book's Z3 encoding).
                 let b = self.eval_in(state, body, bound);
                 bound.pop();
-                let body_v = b.ok.map_or(Term::bool(false), |(_, v)| v);
+                let v_k = b.ok.as_ref().map_or(Term::bool(false), |(_, v)| v.clone());
                 let q = match kind {
-                    Quantifier::All => Term::forall(sym, l, h, body_v),
-                    Quantifier::Any => Term::exists(sym, l, h, body_v),
+                    Quantifier::All => Term::forall(sym.clone(), l.clone(), h.clone(), v_k),
+                    Quantifier::Any => Term::exists(sym.clone(), l.clone(), h.clone(), v_k),
                 };
+                if b.errs.is_empty() {
+                    return Alts {
+                        ok: Some((c, q)),
+                        errs: joined.errs,
+                    };
+                }
+                // Python evaluates the body for k = lo, lo + 1, ... and stops at the first
+                // value that decides the result: the body raises at k exactly when every
+                // earlier iteration j ran normally without deciding.
+                let jsym = Sym {
+                    name: Rc::from(format!("{name}!p").as_str()),
+                    sort: Sort::Int,
+                };
+                bound.push((var.name.clone(), Term::var(jsym.clone())));
+                let bj = self.eval_in(state, body, bound);
+                bound.pop();
+                let (ok_j, v_j) = bj.ok.unwrap_or((Term::bool(false), Term::bool(false)));
+                let goes_on = match kind {
+                    Quantifier::All => v_j,
+                    Quantifier::Any => Term::not(v_j),
+                };
+                let prefix = Term::forall(
+                    jsym,
+                    l.clone(),
+                    Term::var(sym.clone()),
+                    Term::and(ok_j, goes_on),
+                );
+                let mut errs = joined.errs;
+                let mut raised = Term::bool(false);
+                for (ce, class, at) in b.errs {
+                    let mut vars = std::collections::BTreeSet::new();
+                    ce.vars(&mut vars);
+                    let cond = if vars.contains(&sym) {
+                        Term::exists(
+                            sym.clone(),
+                            l.clone(),
+                            h.clone(),
+                            Term::and(prefix.clone(), ce),
+                        )
+                    } else {
+                        // Not about k: raised by the first iteration, if there is one.
+                        Term::and(Term::lt(l.clone(), h.clone()), ce)
+                    };
+                    let cond = Term::and(c.clone(), cond);
+                    raised = Term::or(raised, cond.clone());
+                    if !cond.is_false() {
+                        errs.push((cond, class, at));
+                    }
+                }
                 Alts {
-                    ok: Some((c, q)),
-                    errs: joined.errs,
+                    ok: Some((Term::and(c, Term::not(raised)), q)),
+                    errs,
                 }
             }
         }

@@ -418,13 +418,37 @@ impl<'a> Lowerer<'a> {
                 tv
             }
             ExprKind::Compare { first, rest } => self.compare_chain(e, first, rest, span, out),
-            ExprKind::Quantifier { .. } => {
-                self.errors.push(
-                    Diagnostic::error("`all`/`any` cannot call a function", e.span)
-                        .with_label("only predicates and builtins can be used inside")
-                        .with_note("help: write the property as a `@predicate`"),
-                );
-                e.clone()
+            ExprKind::Quantifier {
+                kind,
+                var,
+                lo,
+                hi,
+                body,
+            } => {
+                if self.has_call(body) {
+                    self.errors.push(
+                        Diagnostic::error("`all`/`any` cannot call a function", body.span)
+                            .with_label("only predicates and builtins can be used inside")
+                            .with_note("help: write the property as a `@predicate`"),
+                    );
+                    return e.clone();
+                }
+                // The bounds of `range(lo, hi)` are evaluated once, before the body.
+                let items: Vec<Expr> = lo
+                    .iter()
+                    .map(|l| (**l).clone())
+                    .chain([(**hi).clone()])
+                    .collect();
+                let mut v = self.seq(&items, span, out);
+                let new_hi = v.pop().expect("hi");
+                let new_lo = v.pop();
+                rebuild(ExprKind::Quantifier {
+                    kind: *kind,
+                    var: var.clone(),
+                    lo: new_lo.map(Box::new),
+                    hi: Box::new(new_hi),
+                    body: body.clone(),
+                })
             }
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => e.clone(),
         }

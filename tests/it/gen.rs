@@ -24,6 +24,7 @@ pub fn program(choices: &[u32]) -> Program {
         loop_depth: 0,
         in_function: false,
         functions: Vec::new(),
+        in_quantifier: 0,
     };
     g.program()
 }
@@ -37,6 +38,8 @@ struct Gen<'a> {
     in_function: bool,
     /// (name, parameter types)
     functions: Vec<(String, Vec<Type>)>,
+    /// Inside an `all`/`any` body: no calls of user functions there (the IR cannot hoist them).
+    in_quantifier: u32,
 }
 
 fn sp() -> Span {
@@ -364,7 +367,7 @@ impl Gen<'_> {
                 call(f, args)
             }
             _ => {
-                if self.functions.is_empty() || self.in_function {
+                if self.functions.is_empty() || self.in_function || self.in_quantifier > 0 {
                     return leaf(self);
                 }
                 let k = self.pick(self.functions.len() as u32) as usize;
@@ -438,7 +441,9 @@ impl Gen<'_> {
                 let lo = (self.pick(2) == 1).then(|| Box::new(int(self.pick(3))));
                 let hi = Box::new(self.int_expr(depth - 1));
                 self.scope.push(("k".to_string(), Type::Int));
+                self.in_quantifier += 1;
                 let body = self.bool_expr(depth - 1);
+                self.in_quantifier -= 1;
                 self.scope.pop();
                 e(ExprKind::Quantifier {
                     kind,

@@ -92,7 +92,7 @@ fn model_of(params: &[(String, Type)], set: &Inputs) -> Model {
     Model { values }
 }
 
-fn check_program(path: &Path) -> Checked {
+fn check_program(path: &Path, max_nodes: usize) -> Checked {
     let name = crate::differential::name_of(path);
     let src = std::fs::read_to_string(path).unwrap();
     let entry = entry_of(&src);
@@ -117,7 +117,7 @@ fn check_program(path: &Path) -> Checked {
     engine.run(
         root,
         Limits {
-            max_nodes: Some(MAX_NODES),
+            max_nodes: Some(max_nodes),
             ..Limits::default()
         },
     );
@@ -211,9 +211,52 @@ fn check_program(path: &Path) -> Checked {
 fn engine_agrees_with_python_on_the_corpus() {
     let files: Vec<PathBuf> = py_files(&root().join("tests/data/programs"));
     assert!(files.len() >= 40, "the corpus has {} programs", files.len());
+    let compared = differential_over(files, MAX_NODES);
+    assert!(compared > 500, "only {compared} comparisons");
+}
+
+/// Random well-typed programs from the shared generator (fixed seed): every leaf model and
+/// random inputs replayed in python3, as for the corpus.
+#[test]
+fn engine_agrees_with_python_on_generated_programs() {
+    let dir = std::env::temp_dir().join(format!("symdbg-symbolic-gen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut seed: u64 = 0x5eed_0003;
+    let mut next = || {
+        // splitmix64
+        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    // CI runs 80; `SYMDBG_GEN_PROGRAMS=2000 cargo test --test it generated` runs more by hand.
+    let count: usize = std::env::var("SYMDBG_GEN_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(80);
+    let files: Vec<PathBuf> = (0..count)
+        .map(|k| {
+            let choices: Vec<u32> = (0..160).map(|_| next() as u32).collect();
+            let src = symdbg::lang::pretty::program(&crate::gen::program(&choices));
+            let path = dir.join(format!("gen_{k:04}.py"));
+            std::fs::write(&path, src).unwrap();
+            path
+        })
+        .collect();
+    let compared = differential_over(files, 5_000);
+    if std::env::var_os("SYMDBG_KEEP_GENERATED").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(compared > 300, "only {compared} comparisons");
+}
+
+/// Explore every program, replay in python3; panics with the mismatches. Returns how many
+/// runs were compared.
+fn differential_over(files: Vec<PathBuf>, max_nodes: usize) -> usize {
     let checked: Vec<Checked> = std::thread::Builder::new()
         .stack_size(STACK_SIZE)
-        .spawn(move || files.iter().map(|p| check_program(p)).collect())
+        .spawn(move || files.iter().map(|p| check_program(p, max_nodes)).collect())
         .unwrap()
         .join()
         .expect("the engine panicked");
@@ -270,5 +313,5 @@ fn engine_agrees_with_python_on_the_corpus() {
             .collect::<Vec<_>>()
             .join("\n\n")
     );
-    assert!(compared > 500, "only {compared} comparisons");
+    compared
 }
