@@ -67,7 +67,7 @@ struct RunArgs {
     /// How many times a loop body may start on one path before the path is cut (a `bound` leaf)
     #[arg(long, value_name = "N", default_value_t = 3)]
     unroll: u32,
-    /// How many frames of one function may be active before a call is cut (a `bound` leaf)
+    /// How many frames of the same function may be on the call stack before a call of it is cut (a `bound` leaf); 1 allows no recursion
     #[arg(long, value_name = "N", default_value_t = 5)]
     recursion: u32,
     /// Stop exploring when the tree has this many nodes

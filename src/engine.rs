@@ -207,8 +207,15 @@ impl Engine {
             cancel: Arc::new(AtomicBool::new(false)),
             entry: entry.map(str::to_string),
         };
+        // Module runs: every declared input is bound from the start, whatever line declares it.
+        let mut globals = state::Env::new();
+        if entry.is_none() {
+            for sym in &engine.inputs {
+                globals = globals.insert(sym.name.clone(), Term::var(sym.clone()));
+            }
+        }
         let mut state = State {
-            globals: state::Env::new(),
+            globals,
             frames: vec![Frame {
                 func: None,
                 locals: state::Env::new(),

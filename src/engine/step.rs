@@ -135,16 +135,9 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                         state.defined = state.defined.insert(Rc::from(name.as_str()), ());
                         state.cont = after;
                     }
-                    InstrKind::Declare { name, ty } => {
-                        let sym = Sym {
-                            name: Rc::from(name.as_str()),
-                            sort: sort_of(*ty),
-                        };
-                        state.globals = state
-                            .globals
-                            .insert(Rc::from(name.as_str()), Term::var(sym));
-                        state.cont = after;
-                    }
+                    // Inputs are bound before the module starts (as the harness binds them in
+                    // Python); an annotation without a value binds nothing.
+                    InstrKind::Declare { .. } => state.cont = after,
                     InstrKind::Try { body, .. } => {
                         state.cont = after.push(Kont::Try { block, index }).push(Kont::Block {
                             block: body.clone(),
