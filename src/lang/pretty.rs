@@ -28,16 +28,21 @@ pub fn stmt_header(s: &Stmt) -> String {
     out.lines().next().unwrap_or("").trim().to_string()
 }
 
-// Precedence levels, lowest first.
-const OR: u8 = 1;
-const AND: u8 = 2;
-const NOT: u8 = 3;
-const CMP: u8 = 4;
-const ARITH: u8 = 5;
-const TERM: u8 = 6;
-const UNARY: u8 = 7;
-const POSTFIX: u8 = 8;
-const ATOM: u8 = 9;
+/// Python's precedence levels, lowest first; shared with the engine's term printer so a
+/// formula prints like the source it came from.
+pub mod prec {
+    pub const OR: u8 = 1;
+    pub const AND: u8 = 2;
+    pub const NOT: u8 = 3;
+    pub const CMP: u8 = 4;
+    pub const ARITH: u8 = 5;
+    pub const TERM: u8 = 6;
+    pub const UNARY: u8 = 7;
+    pub const POSTFIX: u8 = 8;
+    pub const ATOM: u8 = 9;
+}
+
+use prec::*;
 
 fn prec(e: &Expr) -> u8 {
     match &e.kind {

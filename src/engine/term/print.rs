@@ -12,16 +12,7 @@ use std::fmt::{self, Display, Formatter, Write};
 use super::build::segments;
 use super::{Term, TermKind as K};
 
-// Precedence levels, lowest first (as in `lang::pretty`).
-const OR: u8 = 1;
-const AND: u8 = 2;
-const NOT: u8 = 3;
-const CMP: u8 = 4;
-const ARITH: u8 = 5;
-const TERM: u8 = 6;
-const UNARY: u8 = 7;
-const POSTFIX: u8 = 8;
-const ATOM: u8 = 9;
+use crate::lang::pretty::prec::*;
 
 fn prec(t: &Term) -> u8 {
     match t.kind() {
