@@ -9,7 +9,7 @@
 # Run:
 #   symdbg exec examples/if_program.py --input a=0 --input b=1 --input c=2 --input g=True --input "t=(0,)"
 #   symdbg run examples/if_program.py --counterexamples
-#   (coming with the invariant issue) symdbg check examples/if_program.py --runs 200
+#   symdbg check examples/if_program.py --runs 200
 # Interesting inputs (b=1, c=2 unless said):
 #   a=0, t=(0,), g=True           -> then branch, x = 0 // 2 = 0
 #   a=0, t=(0,), g=True, c=0      -> ZeroDivisionError in the then branch

@@ -8,7 +8,7 @@
 # Run:
 #   symdbg exec examples/while_program.py --input x=0 --input idx=2     (idx = -1)
 #   symdbg run examples/while_program.py --unroll 2 --tree
-#   (coming with the invariant issue) symdbg check examples/while_program.py --unroll 2
+#   symdbg check examples/while_program.py --unroll 2
 # Interesting inputs: idx < x (no iteration), idx = x (one), idx = 44, x = -29 (74).
 
 x: int

@@ -6,6 +6,7 @@
 //! - `exec` ([`exec`]): run the concrete interpreter on one input.
 //! - `run` ([`run`]): explore the SET with the symbolic engine and print it.
 
+mod check;
 mod exec;
 mod run;
 mod source;
@@ -43,6 +44,38 @@ enum Command {
     Exec(ExecArgs),
     /// Explore every path of a program symbolically and print the tree
     Run(RunArgs),
+    /// Test the symbolic execution for exhaustiveness and precision against concrete runs
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// The minipy program (a .py file)
+    file: PathBuf,
+    /// How many random inputs to run concretely for the exhaustiveness test
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    runs: usize,
+    /// Seed of the random inputs (the same seed gives the same inputs)
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Print `{"exhaustive": {"ok", "counterexample"}, "precise": {...}, "runs": N}`
+    #[arg(long)]
+    json: bool,
+    /// Analyse function FUNC alone, with its parameters as the inputs
+    #[arg(long, value_name = "FUNC")]
+    entry: Option<String>,
+    /// How many times a loop body may start on one path before the path is cut
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    unroll: u32,
+    /// How many frames of the same function may be on the call stack before a call of it is cut
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    recursion: u32,
+    /// Stop exploring when the tree has this many nodes
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    max_nodes: usize,
+    /// Time limit of one solver check in milliseconds (0: none)
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    timeout_ms: u64,
 }
 
 #[derive(Debug, Args)]
@@ -134,6 +167,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let result = match cli.command {
         Command::Exec(args) => exec::exec(&args),
         Command::Run(args) => run::run(&args),
+        Command::Check(args) => check::check(&args),
     };
     match result {
         Ok(code) => code,

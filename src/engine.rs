@@ -536,11 +536,13 @@ impl Engine {
     }
 
     /// The visible store at a node: the innermost frame's variables (module variables in
-    /// module code), without IR temporaries.
+    /// module code), without IR temporaries. At a leaf: the module's variables, wherever the
+    /// path ended (DESIGN §3; a `halt` inside a function leaves its frame on the stack).
     pub fn store(&self, id: NodeId) -> Vec<(String, Term)> {
-        let state = &self.tree.node(id).state;
+        let node = self.tree.node(id);
+        let state = &node.state;
         let env = match state.frames.last() {
-            Some(f) if f.func.is_some() => &f.locals,
+            Some(f) if f.func.is_some() && !node.is_leaf() => &f.locals,
             _ => &state.globals,
         };
         env.iter()

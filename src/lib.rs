@@ -9,9 +9,11 @@
 //! - [`concrete`]: the concrete interpreter with CPython's semantics (one input, one run).
 //! - [`engine`]: the symbolic engine; [`engine::term`] is its term language.
 //! - [`solver`]: feasibility checks and models with Z3; the only module that names `z3`.
+//! - [`check`]: the book's exhaustiveness and precision tests (engine vs concrete runs).
 //! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
 //! - [`cli`]: the command line (`symdbg exec`, ...); the only stage that does IO.
 
+pub mod check;
 pub mod cli;
 pub mod concrete;
 pub mod diagnostics;

@@ -3,6 +3,8 @@
 
 /// The book's results for its examples (find, method frames, bounds).
 mod book;
+/// `symdbg check`: exhaustiveness and precision (the book's chapter 001 results).
+mod check;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.

@@ -1,0 +1,251 @@
+//! The book's correctness tests of symbolic transitions (chapter 001), with the concrete
+//! interpreter as oracle.
+//!
+//! - **Exhaustive**: every concrete run is represented by a leaf: for a random input, some
+//!   explored leaf's path condition holds and that leaf ends the way the concrete run does
+//!   (same outcome, exception class, final variables or return value). A `bound` or
+//!   `unknown` leaf represents no concrete result, so an input that lands there is a
+//!   counterexample (the book's while_program with unroll 2 is not exhaustive).
+//! - **Precise**: every satisfiable leaf is real: running its model concretely ends the way
+//!   the leaf says.
+//!
+//! Verdicts are "probably" (testing, not proof). Used by `symdbg check`; no IO here.
+
+use std::collections::BTreeMap;
+
+use crate::concrete::{self, Outcome as COutcome, Value};
+use crate::engine::term::{Sym, Term};
+use crate::engine::{Engine, NodeId, Outcome};
+use crate::lang::{Program, Type, TypeInfo};
+use crate::solver::Model;
+
+/// One concrete result, comparable between a leaf and a concrete run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Behaviour {
+    /// `normal`, `return`, `exception`, `halt`, `infeasible`, `bound`, `unknown`, ...
+    pub outcome: String,
+    pub exception: Option<String>,
+    /// Module runs: the final variables; entry runs: empty.
+    pub store: BTreeMap<String, Value>,
+    pub return_value: Option<Value>,
+}
+
+/// A failed check: the input and what went wrong.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    pub inputs: BTreeMap<String, Value>,
+    /// The concrete interpreter's behaviour.
+    pub concrete: Behaviour,
+    /// The leaf's (or `None`: no leaf's path condition holds).
+    pub symbolic: Option<Behaviour>,
+    pub leaf: Option<NodeId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub runs: usize,
+    pub exhaustive: Option<Counterexample>,
+    pub precise: Option<Counterexample>,
+    /// Leaves whose models were replayed.
+    pub leaves_checked: usize,
+}
+
+/// Deterministic input generation (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn small(&mut self) -> i64 {
+        // Mostly small values, sometimes larger ones.
+        let r = self.next();
+        if r.is_multiple_of(5) {
+            (r >> 8) as i64 % 1000 - 500
+        } else {
+            (r >> 8) as i64 % 21 - 10
+        }
+    }
+
+    fn value(&mut self, ty: Type) -> Value {
+        match ty {
+            Type::Int => Value::Int(self.small().into()),
+            Type::Bool => Value::Bool(self.next().is_multiple_of(2)),
+            Type::Tuple => {
+                let n = (self.next() % 6) as usize;
+                Value::Tuple(
+                    (0..n)
+                        .map(|_| self.small().into())
+                        .collect::<Vec<_>>()
+                        .into(),
+                )
+            }
+        }
+    }
+}
+
+fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Behaviour {
+    let node = engine.tree().node(leaf);
+    let outcome = node.outcome().unwrap_or(Outcome::Unknown);
+    let exception = match outcome {
+        Outcome::Exception(c) => Some(c.name().to_string()),
+        _ => None,
+    };
+    let store = if entry {
+        BTreeMap::new()
+    } else {
+        engine
+            .store(leaf)
+            .iter()
+            .filter_map(|(k, t)| model.eval(t).map(|v| (k.clone(), v)))
+            .collect()
+    };
+    Behaviour {
+        outcome: outcome.name().to_string(),
+        exception,
+        store,
+        return_value: if entry {
+            node.return_value.as_ref().and_then(|t| model.eval(t))
+        } else {
+            None
+        },
+    }
+}
+
+fn concrete_behaviour(r: &concrete::RunResult, entry: bool) -> Behaviour {
+    Behaviour {
+        outcome: r.outcome.name().to_string(),
+        exception: match r.outcome {
+            COutcome::Exception(c) => Some(c.name().to_string()),
+            _ => None,
+        },
+        store: if entry {
+            BTreeMap::new()
+        } else {
+            r.store.clone()
+        },
+        return_value: if entry { r.return_value.clone() } else { None },
+    }
+}
+
+fn model_of(engine: &Engine, inputs: &BTreeMap<String, Value>) -> Model {
+    let values = engine
+        .inputs()
+        .iter()
+        .filter_map(|s: &Sym| inputs.get(&*s.name).map(|v| (s.clone(), v.clone())))
+        .collect();
+    Model { values }
+}
+
+fn holds(model: &Model, pc: &[Term]) -> bool {
+    pc.iter()
+        .all(|t| matches!(model.eval(t), Some(Value::Bool(true))))
+}
+
+/// Run both tests on an explored engine. `runs` random inputs for exhaustiveness; every
+/// satisfiable leaf for precision.
+pub fn check(
+    program: &Program,
+    types: &TypeInfo,
+    engine: &mut Engine,
+    runs: usize,
+    seed: u64,
+) -> Report {
+    let entry = engine.entry().map(str::to_string);
+    let is_entry = entry.is_some();
+    let config = concrete::Config::default();
+    let run = |inputs: &BTreeMap<String, Value>| {
+        concrete::run(program, types, entry.as_deref(), inputs, &config)
+            .ok()
+            .map(|r| concrete_behaviour(&r, is_entry))
+    };
+    let candidates: Vec<(NodeId, Vec<Term>)> = engine
+        .tree()
+        .nodes()
+        .filter(|n| n.is_open() || (n.is_leaf() && n.outcome() != Some(Outcome::Infeasible)))
+        .map(|n| (n.id, engine.path_condition(n.id)))
+        .collect();
+    let inputs_of = engine
+        .inputs()
+        .iter()
+        .map(|s| (s.name.to_string(), s.sort.to_type()))
+        .collect::<Vec<_>>();
+
+    // Exhaustiveness.
+    let mut rng = Rng(seed);
+    let mut exhaustive = None;
+    for _ in 0..runs {
+        let inputs: BTreeMap<String, Value> = inputs_of
+            .iter()
+            .map(|(n, t)| (n.clone(), rng.value(*t)))
+            .collect();
+        let Some(concrete) = run(&inputs) else {
+            continue;
+        };
+        if concrete.outcome == "step_limit" {
+            continue;
+        }
+        let model = model_of(engine, &inputs);
+        let leaf = candidates
+            .iter()
+            .find(|(_, pc)| holds(&model, pc))
+            .map(|(id, _)| *id);
+        let symbolic = leaf.map(|l| leaf_behaviour(engine, l, &model, is_entry));
+        if symbolic.as_ref() != Some(&concrete) {
+            exhaustive = Some(Counterexample {
+                inputs,
+                concrete,
+                symbolic,
+                leaf,
+            });
+            break;
+        }
+    }
+
+    // Precision: every satisfiable leaf that claims a result.
+    let leaves: Vec<NodeId> = engine
+        .tree()
+        .nodes()
+        .filter(|n| {
+            matches!(
+                n.outcome(),
+                Some(Outcome::Normal | Outcome::Return | Outcome::Exception(_) | Outcome::Halt)
+            )
+        })
+        .map(|n| n.id)
+        .collect();
+    let mut precise = None;
+    let mut checked = 0;
+    for leaf in leaves {
+        let Some(m) = engine.model(leaf) else {
+            continue;
+        };
+        checked += 1;
+        let inputs = m.inputs.clone();
+        let model = model_of(engine, &inputs);
+        let symbolic = leaf_behaviour(engine, leaf, &model, is_entry);
+        let Some(concrete) = run(&inputs) else {
+            continue;
+        };
+        if concrete != symbolic {
+            precise = Some(Counterexample {
+                inputs,
+                concrete,
+                symbolic: Some(symbolic),
+                leaf: Some(leaf),
+            });
+            break;
+        }
+    }
+    Report {
+        runs,
+        exhaustive,
+        precise,
+        leaves_checked: checked,
+    }
+}

@@ -1,0 +1,146 @@
+//! `symdbg check FILE [--runs N] [--seed S] [--json] [options]`: the book's exhaustiveness
+//! and precision tests (see [`crate::check`]).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::rc::Rc;
+
+use serde_json::json;
+
+use super::source::read_source;
+use super::{CheckArgs, Failure};
+use crate::check::{self, Behaviour, Counterexample};
+use crate::concrete::Value;
+use crate::engine::{Config, Engine, Limits};
+use crate::transform;
+
+pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
+    let source = read_source(&args.file)?;
+    let (program, types, ir) =
+        transform::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
+    let config = Config {
+        unroll: args.unroll,
+        recursion: args.recursion,
+        timeout_ms: (args.timeout_ms > 0).then_some(args.timeout_ms),
+        frames: true,
+    };
+    let mut engine = Engine::new(
+        &program,
+        types.clone(),
+        Rc::clone(&ir),
+        args.entry.as_deref(),
+        config,
+    )
+    .map_err(|d| Failure::diagnostics(&[d], &source))?;
+    let root = engine.tree().root();
+    engine.run(
+        root,
+        Limits {
+            max_nodes: Some(args.max_nodes),
+            ..Limits::default()
+        },
+    );
+    let report = check::check(&program, &types, &mut engine, args.runs, args.seed);
+    let text = if args.json {
+        let side = |c: &Option<Counterexample>| {
+            json!({
+                "ok": c.is_none(),
+                "counterexample": c.as_ref().map(counterexample_json),
+            })
+        };
+        let mut s = serde_json::to_string_pretty(&json!({
+            "exhaustive": side(&report.exhaustive),
+            "precise": side(&report.precise),
+            "runs": report.runs,
+            "leaves_checked": report.leaves_checked,
+        }))
+        .unwrap_or_default();
+        s.push('\n');
+        s
+    } else {
+        let mut s = String::new();
+        match &report.exhaustive {
+            None => s.push_str(&format!(
+                "exhaustive: probably ({} random inputs, each ended as its leaf predicts)\n",
+                report.runs
+            )),
+            Some(c) => {
+                let why = match &c.symbolic {
+                    Some(b) if b.outcome == "bound" => {
+                        "the run goes past --unroll/--recursion: its path was cut by a bound leaf"
+                    }
+                    Some(b) if b.outcome == "unknown" => {
+                        "its path ended in a solver `unknown` leaf"
+                    }
+                    _ => "no leaf represents this run",
+                };
+                s.push_str(&format!("exhaustive: no\n{}", describe(c, why)))
+            }
+        }
+        match &report.precise {
+            None => s.push_str(&format!(
+                "precise: probably ({} leaves, each leaf's model replayed concretely)\n",
+                report.leaves_checked
+            )),
+            Some(c) => s.push_str(&format!(
+                "precise: no\n{}",
+                describe(c, "the leaf's model does not do what the leaf says")
+            )),
+        }
+        s
+    };
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    Ok(0)
+}
+
+fn literal_inputs(inputs: &BTreeMap<String, Value>) -> String {
+    inputs
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn behaviour_text(b: &Behaviour) -> String {
+    let mut s = b.outcome.clone();
+    if let Some(e) = &b.exception {
+        s.push(' ');
+        s.push_str(e);
+    }
+    if let Some(v) = &b.return_value {
+        s.push_str(&format!(", returns {v}"));
+    }
+    if !b.store.is_empty() {
+        s.push_str(&format!(", {}", literal_inputs(&b.store)));
+    }
+    s
+}
+
+fn describe(c: &Counterexample, why: &str) -> String {
+    let leaf = match (&c.symbolic, c.leaf) {
+        (Some(b), Some(id)) => format!("leaf {}: {}", id.0, behaviour_text(b)),
+        _ => "no leaf's path condition holds".to_string(),
+    };
+    format!(
+        "  counterexample: {}\n  concrete run:   {}\n  symbolic:       {leaf}\n  ({why})\n",
+        literal_inputs(&c.inputs),
+        behaviour_text(&c.concrete)
+    )
+}
+
+fn counterexample_json(c: &Counterexample) -> serde_json::Value {
+    let b = |b: &Behaviour| {
+        json!({
+            "outcome": b.outcome,
+            "exception": b.exception,
+            "store": b.store.iter().map(|(k, v)| (k.clone(), v.to_json())).collect::<serde_json::Map<_, _>>(),
+            "return_value": b.return_value.as_ref().map(Value::to_json),
+        })
+    };
+    json!({
+        "inputs": c.inputs.iter().map(|(k, v)| (k.clone(), v.to_json())).collect::<serde_json::Map<_, _>>(),
+        "concrete": b(&c.concrete),
+        "symbolic": c.symbolic.as_ref().map(b),
+        "leaf": c.leaf.map(|l| l.0),
+    })
+}

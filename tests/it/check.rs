@@ -1,0 +1,70 @@
+//! `symdbg check`: the book's exhaustiveness and precision results (chapter 001).
+
+use std::process::Command;
+
+fn check(args: &[&str]) -> (String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("check")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let (out, code) = check(&a);
+    assert_eq!(code, 0, "{out}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// The book: if_program is probably exhaustive and precise.
+#[test]
+fn if_program_is_exhaustive_and_precise() {
+    let j = json(&["examples/if_program.py", "--runs", "200"]);
+    assert_eq!(j["exhaustive"]["ok"], true, "{j}");
+    assert_eq!(j["precise"]["ok"], true, "{j}");
+    assert_eq!(j["runs"], 200);
+    assert!(j["leaves_checked"].as_u64().unwrap() >= 4);
+}
+
+/// The book: while_program with unroll 2 is not exhaustive (a concrete run goes past the
+/// bound; here it meets our `bound` leaf) but precise.
+#[test]
+fn while_program_unroll_two_is_precise_not_exhaustive() {
+    let j = json(&["examples/while_program.py", "--unroll", "2"]);
+    assert_eq!(j["exhaustive"]["ok"], false, "{j}");
+    let cx = &j["exhaustive"]["counterexample"];
+    assert!(cx["inputs"].is_object());
+    assert_eq!(cx["symbolic"]["outcome"], "bound", "{j}");
+    assert_eq!(j["precise"]["ok"], true, "{j}");
+    // The human form names the counterexample and why.
+    let (text, code) = check(&["examples/while_program.py", "--unroll", "2"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("exhaustive: no"), "{text}");
+    assert!(text.contains("counterexample:"), "{text}");
+    assert!(text.contains("precise: probably"), "{text}");
+}
+
+/// Every example without loops past the bound is exhaustive and precise; every example is
+/// precise (the engine never claims a result that a concrete run contradicts).
+#[test]
+fn examples_are_precise() {
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/examples")).unwrap() {
+        let path = entry.unwrap().path();
+        let p = path.to_str().unwrap();
+        let j = json(&[p, "--runs", "50", "--unroll", "6"]);
+        assert_eq!(j["precise"]["ok"], true, "{p}: {j}");
+    }
+}
+
+#[test]
+fn bad_programs_and_options_exit_2() {
+    assert_eq!(check(&["/nonexistent.py"]).1, 2);
+    assert_eq!(check(&["examples/find.py", "--runs", "many"]).1, 2);
+}
