@@ -52,6 +52,9 @@ enum Command {
 struct CheckArgs {
     /// The minipy program (a .py file)
     file: PathBuf,
+    /// How to run loops that have `invariant` lines: apply the invariant (exhaustive, unbounded) or unroll them like any loop
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = Loops::Unroll)]
+    loops: Loops,
     /// How many random inputs to run concretely for the exhaustiveness test
     #[arg(long, value_name = "N", default_value_t = 100)]
     runs: usize,
@@ -76,6 +79,22 @@ struct CheckArgs {
     /// Time limit of one solver check in milliseconds (0: none)
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     timeout_ms: u64,
+}
+
+/// `--loops`: the transition for loops with invariants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Loops {
+    Invariant,
+    Unroll,
+}
+
+impl From<Loops> for crate::engine::LoopMode {
+    fn from(l: Loops) -> Self {
+        match l {
+            Loops::Invariant => crate::engine::LoopMode::Invariant,
+            Loops::Unroll => crate::engine::LoopMode::Unroll,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -112,6 +131,9 @@ struct RunArgs {
     /// Opaque calls (the book's first interpreter): a call is one step
     #[arg(long)]
     no_frames: bool,
+    /// How to run loops that have `invariant` lines: apply the invariant (exhaustive, unbounded) or unroll them like any loop
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = Loops::Invariant)]
+    loops: Loops,
     /// Explore breadth-first instead of depth-first
     #[arg(long)]
     bfs: bool,

@@ -51,6 +51,18 @@ pub struct Config {
     pub timeout_ms: Option<u64>,
     /// Transparent calls (method frames). `false`: the book's opaque calls. Default true.
     pub frames: bool,
+    /// How to run a `while` that has `invariant` lines. Default: apply the invariant.
+    pub loops: LoopMode,
+}
+
+/// The transition for loops with `invariant` lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LoopMode {
+    /// The book's loop-scope transformation: exhaustive, unbounded (chapter 002).
+    #[default]
+    Invariant,
+    /// Unroll like any loop (bounded by `unroll`).
+    Unroll,
 }
 
 impl Default for Config {
@@ -60,6 +72,7 @@ impl Default for Config {
             recursion: 5,
             timeout_ms: Some(10_000),
             frames: true,
+            loops: LoopMode::Invariant,
         }
     }
 }
@@ -188,7 +201,7 @@ impl Engine {
         let mut locals = BTreeMap::new();
         for (name, f) in &ir.functions {
             let mut set: BTreeSet<String> = f.params.iter().map(|(n, _)| n.clone()).collect();
-            collect_assigned(&f.body, &mut set);
+            ir::assigned_names(&f.body, &mut set);
             locals.insert(name.clone(), set);
         }
         let input_names = inputs.iter().map(|s: &Sym| s.name.to_string()).collect();
@@ -227,7 +240,11 @@ impl Engine {
             abrupt: None,
             fresh: 0,
         };
-        let settled = settle(&mut state, &engine.ir);
+        let settled = settle(
+            &mut state,
+            &engine.ir,
+            engine.config.loops == LoopMode::Invariant,
+        );
         engine.add_node(None, None, state, settled, None);
         Ok(engine)
     }
@@ -388,7 +405,7 @@ impl Engine {
                     let settled = if succ.forced.is_some() {
                         Settled::Running
                     } else {
-                        settle(&mut st, &self.ir)
+                        settle(&mut st, &self.ir, self.config.loops == LoopMode::Invariant)
                     };
                     children.push(child(st, settled, succ.forced, None));
                 }
@@ -661,55 +678,5 @@ impl Engine {
     pub fn node_span(&self, id: NodeId) -> Option<Span> {
         let n = self.tree.node(id);
         n.at.or(n.exception_at)
-    }
-}
-
-/// Names assigned anywhere in a block (Python's rule for a function's locals).
-fn collect_assigned(block: &[ir::Instr], out: &mut BTreeSet<String>) {
-    for i in block {
-        match &i.kind {
-            InstrKind::Assign { target, .. } => {
-                out.insert(target.clone());
-            }
-            InstrKind::Call {
-                target: Some(t), ..
-            } => {
-                out.insert(t.clone());
-            }
-            InstrKind::Havoc(x) => {
-                out.insert(x.clone());
-            }
-            InstrKind::Declare { name, .. } => {
-                out.insert(name.clone());
-            }
-            InstrKind::MethodFrame { result, body } => {
-                out.insert(result.clone());
-                collect_assigned(body, out);
-            }
-            InstrKind::If { then, orelse, .. } => {
-                collect_assigned(then, out);
-                collect_assigned(orelse, out);
-            }
-            InstrKind::While {
-                guard,
-                body,
-                orelse,
-                ..
-            } => {
-                collect_assigned(guard, out);
-                collect_assigned(body, out);
-                if let Some(o) = orelse {
-                    collect_assigned(o, out);
-                }
-            }
-            InstrKind::Try { body, handlers } => {
-                collect_assigned(body, out);
-                for h in handlers {
-                    collect_assigned(&h.body, out);
-                }
-            }
-            InstrKind::LoopScope { body, .. } => collect_assigned(body, out),
-            _ => {}
-        }
     }
 }

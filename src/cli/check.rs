@@ -22,6 +22,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         unroll: args.unroll,
         recursion: args.recursion,
         timeout_ms: (args.timeout_ms > 0).then_some(args.timeout_ms),
+        loops: args.loops.into(),
         frames: true,
     };
     let mut engine = Engine::new(

@@ -50,6 +50,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
         unroll: args.unroll,
         recursion: args.recursion,
         timeout_ms: (args.timeout_ms > 0).then_some(args.timeout_ms),
+        loops: args.loops.into(),
         frames: !args.no_frames,
     };
     let started = Instant::now();

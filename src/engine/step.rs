@@ -103,7 +103,7 @@ fn bind(state: &mut State, name: &str, value: Term) {
 }
 
 /// Advance `state` to its next visible action, or to the end of its path.
-pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled {
+pub fn settle(state: &mut State, ir: &crate::transform::ir::Program, invariants: bool) -> Settled {
     loop {
         if let Some(abrupt) = state.abrupt.take() {
             match propagate(state, abrupt) {
@@ -162,6 +162,16 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                                     block: body.clone(),
                                     index: 0,
                                 });
+                    }
+                    InstrKind::While {
+                        abstraction: Some(form),
+                        ..
+                    } if invariants => {
+                        // The invariant transition: one abstract iteration (chapter 002).
+                        state.cont = after.push(Kont::Block {
+                            block: form.clone(),
+                            index: 0,
+                        });
                     }
                     InstrKind::While { guard, .. } => {
                         let guard = guard.clone();

@@ -8,7 +8,7 @@
 //! Builtins (`len`, `abs`, `min`, `max`), predicates and quantifiers stay in expressions:
 //! they are formulas. Every instruction keeps the span of the source statement it came from.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::lang::{Expr, Span, Type};
@@ -63,6 +63,10 @@ pub enum InstrKind {
         invariants: Vec<Expr>,
         body: Block,
         orelse: Option<Block>,
+        /// For a loop with invariants: the book's loop-scope form (assert the invariant,
+        /// havoc what the loop assigns, assume the invariant, one abstract iteration in a
+        /// loop scope). The engine runs it instead of unrolling when asked to.
+        abstraction: Option<Block>,
     },
     Try {
         body: Block,
@@ -121,4 +125,54 @@ pub struct Program {
 /// Whether a variable name is an IR temporary (hidden from the user's view of the store).
 pub fn is_temp(name: &str) -> bool {
     name.starts_with('$')
+}
+
+/// Names assigned anywhere in a block (Python's rule for a function's locals).
+pub fn assigned_names(block: &[Instr], out: &mut BTreeSet<String>) {
+    for i in block {
+        match &i.kind {
+            InstrKind::Assign { target, .. } => {
+                out.insert(target.clone());
+            }
+            InstrKind::Call {
+                target: Some(t), ..
+            } => {
+                out.insert(t.clone());
+            }
+            InstrKind::Havoc(x) => {
+                out.insert(x.clone());
+            }
+            InstrKind::Declare { name, .. } => {
+                out.insert(name.clone());
+            }
+            InstrKind::MethodFrame { result, body } => {
+                out.insert(result.clone());
+                assigned_names(body, out);
+            }
+            InstrKind::If { then, orelse, .. } => {
+                assigned_names(then, out);
+                assigned_names(orelse, out);
+            }
+            InstrKind::While {
+                guard,
+                body,
+                orelse,
+                ..
+            } => {
+                assigned_names(guard, out);
+                assigned_names(body, out);
+                if let Some(o) = orelse {
+                    assigned_names(o, out);
+                }
+            }
+            InstrKind::Try { body, handlers } => {
+                assigned_names(body, out);
+                for h in handlers {
+                    assigned_names(&h.body, out);
+                }
+            }
+            InstrKind::LoopScope { body, .. } => assigned_names(body, out),
+            _ => {}
+        }
+    }
 }

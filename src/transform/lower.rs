@@ -161,6 +161,8 @@ impl<'a> Lowerer<'a> {
                 }
                 let body = self.block(body);
                 let orelse = orelse.as_ref().map(|b| self.block(b));
+                let abstraction =
+                    loop_scope_form(&guard, &cond, invariants, &body, orelse.as_ref(), span);
                 push(
                     out,
                     InstrKind::While {
@@ -169,6 +171,7 @@ impl<'a> Lowerer<'a> {
                         invariants: invariants.clone(),
                         body,
                         orelse,
+                        abstraction,
                     },
                 );
             }
@@ -564,4 +567,68 @@ fn binary(op: BinOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
         },
         span,
     }
+}
+
+/// The book's loop-scope transformation of an annotated loop (chapter 002):
+///
+/// ```text
+/// assert Inv                      # the invariant holds initially
+/// havoc x1 ... havoc xn           # every variable the loop assigns
+/// assume Inv
+/// loop-scope(inv=Inv):
+///     <guard block>
+///     if guard:
+///         body
+///         continue                # body preserves Inv: halt; violates it: AssertionError
+///     else:
+///         else-body
+///         break                   # the use case: go on after the loop
+/// ```
+fn loop_scope_form(
+    guard: &[Instr],
+    cond: &Expr,
+    invariants: &[Expr],
+    body: &Block,
+    orelse: Option<&Block>,
+    span: Span,
+) -> Option<Block> {
+    let inv = invariants.iter().cloned().reduce(|a, b| Expr {
+        span: a.span.to(b.span),
+        kind: ExprKind::BoolOp {
+            op: BoolOp::And,
+            lhs: Box::new(a),
+            rhs: Box::new(b),
+        },
+    })?;
+    let at = |kind| Instr { kind, span };
+    let mut assigned = BTreeSet::new();
+    ir::assigned_names(guard, &mut assigned);
+    ir::assigned_names(body, &mut assigned);
+    let mut form = vec![Instr {
+        kind: InstrKind::Assert(inv.clone()),
+        span: invariants[0].span,
+    }];
+    // Temporaries are assigned before they are read in every iteration: no need to forget.
+    form.extend(
+        assigned
+            .into_iter()
+            .filter(|n| !ir::is_temp(n))
+            .map(|n| at(InstrKind::Havoc(n))),
+    );
+    form.push(at(InstrKind::Assume(inv.clone())));
+    let mut then: Vec<Instr> = body.to_vec();
+    then.push(at(InstrKind::Continue));
+    let mut els: Vec<Instr> = orelse.map(|o| o.to_vec()).unwrap_or_default();
+    els.push(at(InstrKind::Break));
+    let mut scope: Vec<Instr> = guard.to_vec();
+    scope.push(at(InstrKind::If {
+        cond: cond.clone(),
+        then: Rc::from(then),
+        orelse: Rc::from(els),
+    }));
+    form.push(at(InstrKind::LoopScope {
+        inv,
+        body: Rc::from(scope),
+    }));
+    Some(Rc::from(form))
 }

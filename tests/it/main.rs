@@ -13,6 +13,8 @@ mod engine_api;
 mod exec;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
+/// Invariant-annotated loops: verifying programs and their one-token mutants.
+mod invariants;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
 /// `symdbg run`: the --json schema, --dot, --counterexamples, exit codes.
