@@ -64,21 +64,8 @@ struct CheckArgs {
     /// Print `{"exhaustive": {"ok", "counterexample"}, "precise": {...}, "runs": N}`
     #[arg(long)]
     json: bool,
-    /// Analyse function FUNC alone, with its parameters as the inputs
-    #[arg(long, value_name = "FUNC")]
-    entry: Option<String>,
-    /// How many times a loop body may start on one path before the path is cut
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    unroll: u32,
-    /// How many frames of the same function may be on the call stack before a call of it is cut
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    recursion: u32,
-    /// Stop exploring when the tree has this many nodes
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
-    max_nodes: usize,
-    /// Time limit of one solver check in milliseconds (0: none)
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
-    timeout_ms: u64,
+    #[command(flatten)]
+    explore: ExploreOpts,
 }
 
 /// `--loops`: the transition for loops with invariants.
@@ -97,25 +84,12 @@ impl From<Loops> for crate::engine::LoopMode {
     }
 }
 
+/// The exploration options `run` and `check` share.
 #[derive(Debug, Args)]
-struct RunArgs {
-    /// The minipy program (a .py file)
-    file: PathBuf,
+struct ExploreOpts {
     /// Analyse function FUNC alone, with its parameters as the inputs
     #[arg(long, value_name = "FUNC")]
     entry: Option<String>,
-    /// Print the tree as indented text with the branch conditions (the default)
-    #[arg(long, group = "format")]
-    tree: bool,
-    /// Print the tree as one JSON object: every node with its path condition, store, SMT-LIB and, at leaves, a model
-    #[arg(long, group = "format")]
-    json: bool,
-    /// Print the tree as a Graphviz digraph (`symdbg run F --dot | dot -Tsvg > set.svg`)
-    #[arg(long, group = "format")]
-    dot: bool,
-    /// Print one `file:line:col: Exception for x = 1, y = -1` line per exception leaf, with inputs that raise it
-    #[arg(long, conflicts_with = "format")]
-    counterexamples: bool,
     /// How many times a loop body may start on one path before the path is cut (a `bound` leaf)
     #[arg(long, value_name = "N", default_value_t = 3)]
     unroll: u32,
@@ -128,6 +102,74 @@ struct RunArgs {
     /// Time limit of one solver check in milliseconds (0: none); an undecided check gives an `unknown` leaf
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     timeout_ms: u64,
+}
+
+impl ExploreOpts {
+    /// The engine for a loaded program with these options.
+    fn engine(
+        &self,
+        loaded: &Loaded,
+        loops: Loops,
+        frames: bool,
+    ) -> Result<crate::engine::Engine, Failure> {
+        let config = crate::engine::Config {
+            unroll: self.unroll,
+            recursion: self.recursion,
+            timeout_ms: (self.timeout_ms > 0).then_some(self.timeout_ms),
+            loops: loops.into(),
+            frames,
+        };
+        crate::engine::Engine::new(
+            &loaded.program,
+            loaded.types.clone(),
+            std::rc::Rc::clone(&loaded.ir),
+            self.entry.as_deref(),
+            config,
+        )
+        .map_err(|d| Failure::diagnostics(&[d], &loaded.source))
+    }
+}
+
+/// A program read, checked and lowered for the engine.
+struct Loaded {
+    source: SourceMap,
+    program: crate::lang::Program,
+    types: crate::lang::TypeInfo,
+    ir: std::rc::Rc<crate::transform::ir::Program>,
+}
+
+impl Loaded {
+    fn read(file: &std::path::Path) -> Result<Loaded, Failure> {
+        let source = source::read_source(file)?;
+        let (program, types, ir) =
+            crate::transform::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
+        Ok(Loaded {
+            source,
+            program,
+            types,
+            ir,
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// The minipy program (a .py file)
+    file: PathBuf,
+    /// Print the tree as indented text with the branch conditions (the default)
+    #[arg(long, group = "format")]
+    tree: bool,
+    /// Print the tree as one JSON object: every node with its path condition, store, SMT-LIB and, at leaves, a model
+    #[arg(long, group = "format")]
+    json: bool,
+    /// Print the tree as a Graphviz digraph (`symdbg run F --dot | dot -Tsvg > set.svg`)
+    #[arg(long, group = "format")]
+    dot: bool,
+    /// Print one `file:line:col: Exception for x = 1, y = -1` line per exception leaf, with inputs that raise it
+    #[arg(long, conflicts_with = "format")]
+    counterexamples: bool,
+    #[command(flatten)]
+    explore: ExploreOpts,
     /// Opaque calls (the book's first interpreter): a call is one step
     #[arg(long)]
     no_frames: bool,

@@ -3,45 +3,32 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::rc::Rc;
 
 use serde_json::json;
 
-use super::source::read_source;
-use super::{CheckArgs, Failure};
+use super::{CheckArgs, Failure, Loaded};
 use crate::check::{self, Behaviour, Counterexample};
 use crate::concrete::Value;
-use crate::engine::{Config, Engine, Limits};
-use crate::transform;
+use crate::engine::Limits;
 
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
-    let source = read_source(&args.file)?;
-    let (program, types, ir) =
-        transform::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
-    let config = Config {
-        unroll: args.unroll,
-        recursion: args.recursion,
-        timeout_ms: (args.timeout_ms > 0).then_some(args.timeout_ms),
-        loops: args.loops.into(),
-        frames: true,
-    };
-    let mut engine = Engine::new(
-        &program,
-        types.clone(),
-        Rc::clone(&ir),
-        args.entry.as_deref(),
-        config,
-    )
-    .map_err(|d| Failure::diagnostics(&[d], &source))?;
+    let loaded = Loaded::read(&args.file)?;
+    let mut engine = args.explore.engine(&loaded, args.loops, true)?;
     let root = engine.tree().root();
     engine.run(
         root,
         Limits {
-            max_nodes: Some(args.max_nodes),
+            max_nodes: Some(args.explore.max_nodes),
             ..Limits::default()
         },
     );
-    let report = check::check(&program, &types, &mut engine, args.runs, args.seed);
+    let report = check::check(
+        &loaded.program,
+        &loaded.types,
+        &mut engine,
+        args.runs,
+        args.seed,
+    );
     let text = if args.json {
         let side = |c: &Option<Counterexample>| {
             json!({

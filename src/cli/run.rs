@@ -7,14 +7,11 @@
 //! `--counterexamples` ask the engine for models at leaves.
 
 use std::io::Write;
-use std::rc::Rc;
 use std::time::Instant;
 
-use super::source::read_source;
-use super::{Failure, RunArgs};
-use crate::engine::{Config, Engine, Limits, Node, NodeId, Outcome, Stop, Strategy};
+use super::{Failure, Loaded, RunArgs};
+use crate::engine::{Engine, Limits, Node, NodeId, Outcome, Stop, Strategy};
 use crate::lang::SourceMap;
-use crate::transform;
 
 mod counterexamples;
 mod dot;
@@ -43,27 +40,11 @@ impl Explored {
 }
 
 pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
-    let source = read_source(&args.file)?;
-    let (program, types, ir) =
-        transform::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
-    let config = Config {
-        unroll: args.unroll,
-        recursion: args.recursion,
-        timeout_ms: (args.timeout_ms > 0).then_some(args.timeout_ms),
-        loops: args.loops.into(),
-        frames: !args.no_frames,
-    };
+    let loaded = Loaded::read(&args.file)?;
     let started = Instant::now();
-    let mut engine = Engine::new(
-        &program,
-        types,
-        Rc::clone(&ir),
-        args.entry.as_deref(),
-        config,
-    )
-    .map_err(|d| Failure::diagnostics(&[d], &source))?;
+    let mut engine = args.explore.engine(&loaded, args.loops, !args.no_frames)?;
     let limits = Limits {
-        max_nodes: Some(args.max_nodes),
+        max_nodes: Some(args.explore.max_nodes),
         time: None,
         strategy: if args.bfs {
             Strategy::Bfs
@@ -82,7 +63,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     };
     let mut x = Explored {
         engine,
-        source,
+        source: loaded.source,
         stop,
         first,
         started,
@@ -107,7 +88,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     if stop == Stop::NodeLimit {
         eprintln!(
             "symdbg: stopped at --max-nodes {} (the tree has open nodes left)",
-            args.max_nodes
+            args.explore.max_nodes
         );
     }
     if args.counterexamples && printed_nothing {
