@@ -12,6 +12,8 @@
 //! deadlock in `scoped_timer` (Z3 PR #5371) — a 1 ms limit on `x*x == y*y + 17` hangs
 //! forever there, while the incremental mode answers `sat` in 2 ms and honours timeouts.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::model::{self, Model};
@@ -33,6 +35,8 @@ pub struct Incremental {
     /// Push frames created and popped (for the statistics and tests).
     pub pushes: u64,
     pub pops: u64,
+    /// See [`super::Solver::set_cancel`].
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Incremental {
@@ -51,6 +55,7 @@ impl Incremental {
             reuse: true,
             pushes: 0,
             pops: 0,
+            cancel: None,
         }
     }
 
@@ -92,10 +97,18 @@ impl Incremental {
             z3::SatResult::Unsat => SatResult::Unsat,
             z3::SatResult::Unknown => {
                 let reason = self.z3.get_reason_unknown().unwrap_or_default();
+                let cancelled = self
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(Ordering::Relaxed));
                 // When the time limit strikes, Z3 4.8.12 answers "canceled" or whatever the
                 // interrupted theory says ("(incomplete (theory arithmetic))"): judge by the clock.
                 let limit = self.timeout.map(|ms| Duration::from_millis(ms) * 9 / 10);
-                if limit.is_some_and(|l| checking.elapsed() >= l) || reason.contains("timeout") {
+                if cancelled {
+                    SatResult::Unknown(super::INTERRUPTED.into())
+                } else if limit.is_some_and(|l| checking.elapsed() >= l)
+                    || reason.contains("timeout")
+                {
                     SatResult::Unknown("timeout".into())
                 } else if reason.is_empty() {
                     SatResult::Unknown("unknown".into())
