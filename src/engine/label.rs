@@ -22,6 +22,8 @@ pub const ITERATION_END: &str = "end of the arbitrary iteration";
 pub const PRESERVES: &str = "body preserves invariant?";
 pub const PRESERVED: &str = "invariant preserved";
 pub const NOT_PRESERVED: &str = "body violates invariant";
+pub const UNDECIDED_INITIALLY: &str = "undecided: is the invariant initially valid?";
+pub const UNDECIDED_PRESERVES: &str = "undecided: does the body preserve the invariant?";
 pub const USE_CASE: &str = "use case: the loop ends, with the invariant";
 pub const USE_CASE_BREAK: &str = "use case: break out of the loop";
 
@@ -110,6 +112,7 @@ pub fn open(state: &State) -> Option<&'static str> {
 pub fn leaf(parent: &State, outcome: Outcome) -> Option<&'static str> {
     match (next_action(parent)?, outcome) {
         (Action::ScopeCheck { .. }, Outcome::Halt) => Some(PRESERVED),
+        (Action::ScopeCheck { .. }, Outcome::Unknown) => Some(UNDECIDED_PRESERVES),
         (Action::ScopeCheck { .. }, Outcome::Exception(ExcClass::AssertionError)) => {
             Some(NOT_PRESERVED)
         }
@@ -118,6 +121,12 @@ pub fn leaf(parent: &State, outcome: Outcome) -> Option<&'static str> {
                 && matches!(parent.cont.top(), Some(Kont::Block { block, .. }) if is_form(block)) =>
         {
             Some(NOT_INITIALLY_VALID)
+        }
+        (Action::Instr(i), Outcome::Unknown)
+            if matches!(i.kind, InstrKind::Assert(_))
+                && matches!(parent.cont.top(), Some(Kont::Block { block, .. }) if is_form(block)) =>
+        {
+            Some(UNDECIDED_INITIALLY)
         }
         _ => None,
     }
