@@ -88,7 +88,10 @@ impl Context<'_> {
         if frame.func.is_some() && is_local {
             return match frame.locals.get(name) {
                 Some(t) => Alts::value(t.clone()),
-                None => Alts::raise(ExcClass::UnboundLocalError, at),
+                // Inside a quantifier body (a generator expression in Python) the local is
+                // a free variable: CPython raises NameError there.
+                None if bound.is_empty() => Alts::raise(ExcClass::UnboundLocalError, at),
+                None => Alts::raise(ExcClass::NameError, at),
             };
         }
         // Module code, or a function reading a module variable: the globals.
