@@ -84,7 +84,9 @@ impl Harness {
 
     pub fn resize(&mut self, width: u16, height: u16) {
         self.terminal.backend_mut().resize(width, height);
-        let _ = self.terminal.resize(ratatui::layout::Rect::new(0, 0, width, height));
+        let _ = self
+            .terminal
+            .resize(ratatui::layout::Rect::new(0, 0, width, height));
         self.draw();
     }
 

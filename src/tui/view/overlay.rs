@@ -12,7 +12,11 @@ use crate::tui::keys::KEYS;
 
 pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
     let p = app.palette;
-    let key_w = KEYS.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    let key_w = KEYS
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut lines = vec![
         Line::styled(
             "symdbg walks the symbolic execution tree (SET) of a minipy program.",
@@ -52,7 +56,9 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
         .title(" help — any key closes ")
         .style(Style::default().bg(p.bg).fg(p.fg));
     f.render_widget(
-        Paragraph::new(lines).block(block).wrap(Wrap { trim: false }),
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
         rect,
     );
 }

@@ -53,8 +53,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
             }
             RowKind::Node(id) => {
                 let n = app.tree.node(id);
-                let (icon, color) = if row.hidden > 0 || (n.collapsed && !n.children.is_empty())
-                {
+                let (icon, color) = if row.hidden > 0 || (n.collapsed && !n.children.is_empty()) {
                     ("▸", p.accent)
                 } else {
                     match &n.info.kind {
@@ -64,10 +63,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                     }
                 };
                 spans.push(Span::styled(format!("{icon} "), Style::default().fg(color)));
-                spans.push(Span::styled(
-                    format!("[{id}] "),
-                    Style::default().fg(p.dim),
-                ));
+                spans.push(Span::styled(format!("[{id}] "), Style::default().fg(p.dim)));
                 let text = match &n.info.kind {
                     Kind::Leaf(_) => n.info.summary.clone(),
                     _ => match n.info.line {

@@ -112,7 +112,10 @@ pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Detail
         NodeKind::Leaf(Outcome::Exception(class)) => Some(match node.exception_at {
             Some(s) => {
                 let (l, c) = source.line_col(s.start);
-                format!("{class} raised at line {l}, column {c}: {}", source.snippet(s))
+                format!(
+                    "{class} raised at line {l}, column {c}: {}",
+                    source.snippet(s)
+                )
             }
             None => format!("{class} raised"),
         }),
@@ -123,10 +126,9 @@ pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Detail
         NodeKind::Leaf(Outcome::Bound) => {
             Some("cut by --unroll or --recursion (a bound leaf)".to_string())
         }
-        NodeKind::Leaf(Outcome::Return) => node
-            .return_value
-            .as_ref()
-            .map(|rv| format!("returns {rv}")),
+        NodeKind::Leaf(Outcome::Return) => {
+            node.return_value.as_ref().map(|rv| format!("returns {rv}"))
+        }
         _ => None,
     };
     Details {
