@@ -230,7 +230,7 @@ impl Mirror {
                     [] => break,
                     [only] => {
                         let c = &self.nodes[*only as usize].info;
-                        if c.branch.is_some() || c.label.is_some() {
+                        if c.branch.is_some() {
                             self.rows.push(Row {
                                 kind: RowKind::Label {
                                     node: *only,

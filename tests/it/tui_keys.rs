@@ -298,3 +298,60 @@ fn entry_runs_and_bound_leaves() {
         ["return n - 3", "return n - 2", "return n - 1", "return n"]
     );
 }
+
+#[test]
+fn the_user_picks_the_transition_at_an_annotated_loop() {
+    let mut h = open("find_invariant.py", None, 140, 40);
+    h.keys("c");
+    assert_eq!(h.app.message, "annotated loop: pick the transition");
+    let at = h.app.selected;
+    assert!(h.app.tree.node(at).info.loop_choice);
+    let screen = h.screen();
+    assert!(
+        screen.contains("s apply invariant  u unroll once"),
+        "{screen}"
+    );
+    assert!(screen.contains("— loop with invariant"), "{screen}");
+    // s applies the invariant: the loop-scope form starts by checking it initially.
+    h.keys("s");
+    let child = h.app.selected;
+    assert_eq!(
+        h.app.tree.node(child).info.label.as_deref(),
+        Some("invariant initially valid?")
+    );
+    // In a fresh session, u unrolls: the loop is entered like any loop, and its guard
+    // splits the path at the next step.
+    let mut h = open("find_invariant.py", None, 140, 40);
+    h.keys("cu");
+    let kids = h.app.tree.node(at).children.clone();
+    assert_eq!(kids.len(), 1);
+    let entered = h.app.tree.node(kids[0]).info.clone();
+    assert_eq!((entered.label, entered.line), (None, Some(29)));
+    h.keys("s");
+    assert_eq!(
+        h.app.tree.node(kids[0]).children.len(),
+        2,
+        "guard true / false"
+    );
+    // u elsewhere says what it is for.
+    h.keys("u");
+    assert!(
+        h.app.message.contains("annotated loop"),
+        "{}",
+        h.app.message
+    );
+}
+
+#[test]
+fn replay_skips_conjuncts_over_havocked_values() {
+    let mut h = open("find_invariant.py", None, 140, 40);
+    h.keys("r/result = i<Enter>R");
+    let leaf = h.app.selected;
+    assert_eq!(kind(&h, leaf), Kind::Leaf(LeafKind::Normal));
+    let replay = h.app.replays[&leaf].clone().expect("a replay");
+    assert!(
+        replay.verdict.contains("havoc'd values"),
+        "{}",
+        replay.verdict
+    );
+}
