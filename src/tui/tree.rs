@@ -31,6 +31,20 @@ pub struct Guide {
     pub len: u32,
 }
 
+impl Drop for Guide {
+    /// Unlink the chain iteratively: a tree can be 50k branches deep, too deep for the
+    /// recursive drop of nested `Rc`s.
+    fn drop(&mut self) {
+        let mut next = self.parent.take();
+        while let Some(rc) = next {
+            match Rc::try_unwrap(rc) {
+                Ok(mut g) => next = g.parent.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
 /// What a row shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowKind {

@@ -164,3 +164,76 @@ fn subcommands_still_parse_next_to_the_file_form() {
     assert_eq!(code, 2);
     assert!(stdout.contains("symdbg FILE"), "{stdout}");
 }
+
+/// A tree of `n` nodes without an engine: a chain in which every other node branches
+/// into a leaf and the rest of the chain.
+pub fn synthetic_app(n: u32) -> symdbg::tui::app::App {
+    use symdbg::tui::protocol::{Delta, Kind, LeafKind, NodeInfo, Reply};
+    let source = SourceMap::new("big.py", "x: int\nif x > 0:\n    x = x - 1\n");
+    let mut app = symdbg::tui::app::App::new(source, None);
+    app.show_timing = false;
+    let mut nodes = Vec::with_capacity(n as usize);
+    let mut spine = 0;
+    for id in 0..n {
+        let (parent, leaf) = match id {
+            0 => (None, false),
+            _ if id % 2 == 1 => (Some(spine), true),
+            _ => (Some(spine), false),
+        };
+        nodes.push(NodeInfo {
+            id,
+            parent,
+            kind: if leaf {
+                Kind::Leaf(LeafKind::Normal)
+            } else {
+                Kind::Inner
+            },
+            branch: parent.map(|_| format!("x > {id}")),
+            label: None,
+            line: Some(2),
+            frames: 1,
+            func: None,
+            summary: if leaf {
+                format!("normal  x = {id}")
+            } else {
+                String::new()
+            },
+            loop_choice: false,
+        });
+        if !leaf && id > 0 {
+            spine = id;
+        }
+    }
+    app.apply(Reply::Ready(Delta {
+        nodes,
+        ..Delta::default()
+    }));
+    app.take_commands();
+    app
+}
+
+#[test]
+fn a_tree_of_100k_nodes_scrolls() {
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+    use symdbg::tui::harness::{buffer_text, parse_keys};
+    let mut app = synthetic_app(100_000);
+    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let started = std::time::Instant::now();
+    term.draw(|f| symdbg::tui::view::draw(f, &mut app)).unwrap();
+    for key in parse_keys("G<PgUp><PgUp>kkk") {
+        app.key(key);
+        app.take_commands();
+        term.draw(|f| symdbg::tui::view::draw(f, &mut app)).unwrap();
+    }
+    eprintln!("100k nodes: 7 frames in {:?}", started.elapsed());
+    let screen = buffer_text(term.backend().buffer());
+    // The last node is the chain's last leaf; two pages and three rows up from it.
+    assert!(
+        app.selected < 99_999 && app.selected > 99_900,
+        "{}",
+        app.selected
+    );
+    assert!(screen.contains(&format!("[{}]", app.selected)), "{screen}");
+    assert!(screen.contains("tree: 100000 nodes"), "{screen}");
+}

@@ -258,6 +258,12 @@ fn mouse_selects_tree_rows_and_code_lines() {
     assert!(h.app.breakpoints.is_empty());
     h.click(code.x + 1, y);
     assert!(h.app.breakpoints.contains(&19));
+    // The wheel over the tree moves the selection by three rows: from node 7 (the last
+    // row) up to the label row `├ -x >= 0`, and on up to node 5 above it.
+    assert_eq!(h.app.selected, 7);
+    h.wheel(tree.x + 5, tree.y + 3, false);
+    assert_eq!(h.app.selected, 5);
+    assert_eq!(h.app.focus, Pane::Code, "the wheel does not move the focus");
 }
 
 #[test]

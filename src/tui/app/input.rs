@@ -168,8 +168,8 @@ impl App {
                     _ => {}
                 }
             }
-            MouseEventKind::ScrollDown => self.scroll_pane(pane, 3),
-            MouseEventKind::ScrollUp => self.scroll_pane(pane, -3),
+            MouseEventKind::ScrollDown => self.wheel(pane, 3),
+            MouseEventKind::ScrollUp => self.wheel(pane, -3),
             _ => {}
         }
     }
@@ -198,9 +198,11 @@ impl App {
             .max(1)
     }
 
-    fn scroll_pane(&mut self, pane: Pane, by: isize) {
-        let cur = self.scroll_of(pane) as isize;
-        self.scroll.insert(pane, (cur + by).max(0) as usize);
+    /// The wheel moves the selection (tree), the cursor (code) or the text (other panes).
+    fn wheel(&mut self, pane: Pane, by: isize) {
+        let focus = std::mem::replace(&mut self.focus, pane);
+        self.move_by(by);
+        self.focus = focus;
     }
 
     fn step(&mut self, mode: LoopMode) {
