@@ -5,7 +5,7 @@
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::{block, clip};
@@ -31,7 +31,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, pane: Pane, rect: Rect) {
         .skip(scroll)
         .take(inner.height as usize)
         .collect();
-    f.render_widget(Paragraph::new(visible), inner);
+    f.render_widget(Paragraph::new(visible).wrap(Wrap { trim: false }), inner);
 }
 
 fn dim(app: &App, s: impl Into<String>) -> Line<'static> {
