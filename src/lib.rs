@@ -22,3 +22,4 @@ pub mod lang;
 pub mod semantics;
 pub mod solver;
 pub mod transform;
+pub mod tui;
