@@ -2,9 +2,11 @@
 //!
 //! The only stage that does IO. Every failure the user can cause (bad options, unreadable
 //! or malformed files, bad inputs) becomes a message on stderr and exit code 2; a run that
-//! ends in a program exception is a result (exit code 0). Subcommands:
+//! ends in a program exception is a result (exit code 0). `symdbg FILE [options]` (a file
+//! instead of a subcommand) opens the terminal debugger ([`crate::tui`]). Subcommands:
 //! - `exec` ([`exec`]): run the concrete interpreter on one input.
 //! - `run` ([`run`]): explore the SET with the symbolic engine and print it.
+//! - `check` ([`check`]): exhaustiveness and precision against concrete runs.
 
 mod check;
 mod exec;
@@ -31,11 +33,30 @@ pub const EXIT_USAGE: i32 = 2;
 #[command(
     name = "symdbg",
     version,
-    about = "An interactive symbolic debugger for minipy, a statically typed subset of Python"
+    about = "An interactive symbolic debugger for minipy, a statically typed subset of Python",
+    override_usage = "symdbg FILE [OPTIONS]     (the interactive debugger; ? in it lists the keys)\n       symdbg <COMMAND> FILE [OPTIONS]",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    debug: DebugArgs,
+}
+
+/// `symdbg FILE [options]`: the terminal debugger.
+#[derive(Debug, Args)]
+struct DebugArgs {
+    /// The minipy program to debug in the terminal UI
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    explore: ExploreOpts,
+    /// How to run loops that have `invariant` lines by default: apply the invariant or unroll them (the debugger lets you pick at each such loop)
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = Loops::Invariant)]
+    loops: Loops,
+    /// Colour theme of the debugger (`t` switches themes while it runs)
+    #[arg(long, value_name = "NAME")]
+    theme: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -229,9 +250,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
     };
     let result = match cli.command {
-        Command::Exec(args) => exec::exec(&args),
-        Command::Run(args) => run::run(&args),
-        Command::Check(args) => check::check(&args),
+        Some(Command::Exec(args)) => exec::exec(&args),
+        Some(Command::Run(args)) => run::run(&args),
+        Some(Command::Check(args)) => check::check(&args),
+        None => debug(&cli.debug),
     };
     match result {
         Ok(code) => code,
@@ -240,6 +262,30 @@ pub fn run(args: Vec<OsString>) -> i32 {
             EXIT_USAGE
         }
     }
+}
+
+/// `symdbg FILE`: read the file (clear errors for unreadable files), then the terminal UI.
+fn debug(args: &DebugArgs) -> Result<i32, Failure> {
+    let Some(file) = &args.file else {
+        let mut cmd = <Cli as clap::CommandFactory>::command();
+        let _ = cmd.print_help();
+        return Ok(EXIT_USAGE);
+    };
+    let source = source::read_source(file)?;
+    let opts = &args.explore;
+    Ok(crate::tui::run(crate::tui::Setup {
+        source,
+        entry: opts.entry.clone(),
+        config: crate::engine::Config {
+            unroll: opts.unroll,
+            recursion: opts.recursion,
+            timeout_ms: (opts.timeout_ms > 0).then_some(opts.timeout_ms),
+            loops: args.loops.into(),
+            frames: true,
+        },
+        max_nodes: opts.max_nodes,
+        theme: args.theme.clone(),
+    }))
 }
 
 /// A failure to report on stderr (already rendered), exit code 2.

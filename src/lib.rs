@@ -11,7 +11,8 @@
 //! - [`solver`]: feasibility checks and models with Z3; the only module that names `z3`.
 //! - [`check`]: the book's exhaustiveness and precision tests (engine vs concrete runs).
 //! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
-//! - [`cli`]: the command line (`symdbg exec`, ...); the only stage that does IO.
+//! - [`cli`]: the command line (`symdbg exec`, ...); with [`tui`], the only stages that do IO.
+//! - [`tui`]: the terminal debugger (`symdbg FILE`): ratatui panes over an engine thread.
 
 pub mod check;
 pub mod cli;

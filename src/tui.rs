@@ -1,5 +1,149 @@
-//! The terminal UI (`symdbg FILE`). Theme branch stand-in: only the theme and highlighting
-//! modules; the tui helper's branch owns this file.
+//! The terminal UI: `symdbg FILE` opens an interactive walk of the symbolic execution tree.
+//!
+//! Threads: the engine lives on a worker thread ([`worker`], it owns Z3 and is `!Send`);
+//! the UI thread ([`run`]) polls terminal events and worker replies, updates the [`app`]
+//! state (pure: keys and replies in, commands out) and draws it with [`view`]. The UI never
+//! waits for the engine: long work shows a spinner with the node count, and Esc sets the
+//! engine's cancel flag. [`terminal`] restores the terminal on every way out (quit, panic,
+//! Ctrl-C, SIGTERM). [`harness`] drives the same app and worker synchronously for tests.
+//!
+//! Module map: [`protocol`] (the messages), [`worker`], [`tree`] (the UI's mirror of the SET
+//! and its visible rows), [`app`] (+ `app/input.rs`, `app/nav.rs`), [`view`] (+ one file per
+//! pane), [`keys`] (the key reference), [`theme`] and [`highlight`] (palettes, syntax
+//! colouring), [`terminal`], [`harness`].
+
+pub mod app;
+pub mod harness;
+pub mod keys;
+pub mod protocol;
+pub mod terminal;
+pub mod tree;
+pub mod view;
+pub mod worker;
 
 pub mod highlight;
 pub mod theme;
+
+use std::io::IsTerminal;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::TryRecvError;
+use std::time::Duration;
+
+use ratatui::crossterm::event::{self, Event};
+
+use crate::diagnostics::render_all;
+use crate::engine::Config;
+use crate::lang::SourceMap;
+use app::App;
+
+/// Exit code for a bad program, bad usage or no terminal.
+const EXIT_USAGE: i32 = 2;
+
+/// Everything the UI needs to start.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub source: SourceMap,
+    /// Analyse this function alone.
+    pub entry: Option<String>,
+    pub config: Config,
+    /// Node limit of one exploration (`r`, `n`, `f`, `c`).
+    pub max_nodes: usize,
+    /// Theme name (`--theme`).
+    pub theme: Option<String>,
+}
+
+/// Run the UI; returns the exit code. The program is checked (and the engine built) before
+/// the screen opens: a malformed program prints its diagnostics and exits with 2.
+pub fn run(setup: Setup) -> i32 {
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    if let Some(name) = &setup.theme {
+        let themes = theme::Themes::load();
+        if themes.get(name).is_none() {
+            eprintln!(
+                "error: there is no theme `{name}`; the themes are: {}",
+                themes.names().join(", ")
+            );
+            return EXIT_USAGE;
+        }
+    }
+    let source = setup.source.clone();
+    let theme = setup.theme.clone();
+    let handle = match worker::spawn(setup) {
+        Ok(h) => h,
+        Err(diags) => {
+            eprint!("{}", render_all(&diags, &source, color));
+            return EXIT_USAGE;
+        }
+    };
+    if !std::io::stdout().is_terminal() {
+        eprintln!(
+            "error: symdbg's debugger needs a terminal, and standard output is not one\n\
+             note: `symdbg run FILE` prints the tree as text"
+        );
+        return EXIT_USAGE;
+    }
+    let mut app = App::new(source, theme.as_deref());
+    app.set_cancel(handle.cancel.clone());
+    match event_loop(&mut app, &handle) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: terminal: {e}");
+            1
+        }
+    }
+}
+
+/// Poll events and replies, draw when something changed; returns the exit code.
+fn event_loop(app: &mut App, handle: &worker::Handle) -> std::io::Result<i32> {
+    let signals = terminal::signal_flag();
+    let mut session = terminal::Session::enter()?;
+    let mut dirty = true;
+    loop {
+        if dirty {
+            session.terminal.draw(|f| view::draw(f, app))?;
+            dirty = false;
+        }
+        loop {
+            match handle.replies.try_recv() {
+                Ok(r) => {
+                    app.apply(r);
+                    dirty = true;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    drop(session);
+                    eprintln!("error: the engine thread stopped unexpectedly");
+                    return Ok(101);
+                }
+            }
+        }
+        if signals.load(Ordering::Relaxed) {
+            break;
+        }
+        let timeout = if app.waiting() { 80 } else { 250 };
+        if event::poll(Duration::from_millis(timeout))? {
+            match event::read()? {
+                Event::Key(k) => app.key(k),
+                Event::Mouse(m) => app.mouse(m),
+                Event::Resize(..) => {}
+                _ => continue,
+            }
+            dirty = true;
+        } else if app.waiting() {
+            app.tick += 1;
+            dirty = true;
+        }
+        for cmd in app.take_commands() {
+            if handle.commands.send(cmd).is_err() {
+                break;
+            }
+        }
+        if app.quit {
+            break;
+        }
+    }
+    // Stop long work so the engine thread ends soon; the process exits without waiting.
+    handle.cancel.store(true, Ordering::Relaxed);
+    drop(session);
+    Ok(0)
+}

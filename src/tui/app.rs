@@ -1,0 +1,310 @@
+//! The UI state and everything that changes it, without a terminal.
+//!
+//! [`App`] takes key and mouse events ([`App::key`], [`App::mouse`], in `app/input.rs`)
+//! and worker replies ([`App::apply`]); it queues [`Cmd`]s for the worker in an outbox
+//! ([`App::take_commands`]). Drawing (`view`) reads it. Nothing here blocks, sleeps or
+//! reads a clock, so tests feed keys and replies and look at the state and the frame.
+
+mod input;
+mod nav;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+
+use super::highlight::Highlighter;
+use super::protocol::{Cmd, Details, ModelInfo, Reply, ReplayInfo, StatsInfo};
+use super::theme::{Palette, Themes};
+use super::tree::Mirror;
+use crate::lang::SourceMap;
+
+/// The panes, in Tab order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pane {
+    Code,
+    Tree,
+    Path,
+    Store,
+    Stack,
+    Model,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 6] = [
+        Pane::Code,
+        Pane::Tree,
+        Pane::Path,
+        Pane::Store,
+        Pane::Stack,
+        Pane::Model,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Code => "code",
+            Pane::Tree => "tree",
+            Pane::Path => "path condition",
+            Pane::Store => "store",
+            Pane::Stack => "call stack",
+            Pane::Model => "model",
+        }
+    }
+
+    fn index(self) -> usize {
+        Pane::ALL.iter().position(|p| *p == self).unwrap_or(0)
+    }
+}
+
+/// What the keyboard is doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Normal,
+    Help,
+    /// Typing a search; the text so far.
+    Search(String),
+}
+
+/// Long work the worker is doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Busy {
+    pub what: &'static str,
+    pub nodes: usize,
+}
+
+/// Where the panes were drawn last (for mouse clicks and page sizes).
+#[derive(Clone, Debug, Default)]
+pub struct Areas {
+    pub panes: Vec<(Pane, Rect)>,
+    /// Width of the code pane's gutter.
+    pub gutter: u16,
+}
+
+pub struct App {
+    pub source: SourceMap,
+    pub themes: Themes,
+    pub theme: usize,
+    pub palette: Palette,
+    /// Styled spans per source line.
+    pub code: Vec<Vec<(Style, String)>>,
+    pub tree: Mirror,
+    pub selected: u32,
+    pub focus: Pane,
+    /// The detail pane shown in the narrow layout (the last focused of path/store/stack/model).
+    pub detail: Pane,
+    pub mode: Mode,
+    /// 1-based line under the code cursor.
+    pub code_cursor: usize,
+    /// First visible row per pane.
+    pub scroll: HashMap<Pane, usize>,
+    pub breakpoints: BTreeSet<usize>,
+    pub details: HashMap<u32, Details>,
+    pub models: HashMap<u32, Option<ModelInfo>>,
+    pub replays: HashMap<u32, Result<ReplayInfo, String>>,
+    /// Requests sent and not answered yet: (kind, node).
+    pending: HashSet<(char, u32)>,
+    pub busy: Option<Busy>,
+    pub message: String,
+    pub last_search: Option<String>,
+    pub stats: StatsInfo,
+    /// Show the solver time in the status line (off in tests: it varies).
+    pub show_timing: bool,
+    /// Animation frame of the spinner.
+    pub tick: usize,
+    pub quit: bool,
+    pub areas: Areas,
+    outbox: Vec<Cmd>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl App {
+    /// A new UI for `source`; `theme`: a theme name (unknown names fall back to the first).
+    pub fn new(source: SourceMap, theme: Option<&str>) -> App {
+        let themes = Themes::load();
+        let idx = theme.and_then(|t| themes.get(t)).unwrap_or(0);
+        let code = Highlighter::new(&themes, idx).highlight(&source.text);
+        App {
+            palette: themes.palette(idx),
+            themes,
+            theme: idx,
+            code,
+            source,
+            tree: Mirror::default(),
+            selected: 0,
+            focus: Pane::Tree,
+            detail: Pane::Path,
+            mode: Mode::Normal,
+            code_cursor: 1,
+            scroll: HashMap::new(),
+            breakpoints: BTreeSet::new(),
+            details: HashMap::new(),
+            models: HashMap::new(),
+            replays: HashMap::new(),
+            pending: HashSet::new(),
+            busy: None,
+            message: String::new(),
+            last_search: None,
+            stats: StatsInfo::default(),
+            show_timing: true,
+            tick: 0,
+            quit: false,
+            areas: Areas::default(),
+            outbox: Vec::new(),
+            cancel: None,
+        }
+    }
+
+    /// The flag Esc sets to interrupt the worker.
+    pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
+    }
+
+    /// Commands for the worker, oldest first.
+    pub fn take_commands(&mut self) -> Vec<Cmd> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Is the worker doing something the user waits for?
+    pub fn waiting(&self) -> bool {
+        self.busy.is_some() || !self.pending.is_empty()
+    }
+
+    /// Ask for details, a model or a replay (once per node until answered).
+    fn request(&mut self, cmd: Cmd) {
+        let key = match cmd {
+            Cmd::Details(id) => ('d', id),
+            Cmd::Model(id) => ('m', id),
+            Cmd::Replay(id) => ('r', id),
+            _ => return self.outbox.push(cmd),
+        };
+        if self.pending.insert(key) {
+            self.outbox.push(cmd);
+        }
+    }
+
+    /// Is a model or replay for `id` on its way?
+    pub fn pending(&self, kind: char, id: u32) -> bool {
+        self.pending.contains(&(kind, id))
+    }
+
+    /// Send a tree command unless one is running.
+    fn send_work(&mut self, what: &'static str, cmd: Cmd) {
+        if self.busy.is_some() {
+            self.message = "busy: wait, or press Esc to interrupt".to_string();
+            return;
+        }
+        self.busy = Some(Busy { what, nodes: 0 });
+        self.message.clear();
+        self.outbox.push(cmd);
+    }
+
+    /// Interrupt long work (Esc).
+    pub fn interrupt(&mut self) {
+        if let Some(flag) = &self.cancel {
+            flag.store(true, Ordering::Relaxed);
+        }
+        self.message = "interrupting…".to_string();
+    }
+
+    /// Apply a worker reply.
+    pub fn apply(&mut self, reply: Reply) {
+        match reply {
+            Reply::Ready(delta) => {
+                self.tree.apply(&delta);
+                self.stats = delta.stats;
+                self.select(0);
+            }
+            Reply::Delta(delta) => {
+                self.tree.apply(&delta);
+                self.stats = delta.stats;
+            }
+            Reply::Progress { nodes } => {
+                if let Some(b) = &mut self.busy {
+                    b.nodes = nodes;
+                }
+            }
+            Reply::Done { select, message } => {
+                self.busy = None;
+                self.message = message;
+                if let Some(id) = select {
+                    self.select(id);
+                }
+            }
+            Reply::Details(d) => {
+                self.pending.remove(&('d', d.id));
+                self.details.insert(d.id, d);
+            }
+            Reply::Model(id, m) => {
+                self.pending.remove(&('m', id));
+                if m.is_none() {
+                    self.message = format!("no model for node {id}: infeasible or undecided");
+                }
+                self.models.insert(id, m);
+            }
+            Reply::Replay(id, r) => {
+                self.pending.remove(&('r', id));
+                self.message = match &r {
+                    Ok(r) => format!("replay: {}", r.verdict),
+                    Err(e) => e.clone(),
+                };
+                self.replays.insert(id, r);
+            }
+        }
+    }
+
+    /// Select a node: reveal it, fetch its details, put the code cursor on its line.
+    pub fn select(&mut self, id: u32) {
+        if self.tree.get(id).is_none() {
+            return;
+        }
+        self.selected = id;
+        self.tree.reveal(id);
+        if !self.details.contains_key(&id) {
+            self.request(Cmd::Details(id));
+        }
+        if let Some(line) = self.tree.node(id).info.line {
+            self.code_cursor = line;
+        }
+        for p in [Pane::Path, Pane::Store, Pane::Stack, Pane::Model] {
+            self.scroll.insert(p, 0);
+        }
+    }
+
+    pub fn scroll_of(&self, pane: Pane) -> usize {
+        self.scroll.get(&pane).copied().unwrap_or(0)
+    }
+
+    /// The rectangle a pane was drawn in last.
+    pub fn area(&self, pane: Pane) -> Option<Rect> {
+        self.areas
+            .panes
+            .iter()
+            .find(|(p, _)| *p == pane)
+            .map(|(_, r)| *r)
+    }
+
+    /// Switch to the next theme.
+    pub fn next_theme(&mut self) {
+        let n = self.themes.names().len().max(1);
+        self.set_theme((self.theme + 1) % n);
+    }
+
+    pub fn set_theme(&mut self, idx: usize) {
+        self.theme = idx;
+        self.palette = self.themes.palette(idx);
+        self.code = Highlighter::new(&self.themes, idx).highlight(&self.source.text);
+        let name = self.themes.names().get(idx).copied().unwrap_or("?").to_string();
+        self.message = format!("theme: {name}");
+    }
+
+    /// Text of a 1-based source line.
+    pub fn line_text(&self, line: usize) -> &str {
+        self.source.line_text(line)
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.source.text.lines().count().max(1)
+    }
+}

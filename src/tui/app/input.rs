@@ -1,0 +1,229 @@
+//! Keys and mouse → actions on the [`App`].
+
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Position;
+
+use super::{App, Mode, Pane};
+use crate::engine::LoopMode;
+use crate::tui::protocol::{Cmd, Kind};
+
+impl App {
+    /// Handle one key press.
+    pub fn key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && matches!(key.code, KeyCode::Char('c')) {
+            self.quit = true;
+            return;
+        }
+        match &mut self.mode {
+            Mode::Help => {
+                self.mode = Mode::Normal;
+                return;
+            }
+            Mode::Search(text) => {
+                match key.code {
+                    KeyCode::Esc => self.mode = Mode::Normal,
+                    KeyCode::Enter => {
+                        let text = std::mem::take(text);
+                        self.mode = Mode::Normal;
+                        self.search(&text, true);
+                    }
+                    KeyCode::Backspace => {
+                        if text.pop().is_none() {
+                            self.mode = Mode::Normal;
+                        }
+                    }
+                    KeyCode::Char(c) => text.push(c),
+                    _ => {}
+                }
+                return;
+            }
+            Mode::Normal => {}
+        }
+        match key.code {
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Char('?') => self.mode = Mode::Help,
+            KeyCode::Esc => {
+                if self.busy.is_some() {
+                    self.interrupt();
+                } else {
+                    self.message.clear();
+                }
+            }
+            KeyCode::Tab => self.cycle_focus(1),
+            KeyCode::BackTab => self.cycle_focus(Pane::ALL.len() - 1),
+            KeyCode::Char('j') | KeyCode::Down => self.move_by(1),
+            KeyCode::Char('k') | KeyCode::Up => self.move_by(-1),
+            KeyCode::PageDown => self.move_by(self.page() as isize),
+            KeyCode::PageUp => self.move_by(-(self.page() as isize)),
+            KeyCode::Char('g') | KeyCode::Home => self.move_by(isize::MIN / 2),
+            KeyCode::Char('G') | KeyCode::End => self.move_by(isize::MAX / 2),
+            KeyCode::Char('h') | KeyCode::Left => self.collapse_or_parent(),
+            KeyCode::Char('l') | KeyCode::Right => self.expand_or_child(),
+            KeyCode::Char('s') | KeyCode::Enter => self.step(LoopMode::Invariant),
+            KeyCode::Char('u') => {
+                if self.tree.node(self.selected).info.loop_choice {
+                    self.step(LoopMode::Unroll);
+                } else {
+                    self.message = "u unrolls at an annotated loop only".to_string();
+                }
+            }
+            KeyCode::Char('n') => self.work("step over", Cmd::StepOver(self.selected)),
+            KeyCode::Char('f') => self.work("finish frame", Cmd::Finish(self.selected)),
+            KeyCode::Char('c') => {
+                let breakpoints = self.breakpoints.iter().copied().collect();
+                self.work(
+                    "continue",
+                    Cmd::Continue {
+                        from: self.selected,
+                        breakpoints,
+                    },
+                )
+            }
+            KeyCode::Char('r') => self.work("run", Cmd::Run(self.selected)),
+            KeyCode::Char('m') => {
+                self.request(Cmd::Model(self.selected));
+                self.show_detail(Pane::Model);
+            }
+            KeyCode::Char('R') => {
+                self.request(Cmd::Replay(self.selected));
+                self.show_detail(Pane::Model);
+            }
+            KeyCode::Char('b') => self.toggle_breakpoint(self.code_cursor),
+            KeyCode::Char('e') => self.next_exception(true),
+            KeyCode::Char('E') => self.next_exception(false),
+            KeyCode::Char('/') => self.mode = Mode::Search(String::new()),
+            KeyCode::Char('N') => match self.last_search.clone() {
+                Some(s) => self.search(&s, false),
+                None => self.message = "no search yet: / starts one".to_string(),
+            },
+            KeyCode::Char('t') => self.next_theme(),
+            _ => {}
+        }
+    }
+
+    /// Handle a mouse event: a left click selects a tree row or a code line (a click in
+    /// the code gutter toggles a breakpoint); the wheel scrolls the pane under it.
+    pub fn mouse(&mut self, ev: MouseEvent) {
+        let at = Position::new(ev.column, ev.row);
+        let Some((pane, rect)) = self
+            .areas
+            .panes
+            .iter()
+            .copied()
+            .find(|(_, r)| r.contains(at))
+        else {
+            return;
+        };
+        if self.mode != Mode::Normal {
+            self.mode = Mode::Normal;
+        }
+        // Row inside the pane's border.
+        let row = ev.row.saturating_sub(rect.y + 1) as usize;
+        match ev.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                self.focus_pane(pane);
+                if ev.row == rect.y || ev.row + 1 >= rect.y + rect.height {
+                    return; // the border
+                }
+                let index = self.scroll_of(pane) + row;
+                match pane {
+                    Pane::Tree => {
+                        if let Some(r) = self.tree.rows().get(index) {
+                            let id = r.node();
+                            self.select(id);
+                        }
+                    }
+                    Pane::Code => {
+                        let line = index + 1;
+                        if line <= self.line_count() {
+                            self.code_cursor = line;
+                            if ev.column < rect.x + 1 + self.areas.gutter {
+                                self.toggle_breakpoint(line);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            MouseEventKind::ScrollDown => self.scroll_pane(pane, 3),
+            MouseEventKind::ScrollUp => self.scroll_pane(pane, -3),
+            _ => {}
+        }
+    }
+
+    fn cycle_focus(&mut self, by: usize) {
+        let next = Pane::ALL[(self.focus.index() + by) % Pane::ALL.len()];
+        self.focus_pane(next);
+    }
+
+    fn focus_pane(&mut self, pane: Pane) {
+        self.focus = pane;
+        if !matches!(pane, Pane::Code | Pane::Tree) {
+            self.detail = pane;
+        }
+    }
+
+    /// Show a detail pane (in the narrow layout, where only one is visible).
+    fn show_detail(&mut self, pane: Pane) {
+        self.detail = pane;
+    }
+
+    /// Rows of the focused pane (for PgUp/PgDn).
+    fn page(&self) -> usize {
+        self.area(self.focus)
+            .map_or(10, |r| r.height.saturating_sub(2) as usize)
+            .max(1)
+    }
+
+    fn scroll_pane(&mut self, pane: Pane, by: isize) {
+        let cur = self.scroll_of(pane) as isize;
+        self.scroll.insert(pane, (cur + by).max(0) as usize);
+    }
+
+    fn step(&mut self, mode: LoopMode) {
+        let id = self.selected;
+        let node = self.tree.node(id);
+        match &node.info.kind {
+            Kind::Open => {
+                let cmd = if node.info.loop_choice {
+                    Cmd::StepWith(id, mode)
+                } else {
+                    Cmd::Step(id)
+                };
+                self.work("step", cmd);
+            }
+            Kind::Inner => {
+                // Already stepped: stepping moves along the tree.
+                if let Some(&c) = node.children.first() {
+                    self.select(c);
+                }
+            }
+            Kind::Leaf(_) => self.message = "a leaf: the path ended here".to_string(),
+        }
+    }
+
+    fn work(&mut self, what: &'static str, cmd: Cmd) {
+        if let Some(node) = self.tree.get(self.selected) {
+            if node.info.kind != Kind::Open && matches!(cmd, Cmd::StepOver(_)) {
+                // Step over on a stepped node: move along like `s`.
+                return self.step(LoopMode::Invariant);
+            }
+        }
+        self.send_work(what, cmd);
+    }
+
+    fn toggle_breakpoint(&mut self, line: usize) {
+        if !self.breakpoints.remove(&line) {
+            self.breakpoints.insert(line);
+            self.message = format!("breakpoint at line {line}");
+        } else {
+            self.message = format!("breakpoint at line {line} removed");
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Moving around: rows, collapse/expand, search, exception leaves.
+
+use super::{App, Pane};
+use crate::tui::protocol::{Kind, LeafKind};
+use crate::tui::tree::RowKind;
+
+impl App {
+    /// Move in the focused pane by `by` rows (tree: nodes; code: the cursor).
+    pub(super) fn move_by(&mut self, by: isize) {
+        match self.focus {
+            Pane::Tree => {
+                let Some(cur) = self.tree.row_of(self.selected) else {
+                    return self.select(0);
+                };
+                let rows = self.tree.rows();
+                let last = rows.len().saturating_sub(1) as isize;
+                let mut r = (cur as isize).saturating_add(by).clamp(0, last) as usize;
+                // Label rows are not selectable: go on to a node row in the same direction.
+                while let RowKind::Label { .. } = rows[r].kind {
+                    if by < 0 && r > 0 {
+                        r -= 1;
+                    } else {
+                        r += 1;
+                    }
+                }
+                let id = rows[r].node();
+                self.select(id);
+            }
+            Pane::Code => {
+                let last = self.line_count() as isize;
+                self.code_cursor = (self.code_cursor as isize)
+                    .saturating_add(by)
+                    .clamp(1, last) as usize;
+            }
+            pane => {
+                let cur = self.scroll_of(pane) as isize;
+                let to = cur.saturating_add(by).clamp(0, 1 << 30) as usize;
+                self.scroll.insert(pane, to);
+            }
+        }
+    }
+
+    /// `h`: collapse the selected node's subtree; on a collapsed or childless node, go to
+    /// the parent.
+    pub(super) fn collapse_or_parent(&mut self) {
+        if self.focus != Pane::Tree {
+            return;
+        }
+        let id = self.selected;
+        let node = self.tree.node(id);
+        if !node.collapsed && !node.children.is_empty() {
+            self.tree.set_collapsed(id, true);
+        } else if let Some(p) = self.parent_row_node(id) {
+            self.select(p);
+        }
+    }
+
+    /// The nearest ancestor that starts a row group: the parent, skipping the straight-line
+    /// chain the node sits in (those are rows above it anyway).
+    fn parent_row_node(&self, id: u32) -> Option<u32> {
+        self.tree.node(id).info.parent
+    }
+
+    /// `l`: expand a collapsed node, else go to its first child.
+    pub(super) fn expand_or_child(&mut self) {
+        if self.focus != Pane::Tree {
+            return;
+        }
+        let id = self.selected;
+        let node = self.tree.node(id);
+        if node.collapsed {
+            self.tree.set_collapsed(id, false);
+        } else if let Some(&c) = node.children.first() {
+            self.select(c);
+        }
+    }
+
+    /// Search node texts (statement line, branch condition, label, leaf summary),
+    /// case-insensitively, in depth-first order from the selected node, wrapping around.
+    /// An empty `text` repeats the last search.
+    pub(super) fn search(&mut self, text: &str, forward: bool) {
+        let text = if text.is_empty() {
+            match &self.last_search {
+                Some(s) => s.clone(),
+                None => return,
+            }
+        } else {
+            text.to_string()
+        };
+        self.last_search = Some(text.clone());
+        let needle = text.to_lowercase();
+        let order = self.tree.preorder();
+        let matches: Vec<u32> = order
+            .iter()
+            .copied()
+            .filter(|&id| self.node_text(id).to_lowercase().contains(&needle))
+            .collect();
+        match self.next_in(&order, &matches, forward) {
+            Some((id, k)) => {
+                self.select(id);
+                self.message = format!("/{text}: match {} of {}", k + 1, matches.len());
+            }
+            None => self.message = format!("/{text}: no match in the explored tree"),
+        }
+    }
+
+    /// `e`/`E`: the next/previous exception leaf in depth-first order.
+    pub(super) fn next_exception(&mut self, forward: bool) {
+        let order = self.tree.preorder();
+        let leaves: Vec<u32> = order
+            .iter()
+            .copied()
+            .filter(|&id| self.tree.node(id).info.kind == Kind::Leaf(LeafKind::Exception))
+            .collect();
+        match self.next_in(&order, &leaves, forward) {
+            Some((id, k)) => {
+                self.select(id);
+                self.message = format!("exception leaf {} of {}", k + 1, leaves.len());
+            }
+            None => {
+                self.message =
+                    "no exception leaf in the explored tree (r runs the subtree)".to_string()
+            }
+        }
+    }
+
+    /// The first of `hits` after (or before) the selection in `order`, wrapping around;
+    /// with its index in `hits`.
+    fn next_in(&self, order: &[u32], hits: &[u32], forward: bool) -> Option<(u32, usize)> {
+        if hits.is_empty() {
+            return None;
+        }
+        let mut pos = vec![0usize; self.tree.len()];
+        for (k, &id) in order.iter().enumerate() {
+            pos[id as usize] = k;
+        }
+        let cur = pos[self.selected as usize];
+        let k = if forward {
+            hits.iter()
+                .position(|&h| pos[h as usize] > cur)
+                .unwrap_or(0)
+        } else {
+            hits.iter()
+                .rposition(|&h| pos[h as usize] < cur)
+                .unwrap_or(hits.len() - 1)
+        };
+        Some((hits[k], k))
+    }
+
+    /// Everything a search looks at for one node.
+    fn node_text(&self, id: u32) -> String {
+        let info = &self.tree.node(id).info;
+        let mut s = String::new();
+        if info.kind != Kind::Leaf(LeafKind::Exception) && !matches!(info.kind, Kind::Leaf(_)) {
+            if let Some(l) = info.line {
+                s.push_str(self.line_text(l));
+            }
+        }
+        for t in [&info.branch, &info.label].into_iter().flatten() {
+            s.push('\n');
+            s.push_str(t);
+        }
+        s.push('\n');
+        s.push_str(&info.summary);
+        s
+    }
+}

@@ -1,0 +1,156 @@
+//! A synchronous UI without a terminal, for tests and benchmarks.
+//!
+//! [`Harness`] runs the [`Worker`] inline: every command the app queues is handled at once
+//! and its replies applied before the next key, so a key sequence always gives the same
+//! state and the same frame (the solver time is hidden from the status line).
+
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::Terminal;
+
+use super::app::App;
+use super::worker::Worker;
+use super::{view, Setup};
+use crate::diagnostics::Diagnostic;
+
+pub struct Harness {
+    pub app: App,
+    worker: Worker,
+    terminal: Terminal<TestBackend>,
+}
+
+impl Harness {
+    /// Load the program and open the UI on a `width`×`height` screen.
+    pub fn open(setup: Setup, width: u16, height: u16) -> Result<Harness, Vec<Diagnostic>> {
+        let mut worker = Worker::new(&setup)?;
+        let mut app = App::new(setup.source.clone(), setup.theme.as_deref());
+        app.show_timing = false;
+        app.set_cancel(worker.cancel_handle());
+        app.apply(worker.ready());
+        let terminal = Terminal::new(TestBackend::new(width, height))
+            .map_err(|e| vec![Diagnostic::global(e.to_string())])?;
+        let mut h = Harness {
+            app,
+            worker,
+            terminal,
+        };
+        h.pump();
+        h.draw();
+        Ok(h)
+    }
+
+    /// Send the app's queued commands to the worker and apply the replies, until quiet.
+    pub fn pump(&mut self) {
+        loop {
+            let cmds = self.app.take_commands();
+            if cmds.is_empty() {
+                return;
+            }
+            for cmd in cmds {
+                let mut replies = Vec::new();
+                self.worker.handle(cmd, &mut |r| replies.push(r));
+                for r in replies {
+                    self.app.apply(r);
+                }
+            }
+        }
+    }
+
+    /// Press keys written as text: plain characters, and `<Enter>`, `<Esc>`, `<Tab>`,
+    /// `<S-Tab>`, `<Up>`, `<Down>`, `<Left>`, `<Right>`, `<PgUp>`, `<PgDn>`, `<BS>`,
+    /// `<C-c>`. The screen is redrawn after each key (as the real loop does).
+    pub fn keys(&mut self, keys: &str) {
+        for key in parse_keys(keys) {
+            self.app.key(key);
+            self.pump();
+            self.draw();
+        }
+    }
+
+    /// A left click at a screen cell.
+    pub fn click(&mut self, column: u16, row: u16) {
+        self.app.mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        });
+        self.pump();
+        self.draw();
+    }
+
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.terminal.backend_mut().resize(width, height);
+        let _ = self.terminal.resize(ratatui::layout::Rect::new(0, 0, width, height));
+        self.draw();
+    }
+
+    fn draw(&mut self) {
+        let app = &mut self.app;
+        let _ = self.terminal.draw(|f| view::draw(f, app));
+    }
+
+    /// The screen as text, one line per row, trailing spaces removed.
+    pub fn screen(&self) -> String {
+        buffer_text(self.terminal.backend().buffer())
+    }
+
+    /// The buffer of the last frame (colours and styles included).
+    pub fn buffer(&self) -> &Buffer {
+        self.terminal.backend().buffer()
+    }
+}
+
+/// A buffer as text, one line per row, trailing spaces removed.
+pub fn buffer_text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in area.top()..area.bottom() {
+        let mut line = String::new();
+        for x in area.left()..area.right() {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Parse the key notation of [`Harness::keys`].
+pub fn parse_keys(keys: &str) -> Vec<KeyEvent> {
+    let mut out = Vec::new();
+    let mut rest = keys;
+    while let Some(c) = rest.chars().next() {
+        if c == '<' {
+            if let Some(end) = rest.find('>') {
+                let name = &rest[1..end];
+                let (code, mods) = match name {
+                    "Enter" => (KeyCode::Enter, KeyModifiers::NONE),
+                    "Esc" => (KeyCode::Esc, KeyModifiers::NONE),
+                    "Tab" => (KeyCode::Tab, KeyModifiers::NONE),
+                    "S-Tab" => (KeyCode::BackTab, KeyModifiers::SHIFT),
+                    "Up" => (KeyCode::Up, KeyModifiers::NONE),
+                    "Down" => (KeyCode::Down, KeyModifiers::NONE),
+                    "Left" => (KeyCode::Left, KeyModifiers::NONE),
+                    "Right" => (KeyCode::Right, KeyModifiers::NONE),
+                    "PgUp" => (KeyCode::PageUp, KeyModifiers::NONE),
+                    "PgDn" => (KeyCode::PageDown, KeyModifiers::NONE),
+                    "BS" => (KeyCode::Backspace, KeyModifiers::NONE),
+                    "C-c" => (KeyCode::Char('c'), KeyModifiers::CONTROL),
+                    _ => (KeyCode::Char('<'), KeyModifiers::NONE),
+                };
+                if code != KeyCode::Char('<') {
+                    out.push(KeyEvent::new(code, mods));
+                    rest = &rest[end + 1..];
+                    continue;
+                }
+            }
+        }
+        out.push(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}

@@ -1,0 +1,171 @@
+//! The messages between the UI thread and the engine worker: plain owned data.
+//!
+//! The engine is `!Send` (it shares states through `Rc` and owns Z3 objects), so it lives
+//! on the worker thread; the UI sends [`Cmd`]s and receives [`Reply`]s that hold only
+//! strings and numbers. Node ids are the engine's creation indices (`u32`).
+
+use crate::engine::LoopMode;
+
+/// UI → worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cmd {
+    /// Step one open node (the default transition).
+    Step(u32),
+    /// Step a node at an annotated loop with the chosen transition.
+    StepWith(u32, LoopMode),
+    /// Step, then run until the paths are back in the node's frame.
+    StepOver(u32),
+    /// Run until the paths have left the node's frame.
+    Finish(u32),
+    /// Step along the path until it branches, ends, or reaches a breakpoint line.
+    Continue { from: u32, breakpoints: Vec<usize> },
+    /// Run the whole subtree within the bounds.
+    Run(u32),
+    /// Path condition, store and call stack of a node.
+    Details(u32),
+    /// A model (concrete inputs) that reaches the node.
+    Model(u32),
+    /// Run the concrete interpreter on the node's model and compare.
+    Replay(u32),
+}
+
+/// How a node shows in the tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Open,
+    Inner,
+    Leaf(LeafKind),
+}
+
+/// A leaf's outcome class (what colours it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafKind {
+    Normal,
+    Return,
+    Exception,
+    Infeasible,
+    Halt,
+    Bound,
+    Unknown,
+}
+
+impl LeafKind {
+    pub fn of(o: crate::engine::Outcome) -> LeafKind {
+        use crate::engine::Outcome as O;
+        match o {
+            O::Normal => LeafKind::Normal,
+            O::Return => LeafKind::Return,
+            O::Exception(_) => LeafKind::Exception,
+            O::Infeasible => LeafKind::Infeasible,
+            O::Halt => LeafKind::Halt,
+            O::Bound => LeafKind::Bound,
+            O::Unknown => LeafKind::Unknown,
+        }
+    }
+}
+
+/// One node of the tree as the UI mirrors it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeInfo {
+    pub id: u32,
+    pub parent: Option<u32>,
+    pub kind: Kind,
+    /// The condition the edge from the parent added (minipy syntax), if any.
+    pub branch: Option<String>,
+    /// The engine's label of the edge (e.g. "body preserves invariant"), if any.
+    pub label: Option<String>,
+    /// 1-based line of the statement about to run, or where the exception was raised.
+    pub line: Option<usize>,
+    /// Number of frames on the call stack (1: module code).
+    pub frames: usize,
+    /// The innermost frame's function (`None`: module code).
+    pub func: Option<String>,
+    /// What a leaf says: `normal  x = -x`, `AssertionError at line 9`, `bound`, ...
+    pub summary: String,
+    /// The node sits at an annotated loop where both transitions exist.
+    pub loop_choice: bool,
+}
+
+/// Counters for the status line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StatsInfo {
+    pub nodes: usize,
+    pub open: usize,
+    pub leaves: usize,
+    pub exceptions: usize,
+    pub bounds: usize,
+    pub solver_checks: u64,
+    pub solver_ms: u64,
+}
+
+/// Tree growth since the last delta.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Delta {
+    /// New nodes, in id order (parents before children).
+    pub nodes: Vec<NodeInfo>,
+    /// Nodes sent earlier whose kind changed (an open node that was stepped).
+    pub changed: Vec<(u32, Kind)>,
+    pub stats: StatsInfo,
+}
+
+/// What a pane shows about one node.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Details {
+    pub id: u32,
+    /// Path condition, oldest conjunct first.
+    pub pc: Vec<String>,
+    /// The innermost frame's visible variables: name, symbolic value.
+    pub store: Vec<(String, String)>,
+    /// Frames outermost first, each with its locals.
+    pub frames: Vec<(String, Vec<(String, String)>)>,
+    /// A line about the node (unknown reason, exception class and place, return value).
+    pub note: Option<String>,
+}
+
+/// A model at a node, values as Python literals.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModelInfo {
+    pub inputs: Vec<(String, String)>,
+    /// The visible store evaluated under the model.
+    pub store: Vec<(String, String)>,
+    pub return_value: Option<String>,
+}
+
+/// A concrete run on the model's inputs, compared with the node.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReplayInfo {
+    pub inputs: Vec<(String, String)>,
+    /// Per variable of the node's store: name, symbolic value, value under the model at
+    /// this node, value at the end of the concrete run (`None`: not in its final store).
+    pub vars: Vec<ReplayVar>,
+    /// How the concrete run ended, e.g. `exception AssertionError at line 9`.
+    pub concrete_outcome: String,
+    /// Does the concrete run follow this node's path? (with the reason)
+    pub follows: bool,
+    pub verdict: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReplayVar {
+    pub name: String,
+    pub symbolic: String,
+    pub here: Option<String>,
+    pub end: Option<String>,
+}
+
+/// Worker → UI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// The engine is ready: the root and everything known.
+    Ready(Delta),
+    /// The tree grew.
+    Delta(Delta),
+    /// Long work is going on: nodes so far.
+    Progress { nodes: usize },
+    /// A tree command finished: the node to select and a message for the status line.
+    Done { select: Option<u32>, message: String },
+    Details(Details),
+    /// `None`: the path is infeasible or the solver could not decide.
+    Model(u32, Option<ModelInfo>),
+    Replay(u32, Result<ReplayInfo, String>),
+}

@@ -1,0 +1,63 @@
+//! The code pane: the source with line numbers, breakpoints (`●`) and the selected node's
+//! statement (`▶`, highlighted line); the code cursor shows when the pane has the focus.
+
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::{block, follow};
+use crate::tui::app::{App, Pane};
+
+pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
+    let title = format!(" code: {} ", app.source.name);
+    let b = block(app, Pane::Code, title);
+    let inner = b.inner(rect);
+    f.render_widget(b, rect);
+    let height = inner.height as usize;
+    let lines = app.line_count();
+    let scroll = follow(app.scroll_of(Pane::Code), app.code_cursor - 1, height);
+    let scroll = scroll.min(lines.saturating_sub(height));
+    app.scroll.insert(Pane::Code, scroll);
+    let digits = lines.to_string().len();
+    app.areas.gutter = (digits + 3) as u16;
+    let p = app.palette;
+    let current = app.tree.get(app.selected).and_then(|n| n.info.line);
+    let focused = app.focus == Pane::Code;
+    let mut out = Vec::with_capacity(height);
+    for line in (scroll + 1..=lines).take(height) {
+        let bp = app.breakpoints.contains(&line);
+        let here = current == Some(line);
+        let mut spans = vec![
+            Span::styled(
+                if bp { "●" } else { " " },
+                Style::default().fg(p.breakpoint),
+            ),
+            Span::styled(
+                if here { "▶" } else { " " },
+                Style::default().fg(p.accent),
+            ),
+        ];
+        let mut num = Style::default().fg(p.dim);
+        if focused && line == app.code_cursor {
+            num = num.fg(p.accent).add_modifier(Modifier::REVERSED);
+        }
+        spans.push(Span::styled(format!("{line:>digits$}"), num));
+        spans.push(Span::raw(" "));
+        match app.code.get(line - 1) {
+            Some(parts) => spans.extend(
+                parts
+                    .iter()
+                    .map(|(style, text)| Span::styled(text.replace('\t', "    "), *style)),
+            ),
+            None => spans.push(Span::raw(app.line_text(line).to_string())),
+        }
+        let mut l = Line::from(spans);
+        if here {
+            l = l.style(Style::default().bg(p.current_line));
+        }
+        out.push(l);
+    }
+    f.render_widget(Paragraph::new(out), inner);
+}

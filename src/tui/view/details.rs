@@ -1,0 +1,219 @@
+//! The detail panes about the selected node: path condition (one conjunct per line), store
+//! (innermost frame; with the model's and the replay's values once known), call stack
+//! (innermost frame first, with locals) and model (inputs as Python literals, replay).
+
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::{block, clip};
+use crate::tui::app::{App, Pane};
+
+pub(super) fn draw(f: &mut Frame, app: &mut App, pane: Pane, rect: Rect) {
+    let id = app.selected;
+    let title = format!(" {} [{id}] ", pane.title());
+    let b = block(app, pane, title);
+    let inner = b.inner(rect);
+    f.render_widget(b, rect);
+    let lines = match pane {
+        Pane::Path => path(app, id),
+        Pane::Store => store(app, id, inner.width as usize),
+        Pane::Stack => stack(app, id),
+        _ => model(app, id),
+    };
+    let max = lines.len().saturating_sub(1);
+    let scroll = app.scroll_of(pane).min(max);
+    app.scroll.insert(pane, scroll);
+    let visible: Vec<Line> = lines
+        .into_iter()
+        .skip(scroll)
+        .take(inner.height as usize)
+        .collect();
+    f.render_widget(Paragraph::new(visible), inner);
+}
+
+fn dim(app: &App, s: impl Into<String>) -> Line<'static> {
+    Line::styled(s.into(), Style::default().fg(app.palette.dim))
+}
+
+fn loading(app: &App) -> Vec<Line<'static>> {
+    vec![dim(app, "…")]
+}
+
+fn path(app: &App, id: u32) -> Vec<Line<'static>> {
+    let Some(d) = app.details.get(&id) else {
+        return loading(app);
+    };
+    let mut out = Vec::new();
+    if let Some(note) = &d.note {
+        out.push(Line::styled(
+            note.clone(),
+            Style::default()
+                .fg(app.palette.accent)
+                .add_modifier(Modifier::BOLD),
+        ));
+    }
+    if d.pc.is_empty() {
+        out.push(dim(app, "True  (no condition on this path yet)"));
+    }
+    let w = d.pc.len().to_string().len();
+    for (k, c) in d.pc.iter().enumerate() {
+        out.push(Line::from(vec![
+            Span::styled(format!("{:>w$} ", k + 1), Style::default().fg(app.palette.dim)),
+            Span::raw(c.clone()),
+        ]));
+    }
+    out
+}
+
+fn store(app: &App, id: u32, width: usize) -> Vec<Line<'static>> {
+    let Some(d) = app.details.get(&id) else {
+        return loading(app);
+    };
+    if d.store.is_empty() {
+        return vec![dim(app, "(no variables yet)")];
+    }
+    if let Some(Ok(r)) = app.replays.get(&id) {
+        let rows: Vec<[String; 4]> = r
+            .vars
+            .iter()
+            .map(|v| {
+                [
+                    v.name.clone(),
+                    v.symbolic.clone(),
+                    v.here.clone().unwrap_or_else(|| "?".into()),
+                    v.end.clone().unwrap_or_else(|| "-".into()),
+                ]
+            })
+            .collect();
+        return table(app, ["var", "symbolic", "here", "run end"], rows, width);
+    }
+    if let Some(Some(m)) = app.models.get(&id) {
+        let rows: Vec<[String; 3]> = d
+            .store
+            .iter()
+            .map(|(k, v)| {
+                let val = m
+                    .store
+                    .iter()
+                    .find(|(n, _)| n == k)
+                    .map_or("?".to_string(), |(_, x)| x.clone());
+                [k.clone(), v.clone(), val]
+            })
+            .collect();
+        return table(app, ["var", "symbolic", "model"], rows, width);
+    }
+    d.store
+        .iter()
+        .map(|(k, v)| Line::raw(format!("{k} = {v}")))
+        .collect()
+}
+
+/// Columns padded to their widest cell; the symbolic column gets what is left.
+fn table<const N: usize>(
+    app: &App,
+    head: [&str; N],
+    rows: Vec<[String; N]>,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let mut widths = [0usize; N];
+    for (k, h) in head.iter().enumerate() {
+        widths[k] = h.chars().count();
+    }
+    for r in &rows {
+        for k in 0..N {
+            widths[k] = widths[k].max(r[k].chars().count());
+        }
+    }
+    let others: usize = widths.iter().enumerate().filter(|(k, _)| *k != 1).map(|(_, w)| w + 2).sum();
+    widths[1] = widths[1].min(width.saturating_sub(others).max(8));
+    let fmt = |cells: Vec<String>| {
+        cells
+            .iter()
+            .enumerate()
+            .map(|(k, c)| format!("{:<w$}", clip(c, widths[k]), w = widths[k]))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    let mut out = vec![Line::styled(
+        fmt(head.iter().map(|h| h.to_string()).collect()),
+        Style::default().fg(app.palette.dim).add_modifier(Modifier::UNDERLINED),
+    )];
+    out.extend(rows.into_iter().map(|r| Line::raw(fmt(r.to_vec()))));
+    out
+}
+
+fn stack(app: &App, id: u32) -> Vec<Line<'static>> {
+    let Some(d) = app.details.get(&id) else {
+        return loading(app);
+    };
+    let mut out = Vec::new();
+    for (k, (name, vars)) in d.frames.iter().rev().enumerate() {
+        let mark = if k == 0 { "▸ " } else { "  " };
+        out.push(Line::styled(
+            format!("{mark}{name}"),
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+        if vars.is_empty() {
+            out.push(dim(app, "    (no variables)"));
+        }
+        for (n, v) in vars {
+            out.push(Line::raw(format!("    {n} = {v}")));
+        }
+    }
+    out
+}
+
+fn model(app: &App, id: u32) -> Vec<Line<'static>> {
+    let p = app.palette;
+    if let Some(r) = app.replays.get(&id) {
+        return match r {
+            Err(e) => vec![Line::raw(e.clone())],
+            Ok(r) => {
+                let mut out = vec![Line::raw(format!("inputs: {}", assignments(&r.inputs)))];
+                out.push(Line::raw(format!("concrete run: {}", r.concrete_outcome)));
+                let color = if r.follows { p.infeasible_leaf } else { p.exception_leaf };
+                out.push(Line::styled(r.verdict.clone(), Style::default().fg(color)));
+                out.push(dim(app, "store pane: symbolic, here (model), run end (concrete)"));
+                out
+            }
+        };
+    }
+    match app.models.get(&id) {
+        Some(Some(m)) => {
+            let mut out = vec![dim(app, "inputs that reach this node:")];
+            if m.inputs.is_empty() {
+                out.push(dim(app, "  (the program has no inputs)"));
+            }
+            for (k, v) in &m.inputs {
+                out.push(Line::from(vec![
+                    Span::raw(format!("  {k} = ")),
+                    Span::styled(v.clone(), Style::default().fg(p.accent).add_modifier(Modifier::BOLD)),
+                ]));
+            }
+            if let Some(rv) = &m.return_value {
+                out.push(Line::raw(format!("  returns {rv}")));
+            }
+            out.push(dim(app, "R: replay these inputs concretely"));
+            out
+        }
+        Some(None) => vec![Line::raw("no model: the path is infeasible or undecided")],
+        None if app.pending('m', id) || app.pending('r', id) => vec![dim(app, "computing…")],
+        None => vec![dim(app, format!("m: inputs that reach node {id}"))],
+    }
+}
+
+fn assignments(pairs: &[(String, String)]) -> String {
+    if pairs.is_empty() {
+        return "(none)".to_string();
+    }
+    pairs
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

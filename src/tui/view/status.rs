@@ -1,0 +1,104 @@
+//! The status line (node, depth, counts, solver, message or progress) and the key hints.
+
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::clip;
+use crate::tui::app::{App, Mode};
+
+const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
+
+pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
+    let p = app.palette;
+    let s = &app.stats;
+    let depth = app.tree.get(app.selected).map_or(0, |n| n.depth);
+    let mut left = format!(
+        " node {} · depth {} │ {} nodes: {} open, {} leaves ({} exception, {} bound) │ {} checks",
+        app.selected, depth, s.nodes, s.open, s.leaves, s.exceptions, s.bounds, s.solver_checks
+    );
+    if app.show_timing {
+        left.push_str(&format!(", {} ms in Z3", s.solver_ms));
+    }
+    let right = match &app.busy {
+        Some(b) => format!(
+            "{} {}… {} nodes · Esc interrupts ",
+            SPINNER[app.tick % SPINNER.len()],
+            b.what,
+            b.nodes.max(s.nodes)
+        ),
+        None if !app.message.is_empty() => format!("{} ", app.message),
+        None => String::new(),
+    };
+    let width = rect.width as usize;
+    let right = clip(&right, width.saturating_sub(10));
+    let left = clip(&left, width.saturating_sub(right.chars().count() + 1));
+    let pad = width.saturating_sub(left.chars().count() + right.chars().count());
+    let line = Line::from(vec![
+        Span::raw(left),
+        Span::raw(" ".repeat(pad)),
+        Span::styled(right, Style::default().fg(p.accent).add_modifier(Modifier::BOLD)),
+    ]);
+    f.render_widget(
+        Paragraph::new(line).style(Style::default().add_modifier(Modifier::REVERSED)),
+        rect,
+    );
+}
+
+pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
+    let p = app.palette;
+    let pairs: Vec<(&str, &str)> = match &app.mode {
+        Mode::Search(text) => {
+            let line = Line::from(vec![
+                Span::styled(format!("/{text}"), Style::default().fg(p.accent)),
+                Span::styled("█", Style::default().fg(p.accent)),
+                Span::styled(
+                    "  Enter search (empty: next match) · Esc cancel",
+                    Style::default().fg(p.dim),
+                ),
+            ]);
+            return f.render_widget(Paragraph::new(line), rect);
+        }
+        Mode::Help => vec![("any key", "close help")],
+        Mode::Normal => {
+            let at_loop = app
+                .tree
+                .get(app.selected)
+                .is_some_and(|n| n.info.loop_choice && app.tree.is_open(app.selected));
+            let mut v = if at_loop {
+                vec![("s", "apply invariant"), ("u", "unroll once")]
+            } else {
+                vec![("s", "step")]
+            };
+            v.extend([
+                ("n", "over"),
+                ("f", "finish"),
+                ("c", "continue"),
+                ("r", "run"),
+                ("m", "model"),
+                ("R", "replay"),
+                ("e", "exception"),
+                ("b", "break"),
+                ("/", "search"),
+                ("Tab", "pane"),
+                ("?", "help"),
+                ("q", "quit"),
+            ]);
+            v
+        }
+    };
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    for (k, what) in pairs {
+        let n = k.chars().count() + what.chars().count() + 3;
+        if used + n > rect.width as usize {
+            break;
+        }
+        used += n;
+        spans.push(Span::styled(k, Style::default().fg(p.accent).add_modifier(Modifier::BOLD)));
+        spans.push(Span::styled(format!(" {what}  "), Style::default().fg(p.dim)));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), rect);
+}

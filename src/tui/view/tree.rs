@@ -1,0 +1,153 @@
+//! The tree pane: only the rows on screen are drawn (see `tui::tree` for the row list).
+//!
+//! Rows: `○ [3] 5: x = -x` an open node (not stepped yet), `• [1] 4: if x > 1:` a stepped
+//! node, `● [4] AssertionError at line 9` a leaf coloured by its outcome, `▸ [2] … (+12)`
+//! a collapsed node; branch label rows `├ x > 1` / `└ not (x > 1)` above each branch.
+//! `→ f` marks the node where a call of `f` entered its frame, `←` a return to the caller.
+
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::{block, clip, follow};
+use crate::tui::app::{App, Pane};
+use crate::tui::protocol::{Kind, LeafKind};
+use crate::tui::theme::Palette;
+use crate::tui::tree::RowKind;
+
+pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
+    let total = app.tree.rows().len();
+    let title = format!(" tree: {} nodes ", app.tree.len());
+    let b = block(app, Pane::Tree, title);
+    let inner = b.inner(rect);
+    f.render_widget(b, rect);
+    let height = inner.height as usize;
+    let width = inner.width as usize;
+    let sel_row = app.tree.row_of(app.selected).unwrap_or(0);
+    let scroll = follow(app.scroll_of(Pane::Tree), sel_row, height);
+    let scroll = scroll.min(total.saturating_sub(height));
+    app.scroll.insert(Pane::Tree, scroll);
+    let p = app.palette;
+    let end = (scroll + height).min(total);
+    let mut out = Vec::with_capacity(height);
+    for r in scroll..end {
+        let row = app.tree.rows()[r].clone();
+        let prefix = row.prefix(width / 2);
+        let mut spans = vec![Span::styled(prefix, Style::default().fg(p.border))];
+        match row.kind {
+            RowKind::Label { node, head } => {
+                let info = &app.tree.node(node).info;
+                spans.push(Span::styled(head, Style::default().fg(p.border)));
+                let cond = match (&info.branch, head) {
+                    (Some(b), "") => format!("({b})"),
+                    (Some(b), _) => b.clone(),
+                    (None, "") => String::new(),
+                    (None, _) => "(always)".to_string(),
+                };
+                spans.push(Span::styled(cond, Style::default().fg(p.accent)));
+                if let Some(l) = &info.label {
+                    spans.push(Span::styled(format!("  {l}"), Style::default().fg(p.dim)));
+                }
+            }
+            RowKind::Node(id) => {
+                let n = app.tree.node(id);
+                let (icon, color) = if row.hidden > 0 || (n.collapsed && !n.children.is_empty())
+                {
+                    ("▸", p.accent)
+                } else {
+                    match &n.info.kind {
+                        Kind::Open => ("○", p.open_node),
+                        Kind::Inner => ("•", p.dim),
+                        Kind::Leaf(k) => ("●", leaf_color(&p, *k)),
+                    }
+                };
+                spans.push(Span::styled(format!("{icon} "), Style::default().fg(color)));
+                spans.push(Span::styled(
+                    format!("[{id}] "),
+                    Style::default().fg(p.dim),
+                ));
+                let text = match &n.info.kind {
+                    Kind::Leaf(_) => n.info.summary.clone(),
+                    _ => match n.info.line {
+                        Some(l) => format!("{l}: {}", app.source.line_text(l).trim()),
+                        None => String::new(),
+                    },
+                };
+                let style = match &n.info.kind {
+                    Kind::Leaf(k) => Style::default().fg(leaf_color(&p, *k)),
+                    Kind::Open => Style::default().fg(p.open_node),
+                    Kind::Inner => Style::default(),
+                };
+                spans.push(Span::styled(text, style));
+                let parent_frames = n.info.parent.map(|q| app.tree.node(q).info.frames);
+                match parent_frames {
+                    Some(pf) if n.info.frames > pf => spans.push(Span::styled(
+                        format!("  → {}", n.info.func.as_deref().unwrap_or("?")),
+                        Style::default().fg(p.dim),
+                    )),
+                    Some(pf) if n.info.frames < pf && !matches!(n.info.kind, Kind::Leaf(_)) => {
+                        spans.push(Span::styled("  ←", Style::default().fg(p.dim)))
+                    }
+                    _ => {}
+                }
+                if n.info.loop_choice && n.info.kind == Kind::Open {
+                    spans.push(Span::styled(
+                        "  loop: s invariant / u unroll",
+                        Style::default().fg(p.accent),
+                    ));
+                }
+                if row.hidden > 0 {
+                    spans.push(Span::styled(
+                        format!("  (+{} hidden)", row.hidden),
+                        Style::default().fg(p.dim),
+                    ));
+                }
+            }
+        }
+        let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
+        let mut line = Line::from(clip_spans(spans, width, text.chars().count()));
+        if r == sel_row && matches!(row.kind, RowKind::Node(_)) {
+            line = line.style(
+                Style::default()
+                    .bg(p.selection)
+                    .add_modifier(Modifier::BOLD),
+            );
+        }
+        out.push(line);
+    }
+    f.render_widget(Paragraph::new(out), inner);
+}
+
+/// Cut a row that is wider than the pane, marking the cut with `…`.
+fn clip_spans(spans: Vec<Span<'static>>, width: usize, len: usize) -> Vec<Span<'static>> {
+    if len <= width {
+        return spans;
+    }
+    let mut left = width.saturating_sub(1);
+    let mut out = Vec::new();
+    for s in spans {
+        let n = s.content.chars().count();
+        if n <= left {
+            left -= n;
+            out.push(s);
+        } else {
+            out.push(Span::styled(clip(&s.content, left + 1), s.style));
+            break;
+        }
+    }
+    out
+}
+
+pub(super) fn leaf_color(p: &Palette, k: LeafKind) -> Color {
+    match k {
+        LeafKind::Normal => p.normal_leaf,
+        LeafKind::Return => p.return_leaf,
+        LeafKind::Exception => p.exception_leaf,
+        LeafKind::Infeasible => p.infeasible_leaf,
+        LeafKind::Halt => p.halt_leaf,
+        LeafKind::Bound => p.bound_leaf,
+        LeafKind::Unknown => p.unknown_leaf,
+    }
+}

@@ -1,0 +1,156 @@
+//! Engine data → the protocol's plain data (strings in minipy syntax, Python literals).
+
+use super::super::protocol::{Details, Kind, LeafKind, ModelInfo, NodeInfo, StatsInfo};
+use crate::engine::{Engine, LoopMode, Node, NodeId, NodeKind, NodeModel, Outcome};
+use crate::lang::SourceMap;
+
+/// Leaf summaries list at most this many variables.
+const SUMMARY_VARS: usize = 4;
+
+pub(super) fn kind(node: &Node) -> Kind {
+    match node.kind {
+        NodeKind::Open => Kind::Open,
+        NodeKind::Inner => Kind::Inner,
+        NodeKind::Leaf(o) => Kind::Leaf(LeafKind::of(o)),
+    }
+}
+
+/// 1-based line of the statement a node is about to run (`None` at leaves).
+pub(super) fn statement_line(engine: &Engine, source: &SourceMap, id: NodeId) -> Option<usize> {
+    engine.tree().node(id).at.map(|s| source.line(s.start))
+}
+
+/// Does the node sit at an annotated loop where the user picks the transition?
+// MERGE-MAIN: `engine.loop_choice(id)` once the lead's loop-choice API lands.
+pub(super) fn loop_choice(_engine: &Engine, _id: NodeId) -> bool {
+    false
+}
+
+/// Step with a chosen loop transition.
+// MERGE-MAIN: `engine.step_with(id, mode)` once the lead's loop-choice API lands.
+pub(super) fn step_with(engine: &mut Engine, id: NodeId, _mode: LoopMode) -> Vec<NodeId> {
+    engine.step(id)
+}
+
+pub(super) fn node_info(engine: &Engine, source: &SourceMap, id: NodeId) -> NodeInfo {
+    let node = engine.tree().node(id);
+    let line = engine.node_span(id).map(|s| source.line(s.start));
+    let func = node.state.frames.last().and_then(|f| f.func.as_deref());
+    NodeInfo {
+        id: id.0,
+        parent: node.parent.map(|p| p.0),
+        kind: kind(node),
+        branch: node.branch.as_ref().map(|b| b.to_string()),
+        label: None, // MERGE-MAIN: node.label.clone()
+        line,
+        frames: node.state.frames.len(),
+        func: func.map(str::to_string),
+        summary: summary(engine, node, line),
+        loop_choice: node.is_open() && loop_choice(engine, id),
+    }
+}
+
+/// What a leaf says in the tree (empty for other nodes).
+fn summary(engine: &Engine, node: &Node, line: Option<usize>) -> String {
+    let Some(outcome) = node.outcome() else {
+        return String::new();
+    };
+    match outcome {
+        Outcome::Exception(class) => match line {
+            Some(l) => format!("{class} at line {l}"),
+            None => class.to_string(),
+        },
+        Outcome::Unknown => format!(
+            "unknown ({})",
+            node.unknown_reason.as_deref().unwrap_or("solver")
+        ),
+        Outcome::Return => match &node.return_value {
+            Some(rv) => format!("return {rv}"),
+            None => "return".to_string(),
+        },
+        Outcome::Normal => {
+            let store = engine.store(node.id);
+            let mut parts: Vec<String> = store
+                .iter()
+                .take(SUMMARY_VARS)
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
+            if store.len() > SUMMARY_VARS {
+                parts.push("…".to_string());
+            }
+            if parts.is_empty() {
+                "normal".to_string()
+            } else {
+                format!("normal  {}", parts.join(", "))
+            }
+        }
+        o => o.name().to_string(),
+    }
+}
+
+pub(super) fn stats(engine: &Engine) -> StatsInfo {
+    let s = engine.stats();
+    StatsInfo {
+        nodes: s.nodes,
+        open: s.open,
+        leaves: s.leaves,
+        exceptions: s.exceptions,
+        bounds: s.bounds,
+        solver_checks: s.solver.checks,
+        solver_ms: s.solver.z3_time.as_millis() as u64,
+    }
+}
+
+pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Details {
+    let node = engine.tree().node(id);
+    let pairs = |v: Vec<(String, crate::engine::term::Term)>| {
+        v.into_iter()
+            .map(|(k, t)| (k, t.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let note = match node.kind {
+        NodeKind::Leaf(Outcome::Exception(class)) => Some(match node.exception_at {
+            Some(s) => {
+                let (l, c) = source.line_col(s.start);
+                format!("{class} raised at line {l}, column {c}: {}", source.snippet(s))
+            }
+            None => format!("{class} raised"),
+        }),
+        NodeKind::Leaf(Outcome::Unknown) => Some(format!(
+            "the solver could not decide: {}",
+            node.unknown_reason.as_deref().unwrap_or("unknown")
+        )),
+        NodeKind::Leaf(Outcome::Bound) => {
+            Some("cut by --unroll or --recursion (a bound leaf)".to_string())
+        }
+        NodeKind::Leaf(Outcome::Return) => node
+            .return_value
+            .as_ref()
+            .map(|rv| format!("returns {rv}")),
+        _ => None,
+    };
+    Details {
+        id: id.0,
+        pc: engine
+            .path_condition(id)
+            .iter()
+            .map(|t| t.to_string())
+            .collect(),
+        store: pairs(engine.store(id)),
+        frames: engine
+            .frame_locals(id)
+            .into_iter()
+            .map(|(f, vars)| (f, pairs(vars)))
+            .collect(),
+        note,
+    }
+}
+
+pub(super) fn model(m: NodeModel) -> ModelInfo {
+    let lit = |v: &crate::concrete::Value| v.to_string();
+    ModelInfo {
+        inputs: m.inputs.iter().map(|(k, v)| (k.clone(), lit(v))).collect(),
+        store: m.store.iter().map(|(k, v)| (k.clone(), lit(v))).collect(),
+        return_value: m.return_value.as_ref().map(lit),
+    }
+}
