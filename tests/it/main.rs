@@ -23,3 +23,5 @@ mod run;
 mod symbolic;
 /// insta snapshots of `symdbg run --tree` for every example.
 mod trees;
+/// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
+mod tui_e2e;
