@@ -13,6 +13,7 @@
 //! `unknown` leaf, never a guess.
 
 mod eval;
+pub mod label;
 pub mod state;
 mod step;
 pub mod term;
@@ -205,9 +206,11 @@ impl Engine {
             locals.insert(name.clone(), set);
         }
         let input_names = inputs.iter().map(|s: &Sym| s.name.to_string()).collect();
-        let solver = Solver::new(SolverConfig {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let mut solver = Solver::new(SolverConfig {
             timeout_ms: config.timeout_ms,
         });
+        solver.set_cancel(cancel.clone());
         let mut engine = Engine {
             ir,
             types,
@@ -217,7 +220,7 @@ impl Engine {
             locals,
             inputs,
             input_names,
-            cancel: Arc::new(AtomicBool::new(false)),
+            cancel,
             entry: entry.map(str::to_string),
         };
         // Module runs: every declared input is bound from the start, whatever line declares it.
@@ -240,11 +243,7 @@ impl Engine {
             abrupt: None,
             fresh: 0,
         };
-        let settled = settle(
-            &mut state,
-            &engine.ir,
-            engine.config.loops == LoopMode::Invariant,
-        );
+        let settled = settle(&mut state, &engine.ir);
         engine.add_node(None, None, state, settled, None);
         Ok(engine)
     }
@@ -281,6 +280,12 @@ impl Engine {
         forced: Option<Outcome>,
     ) -> NodeId {
         let depth = parent.map_or(0, |p| self.tree.node(p).depth + 1);
+        let label = match (forced, &settled) {
+            (None, Settled::Running) => label::open(&state),
+            (Some(o), _) | (None, &Settled::Done { outcome: o, .. }) => {
+                parent.and_then(|p| label::leaf(&self.tree.node(p).state, o))
+            }
+        };
         let (kind, at, return_value, exception_at) = match (forced, settled) {
             (Some(o), _) => (NodeKind::Leaf(o), None, None, None),
             (None, Settled::Running) => (NodeKind::Open, step::action_span(&state), None, None),
@@ -305,12 +310,20 @@ impl Engine {
             return_value,
             exception_at,
             unknown_reason: None,
+            label,
         })
     }
 
     /// Step an open node: apply one transition, add its feasible successors as children.
-    /// Returns the children (empty for a node that is not open).
+    /// Returns the children (empty for a node that is not open, or when the step was
+    /// cancelled through [`Engine::cancel_handle`]: the node then stays open).
     pub fn step(&mut self, id: NodeId) -> Vec<NodeId> {
+        self.cancel.store(false, Ordering::Relaxed);
+        let cancel = self.cancel.clone();
+        crate::solver::interruptible(&cancel, || self.step_inner(id))
+    }
+
+    fn step_inner(&mut self, id: NodeId) -> Vec<NodeId> {
         if !self.tree.node(id).is_open() {
             return Vec::new();
         }
@@ -326,6 +339,14 @@ impl Engine {
         } else {
             self.successors(&state)
         };
+        if children
+            .iter()
+            .any(|c| c.unknown_reason.as_deref() == Some(crate::solver::INTERRUPTED))
+        {
+            // Cancelled in the middle of a Z3 check: the step did not happen.
+            self.tree.node_mut(id).kind = NodeKind::Open;
+            return Vec::new();
+        }
         let base = state.pc.len();
         children
             .into_iter()
@@ -341,6 +362,27 @@ impl Engine {
                 leaf
             })
             .collect()
+    }
+
+    /// Does the open node `id` sit at a `while` with invariants, where both transitions
+    /// exist (apply the invariant, or unroll once; see [`Engine::step_with`])?
+    pub fn loop_choice(&self, id: NodeId) -> bool {
+        let node = self.tree.node(id);
+        node.is_open()
+            && matches!(
+                step::next_action(&node.state),
+                Some(step::Action::Instr(i))
+                    if matches!(i.kind, InstrKind::While { abstraction: Some(_), .. })
+            )
+    }
+
+    /// Step like [`Engine::step`], but apply `mode` at a loop with invariants, whatever
+    /// [`Config::loops`] says (the default for [`Engine::step`] and the runs).
+    pub fn step_with(&mut self, id: NodeId, mode: LoopMode) -> Vec<NodeId> {
+        let saved = std::mem::replace(&mut self.config.loops, mode);
+        let children = self.step(id);
+        self.config.loops = saved;
+        children
     }
 
     /// The feasible successors of a settled state (one transition), settled.
@@ -405,7 +447,7 @@ impl Engine {
                     let settled = if succ.forced.is_some() {
                         Settled::Running
                     } else {
-                        settle(&mut st, &self.ir, self.config.loops == LoopMode::Invariant)
+                        settle(&mut st, &self.ir)
                     };
                     children.push(child(st, settled, succ.forced, None));
                 }
@@ -489,6 +531,17 @@ impl Engine {
         target: &dyn Fn(&Node) -> bool,
     ) -> (Option<NodeId>, Stop) {
         self.cancel.store(false, Ordering::Relaxed);
+        let cancel = self.cancel.clone();
+        crate::solver::interruptible(&cancel, || self.explore_inner(from, limits, stop, target))
+    }
+
+    fn explore_inner(
+        &mut self,
+        from: NodeId,
+        limits: Limits,
+        stop: &dyn Fn(&Node) -> bool,
+        target: &dyn Fn(&Node) -> bool,
+    ) -> (Option<NodeId>, Stop) {
         let started = Instant::now();
         let mut work: std::collections::VecDeque<NodeId> = self
             .tree
@@ -513,7 +566,7 @@ impl Engine {
             if limits.time.is_some_and(|t| started.elapsed() >= t) {
                 return (None, Stop::TimeLimit);
             }
-            let children = self.step(id);
+            let children = self.step_inner(id);
             if let Some(&found) = children.iter().find(|c| target(self.tree.node(**c))) {
                 return (Some(found), Stop::Done);
             }
@@ -603,6 +656,12 @@ impl Engine {
     /// Concrete inputs that reach exactly this node (any node, not only leaves), with the
     /// store evaluated under them. `None` if the path is infeasible or undecided.
     pub fn model(&mut self, id: NodeId) -> Option<NodeModel> {
+        self.cancel.store(false, Ordering::Relaxed);
+        let cancel = self.cancel.clone();
+        crate::solver::interruptible(&cancel, || self.model_inner(id))
+    }
+
+    fn model_inner(&mut self, id: NodeId) -> Option<NodeModel> {
         let node = self.tree.node(id);
         if matches!(
             node.kind,

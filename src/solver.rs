@@ -22,6 +22,7 @@
 
 mod cache;
 mod incremental;
+mod interrupt;
 mod model;
 mod slice;
 #[cfg(test)]
@@ -30,6 +31,8 @@ mod translate;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::term::{Sym, Term};
@@ -37,6 +40,7 @@ use cache::{Cache, Key};
 use incremental::Incremental;
 use slice::VarsMemo;
 
+pub use interrupt::{interruptible, INTERRUPTED};
 pub use model::{Model, EVAL_RANGE_LIMIT};
 pub use translate::UNROLL_LIMIT;
 
@@ -50,6 +54,13 @@ pub enum SatResult {
     Unsat,
     /// Z3 could not decide; the reason, e.g. `"timeout"` or `"(incomplete quantifiers)"`.
     Unknown(String),
+}
+
+impl SatResult {
+    /// An `unknown` caused by the cancel flag (see [`interruptible`]), not by the problem.
+    pub fn is_interrupted(&self) -> bool {
+        matches!(self, SatResult::Unknown(r) if r == INTERRUPTED)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,6 +130,12 @@ impl Solver {
         }
     }
 
+    /// Report a check that ends `unknown` while `flag` is set as [`INTERRUPTED`] (and never
+    /// cache it). The flag is typically set from another thread during [`interruptible`].
+    pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.inc.cancel = Some(flag);
+    }
+
     /// Turn the answer cache on or off (on by default; off for experiments).
     pub fn set_caching(&mut self, on: bool) {
         self.caching = on;
@@ -154,6 +171,9 @@ impl Solver {
             return r.clone();
         }
         let r = self.check_uncached(&pc);
+        if r.is_interrupted() {
+            return r;
+        }
         if let Some(k) = key {
             self.cache.insert_path(k, r.clone());
         }
@@ -190,7 +210,9 @@ impl Solver {
             return r.clone();
         }
         let r = self.solve(&cluster);
-        self.cache.insert_cluster(key, r.clone());
+        if !r.is_interrupted() {
+            self.cache.insert_cluster(key, r.clone());
+        }
         r
     }
 

@@ -14,7 +14,7 @@ use super::eval::{Alts, Context};
 use super::state::{Abrupt, Frame, Kont, State};
 use super::term::{Sort, Sym, Term};
 use super::tree::Outcome;
-use super::Config;
+use super::{Config, LoopMode};
 use crate::lang::{Span, Type};
 use crate::semantics::ExcClass;
 use crate::transform::ir::{Block, InstrKind};
@@ -103,7 +103,7 @@ fn bind(state: &mut State, name: &str, value: Term) {
 }
 
 /// Advance `state` to its next visible action, or to the end of its path.
-pub fn settle(state: &mut State, ir: &crate::transform::ir::Program, invariants: bool) -> Settled {
+pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled {
     loop {
         if let Some(abrupt) = state.abrupt.take() {
             match propagate(state, abrupt) {
@@ -163,16 +163,12 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program, invariants:
                                     index: 0,
                                 });
                     }
+                    // A loop with invariants is a visible choice: apply the invariant or
+                    // unroll once ([`Stepper::step`] applies `Config::loops`).
                     InstrKind::While {
-                        abstraction: Some(form),
+                        abstraction: Some(_),
                         ..
-                    } if invariants => {
-                        // The invariant transition: one abstract iteration (chapter 002).
-                        state.cont = after.push(Kont::Block {
-                            block: form.clone(),
-                            index: 0,
-                        });
-                    }
+                    } => return Settled::Running,
                     InstrKind::While { guard, .. } => {
                         let guard = guard.clone();
                         state.cont = after.push(Kont::Loop {
@@ -603,6 +599,38 @@ impl Stepper<'_> {
             }
             InstrKind::Call { target, func, args } => {
                 self.call(state, target.as_deref(), func, args, span)
+            }
+            InstrKind::While {
+                guard,
+                abstraction: Some(form),
+                ..
+            } => {
+                let mut s = Self::advanced(state);
+                match self.config.loops {
+                    // The invariant transition: one abstract iteration (chapter 002).
+                    LoopMode::Invariant => {
+                        s.cont = s.cont.push(Kont::Block {
+                            block: form.clone(),
+                            index: 0,
+                        });
+                    }
+                    LoopMode::Unroll => {
+                        let Some(Kont::Block { block, index }) = state.cont.top().cloned() else {
+                            unreachable!("an instruction runs from a block");
+                        };
+                        s.cont = s.cont.push(Kont::Loop {
+                            block: block.clone(),
+                            index,
+                            iteration: 0,
+                        });
+                        enter_guard(&mut s, block, index, 0, guard);
+                    }
+                }
+                single(vec![Succ {
+                    cond: Term::bool(true),
+                    state: s,
+                    forced: None,
+                }])
             }
             // Settling handles these; a settled state never stops at them.
             InstrKind::Def(_)

@@ -78,6 +78,9 @@ pub struct Node {
     pub exception_at: Option<Span>,
     /// At an `unknown` leaf: the solver's reason.
     pub unknown_reason: Option<String>,
+    /// What this node is in the loop-scope transformation ("invariant initially valid?",
+    /// "body preserves invariant?", "use case: ...", see [`super::label`]).
+    pub label: Option<&'static str>,
 }
 
 impl Node {

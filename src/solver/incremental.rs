@@ -12,12 +12,17 @@
 //! deadlock in `scoped_timer` (Z3 PR #5371) — a 1 ms limit on `x*x == y*y + 17` hangs
 //! forever there, while the incremental mode answers `sat` in 2 ms and honours timeouts.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::model::{self, Model};
 use super::translate::Translator;
 use super::SatResult;
 use crate::engine::term::{Sym, Term};
+
+/// Fresh solvers (random seeds) to try after "(incomplete quantifiers)".
+const RETRY_SEEDS: u32 = 3;
 
 /// Drop the translation memo beyond this many entries (it only saves time).
 const MEMO_LIMIT: usize = 200_000;
@@ -33,6 +38,10 @@ pub struct Incremental {
     /// Push frames created and popped (for the statistics and tests).
     pub pushes: u64,
     pub pops: u64,
+    /// See [`super::Solver::set_cancel`].
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// The solver of a successful [`retry`](Self::retry) after the last check.
+    retried: Option<z3::Solver>,
 }
 
 impl Incremental {
@@ -51,6 +60,8 @@ impl Incremental {
             reuse: true,
             pushes: 0,
             pops: 0,
+            cancel: None,
+            retried: None,
         }
     }
 
@@ -84,6 +95,7 @@ impl Incremental {
     /// Is the conjunction of `terms` satisfiable? Also returns the time spent in Z3.
     pub fn check(&mut self, terms: &[Term]) -> (SatResult, Duration) {
         let start = Instant::now();
+        self.retried = None;
         self.sync(terms);
         let checking = Instant::now();
         let answer = self.z3.check();
@@ -92,11 +104,21 @@ impl Incremental {
             z3::SatResult::Unsat => SatResult::Unsat,
             z3::SatResult::Unknown => {
                 let reason = self.z3.get_reason_unknown().unwrap_or_default();
+                let cancelled = self
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(Ordering::Relaxed));
                 // When the time limit strikes, Z3 4.8.12 answers "canceled" or whatever the
                 // interrupted theory says ("(incomplete (theory arithmetic))"): judge by the clock.
                 let limit = self.timeout.map(|ms| Duration::from_millis(ms) * 9 / 10);
-                if limit.is_some_and(|l| checking.elapsed() >= l) || reason.contains("timeout") {
+                if cancelled {
+                    SatResult::Unknown(super::INTERRUPTED.into())
+                } else if limit.is_some_and(|l| checking.elapsed() >= l)
+                    || reason.contains("timeout")
+                {
                     SatResult::Unknown("timeout".into())
+                } else if let Some(r) = self.retry(terms, &reason, checking) {
+                    r
                 } else if reason.is_empty() {
                     SatResult::Unknown("unknown".into())
                 } else {
@@ -107,9 +129,58 @@ impl Incremental {
         (r, start.elapsed())
     }
 
+    /// Z3's quantifier instantiation depends on the order in which terms were created in
+    /// the context, so "(incomplete quantifiers)" can go away in a fresh solver with another
+    /// random seed. Try a few within the time left; keep the solver that answered (its model
+    /// is the one [`model`](Self::model) reads).
+    fn retry(&mut self, terms: &[Term], reason: &str, started: Instant) -> Option<SatResult> {
+        if !reason.contains("quantifiers") {
+            return None;
+        }
+        let asserted: Vec<z3::ast::Bool> = terms.iter().map(|t| self.tr.conjunct(t)).collect();
+        for seed in 1..=RETRY_SEEDS {
+            let left = match self.timeout {
+                Some(ms) => {
+                    let left = Duration::from_millis(ms).checked_sub(started.elapsed())?;
+                    Some(u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1))
+                }
+                None => None,
+            };
+            let z3 = z3::Solver::new();
+            let mut p = z3::Params::new();
+            p.set_u32("random_seed", seed);
+            if let Some(ms) = left {
+                p.set_u32("timeout", ms);
+            }
+            z3.set_params(&p);
+            // Inside a push frame, as in `sync` (Z3 4.8.12's incremental mode).
+            z3.push();
+            for b in &asserted {
+                z3.assert(b);
+            }
+            let answer = z3.check();
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                return Some(SatResult::Unknown(super::INTERRUPTED.into()));
+            }
+            match answer {
+                z3::SatResult::Sat => {
+                    self.retried = Some(z3);
+                    return Some(SatResult::Sat);
+                }
+                z3::SatResult::Unsat => return Some(SatResult::Unsat),
+                z3::SatResult::Unknown => {}
+            }
+        }
+        None
+    }
+
     /// After a `Sat` answer of [`check`](Self::check): the values of `syms`.
     pub fn model(&self, syms: &[Sym]) -> Option<Model> {
-        let m = self.z3.get_model()?;
+        let m = self.retried.as_ref().unwrap_or(&self.z3).get_model()?;
         Some(model::decode(&m, syms))
     }
 

@@ -16,7 +16,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 
 use super::highlight::Highlighter;
-use super::protocol::{Cmd, Details, ModelInfo, Reply, ReplayInfo, StatsInfo};
+use super::protocol::{Cmd, Details, ModelInfo, ReplayInfo, Reply, StatsInfo};
 use super::theme::{Palette, Themes};
 use super::tree::Mirror;
 use crate::lang::SourceMap;
@@ -116,6 +116,8 @@ pub struct App {
     pub quit: bool,
     pub areas: Areas,
     outbox: Vec<Cmd>,
+    /// Keys pressed while the worker was busy, replayed when it is done.
+    typeahead: std::collections::VecDeque<ratatui::crossterm::event::KeyEvent>,
     cancel: Option<Arc<AtomicBool>>,
 }
 
@@ -152,6 +154,7 @@ impl App {
             quit: false,
             areas: Areas::default(),
             outbox: Vec::new(),
+            typeahead: Default::default(),
             cancel: None,
         }
     }
@@ -231,6 +234,12 @@ impl App {
                 if let Some(id) = select {
                     self.select(id);
                 }
+                while self.busy.is_none() {
+                    let Some(key) = self.typeahead.pop_front() else {
+                        break;
+                    };
+                    self.key(key);
+                }
             }
             Reply::Details(d) => {
                 self.pending.remove(&('d', d.id));
@@ -295,7 +304,13 @@ impl App {
         self.theme = idx;
         self.palette = self.themes.palette(idx);
         self.code = Highlighter::new(&self.themes, idx).highlight(&self.source.text);
-        let name = self.themes.names().get(idx).copied().unwrap_or("?").to_string();
+        let name = self
+            .themes
+            .names()
+            .get(idx)
+            .copied()
+            .unwrap_or("?")
+            .to_string();
         self.message = format!("theme: {name}");
     }
 

@@ -82,9 +82,27 @@ impl Harness {
         self.draw();
     }
 
+    /// One notch of the mouse wheel at a screen cell.
+    pub fn wheel(&mut self, column: u16, row: u16, down: bool) {
+        self.app.mouse(MouseEvent {
+            kind: if down {
+                MouseEventKind::ScrollDown
+            } else {
+                MouseEventKind::ScrollUp
+            },
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        });
+        self.pump();
+        self.draw();
+    }
+
     pub fn resize(&mut self, width: u16, height: u16) {
         self.terminal.backend_mut().resize(width, height);
-        let _ = self.terminal.resize(ratatui::layout::Rect::new(0, 0, width, height));
+        let _ = self
+            .terminal
+            .resize(ratatui::layout::Rect::new(0, 0, width, height));
         self.draw();
     }
 

@@ -2,26 +2,59 @@
 
 /// (keys, what they do), in the order the help overlay lists them.
 pub const KEYS: &[(&str, &str)] = &[
-    ("j k  ↓ ↑", "move in the focused pane (tree: next/previous node)"),
-    ("h  ←", "tree: collapse the node's subtree, or go to the parent"),
-    ("l  →", "tree: expand a collapsed node, or go to the first child"),
+    (
+        "j k  ↓ ↑",
+        "move in the focused pane (tree: next/previous node)",
+    ),
+    (
+        "h  ←",
+        "tree: collapse the node's subtree, or go to the parent",
+    ),
+    (
+        "l  →",
+        "tree: expand a collapsed node, or go to the first child",
+    ),
     ("PgDn PgUp g G", "page down/up, first/last row"),
     ("Tab  S-Tab", "focus the next/previous pane"),
-    ("s  Enter", "step the selected node (at an annotated loop: apply the invariant)"),
+    (
+        "s  Enter",
+        "step the selected node (at an annotated loop: apply the invariant)",
+    ),
     ("u", "at an annotated loop: unroll one iteration instead"),
     ("n", "step over a call (run until back in this frame)"),
     ("f", "finish the frame (run until the paths leave it)"),
-    ("c", "continue along the path to the next branch point or breakpoint"),
-    ("r", "run the whole subtree within the bounds (--unroll, --recursion)"),
+    (
+        "c",
+        "continue along the path to the next branch point or breakpoint",
+    ),
+    (
+        "r",
+        "run the whole subtree within the bounds (--unroll, --recursion)",
+    ),
     ("m", "model: inputs that reach the selected node"),
-    ("R", "replay the model concretely and compare with the symbolic values"),
-    ("b", "toggle a breakpoint on the code line under the code cursor"),
+    (
+        "R",
+        "replay the model concretely and compare with the symbolic values",
+    ),
+    (
+        "b",
+        "toggle a breakpoint on the code line under the code cursor",
+    ),
     ("e  E", "next / previous exception leaf"),
-    ("/", "search statements, conditions and leaves; / Enter: next match"),
+    (
+        "/",
+        "search statements, conditions and leaves; / Enter: next match",
+    ),
     ("N", "previous match of the last search"),
     ("t", "next theme"),
-    ("Esc", "interrupt long work; close this help or the search prompt"),
+    (
+        "Esc",
+        "interrupt long work; close this help or the search prompt",
+    ),
     ("?", "this help"),
     ("q  Ctrl-C", "quit"),
-    ("mouse", "click a tree row or a code line (gutter: breakpoint); wheel scrolls"),
+    (
+        "mouse",
+        "click a tree row or a code line (gutter: breakpoint); wheel scrolls",
+    ),
 ];

@@ -161,9 +161,14 @@ pub enum Reply {
     /// The tree grew.
     Delta(Delta),
     /// Long work is going on: nodes so far.
-    Progress { nodes: usize },
+    Progress {
+        nodes: usize,
+    },
     /// A tree command finished: the node to select and a message for the status line.
-    Done { select: Option<u32>, message: String },
+    Done {
+        select: Option<u32>,
+        message: String,
+    },
     Details(Details),
     /// `None`: the path is infeasible or the solver could not decide.
     Model(u32, Option<ModelInfo>),

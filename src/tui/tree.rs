@@ -31,6 +31,20 @@ pub struct Guide {
     pub len: u32,
 }
 
+impl Drop for Guide {
+    /// Unlink the chain iteratively: a tree can be 50k branches deep, too deep for the
+    /// recursive drop of nested `Rc`s.
+    fn drop(&mut self) {
+        let mut next = self.parent.take();
+        while let Some(rc) = next {
+            match Rc::try_unwrap(rc) {
+                Ok(mut g) => next = g.parent.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
 /// What a row shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowKind {
@@ -62,7 +76,11 @@ impl Row {
         let mut segs = Vec::new();
         let mut g = self.guide.as_deref();
         let total = g.map_or(0, |g| g.len as usize) * 2;
-        let keep = if total > max { max.saturating_sub(1) / 2 } else { usize::MAX };
+        let keep = if total > max {
+            max.saturating_sub(1) / 2
+        } else {
+            usize::MAX
+        };
         while let Some(x) = g {
             if segs.len() >= keep {
                 break;
@@ -170,7 +188,11 @@ impl Mirror {
     /// Nodes in depth-first order (collapse ignored), for search.
     pub fn preorder(&self) -> Vec<u32> {
         let mut out = Vec::with_capacity(self.nodes.len());
-        let mut stack = if self.nodes.is_empty() { vec![] } else { vec![0] };
+        let mut stack = if self.nodes.is_empty() {
+            vec![]
+        } else {
+            vec![0]
+        };
         while let Some(n) = stack.pop() {
             out.push(n);
             stack.extend(self.nodes[n as usize].children.iter().rev());
@@ -222,7 +244,7 @@ impl Mirror {
                     [] => break,
                     [only] => {
                         let c = &self.nodes[*only as usize].info;
-                        if c.branch.is_some() || c.label.is_some() {
+                        if c.branch.is_some() {
                             self.rows.push(Row {
                                 kind: RowKind::Label {
                                     node: *only,
@@ -238,7 +260,11 @@ impl Mirror {
                         let len = guide.as_ref().map_or(0, |g| g.len) + 1;
                         for (k, &c) in many.iter().enumerate().rev() {
                             let last = k + 1 == many.len();
-                            let (head, seg) = if last { ("└ ", "  ") } else { ("├ ", "│ ") };
+                            let (head, seg) = if last {
+                                ("└ ", "  ")
+                            } else {
+                                ("├ ", "│ ")
+                            };
                             let child_guide = Rc::new(Guide {
                                 parent: guide.clone(),
                                 seg,
@@ -308,19 +334,28 @@ mod tests {
     #[test]
     fn chains_stay_flat_and_branches_get_label_rows() {
         let mut m = sample();
-        let rows: Vec<(RowKind, String)> = m
-            .rows()
-            .iter()
-            .map(|r| (r.kind, r.prefix(80)))
-            .collect();
+        let rows: Vec<(RowKind, String)> =
+            m.rows().iter().map(|r| (r.kind, r.prefix(80))).collect();
         assert_eq!(
             rows,
             vec![
                 (RowKind::Node(0), String::new()),
                 (RowKind::Node(1), String::new()),
-                (RowKind::Label { node: 2, head: "├ " }, String::new()),
+                (
+                    RowKind::Label {
+                        node: 2,
+                        head: "├ "
+                    },
+                    String::new()
+                ),
                 (RowKind::Node(2), "│ ".to_string()),
-                (RowKind::Label { node: 3, head: "└ " }, String::new()),
+                (
+                    RowKind::Label {
+                        node: 3,
+                        head: "└ "
+                    },
+                    String::new()
+                ),
                 (RowKind::Node(3), "  ".to_string()),
             ]
         );

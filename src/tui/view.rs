@@ -63,8 +63,7 @@ fn layout(main: Rect, app: &App) -> Vec<(Pane, Rect)> {
             Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
                 .areas(main);
         let [code, path] =
-            Layout::vertical([Constraint::Percentage(62), Constraint::Percentage(38)])
-                .areas(left);
+            Layout::vertical([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(left);
         let [tree, mid, model] = Layout::vertical([
             Constraint::Percentage(52),
             Constraint::Percentage(26),
@@ -72,8 +71,7 @@ fn layout(main: Rect, app: &App) -> Vec<(Pane, Rect)> {
         ])
         .areas(right);
         let [store, stack] =
-            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
-                .areas(mid);
+            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(mid);
         vec![
             (Pane::Code, code),
             (Pane::Path, path),
@@ -118,15 +116,17 @@ fn block<'a>(app: &App, pane: Pane, title: String) -> Block<'a> {
         .title(title)
 }
 
-/// Keep `row` inside the window `[scroll, scroll + height)`; returns the new scroll.
+/// Keep `row` inside the window `[scroll, scroll + height)` with a margin of a few rows
+/// above and below where there is room; returns the new scroll.
 fn follow(scroll: usize, row: usize, height: usize) -> usize {
     if height == 0 {
         return scroll;
     }
-    if row < scroll {
-        row
-    } else if row >= scroll + height {
-        row + 1 - height
+    let margin = (height / 4).min(3);
+    if row < scroll + margin {
+        row.saturating_sub(margin)
+    } else if row + margin >= scroll + height {
+        row + margin + 1 - height
     } else {
         scroll
     }
@@ -149,8 +149,10 @@ mod tests {
     #[test]
     fn follow_keeps_the_row_in_view() {
         assert_eq!(follow(0, 3, 10), 0);
-        assert_eq!(follow(0, 12, 10), 3);
-        assert_eq!(follow(5, 2, 10), 2);
+        // Two rows of margin below row 12 in a window of 10.
+        assert_eq!(follow(0, 12, 10), 5);
+        assert_eq!(follow(5, 2, 10), 0);
+        assert_eq!(follow(5, 9, 10), 5);
     }
 
     #[test]

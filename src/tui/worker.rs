@@ -125,12 +125,8 @@ impl Worker {
                     progress.tick(n);
                     false
                 });
-                let s = self.engine.stats();
-                let done = format!(
-                    "explored: {} nodes, {} leaves ({} exception, {} bound), {} open",
-                    s.nodes, s.leaves, s.exceptions, s.bounds, s.open
-                );
-                self.finish(&emit, Some(id), stop_message(stop, self.max_nodes, &done));
+                let done = "run: the subtree is explored";
+                self.finish(&emit, Some(id), stop_message(stop, self.max_nodes, done));
             }
             Cmd::Continue { from, breakpoints } => {
                 let (select, message) = self.continue_from(NodeId(from), &breakpoints, &emit);
@@ -209,7 +205,10 @@ impl Worker {
                 return (cur, "interrupted (Esc)".to_string());
             }
             if self.engine.tree().len() >= self.max_nodes {
-                return (cur, format!("stopped at the node limit ({})", self.max_nodes));
+                return (
+                    cur,
+                    format!("stopped at the node limit ({})", self.max_nodes),
+                );
             }
             let children = self.engine.step(cur);
             match children.as_slice() {

@@ -121,3 +121,67 @@ fn book_find_with_loop_scope() {
         "{out:?}"
     );
 }
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// The book's hard cases. Product (`result % elem`, nonlinear) verifies because the term
+/// builder knows `(r * e) % e == 0`, which Z3's nonlinear arithmetic cannot show;
+/// filter_nonnegative (nested quantifiers) verifies; the book's mutants give red leaves.
+#[test]
+fn book_product_and_filter_nonnegative() {
+    for (name, from, to) in [
+        (
+            "product.py",
+            "result = result * elem",
+            "result = result + elem",
+        ),
+        (
+            "filter_nonnegative.py",
+            "result = result + (t[i],)",
+            "result = result + (t[i] + 1,)",
+        ),
+    ] {
+        let src = example(name);
+        verifies(&src);
+        let mutant = src.replacen(from, to, 1);
+        assert_ne!(mutant, src, "{name} changed: update the mutant");
+        fails_with(&mutant, ExcClass::AssertionError);
+    }
+}
+
+/// Where Z3 cannot decide, the tree says which check was undecided: an `unknown` leaf with
+/// a label, never a red leaf.
+#[test]
+fn undecided_invariant_checks_are_labelled_unknown_leaves() {
+    let src = "\
+x: int
+y: int
+z: int
+assume x > 0 and y > 0 and z > 0
+n = 0
+while n < 3:
+    invariant x * x * x + y * y * y != z * z * z
+    n += 1
+";
+    let (program, types, ir) = transform::load(src).unwrap();
+    let mut config = Config::default();
+    config.timeout_ms = Some(300);
+    let mut e = Engine::new(&program, types, ir, None, config).unwrap();
+    let root = e.tree().root();
+    e.run(root, Limits::default());
+    let unknown: Vec<_> = e
+        .tree()
+        .nodes()
+        .filter(|n| n.outcome() == Some(Outcome::Unknown))
+        .collect();
+    assert!(!unknown.is_empty());
+    assert!(unknown
+        .iter()
+        .any(|n| n.label == Some(symdbg::engine::label::UNDECIDED_INITIALLY)));
+    assert!(!e
+        .tree()
+        .nodes()
+        .any(|n| matches!(n.outcome(), Some(Outcome::Exception(_)))));
+}

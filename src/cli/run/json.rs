@@ -7,7 +7,9 @@
 //!   `time_limit`, `cancelled`: why exploration ended);
 //! - node: `exception_line`, `exception_column` (1-based, where an exception leaf's
 //!   exception was raised), `unknown_reason` (the solver's reason at an `unknown` leaf),
-//!   `model_return_value` (the return value under the model);
+//!   `model_return_value` (the return value under the model), `label` (the node's step in
+//!   the loop-scope transformation: "invariant initially valid?", "body preserves
+//!   invariant?", "use case: ...", or null);
 //! - stats: `open`, `exceptions`, `bounds`, `solver_cache_hits`, `z3_calls`.
 //!
 //! Terms are printed twice: in minipy syntax (Term's `Display`) and in SMT-LIB
@@ -81,6 +83,7 @@ struct JsonNode {
     exception_column: Option<usize>,
     unknown_reason: Option<String>,
     model_return_value: Option<serde_json::Value>,
+    label: Option<&'static str>,
 }
 
 /// The node's terms in SMT-LIB.
@@ -267,6 +270,7 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
         exception_column: exception_at.map(|(_, c)| c),
         unknown_reason: n.unknown_reason.clone(),
         model_return_value: model.and_then(|m| m.return_value.as_ref().map(Value::to_json)),
+        label: n.label,
     }
 }
 

@@ -85,6 +85,15 @@ pub(super) fn render(x: &Explored) -> String {
 fn describe(x: &Explored, id: NodeId) -> String {
     let tree = x.engine.tree();
     let node = tree.node(id);
+    let mut text = describe_node(x, id);
+    if let Some(label) = node.label {
+        let _ = write!(text, "  -- {label}");
+    }
+    text
+}
+
+fn describe_node(x: &Explored, id: NodeId) -> String {
+    let node = x.engine.tree().node(id);
     match node.kind {
         NodeKind::Open | NodeKind::Inner => {
             let line = node_line(x, id).unwrap_or(0);

@@ -19,6 +19,16 @@ use crate::semantics;
 
 use TermKind as K;
 
+/// Is `a` syntactically a multiple of `b` (`b`, or a product with a factor `b`)?
+fn multiple_of(a: &Term, b: &Term) -> bool {
+    a == b
+        || match a.kind() {
+            K::Mul(x, y) => multiple_of(x, b) || multiple_of(y, b),
+            K::Neg(x) => multiple_of(x, b),
+            _ => false,
+        }
+}
+
 fn is_int(t: &Term, v: i64) -> bool {
     t.as_int().is_some_and(|i| *i == BigInt::from(v))
 }
@@ -164,6 +174,15 @@ impl Term {
         if is_int(&b, -1) {
             return Term::neg(a);
         }
+        // `(x * b) // b` is x exactly (b == 0 raises before the value is used).
+        if let K::Mul(x, y) = a.kind() {
+            if *y == b {
+                return x.clone();
+            }
+            if *x == b {
+                return y.clone();
+            }
+        }
         Term::mk(K::FloorDiv(a, b))
     }
 
@@ -177,6 +196,15 @@ impl Term {
         }
         if is_int(&b, 1) || is_int(&b, -1) {
             return Term::int(0);
+        }
+        // A multiple of b leaves no remainder; `(a % b) % b` is `a % b`. (At b == 0 the
+        // value is never used: evaluation raises ZeroDivisionError on that path. Z3 cannot
+        // see these with a symbolic b: its nonlinear arithmetic gives up.)
+        if multiple_of(&a, &b) {
+            return Term::int(0);
+        }
+        if matches!(a.kind(), K::Mod(_, m) if *m == b) {
+            return a;
         }
         Term::mk(K::Mod(a, b))
     }

@@ -79,6 +79,34 @@ fn arithmetic_identities() {
     shows(Term::sub(x(), Term::neg(y())), "x + y");
 }
 
+/// The rewrites that let Z3 verify product.py (`(r * e) % e == 0`): each is Python's
+/// arithmetic for every divisor but 0, where evaluation raises before using the value.
+#[test]
+fn multiples_and_remainders() {
+    shows(Term::modulo(Term::mul(x(), y()), y()), "0");
+    shows(Term::modulo(Term::mul(y(), x()), y()), "0");
+    shows(Term::modulo(Term::neg(Term::mul(x(), y())), y()), "0");
+    shows(Term::modulo(y(), y()), "0");
+    shows(Term::modulo(Term::modulo(x(), y()), y()), "x % y");
+    shows(Term::floor_div(Term::mul(x(), y()), y()), "x");
+    shows(Term::floor_div(Term::mul(y(), x()), y()), "x");
+    // Not a multiple: left alone.
+    shows(Term::modulo(Term::add(x(), y()), y()), "(x + y) % y");
+    shows(Term::floor_div(Term::mul(x(), y()), x()), "y");
+    use crate::semantics::{floor_div, floor_mod};
+    use num_bigint::BigInt;
+    for a in -12i64..=12 {
+        for d in (-7i64..=7).filter(|&d| d != 0) {
+            let (a, d) = (BigInt::from(a), BigInt::from(d));
+            let m = floor_mod(&a, &d).unwrap();
+            assert_eq!(floor_mod(&(&a * &d), &d).unwrap(), BigInt::from(0));
+            assert_eq!(floor_mod(&(-(&a * &d)), &d).unwrap(), BigInt::from(0));
+            assert_eq!(floor_mod(&m, &d).unwrap(), m);
+            assert_eq!(floor_div(&(&a * &d), &d).unwrap(), a);
+        }
+    }
+}
+
 #[test]
 fn boolean_simplification() {
     shows(Term::not(Term::not(b())), "b");

@@ -6,6 +6,9 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Position;
 
 use super::{App, Mode, Pane};
+
+/// At most this many keys wait for a busy worker.
+const TYPEAHEAD: usize = 64;
 use crate::engine::LoopMode;
 use crate::tui::protocol::{Cmd, Kind};
 
@@ -34,7 +37,9 @@ impl App {
                         self.search(&text, true);
                     }
                     KeyCode::Backspace => {
-                        if text.pop().is_none() {
+                        // Backspace on an empty prompt leaves it.
+                        let was_empty = text.pop().is_none();
+                        if was_empty {
                             self.mode = Mode::Normal;
                         }
                     }
@@ -45,10 +50,22 @@ impl App {
             }
             Mode::Normal => {}
         }
+        // While the worker is busy, keys that act on the tree wait for it (type-ahead).
+        let immediate = matches!(
+            key.code,
+            KeyCode::Esc | KeyCode::Char('q' | '?' | 't') | KeyCode::Tab | KeyCode::BackTab
+        );
+        if self.busy.is_some() && !immediate {
+            if self.typeahead.len() < TYPEAHEAD {
+                self.typeahead.push_back(key);
+            }
+            return;
+        }
         match key.code {
             KeyCode::Char('q') => self.quit = true,
             KeyCode::Char('?') => self.mode = Mode::Help,
             KeyCode::Esc => {
+                self.typeahead.clear();
                 if self.busy.is_some() {
                     self.interrupt();
                 } else {
@@ -151,8 +168,8 @@ impl App {
                     _ => {}
                 }
             }
-            MouseEventKind::ScrollDown => self.scroll_pane(pane, 3),
-            MouseEventKind::ScrollUp => self.scroll_pane(pane, -3),
+            MouseEventKind::ScrollDown => self.wheel(pane, 3),
+            MouseEventKind::ScrollUp => self.wheel(pane, -3),
             _ => {}
         }
     }
@@ -181,9 +198,11 @@ impl App {
             .max(1)
     }
 
-    fn scroll_pane(&mut self, pane: Pane, by: isize) {
-        let cur = self.scroll_of(pane) as isize;
-        self.scroll.insert(pane, (cur + by).max(0) as usize);
+    /// The wheel moves the selection (tree), the cursor (code) or the text (other panes).
+    fn wheel(&mut self, pane: Pane, by: isize) {
+        let focus = std::mem::replace(&mut self.focus, pane);
+        self.move_by(by);
+        self.focus = focus;
     }
 
     fn step(&mut self, mode: LoopMode) {

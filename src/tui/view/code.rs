@@ -34,10 +34,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                 if bp { "●" } else { " " },
                 Style::default().fg(p.breakpoint),
             ),
-            Span::styled(
-                if here { "▶" } else { " " },
-                Style::default().fg(p.accent),
-            ),
+            Span::styled(if here { "▶" } else { " " }, Style::default().fg(p.accent)),
         ];
         let mut num = Style::default().fg(p.dim);
         if focused && line == app.code_cursor {

@@ -5,7 +5,7 @@
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::{block, clip};
@@ -31,7 +31,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, pane: Pane, rect: Rect) {
         .skip(scroll)
         .take(inner.height as usize)
         .collect();
-    f.render_widget(Paragraph::new(visible), inner);
+    f.render_widget(Paragraph::new(visible).wrap(Wrap { trim: false }), inner);
 }
 
 fn dim(app: &App, s: impl Into<String>) -> Line<'static> {
@@ -61,7 +61,10 @@ fn path(app: &App, id: u32) -> Vec<Line<'static>> {
     let w = d.pc.len().to_string().len();
     for (k, c) in d.pc.iter().enumerate() {
         out.push(Line::from(vec![
-            Span::styled(format!("{:>w$} ", k + 1), Style::default().fg(app.palette.dim)),
+            Span::styled(
+                format!("{:>w$} ", k + 1),
+                Style::default().fg(app.palette.dim),
+            ),
             Span::raw(c.clone()),
         ]));
     }
@@ -127,7 +130,12 @@ fn table<const N: usize>(
             widths[k] = widths[k].max(r[k].chars().count());
         }
     }
-    let others: usize = widths.iter().enumerate().filter(|(k, _)| *k != 1).map(|(_, w)| w + 2).sum();
+    let others: usize = widths
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k != 1)
+        .map(|(_, w)| w + 2)
+        .sum();
     widths[1] = widths[1].min(width.saturating_sub(others).max(8));
     let fmt = |cells: Vec<String>| {
         cells
@@ -141,7 +149,9 @@ fn table<const N: usize>(
     };
     let mut out = vec![Line::styled(
         fmt(head.iter().map(|h| h.to_string()).collect()),
-        Style::default().fg(app.palette.dim).add_modifier(Modifier::UNDERLINED),
+        Style::default()
+            .fg(app.palette.dim)
+            .add_modifier(Modifier::UNDERLINED),
     )];
     out.extend(rows.into_iter().map(|r| Line::raw(fmt(r.to_vec()))));
     out
@@ -176,9 +186,16 @@ fn model(app: &App, id: u32) -> Vec<Line<'static>> {
             Ok(r) => {
                 let mut out = vec![Line::raw(format!("inputs: {}", assignments(&r.inputs)))];
                 out.push(Line::raw(format!("concrete run: {}", r.concrete_outcome)));
-                let color = if r.follows { p.infeasible_leaf } else { p.exception_leaf };
+                let color = if r.follows {
+                    p.infeasible_leaf
+                } else {
+                    p.exception_leaf
+                };
                 out.push(Line::styled(r.verdict.clone(), Style::default().fg(color)));
-                out.push(dim(app, "store pane: symbolic, here (model), run end (concrete)"));
+                out.push(dim(
+                    app,
+                    "store pane: symbolic, here (model), run end (concrete)",
+                ));
                 out
             }
         };
@@ -192,7 +209,10 @@ fn model(app: &App, id: u32) -> Vec<Line<'static>> {
             for (k, v) in &m.inputs {
                 out.push(Line::from(vec![
                     Span::raw(format!("  {k} = ")),
-                    Span::styled(v.clone(), Style::default().fg(p.accent).add_modifier(Modifier::BOLD)),
+                    Span::styled(
+                        v.clone(),
+                        Style::default().fg(p.accent).add_modifier(Modifier::BOLD),
+                    ),
                 ]));
             }
             if let Some(rv) = &m.return_value {

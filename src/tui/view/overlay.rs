@@ -12,15 +12,18 @@ use crate::tui::keys::KEYS;
 
 pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
     let p = app.palette;
-    let key_w = KEYS.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    let key_w = KEYS
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut lines = vec![
         Line::styled(
             "symdbg walks the symbolic execution tree (SET) of a minipy program.",
             Style::default().add_modifier(Modifier::BOLD),
         ),
         Line::raw("Select a node in the tree; its statement is marked ▶ in the code."),
-        Line::raw("○ open (not stepped yet)  ● leaf: blue normal/return, red exception,"),
-        Line::raw("green infeasible, magenta bound, yellow unknown.  ▸ collapsed."),
+        legend(app),
         Line::raw(""),
     ];
     for (k, what) in KEYS {
@@ -52,9 +55,41 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
         .title(" help — any key closes ")
         .style(Style::default().bg(p.bg).fg(p.fg));
     f.render_widget(
-        Paragraph::new(lines).block(block).wrap(Wrap { trim: false }),
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
         rect,
     );
+}
+
+/// `○ open  • stepped  ▸ collapsed  ● normal ● exception ...` in the theme's colours.
+fn legend(app: &App) -> Line<'static> {
+    use crate::tui::protocol::LeafKind as L;
+    let p = app.palette;
+    let mut spans = vec![
+        Span::styled("○", Style::default().fg(p.open_node)),
+        Span::raw(" open  "),
+        Span::styled("•", Style::default().fg(p.dim)),
+        Span::raw(" stepped  "),
+        Span::styled("▸", Style::default().fg(p.accent)),
+        Span::raw(" collapsed  leaves:"),
+    ];
+    for (k, name) in [
+        (L::Normal, "normal"),
+        (L::Return, "return"),
+        (L::Exception, "exception"),
+        (L::Infeasible, "infeasible"),
+        (L::Halt, "halt"),
+        (L::Bound, "bound"),
+        (L::Unknown, "unknown"),
+    ] {
+        spans.push(Span::styled(
+            " ●",
+            Style::default().fg(super::tree::leaf_color(&p, k)),
+        ));
+        spans.push(Span::raw(format!(" {name}")));
+    }
+    Line::from(spans)
 }
 
 pub(super) fn too_small(f: &mut Frame, _app: &App, area: Rect) {

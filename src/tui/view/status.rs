@@ -33,13 +33,16 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
         None => String::new(),
     };
     let width = rect.width as usize;
-    let right = clip(&right, width.saturating_sub(10));
+    let right = clip(&right, width / 2);
     let left = clip(&left, width.saturating_sub(right.chars().count() + 1));
     let pad = width.saturating_sub(left.chars().count() + right.chars().count());
     let line = Line::from(vec![
         Span::raw(left),
         Span::raw(" ".repeat(pad)),
-        Span::styled(right, Style::default().fg(p.accent).add_modifier(Modifier::BOLD)),
+        Span::styled(
+            right,
+            Style::default().fg(p.accent).add_modifier(Modifier::BOLD),
+        ),
     ]);
     f.render_widget(
         Paragraph::new(line).style(Style::default().add_modifier(Modifier::REVERSED)),
@@ -97,8 +100,14 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             break;
         }
         used += n;
-        spans.push(Span::styled(k, Style::default().fg(p.accent).add_modifier(Modifier::BOLD)));
-        spans.push(Span::styled(format!(" {what}  "), Style::default().fg(p.dim)));
+        spans.push(Span::styled(
+            k,
+            Style::default().fg(p.accent).add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::styled(
+            format!(" {what}  "),
+            Style::default().fg(p.dim),
+        ));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), rect);
 }

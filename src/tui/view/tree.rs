@@ -3,7 +3,8 @@
 //! Rows: `○ [3] 5: x = -x` an open node (not stepped yet), `• [1] 4: if x > 1:` a stepped
 //! node, `● [4] AssertionError at line 9` a leaf coloured by its outcome, `▸ [2] … (+12)`
 //! a collapsed node; branch label rows `├ x > 1` / `└ not (x > 1)` above each branch.
-//! `→ f` marks the node where a call of `f` entered its frame, `←` a return to the caller.
+//! `→ f` marks the node where a call of `f` entered its frame, `←` a return to the caller;
+//! `— label` is the engine's label (loop-scope steps such as "invariant initially valid?").
 
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -47,14 +48,10 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                     (None, _) => "(always)".to_string(),
                 };
                 spans.push(Span::styled(cond, Style::default().fg(p.accent)));
-                if let Some(l) = &info.label {
-                    spans.push(Span::styled(format!("  {l}"), Style::default().fg(p.dim)));
-                }
             }
             RowKind::Node(id) => {
                 let n = app.tree.node(id);
-                let (icon, color) = if row.hidden > 0 || (n.collapsed && !n.children.is_empty())
-                {
+                let (icon, color) = if row.hidden > 0 || (n.collapsed && !n.children.is_empty()) {
                     ("▸", p.accent)
                 } else {
                     match &n.info.kind {
@@ -64,10 +61,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                     }
                 };
                 spans.push(Span::styled(format!("{icon} "), Style::default().fg(color)));
-                spans.push(Span::styled(
-                    format!("[{id}] "),
-                    Style::default().fg(p.dim),
-                ));
+                spans.push(Span::styled(format!("[{id}] "), Style::default().fg(p.dim)));
                 let text = match &n.info.kind {
                     Kind::Leaf(_) => n.info.summary.clone(),
                     _ => match n.info.line {
@@ -92,7 +86,10 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                     }
                     _ => {}
                 }
-                if n.info.loop_choice && n.info.kind == Kind::Open {
+                if let Some(l) = &n.info.label {
+                    spans.push(Span::styled(format!("  — {l}"), Style::default().fg(p.dim)));
+                }
+                if n.info.loop_choice && n.info.kind == Kind::Open && n.info.label.is_none() {
                     spans.push(Span::styled(
                         "  loop: s invariant / u unroll",
                         Style::default().fg(p.accent),

@@ -21,15 +21,13 @@ pub(super) fn statement_line(engine: &Engine, source: &SourceMap, id: NodeId) ->
 }
 
 /// Does the node sit at an annotated loop where the user picks the transition?
-// MERGE-MAIN: `engine.loop_choice(id)` once the lead's loop-choice API lands.
-pub(super) fn loop_choice(_engine: &Engine, _id: NodeId) -> bool {
-    false
+pub(super) fn loop_choice(engine: &Engine, id: NodeId) -> bool {
+    engine.loop_choice(id)
 }
 
 /// Step with a chosen loop transition.
-// MERGE-MAIN: `engine.step_with(id, mode)` once the lead's loop-choice API lands.
-pub(super) fn step_with(engine: &mut Engine, id: NodeId, _mode: LoopMode) -> Vec<NodeId> {
-    engine.step(id)
+pub(super) fn step_with(engine: &mut Engine, id: NodeId, mode: LoopMode) -> Vec<NodeId> {
+    engine.step_with(id, mode)
 }
 
 pub(super) fn node_info(engine: &Engine, source: &SourceMap, id: NodeId) -> NodeInfo {
@@ -41,7 +39,7 @@ pub(super) fn node_info(engine: &Engine, source: &SourceMap, id: NodeId) -> Node
         parent: node.parent.map(|p| p.0),
         kind: kind(node),
         branch: node.branch.as_ref().map(|b| b.to_string()),
-        label: None, // MERGE-MAIN: node.label.clone()
+        label: node.label.map(str::to_string),
         line,
         frames: node.state.frames.len(),
         func: func.map(str::to_string),
@@ -112,7 +110,10 @@ pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Detail
         NodeKind::Leaf(Outcome::Exception(class)) => Some(match node.exception_at {
             Some(s) => {
                 let (l, c) = source.line_col(s.start);
-                format!("{class} raised at line {l}, column {c}: {}", source.snippet(s))
+                format!(
+                    "{class} raised at line {l}, column {c}: {}",
+                    source.snippet(s)
+                )
             }
             None => format!("{class} raised"),
         }),
@@ -123,10 +124,9 @@ pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Detail
         NodeKind::Leaf(Outcome::Bound) => {
             Some("cut by --unroll or --recursion (a bound leaf)".to_string())
         }
-        NodeKind::Leaf(Outcome::Return) => node
-            .return_value
-            .as_ref()
-            .map(|rv| format!("returns {rv}")),
+        NodeKind::Leaf(Outcome::Return) => {
+            node.return_value.as_ref().map(|rv| format!("returns {rv}"))
+        }
         _ => None,
     };
     Details {

@@ -70,7 +70,13 @@ pub(super) fn replay(
             (Outcome::Bound | Outcome::Unknown, _) => true,
             (o, c) => o.name() == c.name(),
         };
-        (!same).then(|| format!("the leaf is {} but the run ends {}", leaf_text(o), concrete_outcome))
+        (!same).then(|| {
+            format!(
+                "the leaf is {} but the run ends {}",
+                leaf_text(o),
+                concrete_outcome
+            )
+        })
     });
     let checked = pc.len() - undetermined;
     let (follows, verdict) = match (failed, leaf_mismatch) {

@@ -1,0 +1,239 @@
+//! The terminal UI's frames: insta snapshots of whole screens drawn into ratatui's
+//! TestBackend by the synchronous harness (the worker runs inline, so the same keys give
+//! the same screen; the solver time is hidden), and the real binary's refusals (malformed
+//! program, no terminal) that must happen before any screen opens.
+
+use std::process::Command;
+
+use symdbg::engine::Config;
+use symdbg::lang::SourceMap;
+use symdbg::tui::harness::Harness;
+use symdbg::tui::Setup;
+
+/// Open `examples/NAME` in the harness on a `w`×`h` screen.
+pub fn open(name: &str, entry: Option<&str>, w: u16, h: u16) -> Harness {
+    let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("read example");
+    open_source(&format!("examples/{name}"), &text, entry, w, h)
+}
+
+pub fn open_source(name: &str, text: &str, entry: Option<&str>, w: u16, h: u16) -> Harness {
+    let setup = Setup {
+        source: SourceMap::new(name, text),
+        entry: entry.map(str::to_string),
+        config: Config::default(),
+        max_nodes: 10_000,
+        theme: None,
+    };
+    match Harness::open(setup, w, h) {
+        Ok(h) => h,
+        Err(d) => panic!("cannot open {name}: {d:?}"),
+    }
+}
+
+#[test]
+fn start_screen() {
+    let h = open("inversion.py", None, 120, 32);
+    let screen = h.screen();
+    assert!(screen.contains("○ [0] 18: if x > 1:"), "{screen}");
+    assert!(screen.contains("▶18 if x > 1:"), "{screen}");
+    insta::assert_snapshot!("tui_start", screen);
+}
+
+#[test]
+fn stepping_into_a_call() {
+    let mut h = open("power.py", None, 120, 32);
+    h.keys("ss");
+    let screen = h.screen();
+    // The call stack shows the callee's frame on top, with its parameters.
+    assert!(screen.contains("▸ power"), "{screen}");
+    assert!(screen.contains("→ power"), "{screen}");
+    insta::assert_snapshot!("tui_step_into_call", screen);
+}
+
+#[test]
+fn exception_leaf_with_its_model() {
+    let mut h = open("inversion.py", None, 120, 32);
+    h.keys("rem");
+    let screen = h.screen();
+    assert!(screen.contains("AssertionError at line 23"), "{screen}");
+    assert!(screen.contains("x = 1"), "{screen}");
+    insta::assert_snapshot!("tui_exception_model", screen);
+    h.keys("R");
+    let screen = h.screen();
+    assert!(
+        screen.contains("concrete run: exception AssertionError at line 23"),
+        "{screen}"
+    );
+    assert!(screen.contains("follows this path"), "{screen}");
+    insta::assert_snapshot!("tui_exception_replay", screen);
+}
+
+#[test]
+fn help_overlay_lists_every_key() {
+    let mut h = open("inversion.py", None, 120, 40);
+    h.keys("?");
+    let screen = h.screen();
+    for (keys, what) in symdbg::tui::keys::KEYS {
+        assert!(screen.contains(keys), "help lacks {keys}:\n{screen}");
+        assert!(screen.contains(what), "help lacks {what}:\n{screen}");
+    }
+    insta::assert_snapshot!("tui_help", screen);
+    h.keys("x");
+    assert!(!h.screen().contains("any key closes"));
+}
+
+#[test]
+fn narrow_terminal() {
+    let mut h = open("inversion.py", None, 70, 30);
+    h.keys("re");
+    let screen = h.screen();
+    // One detail pane: the path condition (Tab cycles).
+    assert!(screen.contains("path condition [7]"), "{screen}");
+    assert!(!screen.contains("call stack"), "{screen}");
+    insta::assert_snapshot!("tui_narrow", screen);
+}
+
+#[test]
+fn too_small_terminal_gets_a_message() {
+    let mut h = open("inversion.py", None, 50, 12);
+    let screen = h.screen();
+    assert!(screen.contains("at least 60×16"), "{screen}");
+    assert!(screen.contains("50×12"), "{screen}");
+    assert!(!screen.contains("tree"), "{screen}");
+    // Growing the terminal brings the layout back.
+    h.resize(100, 30);
+    assert!(h.screen().contains("tree: 1 nodes"));
+}
+
+fn symdbg_bin(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run symdbg");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn malformed_program_prints_its_diagnostic_and_opens_no_screen() {
+    let path = std::env::temp_dir().join(format!("symdbg-tui-bad-{}.py", std::process::id()));
+    std::fs::write(&path, "x: int\nif x >\n    pass\n").unwrap();
+    let (code, stdout, stderr) = symdbg_bin(&[path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty(), "no screen: {stdout:?}");
+    assert!(stderr.contains("expected an expression"), "{stderr}");
+    assert!(stderr.contains(":2:"), "{stderr}");
+}
+
+#[test]
+fn bad_entry_and_theme_are_reported_before_the_screen() {
+    let (code, stdout, stderr) = symdbg_bin(&["examples/power.py", "--entry", "nope"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(stderr.contains("there is no function `nope`"), "{stderr}");
+    let (code, _, stderr) = symdbg_bin(&["examples/power.py", "--theme", "nope"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("there is no theme `nope`"), "{stderr}");
+}
+
+#[test]
+fn not_a_terminal_is_refused_with_a_message() {
+    // Under `cargo test`, stdout is a pipe.
+    let (code, stdout, stderr) = symdbg_bin(&["examples/inversion.py"]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("needs a terminal"), "{stderr}");
+}
+
+#[test]
+fn subcommands_still_parse_next_to_the_file_form() {
+    let (code, stdout, _) = symdbg_bin(&["run", "examples/inversion.py", "--counterexamples"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("AssertionError"), "{stdout}");
+    let (code, stdout, _) = symdbg_bin(&["exec", "examples/inversion.py", "--input", "x=-5"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("x = 5"), "{stdout}");
+    // No file and no subcommand: usage, exit 2.
+    let (code, stdout, _) = symdbg_bin(&[]);
+    assert_eq!(code, 2);
+    assert!(stdout.contains("symdbg FILE"), "{stdout}");
+}
+
+/// A tree of `n` nodes without an engine: a chain in which every other node branches
+/// into a leaf and the rest of the chain.
+pub fn synthetic_app(n: u32) -> symdbg::tui::app::App {
+    use symdbg::tui::protocol::{Delta, Kind, LeafKind, NodeInfo, Reply};
+    let source = SourceMap::new("big.py", "x: int\nif x > 0:\n    x = x - 1\n");
+    let mut app = symdbg::tui::app::App::new(source, None);
+    app.show_timing = false;
+    let mut nodes = Vec::with_capacity(n as usize);
+    let mut spine = 0;
+    for id in 0..n {
+        let (parent, leaf) = match id {
+            0 => (None, false),
+            _ if id % 2 == 1 => (Some(spine), true),
+            _ => (Some(spine), false),
+        };
+        nodes.push(NodeInfo {
+            id,
+            parent,
+            kind: if leaf {
+                Kind::Leaf(LeafKind::Normal)
+            } else {
+                Kind::Inner
+            },
+            branch: parent.map(|_| format!("x > {id}")),
+            label: None,
+            line: Some(2),
+            frames: 1,
+            func: None,
+            summary: if leaf {
+                format!("normal  x = {id}")
+            } else {
+                String::new()
+            },
+            loop_choice: false,
+        });
+        if !leaf && id > 0 {
+            spine = id;
+        }
+    }
+    app.apply(Reply::Ready(Delta {
+        nodes,
+        ..Delta::default()
+    }));
+    app.take_commands();
+    app
+}
+
+#[test]
+fn a_tree_of_100k_nodes_scrolls() {
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+    use symdbg::tui::harness::{buffer_text, parse_keys};
+    let mut app = synthetic_app(100_000);
+    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let started = std::time::Instant::now();
+    term.draw(|f| symdbg::tui::view::draw(f, &mut app)).unwrap();
+    for key in parse_keys("G<PgUp><PgUp>kkk") {
+        app.key(key);
+        app.take_commands();
+        term.draw(|f| symdbg::tui::view::draw(f, &mut app)).unwrap();
+    }
+    eprintln!("100k nodes: 7 frames in {:?}", started.elapsed());
+    let screen = buffer_text(term.backend().buffer());
+    // The last node is the chain's last leaf; two pages and three rows up from it.
+    assert!(
+        app.selected < 99_999 && app.selected > 99_900,
+        "{}",
+        app.selected
+    );
+    assert!(screen.contains(&format!("[{}]", app.selected)), "{screen}");
+    assert!(screen.contains("tree: 100000 nodes"), "{screen}");
+}

@@ -1,0 +1,363 @@
+//! Key scenarios on the terminal UI's state: keys in (through the synchronous harness, no
+//! terminal), then the app state and the frame are checked.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use symdbg::tui::app::{Mode, Pane};
+use symdbg::tui::protocol::{Kind, LeafKind};
+
+use super::tui::{open, open_source};
+
+fn kind(h: &symdbg::tui::harness::Harness, id: u32) -> Kind {
+    h.app.tree.node(id).info.kind.clone()
+}
+
+#[test]
+fn step_moves_to_the_first_child_and_j_k_move_between_nodes() {
+    let mut h = open("inversion.py", None, 120, 32);
+    assert_eq!(h.app.selected, 0);
+    assert_eq!(kind(&h, 0), Kind::Open);
+    h.keys("s");
+    assert_eq!(kind(&h, 0), Kind::Inner);
+    assert_eq!(h.app.tree.len(), 3, "the if has two feasible branches");
+    assert_eq!(h.app.selected, 1);
+    // j skips the label row `└ x <= 1` and lands on node 2.
+    h.keys("j");
+    assert_eq!(h.app.selected, 2);
+    assert_eq!(
+        h.app.code_cursor, 21,
+        "the code cursor follows the node's statement"
+    );
+    h.keys("k<Up>");
+    assert_eq!(h.app.selected, 0);
+    // Enter steps too; `s` on a stepped node moves along instead of asking the engine.
+    h.keys("j<Enter>");
+    assert_eq!(h.app.selected, 3);
+    h.keys("gs");
+    assert_eq!(h.app.selected, 1);
+}
+
+#[test]
+fn run_then_exception_leaves_then_model_and_replay() {
+    let mut h = open("inversion.py", None, 120, 32);
+    h.keys("r");
+    assert_eq!(h.app.stats.open, 0);
+    assert_eq!(h.app.stats.exceptions, 1);
+    h.keys("e");
+    let leaf = h.app.selected;
+    assert_eq!(kind(&h, leaf), Kind::Leaf(LeafKind::Exception));
+    assert_eq!(h.app.message, "exception leaf 1 of 1");
+    // E from the leaf wraps to the same single leaf.
+    h.keys("gE");
+    assert_eq!(h.app.selected, leaf);
+    h.keys("m");
+    let model = h.app.models[&leaf].clone().expect("a model");
+    assert_eq!(model.inputs, vec![("x".to_string(), "1".to_string())]);
+    h.keys("R");
+    let replay = h.app.replays[&leaf].clone().expect("a replay");
+    assert!(replay.follows, "{replay:?}");
+    assert_eq!(
+        replay.concrete_outcome,
+        "exception AssertionError at line 23"
+    );
+    let x = &replay.vars[0];
+    assert_eq!(
+        (
+            x.name.as_str(),
+            x.symbolic.as_str(),
+            x.here.as_deref(),
+            x.end.as_deref()
+        ),
+        ("x", "-x", Some("-1"), Some("-1"))
+    );
+}
+
+#[test]
+fn replay_at_an_interior_node_checks_the_path_condition() {
+    let mut h = open("inversion.py", None, 120, 32);
+    // Node 2 (`x = -x` on the else branch): its path condition is `x <= 1`.
+    h.keys("sjR");
+    assert_eq!(h.app.selected, 2);
+    let replay = h.app.replays[&2].clone().expect("a replay");
+    assert!(replay.follows);
+    assert!(
+        replay.verdict.contains("all 1 checked conjunct hold"),
+        "{}",
+        replay.verdict
+    );
+    let x: i64 = replay.inputs[0].1.parse().unwrap();
+    assert!(x <= 1, "the model satisfies x <= 1: {x}");
+}
+
+#[test]
+fn search_finds_statements_and_conditions_and_repeats() {
+    let mut h = open("inversion.py", None, 120, 32);
+    h.keys("r");
+    // The statement of node 2 and the store of leaf 6 (`normal  x = -x`).
+    h.keys("/x = -x<Enter>");
+    assert_eq!(h.app.selected, 2);
+    assert_eq!(h.app.message, "/x = -x: match 1 of 2");
+    h.keys("/<Enter>");
+    assert_eq!(h.app.selected, 6);
+    // Branch conditions are searched too; `/` Enter repeats, N goes back.
+    h.keys("g/-x >=<Enter>");
+    assert_eq!(h.app.selected, 6);
+    h.keys("/<Enter>");
+    assert_eq!(h.app.selected, 6, "one match: repeating wraps to it");
+    h.keys("g/assert<Enter>");
+    assert_eq!(h.app.selected, 3);
+    h.keys("/<Enter>");
+    assert_eq!(h.app.selected, 5);
+    h.keys("N");
+    assert_eq!(h.app.selected, 3);
+    h.keys("/nothing like this<Enter>");
+    assert!(h.app.message.contains("no match"), "{}", h.app.message);
+    // Esc leaves the prompt without searching.
+    h.keys("/abc<Esc>");
+    assert_eq!(h.app.mode, Mode::Normal);
+}
+
+#[test]
+fn h_collapses_a_subtree_and_l_expands_it() {
+    let mut h = open("inversion.py", None, 120, 32);
+    h.keys("r");
+    let all = h.app.tree.rows().len();
+    h.keys("gh");
+    assert!(h.app.tree.node(0).collapsed);
+    assert_eq!(h.app.tree.rows().len(), 1);
+    assert!(h.screen().contains("(+7 hidden)"), "{}", h.screen());
+    h.keys("l");
+    assert_eq!(h.app.tree.rows().len(), all);
+    // l on an expanded node goes to the first child, h on a leaf to its parent.
+    h.keys("l");
+    assert_eq!(h.app.selected, 1);
+    h.keys("e");
+    let leaf = h.app.selected;
+    h.keys("h");
+    assert_eq!(Some(h.app.selected), h.app.tree.node(leaf).info.parent);
+    // Jumping to a hidden node reveals it.
+    h.keys("gh");
+    h.keys("e");
+    assert_eq!(kind(&h, h.app.selected), Kind::Leaf(LeafKind::Exception));
+    assert!(!h.app.tree.node(0).collapsed);
+}
+
+#[test]
+fn breakpoints_stop_continue() {
+    let mut h = open("inversion.py", None, 120, 32);
+    // Focus the code pane, move the cursor to line 23 (`assert x >= 0`), set a breakpoint.
+    h.keys("<S-Tab>");
+    assert_eq!(h.app.focus, Pane::Code);
+    h.keys("jjjjjb");
+    assert!(h.app.breakpoints.contains(&23));
+    assert!(h.screen().contains("● 23 assert x >= 0"), "{}", h.screen());
+    // Continue from the root stops at the branch point first (the `if`).
+    h.keys("<Tab>c");
+    assert_eq!(h.app.message, "branch point");
+    assert_eq!(h.app.selected, 0);
+    // From the then-branch, continue runs to the breakpoint.
+    h.keys("jc");
+    assert_eq!(h.app.message, "breakpoint at line 23");
+    assert_eq!(h.app.selected, 3);
+    assert_eq!(kind(&h, 3), Kind::Open);
+    // Toggling removes it.
+    h.keys("<S-Tab>b");
+    assert!(h.app.breakpoints.is_empty());
+}
+
+#[test]
+fn step_over_and_finish_frame() {
+    let mut h = open("power.py", None, 120, 32);
+    // Step over the call at node 0: every path comes back to the module (or ends).
+    h.keys("n");
+    let sel = h.app.selected;
+    let n = h.app.tree.node(sel);
+    assert_eq!(n.info.frames, 1, "back in the module frame: {:?}", n.info);
+    assert!(h.app.tree.len() > 5);
+    // In a fresh session: step into power, then finish its frame.
+    let mut h = open("power.py", None, 120, 32);
+    h.keys("s");
+    assert_eq!(h.app.tree.node(h.app.selected).info.frames, 2);
+    h.keys("f");
+    let n = h.app.tree.node(h.app.selected);
+    assert!(
+        n.info.frames < 2 || matches!(n.info.kind, Kind::Leaf(_)),
+        "{:?}",
+        n.info
+    );
+}
+
+#[test]
+fn keys_typed_while_busy_wait_for_the_worker() {
+    let mut h = open("inversion.py", None, 120, 32);
+    // Without pumping, the first `s` leaves the app busy; the others are queued.
+    for _ in 0..3 {
+        h.app
+            .key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::NONE));
+    }
+    assert!(h.app.busy.is_some());
+    h.pump();
+    assert!(h.app.busy.is_none());
+    // s (step 0) → node 1; s (step 1) → node 3; s (step 3: the assert) → node 4.
+    assert_eq!(h.app.selected, 4);
+}
+
+#[test]
+fn esc_sets_the_cancel_flag_while_busy() {
+    let mut h = open("inversion.py", None, 120, 32);
+    let flag = Arc::new(AtomicBool::new(false));
+    h.app.set_cancel(flag.clone());
+    h.app
+        .key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
+    assert!(h.app.busy.is_some());
+    h.app.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    assert!(flag.load(Ordering::Relaxed));
+    assert_eq!(h.app.message, "interrupting…");
+}
+
+#[test]
+fn quit_keys_and_help() {
+    let mut h = open("inversion.py", None, 120, 32);
+    h.keys("?");
+    assert_eq!(h.app.mode, Mode::Help);
+    h.keys("q");
+    assert!(!h.app.quit, "q closes the help first");
+    assert_eq!(h.app.mode, Mode::Normal);
+    h.keys("q");
+    assert!(h.app.quit);
+    let mut h = open("inversion.py", None, 120, 32);
+    h.keys("<C-c>");
+    assert!(h.app.quit, "Ctrl-C quits (it is a key in raw mode)");
+}
+
+#[test]
+fn mouse_selects_tree_rows_and_code_lines() {
+    let mut h = open("inversion.py", None, 120, 32);
+    h.keys("r");
+    let tree = h.app.area(Pane::Tree).unwrap();
+    let screen = h.screen();
+    // Find the row of node 7 on screen and click it.
+    let y = screen
+        .lines()
+        .position(|l| l.contains("[7] AssertionError"))
+        .expect("node 7 on screen") as u16;
+    h.click(tree.x + 5, y);
+    assert_eq!(h.app.selected, 7);
+    assert_eq!(h.app.focus, Pane::Tree);
+    // A click on a code line moves the code cursor; in the gutter it toggles a breakpoint.
+    let code = h.app.area(Pane::Code).unwrap();
+    let y = h
+        .screen()
+        .lines()
+        .position(|l| l.contains("19     pass"))
+        .unwrap() as u16;
+    h.click(code.x + 20, y);
+    assert_eq!((h.app.focus, h.app.code_cursor), (Pane::Code, 19));
+    assert!(h.app.breakpoints.is_empty());
+    h.click(code.x + 1, y);
+    assert!(h.app.breakpoints.contains(&19));
+    // The wheel over the tree moves the selection by three rows: from node 7 (the last
+    // row) up to the label row `├ -x >= 0`, and on up to node 5 above it.
+    assert_eq!(h.app.selected, 7);
+    h.wheel(tree.x + 5, tree.y + 3, false);
+    assert_eq!(h.app.selected, 5);
+    assert_eq!(h.app.focus, Pane::Code, "the wheel does not move the focus");
+}
+
+#[test]
+fn tab_cycles_panes_and_t_switches_theme() {
+    let mut h = open("inversion.py", None, 70, 30);
+    assert_eq!(h.app.focus, Pane::Tree);
+    h.keys("<Tab>");
+    assert_eq!(h.app.focus, Pane::Path);
+    h.keys("<Tab><Tab>");
+    assert_eq!(h.app.focus, Pane::Stack);
+    assert!(
+        h.screen().contains("call stack [0]"),
+        "narrow layout shows the focused detail"
+    );
+    let before = h.app.palette;
+    h.keys("t");
+    assert_ne!(h.app.palette, before);
+    assert!(h.app.message.starts_with("theme: "));
+}
+
+#[test]
+fn entry_runs_and_bound_leaves() {
+    let src = "def f(n: int) -> int:\n    while n > 0:\n        n = n - 1\n    return n\n";
+    let mut h = open_source("loop.py", src, Some("f"), 120, 32);
+    h.keys("r");
+    assert!(h.app.stats.bounds > 0, "{:?}", h.app.stats);
+    assert!(h.screen().contains("● [10] bound"), "{}", h.screen());
+    let returns: Vec<String> = h
+        .app
+        .tree
+        .nodes
+        .iter()
+        .filter(|n| n.info.kind == Kind::Leaf(LeafKind::Return))
+        .map(|n| n.info.summary.clone())
+        .collect();
+    assert_eq!(
+        returns,
+        ["return n - 3", "return n - 2", "return n - 1", "return n"]
+    );
+}
+
+#[test]
+fn the_user_picks_the_transition_at_an_annotated_loop() {
+    let mut h = open("find_invariant.py", None, 140, 40);
+    h.keys("c");
+    assert_eq!(h.app.message, "annotated loop: pick the transition");
+    let at = h.app.selected;
+    assert!(h.app.tree.node(at).info.loop_choice);
+    let screen = h.screen();
+    assert!(
+        screen.contains("s apply invariant  u unroll once"),
+        "{screen}"
+    );
+    assert!(screen.contains("— loop with invariant"), "{screen}");
+    // s applies the invariant: the loop-scope form starts by checking it initially.
+    h.keys("s");
+    let child = h.app.selected;
+    assert_eq!(
+        h.app.tree.node(child).info.label.as_deref(),
+        Some("invariant initially valid?")
+    );
+    // In a fresh session, u unrolls: the loop is entered like any loop, and its guard
+    // splits the path at the next step.
+    let mut h = open("find_invariant.py", None, 140, 40);
+    h.keys("cu");
+    let kids = h.app.tree.node(at).children.clone();
+    assert_eq!(kids.len(), 1);
+    let entered = h.app.tree.node(kids[0]).info.clone();
+    assert_eq!((entered.label, entered.line), (None, Some(29)));
+    h.keys("s");
+    assert_eq!(
+        h.app.tree.node(kids[0]).children.len(),
+        2,
+        "guard true / false"
+    );
+    // u elsewhere says what it is for.
+    h.keys("u");
+    assert!(
+        h.app.message.contains("annotated loop"),
+        "{}",
+        h.app.message
+    );
+}
+
+#[test]
+fn replay_skips_conjuncts_over_havocked_values() {
+    let mut h = open("find_invariant.py", None, 140, 40);
+    h.keys("r/result = i<Enter>R");
+    let leaf = h.app.selected;
+    assert_eq!(kind(&h, leaf), Kind::Leaf(LeafKind::Normal));
+    let replay = h.app.replays[&leaf].clone().expect("a replay");
+    assert!(
+        replay.verdict.contains("havoc'd values"),
+        "{}",
+        replay.verdict
+    );
+}
