@@ -47,13 +47,7 @@ fn explored(n: usize) -> Harness {
     let setup = Setup {
         source: SourceMap::new(format!("ifs_{n}.py"), ifs(n)),
         entry: None,
-        config: Config {
-            unroll: 10,
-            recursion: 10,
-            timeout_ms: None,
-            loops: Default::default(),
-            frames: true,
-        },
+        config: Config::default(),
         max_nodes: 10_000_000,
         theme: Some("symdbg-dark".to_string()),
     };
