@@ -14,6 +14,7 @@
 //! red, normal green, ...) are taken from the theme's own scope colours where it has them
 //! (`markup.deleted`, `markup.inserted`, ...) and otherwise from a fixed hue, and are then made
 //! readable on the theme's background (WCAG contrast ratio at least 4.5, see [`contrast`]).
+//! Open nodes take the theme's caret colour, so they differ from every leaf.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -300,6 +301,29 @@ impl Palette {
             &["markup.deleted", "invalid", "keyword.control.verification"],
             (0xe0, 0x4b, 0x4b),
         );
+        let leaves = [
+            pick(&["markup.inserted", "string"], (0x4c, 0xb0, 0x4c)),
+            pick(
+                &["support.function", "keyword.operator"],
+                (0x2a, 0xa1, 0x98),
+            ),
+            exception,
+            dim,
+            pick(
+                &["entity.name.function", "variable.function"],
+                (0x42, 0x85, 0xf4),
+            ),
+            pick(&["markup.changed", "constant.numeric"], (0xd0, 0x9a, 0x2a)),
+            pick(&["storage.type", "keyword"], (0xb0, 0x50, 0xd0)),
+        ];
+        // Open nodes: the caret colour (else the accent), unless a leaf already has it.
+        let open = [s.caret, s.accent]
+            .into_iter()
+            .flatten()
+            .map(|c| readable(over(c, bg), bg, MIN_TEXT_CONTRAST))
+            .find(|c| !leaves.contains(c))
+            .unwrap_or(fg);
+        let [normal, ret, exception, infeasible, halt, bound, unknown] = leaves;
         Palette {
             bg: color(bg),
             fg: color(fg),
@@ -308,23 +332,14 @@ impl Palette {
             selection: color(selection),
             border: color(border),
             focus_border: color(accent),
-            normal_leaf: color(pick(&["markup.inserted", "string"], (0x4c, 0xb0, 0x4c))),
-            return_leaf: color(pick(
-                &["support.function", "keyword.operator"],
-                (0x2a, 0xa1, 0x98),
-            )),
+            normal_leaf: color(normal),
+            return_leaf: color(ret),
             exception_leaf: color(exception),
-            infeasible_leaf: color(dim),
-            halt_leaf: color(pick(
-                &["entity.name.function", "variable.function"],
-                (0x42, 0x85, 0xf4),
-            )),
-            bound_leaf: color(pick(
-                &["markup.changed", "constant.numeric"],
-                (0xd0, 0x9a, 0x2a),
-            )),
-            unknown_leaf: color(pick(&["storage.type", "keyword"], (0xb0, 0x50, 0xd0))),
-            open_node: color(accent),
+            infeasible_leaf: color(infeasible),
+            halt_leaf: color(halt),
+            bound_leaf: color(bound),
+            unknown_leaf: color(unknown),
+            open_node: color(open),
             breakpoint: color(exception),
             current_line: color(current_line),
         }
@@ -512,10 +527,11 @@ mod tests {
                     p.bg
                 );
             }
-            let leaves = leaf_colours(&p);
+            let mut leaves = leaf_colours(&p);
+            leaves.push(("open", p.open_node));
             for (i, (a, ca)) in leaves.iter().enumerate() {
                 for (b, cb) in &leaves[i + 1..] {
-                    assert_ne!(ca, cb, "theme {idx}: {a} and {b} leaves share a colour");
+                    assert_ne!(ca, cb, "theme {idx}: {a} and {b} share a colour");
                 }
             }
             assert_ne!(p.selection, p.bg);
