@@ -16,14 +16,13 @@ pub mod app;
 pub mod harness;
 pub mod keys;
 pub mod protocol;
-mod stand_in;
 pub mod terminal;
 pub mod tree;
 pub mod view;
 pub mod worker;
 
-// MERGE-THEME: replace with `pub mod highlight; pub mod theme;` when they land.
-pub use stand_in::{highlight, theme};
+pub mod highlight;
+pub mod theme;
 
 use std::io::IsTerminal;
 use std::sync::atomic::Ordering;

@@ -25,5 +25,7 @@ mod symbolic;
 mod trees;
 /// The terminal UI: frame snapshots (TestBackend), refusals before the screen opens.
 mod tui;
+/// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
+mod tui_e2e;
 /// The terminal UI's key scenarios: keys in, app state and frame out.
 mod tui_keys;

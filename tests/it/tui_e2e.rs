@@ -1,0 +1,310 @@
+//! End to end: the real `symdbg FILE` binary in a pseudo-terminal (portable-pty), its screen
+//! parsed by a terminal emulator (vt100). No tmux, no dependence on the CI's terminal: the
+//! pty has a fixed size and TERM.
+//!
+//! Scenario on examples/window_sum.py (a call whose frame raises IndexError, then an
+//! assert): step into the call, run the tree to its leaves, jump to an exception leaf, show
+//! its model, switch theme, quit. Every wait polls the screen until the expected text shows
+//! (30 s at most) and fails with a dump of the screen.
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::path::Path;
+use std::process::Command;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+use symdbg::tui::theme::Themes;
+
+const ROWS: u16 = 45;
+const COLS: u16 = 160;
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A running `symdbg` in a pty, with the emulated screen.
+struct Tui {
+    parser: vt100::Parser,
+    output: Receiver<Vec<u8>>,
+    input: Box<dyn Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    _master: Box<dyn MasterPty + Send>,
+}
+
+impl Tui {
+    fn spawn(args: &[&str]) -> Tui {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("open a pty");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_symdbg"));
+        cmd.args(args);
+        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        let child = pair.slave.spawn_command(cmd).expect("spawn symdbg");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("pty reader");
+        let input = pair.master.take_writer().expect("pty writer");
+        let (tx, output) = channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            loop {
+                match reader.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Tui {
+            parser: vt100::Parser::new(
+                NonZeroU16::new(ROWS).expect("rows"),
+                NonZeroU16::new(COLS).expect("cols"),
+                0,
+            ),
+            output,
+            input,
+            child,
+            _master: pair.master,
+        }
+    }
+
+    fn screen(&self) -> &vt100::Screen {
+        self.parser.screen()
+    }
+
+    fn text(&self) -> String {
+        self.screen().contents()
+    }
+
+    fn rows(&self) -> Vec<String> {
+        self.screen().rows(0, COLS).collect()
+    }
+
+    /// Feed what the program wrote so far; false once the pty is closed.
+    fn pump(&mut self, wait: Duration) -> bool {
+        match self.output.recv_timeout(wait) {
+            Ok(bytes) => {
+                self.parser.process(&bytes);
+                while let Ok(bytes) = self.output.try_recv() {
+                    self.parser.process(&bytes);
+                }
+                true
+            }
+            Err(RecvTimeoutError::Timeout) => true,
+            Err(RecvTimeoutError::Disconnected) => false,
+        }
+    }
+
+    /// Poll until `ready(screen text)` holds; panic with the screen after [`TIMEOUT`].
+    fn wait_for(&mut self, what: &str, ready: impl Fn(&str) -> bool) {
+        let start = Instant::now();
+        loop {
+            if ready(&self.text()) {
+                return;
+            }
+            let open = self.pump(Duration::from_millis(50));
+            if start.elapsed() > TIMEOUT || (!open && !ready(&self.text())) {
+                let _ = self.child.kill();
+                panic!(
+                    "waited {:?} for {what}{}; the screen:\n{}",
+                    start.elapsed(),
+                    if open {
+                        ""
+                    } else {
+                        " (the program closed the pty)"
+                    },
+                    self.text()
+                );
+            }
+        }
+    }
+
+    fn press(&mut self, keys: &str) {
+        self.input.write_all(keys.as_bytes()).expect("write keys");
+        self.input.flush().expect("flush keys");
+    }
+
+    /// Row and column (in cells) of the first occurrence of `needle`.
+    fn find(&self, needle: &str) -> Option<(u16, u16)> {
+        self.rows().iter().enumerate().find_map(|(r, line)| {
+            let byte = line.find(needle)?;
+            Some((r as u16, line[..byte].chars().count() as u16))
+        })
+    }
+
+    fn cell_fg(&self, row: u16, col: u16) -> vt100::Color {
+        self.screen()
+            .cell(row, col)
+            .expect("cell on screen")
+            .fgcolor()
+    }
+
+    fn cell_bg(&self, row: u16, col: u16) -> vt100::Color {
+        self.screen()
+            .cell(row, col)
+            .expect("cell on screen")
+            .bgcolor()
+    }
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+fn rgb(c: ratatui::style::Color) -> vt100::Color {
+    match c {
+        ratatui::style::Color::Rgb(r, g, b) => vt100::Color::Rgb(r, g, b),
+        other => panic!("palette colours are RGB, got {other:?}"),
+    }
+}
+
+/// The value after `name = ` on a model line such as `  i = -3   │` (pane border cut off).
+fn model_value<'a>(lines: &'a [String], name: &str) -> &'a str {
+    let prefix = format!("{name} = ");
+    lines
+        .iter()
+        .find_map(|l| l.split('│').next()?.trim().strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no `{name} = ` in the model pane: {lines:#?}"))
+        .trim()
+}
+
+#[test]
+fn walk_window_sum_to_an_exception_and_its_model() {
+    let file = "examples/window_sum.py";
+    assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(file).exists());
+    let themes = Themes::embedded();
+    let (dark, light) = (themes.palette(0), themes.palette(1));
+
+    let mut tui = Tui::spawn(&[file, "--theme", "symdbg-dark"]);
+    tui.wait_for("the start screen", |s| {
+        s.contains("window_sum(t, i)") && s.contains("1 open")
+    });
+    assert!(
+        tui.screen().alternate_screen(),
+        "the UI runs on the alternate screen"
+    );
+    // The theme's background covers the screen.
+    let (r, c) = tui.find("tree:").expect("tree pane title");
+    assert_eq!(tui.cell_bg(r, c), rgb(dark.bg));
+
+    // Step the call: the next node is inside window_sum's frame.
+    tui.press("s");
+    // (the call stack pane shows the callee's frame innermost).
+    tui.wait_for("a step into the call", |s| {
+        s.contains("→ window_sum")
+            && s.contains("return t[i - 1] + t[i] + t[i + 1]")
+            && s.contains("▸ window_sum")
+    });
+
+    // Run the subtree from there to its leaves: nothing stays open.
+    tui.press("r");
+    tui.wait_for("the run to the leaves", |s| {
+        s.contains(" 0 open") && s.contains("AssertionError at line") && s.contains("IndexError")
+    });
+
+    // Jump to an exception leaf and ask for its model.
+    tui.press("e");
+    tui.wait_for("the jump to an exception leaf", |s| {
+        s.contains("exception leaf 1 of")
+    });
+    tui.press("m");
+    tui.wait_for("the model", |s| s.contains("inputs that reach this node:"));
+
+    // The model pane's title names the selected node; its tree row is that exception leaf,
+    // drawn in the theme's exception colour on the selection colour.
+    let text = tui.text();
+    let node: String = text
+        .split("model [")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .expect("model pane title `model [N]`")
+        .to_string();
+    let (row, col) = tui
+        .find(&format!("[{node}] "))
+        .unwrap_or_else(|| panic!("no tree row for node {node}:\n{text}"));
+    let leaf_line = &tui.rows()[row as usize];
+    let class = ["IndexError", "AssertionError"]
+        .into_iter()
+        .find(|c| leaf_line.contains(c))
+        .unwrap_or_else(|| panic!("node {node} is not an exception leaf: {leaf_line}"));
+    assert_eq!(
+        tui.cell_fg(row, col - 2),
+        rgb(dark.exception_leaf),
+        "● of the leaf"
+    );
+    assert_eq!(
+        tui.cell_bg(row, col + 1),
+        rgb(dark.selection),
+        "selected row"
+    );
+
+    // The inputs shown reach that exception when run concretely.
+    let (mr, mc) = tui.find("inputs that reach this node:").unwrap();
+    let pane: Vec<String> = tui
+        .screen()
+        .rows(mc, COLS - mc)
+        .skip(mr as usize + 1)
+        .take(6)
+        .collect();
+    let i = model_value(&pane, "i").to_string();
+    let t = model_value(&pane, "t").to_string();
+    assert!(i.parse::<i64>().is_ok(), "i = {i}");
+    assert!(t.starts_with('(') && t.ends_with(')'), "t = {t}");
+    let exec = Command::new(env!("CARGO_BIN_EXE_symdbg"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["exec", file, "--input", &format!("i={i}"), "--input"])
+        .arg(format!("t={t}"))
+        .output()
+        .expect("run symdbg exec");
+    let exec_out = String::from_utf8_lossy(&exec.stdout);
+    assert!(
+        exec_out.contains(&format!("outcome: exception {class}")),
+        "model i={i}, t={t} of leaf {node} ({class}) does not raise it concretely:\n{exec_out}"
+    );
+
+    // `t` switches to the light theme: the whole UI follows.
+    tui.press("t");
+    let light_bg = rgb(light.bg);
+    let start = Instant::now();
+    while tui.cell_bg(r, c) != light_bg {
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "theme did not switch:\n{}",
+            tui.text()
+        );
+        tui.pump(Duration::from_millis(50));
+    }
+
+    // Quit: exit status 0 and the terminal is back on the main screen.
+    tui.press("q");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = tui.child.try_wait().expect("wait for symdbg") {
+            break status;
+        }
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "symdbg did not quit:\n{}",
+            tui.text()
+        );
+        tui.pump(Duration::from_millis(50));
+    };
+    while tui.pump(Duration::from_millis(200)) && tui.screen().alternate_screen() {}
+    assert!(status.success(), "exit status {status:?}");
+    assert!(
+        !tui.screen().alternate_screen(),
+        "the terminal was not restored (still on the alternate screen)"
+    );
+}
