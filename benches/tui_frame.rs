@@ -22,7 +22,7 @@ use ratatui::Terminal;
 
 use symdbg::engine::Config;
 use symdbg::lang::SourceMap;
-use symdbg::tui::app::Pane;
+use symdbg::tui::app::{App, Pane};
 use symdbg::tui::harness::Harness;
 use symdbg::tui::tree::RowKind;
 use symdbg::tui::{view, Setup};
@@ -105,19 +105,34 @@ fn bench(c: &mut Criterion) {
     });
 
     // Selection on the last visible row: every `j` scrolls the tree by one row.
-    let start = select_row(&mut h, rows / 2);
-    let app = &mut h.app;
-    app.scroll
-        .insert(Pane::Tree, start.saturating_sub(HEIGHT as usize));
+    // At the end of a small tree, start again from the middle.
+    let middle = select_row(&mut h, rows / 2);
+    let (middle_id, app) = (h.app.selected, &mut h.app);
+    let to_bottom = |app: &mut App| {
+        app.select(middle_id);
+        app.scroll
+            .insert(Pane::Tree, middle.saturating_sub(HEIGHT as usize));
+    };
+    to_bottom(app);
     terminal.draw(|f| view::draw(f, app)).expect("draw");
-    let before = app.scroll[&Pane::Tree];
+    let (mut scrolled, mut stuck) = (0usize, 0usize);
     group.bench_function("scroll one row (j + redraw)", |b| {
         b.iter(|| {
+            let before = app.scroll.get(&Pane::Tree).copied();
             app.key(key('j'));
             terminal.draw(|f| view::draw(f, app)).expect("draw");
+            if app.scroll.get(&Pane::Tree).copied() == before {
+                stuck += 1;
+                to_bottom(app);
+            } else {
+                scrolled += 1;
+            }
         })
     });
-    assert!(app.scroll[&Pane::Tree] > before, "the tree scrolled");
+    assert!(
+        scrolled > 10 * stuck,
+        "most `j`s scroll: {scrolled} scrolled, {stuck} did not"
+    );
 
     // Selection mid-screen, moving down and up by one row: no scrolling.
     select_row(&mut h, rows / 2);

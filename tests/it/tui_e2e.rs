@@ -301,7 +301,12 @@ fn walk_window_sum_to_an_exception_and_its_model() {
         );
         tui.pump(Duration::from_millis(50));
     };
-    while tui.pump(Duration::from_millis(200)) && tui.screen().alternate_screen() {}
+    // Read what it wrote before exiting (until the pty closes, 30 s at most).
+    let start = Instant::now();
+    while tui.screen().alternate_screen()
+        && start.elapsed() < TIMEOUT
+        && tui.pump(Duration::from_millis(50))
+    {}
     assert!(status.success(), "exit status {status:?}");
     assert!(
         !tui.screen().alternate_screen(),
