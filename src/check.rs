@@ -5,7 +5,9 @@
 //!   explored leaf's path condition holds and that leaf ends the way the concrete run does
 //!   (same outcome, exception class, final variables or return value). A `bound` or
 //!   `unknown` leaf represents no concrete result, so an input that lands there is a
-//!   counterexample (the book's while_program with unroll 2 is not exhaustive).
+//!   counterexample (the book's while_program with unroll 2 is not exhaustive). Inputs
+//!   that violate an `assume` (the concrete run ends `infeasible`) or exceed the
+//!   interpreter's step budget are skipped: no leaf is meant to represent them.
 //! - **Precise**: every satisfiable leaf is real: running its model concretely ends the way
 //!   the leaf says.
 //!
@@ -48,6 +50,33 @@ pub struct Report {
     pub precise: Option<Counterexample>,
     /// Leaves whose models were replayed.
     pub leaves_checked: usize,
+    /// Random inputs that ended on a `bound`/`unknown` leaf or an unexplored node and were
+    /// skipped ([`Undecided::Skip`]); always 0 with [`Undecided::Counterexample`].
+    pub undecided: usize,
+}
+
+/// What the exhaustiveness test makes of a random input whose path ends in a `bound` or
+/// `unknown` leaf, or in a node the exploration left open: such a leaf represents no
+/// concrete result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Undecided {
+    /// The input is a counterexample (the book's reading: while_program with unroll 2 is
+    /// not exhaustive). `symdbg check` does this.
+    #[default]
+    Counterexample,
+    /// The input is counted in [`Report::undecided`] and the test goes on: for callers that
+    /// accept bounds and solver `unknown`s (e.g. a timeout that depends on the machine)
+    /// but want every decided leaf checked.
+    Skip,
+}
+
+/// Parameters of [`check_with`].
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Random inputs for the exhaustiveness test.
+    pub runs: usize,
+    pub seed: u64,
+    pub undecided: Undecided,
 }
 
 /// Deterministic input generation (splitmix64).
@@ -156,6 +185,26 @@ pub fn check(
     runs: usize,
     seed: u64,
 ) -> Report {
+    let options = Options {
+        runs,
+        seed,
+        undecided: Undecided::Counterexample,
+    };
+    check_with(program, types, engine, &options)
+}
+
+/// [`check`] with all parameters.
+pub fn check_with(
+    program: &Program,
+    types: &TypeInfo,
+    engine: &mut Engine,
+    options: &Options,
+) -> Report {
+    let Options {
+        runs,
+        seed,
+        undecided: on_undecided,
+    } = *options;
     let entry = engine.entry().map(str::to_string);
     let is_entry = entry.is_some();
     let config = concrete::Config::default();
@@ -179,6 +228,7 @@ pub fn check(
     // Exhaustiveness.
     let mut rng = Rng(seed);
     let mut exhaustive = None;
+    let mut undecided = 0;
     for _ in 0..runs {
         let inputs: BTreeMap<String, Value> = inputs_of
             .iter()
@@ -187,7 +237,10 @@ pub fn check(
         let Some(concrete) = run(&inputs) else {
             continue;
         };
-        if concrete.outcome == "step_limit" {
+        // A run past the step budget ends nowhere; a run that violates an `assume` is
+        // outside the inputs the program is about (the SET keeps no leaf for it: its
+        // `infeasible` leaves have unsatisfiable path conditions).
+        if concrete.outcome == "step_limit" || concrete.outcome == "infeasible" {
             continue;
         }
         let model = model_of(engine, &inputs);
@@ -195,6 +248,15 @@ pub fn check(
             .iter()
             .find(|(_, pc)| holds(&model, pc))
             .map(|(id, _)| *id);
+        if on_undecided == Undecided::Skip
+            && leaf.is_some_and(|l| {
+                let node = engine.tree().node(l);
+                node.is_open() || matches!(node.outcome(), Some(Outcome::Bound | Outcome::Unknown))
+            })
+        {
+            undecided += 1;
+            continue;
+        }
         let symbolic = leaf.map(|l| leaf_behaviour(engine, l, &model, is_entry));
         if symbolic.as_ref() != Some(&concrete) {
             exhaustive = Some(Counterexample {
@@ -247,5 +309,6 @@ pub fn check(
         exhaustive,
         precise,
         leaves_checked: checked,
+        undecided,
     }
 }
