@@ -101,17 +101,12 @@ enum Pass {
     Decrement,
 }
 
-const PASSES: [Pass; 12] = [
+const PASSES: [Pass; 7] = [
     Pass::DeleteSpan,
     Pass::ZeroSpan,
-    Pass::Delete(8),
-    Pass::Delete(4),
+    Pass::Zero(1),
     Pass::Delete(2),
     Pass::Delete(1),
-    Pass::Zero(8),
-    Pass::Zero(4),
-    Pass::Zero(2),
-    Pass::Zero(1),
     Pass::Halve,
     Pass::Decrement,
 ];
@@ -226,13 +221,9 @@ impl ValueTree for ChoiceTree {
         // `current` fails: accept it, without the choices its program does not read.
         if self.current != self.accepted {
             self.progress = true;
-            match PASSES.get(self.pass) {
-                // The next deletion at the same place removes different choices now.
-                Some(Pass::Delete(_)) => self.i = self.i.saturating_sub(1),
-                // The spans changed: start over with the new ones.
-                Some(Pass::DeleteSpan | Pass::ZeroSpan) => self.i = 0,
-                _ => {}
-            }
+            // The program changed: start over with the structural passes on its spans.
+            self.pass = 0;
+            self.i = 0;
         }
         let analysis = (self.analyse)(&self.current);
         self.current.truncate(analysis.used);
@@ -404,6 +395,23 @@ impl<'a> Gen<'a> {
         out
     }
 
+    /// A block that may not run (a branch, loop body, `try` body or handler): the
+    /// variables it introduces leave the scope afterwards, except when a choice says keep
+    /// them (1 in 8), so later reads of possibly unassigned variables (NameError,
+    /// UnboundLocalError) stay rare but possible.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = self.scope.len();
+        let out = f(self);
+        if self.pick(8) != 7 {
+            self.scope.truncate(saved);
+        }
+        out
+    }
+
+    fn nested_block(&mut self, max: usize, depth: u32) -> Vec<Stmt> {
+        self.nested(|g| g.block(max, depth))
+    }
+
     /// A non-empty block: [`Gen::block_items`], or `pass`.
     fn block(&mut self, max: usize, depth: u32) -> Vec<Stmt> {
         let mut out = self.block_items(max, depth);
@@ -490,10 +498,10 @@ impl<'a> Gen<'a> {
                 let mut branches = Vec::new();
                 for _ in 0..1 + self.pick(2) {
                     let c = self.expr(Type::Bool, 2);
-                    branches.push((c, self.block(2, depth - 1)));
+                    branches.push((c, self.nested_block(2, depth - 1)));
                 }
                 let orelse = if self.pick(2) == 1 {
-                    Some(self.block(2, depth - 1))
+                    Some(self.nested_block(2, depth - 1))
                 } else {
                     None
                 };
@@ -511,7 +519,7 @@ impl<'a> Gen<'a> {
                     op: BinOp::Add,
                     value: int(1),
                 })];
-                body.extend(self.block_items(2, depth - 1));
+                body.extend(self.nested(|g| g.block_items(2, depth - 1)));
                 self.loop_depth -= 1;
                 let orelse = (self.pick(3) == 1).then(|| vec![s(StmtKind::Pass)]);
                 let init = s(StmtKind::Assign {
@@ -542,7 +550,7 @@ impl<'a> Gen<'a> {
                 })
             }
             7 => {
-                let body = self.block(2, depth - 1);
+                let body = self.nested_block(2, depth - 1);
                 let classes = [
                     None,
                     Some("ZeroDivisionError"),
@@ -556,7 +564,7 @@ impl<'a> Gen<'a> {
                     let class = classes[1 + self.pick(5) as usize].map(id);
                     handlers.push(Handler {
                         class,
-                        body: self.block(2, depth - 1),
+                        body: self.nested_block(2, depth - 1),
                         span: sp(),
                     });
                 }
