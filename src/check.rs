@@ -7,7 +7,9 @@
 //!   `unknown` leaf represents no concrete result, so an input that lands there is a
 //!   counterexample (the book's while_program with unroll 2 is not exhaustive). Inputs
 //!   that violate an `assume` (the concrete run ends `infeasible`) or exceed the
-//!   interpreter's step budget are skipped: no leaf is meant to represent them.
+//!   interpreter's step budget are skipped: no leaf is meant to represent them. So are
+//!   inputs under which the path conditions cannot be evaluated in Rust (a quantifier over
+//!   a huge range), counted in [`Report::unevaluated`].
 //! - **Precise**: every satisfiable leaf is real: running its model concretely ends the way
 //!   the leaf says.
 //!
@@ -53,6 +55,10 @@ pub struct Report {
     /// Random inputs that ended on a `bound`/`unknown` leaf or an unexplored node and were
     /// skipped ([`Undecided::Skip`]); always 0 with [`Undecided::Counterexample`].
     pub undecided: usize,
+    /// Inputs (random ones, or leaf models) skipped because the path conditions or the
+    /// leaf's values cannot be evaluated under them in Rust (a quantifier over a range
+    /// larger than [`crate::solver::EVAL_RANGE_LIMIT`]): no verdict either way.
+    pub unevaluated: usize,
 }
 
 /// What the exhaustiveness test makes of a random input whose path ends in a `bound` or
@@ -118,32 +124,48 @@ impl Rng {
     }
 }
 
-fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Behaviour {
+/// The leaf's behaviour under `model`; `None` if a value cannot be evaluated although the
+/// model covers its symbols (a quantifier past [`crate::solver::EVAL_RANGE_LIMIT`]). Store
+/// terms over other symbols (havoc, opaque calls) are left out, as before.
+fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Option<Behaviour> {
+    let eval = |t: &Term| -> Result<Option<Value>, ()> {
+        match model.eval(t) {
+            Some(v) => Ok(Some(v)),
+            None => {
+                let mut vars = std::collections::BTreeSet::new();
+                t.vars(&mut vars);
+                if vars.iter().all(|s| model.values.contains_key(s)) {
+                    Err(())
+                } else {
+                    Ok(None)
+                }
+            }
+        }
+    };
     let node = engine.tree().node(leaf);
     let outcome = node.outcome().unwrap_or(Outcome::Unknown);
     let exception = match outcome {
         Outcome::Exception(c) => Some(c.name().to_string()),
         _ => None,
     };
-    let store = if entry {
-        BTreeMap::new()
-    } else {
-        engine
-            .store(leaf)
-            .iter()
-            .filter_map(|(k, t)| model.eval(t).map(|v| (k.clone(), v)))
-            .collect()
+    let mut store = BTreeMap::new();
+    if !entry {
+        for (k, t) in engine.store(leaf).iter() {
+            if let Some(v) = eval(t).ok()? {
+                store.insert(k.clone(), v);
+            }
+        }
+    }
+    let return_value = match (&node.return_value, entry) {
+        (Some(t), true) => eval(t).ok()?,
+        _ => None,
     };
-    Behaviour {
+    Some(Behaviour {
         outcome: outcome.name().to_string(),
         exception,
         store,
-        return_value: if entry {
-            node.return_value.as_ref().and_then(|t| model.eval(t))
-        } else {
-            None
-        },
-    }
+        return_value,
+    })
 }
 
 fn concrete_behaviour(r: &concrete::RunResult, entry: bool) -> Behaviour {
@@ -171,9 +193,19 @@ fn model_of(engine: &Engine, inputs: &BTreeMap<String, Value>) -> Model {
     Model { values }
 }
 
-fn holds(model: &Model, pc: &[Term]) -> bool {
-    pc.iter()
-        .all(|t| matches!(model.eval(t), Some(Value::Bool(true))))
+/// Whether the path condition holds under `model`, as a three-valued conjunction: false if
+/// a conjunct is false, `None` if none is but one cannot be evaluated (`Model::eval` does
+/// not evaluate quantifiers over more than [`crate::solver::EVAL_RANGE_LIMIT`] values).
+fn holds(model: &Model, pc: &[Term]) -> Option<bool> {
+    let mut result = Some(true);
+    for t in pc {
+        match model.eval(t) {
+            Some(Value::Bool(true)) => {}
+            Some(_) => return Some(false),
+            None => result = None,
+        }
+    }
+    result
 }
 
 /// Run both tests on an explored engine. `runs` random inputs for exhaustiveness; every
@@ -229,6 +261,7 @@ pub fn check_with(
     let mut rng = Rng(seed);
     let mut exhaustive = None;
     let mut undecided = 0;
+    let mut unevaluated = 0;
     for _ in 0..runs {
         let inputs: BTreeMap<String, Value> = inputs_of
             .iter()
@@ -244,10 +277,17 @@ pub fn check_with(
             continue;
         }
         let model = model_of(engine, &inputs);
+        let verdicts: Vec<Option<bool>> =
+            candidates.iter().map(|(_, pc)| holds(&model, pc)).collect();
         let leaf = candidates
             .iter()
-            .find(|(_, pc)| holds(&model, pc))
-            .map(|(id, _)| *id);
+            .zip(&verdicts)
+            .find(|(_, v)| **v == Some(true))
+            .map(|((id, _), _)| *id);
+        if leaf.is_none() && verdicts.contains(&None) {
+            unevaluated += 1;
+            continue;
+        }
         if on_undecided == Undecided::Skip
             && leaf.is_some_and(|l| {
                 let node = engine.tree().node(l);
@@ -257,7 +297,13 @@ pub fn check_with(
             undecided += 1;
             continue;
         }
-        let symbolic = leaf.map(|l| leaf_behaviour(engine, l, &model, is_entry));
+        let symbolic = match leaf.map(|l| leaf_behaviour(engine, l, &model, is_entry)) {
+            Some(None) => {
+                unevaluated += 1;
+                continue;
+            }
+            b => b.flatten(),
+        };
         if symbolic.as_ref() != Some(&concrete) {
             exhaustive = Some(Counterexample {
                 inputs,
@@ -290,7 +336,10 @@ pub fn check_with(
         checked += 1;
         let inputs = m.inputs.clone();
         let model = model_of(engine, &inputs);
-        let symbolic = leaf_behaviour(engine, leaf, &model, is_entry);
+        let Some(symbolic) = leaf_behaviour(engine, leaf, &model, is_entry) else {
+            unevaluated += 1;
+            continue;
+        };
         let Some(concrete) = run(&inputs) else {
             continue;
         };
@@ -310,5 +359,6 @@ pub fn check_with(
         precise,
         leaves_checked: checked,
         undecided,
+        unevaluated,
     }
 }
