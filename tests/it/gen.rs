@@ -221,9 +221,10 @@ impl ValueTree for ChoiceTree {
         // `current` fails: accept it, without the choices its program does not read.
         if self.current != self.accepted {
             self.progress = true;
-            // The program changed: start over with the structural passes on its spans.
-            self.pass = 0;
-            self.i = 0;
+            // Go on with the same pass where it is (the earlier candidates of this sweep
+            // failed; the next sweep retries them), at the same place: what was there
+            // changed.
+            self.i = self.i.saturating_sub(1);
         }
         let analysis = (self.analyse)(&self.current);
         self.current.truncate(analysis.used);
