@@ -11,7 +11,9 @@
 //!   inputs under which the path conditions cannot be evaluated in Rust (a quantifier over
 //!   a huge range), counted in [`Report::unevaluated`].
 //! - **Precise**: every satisfiable leaf is real: running its model concretely ends the way
-//!   the leaf says.
+//!   the leaf says. A model whose concrete run uses up the interpreter's step budget (e.g.
+//!   a quantifier over 10^15 values, which Z3 decides at once) is skipped and counted in
+//!   [`Report::unfinished`], as are such random inputs.
 //!
 //! Verdicts are "probably" (testing, not proof). Used by `symdbg check`; no IO here.
 
@@ -59,6 +61,9 @@ pub struct Report {
     /// leaf's values cannot be evaluated under them in Rust (a quantifier over a range
     /// larger than [`crate::solver::EVAL_RANGE_LIMIT`]): no verdict either way.
     pub unevaluated: usize,
+    /// Concrete runs that used up the interpreter's step budget (`step_limit`): they end
+    /// nowhere, so they are no verdict either way (random inputs and leaf models).
+    pub unfinished: usize,
 }
 
 /// What the exhaustiveness test makes of a random input whose path ends in a `bound` or
@@ -262,6 +267,7 @@ pub fn check_with(
     let mut exhaustive = None;
     let mut undecided = 0;
     let mut unevaluated = 0;
+    let mut unfinished = 0;
     for _ in 0..runs {
         let inputs: BTreeMap<String, Value> = inputs_of
             .iter()
@@ -273,7 +279,11 @@ pub fn check_with(
         // A run past the step budget ends nowhere; a run that violates an `assume` is
         // outside the inputs the program is about (the SET keeps no leaf for it: its
         // `infeasible` leaves have unsatisfiable path conditions).
-        if concrete.outcome == "step_limit" || concrete.outcome == "infeasible" {
+        if concrete.outcome == "step_limit" {
+            unfinished += 1;
+            continue;
+        }
+        if concrete.outcome == "infeasible" {
             continue;
         }
         let model = model_of(engine, &inputs);
@@ -343,6 +353,10 @@ pub fn check_with(
         let Some(concrete) = run(&inputs) else {
             continue;
         };
+        if concrete.outcome == "step_limit" {
+            unfinished += 1;
+            continue;
+        }
         if concrete != symbolic {
             precise = Some(Counterexample {
                 inputs,
@@ -360,5 +374,6 @@ pub fn check_with(
         leaves_checked: checked,
         undecided,
         unevaluated,
+        unfinished,
     }
 }
