@@ -51,6 +51,8 @@ struct Stats {
     undecided: usize,
     /// Inputs skipped because `Model::eval` cannot evaluate the path conditions under them.
     unevaluated: usize,
+    /// Concrete runs (random inputs or leaf models) that used up the step budget.
+    unfinished: usize,
     bound_leaves: usize,
     unknown_leaves: usize,
     node_limit: usize,
@@ -183,6 +185,7 @@ fn check_source(src: &str, stats: &mut Stats) -> Result<(), String> {
         stats.runs += report.runs;
         stats.undecided += report.undecided;
         stats.unevaluated += report.unevaluated;
+        stats.unfinished += report.unfinished;
         stats.leaves_checked += report.leaves_checked;
         let run = entry.map_or("module run".to_string(), |f| format!("--entry {f}"));
         let known = [&report.exhaustive, &report.precise]
@@ -320,7 +323,7 @@ fn gen_check_generated_programs_are_exhaustive_and_precise() {
     }
     eprintln!(
         "gen_check: {} programs ({} rejected), {} explorations ({} nodes, largest {}), \
-         {} random runs ({} undecided, {} unevaluated), {} leaves replayed, {} unknown leaves, {} hit the node \
+         {} random runs ({} undecided, {} unevaluated, {} unfinished), {} leaves replayed, {} unknown leaves, {} hit the node \
          limit, {:.1?}; features: {:?}",
         stats.programs,
         stats.rejected,
@@ -330,6 +333,7 @@ fn gen_check_generated_programs_are_exhaustive_and_precise() {
         stats.runs,
         stats.undecided,
         stats.unevaluated,
+        stats.unfinished,
         stats.leaves_checked,
         stats.unknown_leaves,
         stats.node_limit,
@@ -344,6 +348,7 @@ fn gen_check_generated_programs_are_exhaustive_and_precise() {
     assert!(stats.leaves_checked >= 2 * stats.programs, "{stats:?}");
     assert!(stats.undecided * 10 <= stats.runs, "{stats:?}");
     assert!(stats.unevaluated * 100 <= stats.runs, "{stats:?}");
+    assert!(stats.unfinished * 100 <= stats.runs, "{stats:?}");
     // Every feature the issue names occurs in a fair share of the programs.
     for (name, n) in &stats.features {
         assert!(
@@ -452,4 +457,26 @@ fn gen_check_finding_2_unevaluable_quantifier_is_no_counterexample() {
     // Inputs with |x| ≥ 32 make x⁴ exceed the limit; the check's inputs include some.
     assert!(report.unevaluated > 0, "{report:?}");
     assert!(report.unevaluated < report.runs, "{report:?}");
+}
+
+/// Finding 3 (a harness artefact, fixed in `src/check.rs`): a leaf's model (y = 1) whose
+/// concrete run spends the interpreter's whole step budget in `any(v for k in range(2, n))`
+/// with n ≈ 10^15 (Z3 decides it at once) was reported as "not precise" (`step_limit` vs the
+/// leaf's `normal`). Such runs are now counted as unfinished, not counterexamples.
+#[test]
+fn gen_check_finding_3_step_limit_model_is_no_counterexample() {
+    let src = "y: int\nassume 0 < y < 3\ny = y * 1000000\ny = y * y * y\nv = False\nif any(v for k in range(2, y)):\n    pass\n";
+    let (program, types, ir) = symdbg::transform::load(src).unwrap();
+    let mut engine = Engine::new(&program, types.clone(), ir, None, Config::default()).unwrap();
+    let root = engine.tree().root();
+    engine.run(root, Limits::default());
+    let options = check::Options {
+        runs: 5,
+        seed: 3,
+        undecided: Undecided::Counterexample,
+    };
+    let report = check::check_with(&program, &types, &mut engine, &options);
+    assert!(report.exhaustive.is_none(), "{:?}", report.exhaustive);
+    assert!(report.precise.is_none(), "{:?}", report.precise);
+    assert!(report.unfinished > 0, "{report:?}");
 }
