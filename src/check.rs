@@ -5,9 +5,15 @@
 //!   explored leaf's path condition holds and that leaf ends the way the concrete run does
 //!   (same outcome, exception class, final variables or return value). A `bound` or
 //!   `unknown` leaf represents no concrete result, so an input that lands there is a
-//!   counterexample (the book's while_program with unroll 2 is not exhaustive).
+//!   counterexample (the book's while_program with unroll 2 is not exhaustive). Inputs
+//!   that violate an `assume` (the concrete run ends `infeasible`) or exceed the
+//!   interpreter's step budget are skipped: no leaf is meant to represent them. So are
+//!   inputs under which the path conditions cannot be evaluated in Rust (a quantifier over
+//!   a huge range), counted in [`Report::unevaluated`].
 //! - **Precise**: every satisfiable leaf is real: running its model concretely ends the way
-//!   the leaf says.
+//!   the leaf says. A model whose concrete run uses up the interpreter's step budget (e.g.
+//!   a quantifier over 10^15 values, which Z3 decides at once) is skipped and counted in
+//!   [`Report::unfinished`], as are such random inputs.
 //!
 //! Verdicts are "probably" (testing, not proof). Used by `symdbg check`; no IO here.
 
@@ -48,6 +54,40 @@ pub struct Report {
     pub precise: Option<Counterexample>,
     /// Leaves whose models were replayed.
     pub leaves_checked: usize,
+    /// Random inputs that ended on a `bound`/`unknown` leaf or an unexplored node and were
+    /// skipped ([`Undecided::Skip`]); always 0 with [`Undecided::Counterexample`].
+    pub undecided: usize,
+    /// Inputs (random ones, or leaf models) skipped because the path conditions or the
+    /// leaf's values cannot be evaluated under them in Rust (a quantifier over a range
+    /// larger than [`crate::solver::EVAL_RANGE_LIMIT`]): no verdict either way.
+    pub unevaluated: usize,
+    /// Concrete runs that used up the interpreter's step budget (`step_limit`): they end
+    /// nowhere, so they are no verdict either way (random inputs and leaf models).
+    pub unfinished: usize,
+}
+
+/// What the exhaustiveness test makes of a random input whose path ends in a `bound` or
+/// `unknown` leaf, or in a node the exploration left open: such a leaf represents no
+/// concrete result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Undecided {
+    /// The input is a counterexample (the book's reading: while_program with unroll 2 is
+    /// not exhaustive). `symdbg check` does this.
+    #[default]
+    Counterexample,
+    /// The input is counted in [`Report::undecided`] and the test goes on: for callers that
+    /// accept bounds and solver `unknown`s (e.g. a timeout that depends on the machine)
+    /// but want every decided leaf checked.
+    Skip,
+}
+
+/// Parameters of [`check_with`].
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Random inputs for the exhaustiveness test.
+    pub runs: usize,
+    pub seed: u64,
+    pub undecided: Undecided,
 }
 
 /// Deterministic input generation (splitmix64).
@@ -89,32 +129,48 @@ impl Rng {
     }
 }
 
-fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Behaviour {
+/// The leaf's behaviour under `model`; `None` if a value cannot be evaluated although the
+/// model covers its symbols (a quantifier past [`crate::solver::EVAL_RANGE_LIMIT`]). Store
+/// terms over other symbols (havoc, opaque calls) are left out, as before.
+fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Option<Behaviour> {
+    let eval = |t: &Term| -> Result<Option<Value>, ()> {
+        match model.eval(t) {
+            Some(v) => Ok(Some(v)),
+            None => {
+                let mut vars = std::collections::BTreeSet::new();
+                t.vars(&mut vars);
+                if vars.iter().all(|s| model.values.contains_key(s)) {
+                    Err(())
+                } else {
+                    Ok(None)
+                }
+            }
+        }
+    };
     let node = engine.tree().node(leaf);
     let outcome = node.outcome().unwrap_or(Outcome::Unknown);
     let exception = match outcome {
         Outcome::Exception(c) => Some(c.name().to_string()),
         _ => None,
     };
-    let store = if entry {
-        BTreeMap::new()
-    } else {
-        engine
-            .store(leaf)
-            .iter()
-            .filter_map(|(k, t)| model.eval(t).map(|v| (k.clone(), v)))
-            .collect()
+    let mut store = BTreeMap::new();
+    if !entry {
+        for (k, t) in engine.store(leaf).iter() {
+            if let Some(v) = eval(t).ok()? {
+                store.insert(k.clone(), v);
+            }
+        }
+    }
+    let return_value = match (&node.return_value, entry) {
+        (Some(t), true) => eval(t).ok()?,
+        _ => None,
     };
-    Behaviour {
+    Some(Behaviour {
         outcome: outcome.name().to_string(),
         exception,
         store,
-        return_value: if entry {
-            node.return_value.as_ref().and_then(|t| model.eval(t))
-        } else {
-            None
-        },
-    }
+        return_value,
+    })
 }
 
 fn concrete_behaviour(r: &concrete::RunResult, entry: bool) -> Behaviour {
@@ -142,9 +198,19 @@ fn model_of(engine: &Engine, inputs: &BTreeMap<String, Value>) -> Model {
     Model { values }
 }
 
-fn holds(model: &Model, pc: &[Term]) -> bool {
-    pc.iter()
-        .all(|t| matches!(model.eval(t), Some(Value::Bool(true))))
+/// Whether the path condition holds under `model`, as a three-valued conjunction: false if
+/// a conjunct is false, `None` if none is but one cannot be evaluated (`Model::eval` does
+/// not evaluate quantifiers over more than [`crate::solver::EVAL_RANGE_LIMIT`] values).
+fn holds(model: &Model, pc: &[Term]) -> Option<bool> {
+    let mut result = Some(true);
+    for t in pc {
+        match model.eval(t) {
+            Some(Value::Bool(true)) => {}
+            Some(_) => return Some(false),
+            None => result = None,
+        }
+    }
+    result
 }
 
 /// Run both tests on an explored engine. `runs` random inputs for exhaustiveness; every
@@ -156,6 +222,26 @@ pub fn check(
     runs: usize,
     seed: u64,
 ) -> Report {
+    let options = Options {
+        runs,
+        seed,
+        undecided: Undecided::Counterexample,
+    };
+    check_with(program, types, engine, &options)
+}
+
+/// [`check`] with all parameters.
+pub fn check_with(
+    program: &Program,
+    types: &TypeInfo,
+    engine: &mut Engine,
+    options: &Options,
+) -> Report {
+    let Options {
+        runs,
+        seed,
+        undecided: on_undecided,
+    } = *options;
     let entry = engine.entry().map(str::to_string);
     let is_entry = entry.is_some();
     let config = concrete::Config::default();
@@ -179,6 +265,9 @@ pub fn check(
     // Exhaustiveness.
     let mut rng = Rng(seed);
     let mut exhaustive = None;
+    let mut undecided = 0;
+    let mut unevaluated = 0;
+    let mut unfinished = 0;
     for _ in 0..runs {
         let inputs: BTreeMap<String, Value> = inputs_of
             .iter()
@@ -187,15 +276,44 @@ pub fn check(
         let Some(concrete) = run(&inputs) else {
             continue;
         };
+        // A run past the step budget ends nowhere; a run that violates an `assume` is
+        // outside the inputs the program is about (the SET keeps no leaf for it: its
+        // `infeasible` leaves have unsatisfiable path conditions).
         if concrete.outcome == "step_limit" {
+            unfinished += 1;
+            continue;
+        }
+        if concrete.outcome == "infeasible" {
             continue;
         }
         let model = model_of(engine, &inputs);
+        let verdicts: Vec<Option<bool>> =
+            candidates.iter().map(|(_, pc)| holds(&model, pc)).collect();
         let leaf = candidates
             .iter()
-            .find(|(_, pc)| holds(&model, pc))
-            .map(|(id, _)| *id);
-        let symbolic = leaf.map(|l| leaf_behaviour(engine, l, &model, is_entry));
+            .zip(&verdicts)
+            .find(|(_, v)| **v == Some(true))
+            .map(|((id, _), _)| *id);
+        if leaf.is_none() && verdicts.contains(&None) {
+            unevaluated += 1;
+            continue;
+        }
+        if on_undecided == Undecided::Skip
+            && leaf.is_some_and(|l| {
+                let node = engine.tree().node(l);
+                node.is_open() || matches!(node.outcome(), Some(Outcome::Bound | Outcome::Unknown))
+            })
+        {
+            undecided += 1;
+            continue;
+        }
+        let symbolic = match leaf.map(|l| leaf_behaviour(engine, l, &model, is_entry)) {
+            Some(None) => {
+                unevaluated += 1;
+                continue;
+            }
+            b => b.flatten(),
+        };
         if symbolic.as_ref() != Some(&concrete) {
             exhaustive = Some(Counterexample {
                 inputs,
@@ -228,10 +346,17 @@ pub fn check(
         checked += 1;
         let inputs = m.inputs.clone();
         let model = model_of(engine, &inputs);
-        let symbolic = leaf_behaviour(engine, leaf, &model, is_entry);
+        let Some(symbolic) = leaf_behaviour(engine, leaf, &model, is_entry) else {
+            unevaluated += 1;
+            continue;
+        };
         let Some(concrete) = run(&inputs) else {
             continue;
         };
+        if concrete.outcome == "step_limit" {
+            unfinished += 1;
+            continue;
+        }
         if concrete != symbolic {
             precise = Some(Counterexample {
                 inputs,
@@ -247,5 +372,8 @@ pub fn check(
         exhaustive,
         precise,
         leaves_checked: checked,
+        undecided,
+        unevaluated,
+        unfinished,
     }
 }

@@ -13,6 +13,8 @@ mod engine_api;
 mod exec;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
+/// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.
+mod gen_check;
 /// Invariant-annotated loops: verifying programs and their one-token mutants.
 mod invariants;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
