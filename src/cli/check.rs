@@ -41,6 +41,11 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             "precise": side(&report.precise),
             "runs": report.runs,
             "leaves_checked": report.leaves_checked,
+            "skipped": {
+                "undecided": report.undecided,
+                "unevaluated": report.unevaluated,
+                "unfinished": report.unfinished,
+            },
         }))
         .unwrap_or_default();
         s.push('\n');
@@ -74,6 +79,13 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
                 "precise: no\n{}",
                 describe(c, "the leaf's model does not do what the leaf says")
             )),
+        }
+        if report.unevaluated + report.unfinished + report.undecided > 0 {
+            s.push_str(&format!(
+                "skipped (no verdict either way): {} inputs the path conditions cannot be \
+                 evaluated under in Rust, {} concrete runs past the step budget, {} undecided\n",
+                report.unevaluated, report.unfinished, report.undecided
+            ));
         }
         s
     };

@@ -81,15 +81,9 @@ type Known = (&'static str, fn(&Behaviour, &Behaviour) -> bool);
 
 /// Engine bugs this test found, reported to the lead and not fixed yet. A counterexample
 /// that is an instance of one is counted (and printed in the figures) instead of failing
-/// the test, so CI keeps checking everything else; each has an `#[ignore]`d test below with
-/// its minimal program that must pass once it is fixed. Delete the entry with the fix.
-const KNOWN: [Known; 1] = [(
-    "finding 1: unassigned local read in an all/any body: concrete NameError, leaf UnboundLocalError",
-    |concrete, leaf| {
-        concrete.exception.as_deref() == Some("NameError")
-            && leaf.exception.as_deref() == Some("UnboundLocalError")
-    },
-)];
+/// the test, so CI keeps checking everything else; each gets a test below with its minimal
+/// program. Delete the entry with the fix. (Finding 1 was fixed: none is open.)
+const KNOWN: [Known; 0] = [];
 
 fn known(c: &Counterexample) -> Option<usize> {
     let leaf = c.symbolic.as_ref()?;
@@ -414,10 +408,9 @@ fn gen_check_shrinks_an_engine_property() {
     assert!(lines <= 3, "shrunk to {lines} lines:\n{src}");
 }
 
-/// Finding 1 (see [`KNOWN`]): the engine's leaf must raise what CPython and the concrete
-/// interpreter raise. Un-ignore when fixed.
+/// Finding 1 (fixed in the engine): an unassigned local read in an `all`/`any` body raises
+/// NameError, as in CPython and the concrete interpreter; the check now passes.
 #[test]
-#[ignore = "engine bug found by gen_check, reported to the lead"]
 fn gen_check_finding_1_unassigned_local_in_quantifier() {
     let src = "def f(a: int) -> bool:\n    if a > 100:\n        v = False\n    return all(v for k in range(1))\n";
     let (program, types, ir) = symdbg::transform::load(src).unwrap();
@@ -433,6 +426,15 @@ fn gen_check_finding_1_unassigned_local_in_quantifier() {
     let report = check::check_with(&program, &types, &mut engine, &options);
     assert!(report.exhaustive.is_none(), "{:?}", report.exhaustive);
     assert!(report.precise.is_none(), "{:?}", report.precise);
+    let leaf_classes: Vec<String> = engine
+        .tree()
+        .nodes()
+        .filter_map(|n| match n.outcome() {
+            Some(symdbg::engine::Outcome::Exception(c)) => Some(c.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(leaf_classes, ["NameError"]);
 }
 
 /// Finding 2 (a harness artefact, fixed in `src/check.rs`): `Model::eval` does not evaluate
