@@ -115,6 +115,9 @@ pub struct App {
     pub tick: usize,
     pub quit: bool,
     pub areas: Areas,
+    /// First line of the help overlay shown, and the most it can scroll (set when drawn).
+    pub help_scroll: usize,
+    pub help_max_scroll: usize,
     outbox: Vec<Cmd>,
     /// Keys pressed while the worker was busy, replayed when it is done.
     typeahead: std::collections::VecDeque<ratatui::crossterm::event::KeyEvent>,
@@ -153,6 +156,8 @@ impl App {
             tick: 0,
             quit: false,
             areas: Areas::default(),
+            help_scroll: 0,
+            help_max_scroll: 0,
             outbox: Vec::new(),
             typeahead: Default::default(),
             cancel: None,
@@ -222,6 +227,11 @@ impl App {
             Reply::Delta(delta) => {
                 self.tree.apply(&delta);
                 self.stats = delta.stats;
+                // A selected way out of a folded frame that has just been stepped is
+                // inside the frame now: unfold so the selection keeps its row.
+                if self.tree.row_of(self.selected).is_none() {
+                    self.tree.reveal(self.selected);
+                }
             }
             Reply::Progress { nodes } => {
                 if let Some(b) = &mut self.busy {

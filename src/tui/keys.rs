@@ -8,12 +8,13 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "h  ←",
-        "tree: collapse the node's subtree, or go to the parent",
+        "tree: fold a call's frame (→ row), collapse the subtree, or go to the parent",
     ),
     (
         "l  →",
-        "tree: expand a collapsed node, or go to the first child",
+        "tree: unfold a folded node, or go to the first child",
     ),
+    ("z", "tree: fold / unfold every call frame"),
     ("PgDn PgUp g G", "page down/up, first/last row"),
     ("Tab  S-Tab", "focus the next/previous pane"),
     (

@@ -9,6 +9,13 @@
 //! a branching node's children are indented under a label row with their branch condition
 //! (`├ x > 1` / `└ not (x > 1)`). Indentation guides are shared persistent lists, so deep
 //! trees do not store one long prefix string per row.
+//!
+//! Two folds: a *collapsed* node hides its whole subtree; a *frame-folded* call node (the
+//! node where a call entered its frame, `→ f`) hides only the nodes inside that frame and
+//! shows, as its children, where each path through the call ends up: the node after the
+//! return (`←`), or a leaf or open node inside the frame. Each such way out is labelled
+//! with the branch conditions taken inside the frame, so a folded call reads like a
+//! summary of the function: one row per path through it.
 
 use std::rc::Rc;
 
@@ -20,7 +27,10 @@ pub struct UiNode {
     pub info: NodeInfo,
     pub children: Vec<u32>,
     pub depth: u32,
+    /// The whole subtree is hidden.
     pub collapsed: bool,
+    /// A call node whose frame is folded: only the nodes inside the frame are hidden.
+    pub frame_folded: bool,
 }
 
 /// One segment of indentation (`"│ "` or `"  "`), linked to the segments left of it.
@@ -59,8 +69,11 @@ pub enum RowKind {
 pub struct Row {
     pub kind: RowKind,
     pub guide: Option<Rc<Guide>>,
-    /// At a collapsed node: how many nodes are hidden under it.
+    /// At a collapsed or frame-folded node: how many nodes are hidden under it.
     pub hidden: usize,
+    /// A label row under a folded frame: the conditions taken inside the frame (replaces
+    /// the node's own branch condition).
+    pub cond: Option<Rc<str>>,
 }
 
 impl Row {
@@ -108,6 +121,10 @@ pub struct Mirror {
 
 const HIDDEN: u32 = u32::MAX;
 
+/// The nodes shown right under a node: each with the label-row text that replaces its own
+/// branch condition (under a folded frame).
+type Next = Vec<(u32, Option<Rc<str>>)>;
+
 impl Mirror {
     pub fn len(&self) -> usize {
         self.nodes.len()
@@ -146,6 +163,7 @@ impl Mirror {
                 children: Vec::new(),
                 depth,
                 collapsed: false,
+                frame_folded: false,
             });
         }
         if !delta.nodes.is_empty() || !delta.changed.is_empty() {
@@ -161,13 +179,77 @@ impl Mirror {
         }
     }
 
-    /// Expand every collapsed ancestor of `id` so that it has a row.
+    pub fn set_frame_folded(&mut self, id: u32, folded: bool) {
+        let n = &mut self.nodes[id as usize];
+        if n.frame_folded != folded {
+            n.frame_folded = folded;
+            self.dirty = true;
+        }
+    }
+
+    /// Is `id` the node where a call entered a new frame (the `→ f` row)?
+    pub fn is_call(&self, id: u32) -> bool {
+        let n = &self.nodes[id as usize].info;
+        n.parent
+            .is_some_and(|p| n.frames > self.nodes[p as usize].info.frames)
+    }
+
+    /// The call nodes, in id order.
+    pub fn calls(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.nodes.len() as u32).filter(|&id| self.is_call(id))
+    }
+
+    /// Unfold every ancestor of `id` whose fold hides it, so that it has a row.
     pub fn reveal(&mut self, id: u32) {
+        // Walking up from `id`: `escaped` says whether some node between the ancestor
+        // (exclusive) and `id` (inclusive) is already outside the ancestor's frame.
+        let childless = self.nodes[id as usize].children.is_empty();
+        let mut min_frames = self.nodes[id as usize].info.frames;
         let mut cur = self.nodes[id as usize].info.parent;
         while let Some(p) = cur {
             self.set_collapsed(p, false);
+            let frames = self.nodes[p as usize].info.frames;
+            if self.nodes[p as usize].frame_folded && min_frames >= frames && !childless {
+                self.set_frame_folded(p, false);
+            }
+            min_frames = min_frames.min(frames);
             cur = self.nodes[p as usize].info.parent;
         }
+    }
+
+    /// Where the paths through the frame entered at `call` come out (see the module doc),
+    /// in depth-first order, each with the branch conditions taken inside the frame; and
+    /// how many nodes the frame holds.
+    fn frame_exits(&self, call: u32) -> (Next, usize) {
+        let frames = self.nodes[call as usize].info.frames;
+        let mut exits = Vec::new();
+        let mut inside = 0;
+        let mut stack: Vec<(u32, Vec<u32>)> = self.nodes[call as usize]
+            .children
+            .iter()
+            .rev()
+            .map(|&c| (c, Vec::new()))
+            .collect();
+        while let Some((id, mut conds)) = stack.pop() {
+            let n = &self.nodes[id as usize];
+            if n.info.branch.is_some() {
+                conds.push(id);
+            }
+            if n.info.frames < frames || n.children.is_empty() {
+                let text: Vec<&str> = conds
+                    .iter()
+                    .filter_map(|&c| self.nodes[c as usize].info.branch.as_deref())
+                    .collect();
+                let cond = (!text.is_empty()).then(|| Rc::from(text.join(" and ")));
+                exits.push((id, cond));
+                continue;
+            }
+            inside += 1;
+            for &c in n.children.iter().rev() {
+                stack.push((c, conds.clone()));
+            }
+        }
+        (exits, inside)
     }
 
     /// The visible rows (rebuilt if the tree changed).
@@ -213,16 +295,17 @@ impl Mirror {
         }
         enum Item {
             Node(u32, Option<Rc<Guide>>),
-            Label(u32, Option<Rc<Guide>>, &'static str),
+            Label(u32, Option<Rc<Guide>>, &'static str, Option<Rc<str>>),
         }
         let mut stack = vec![Item::Node(0, None)];
         while let Some(item) = stack.pop() {
             let (mut id, guide) = match item {
-                Item::Label(node, guide, head) => {
+                Item::Label(node, guide, head, cond) => {
                     self.rows.push(Row {
                         kind: RowKind::Label { node, head },
                         guide,
                         hidden: 0,
+                        cond,
                     });
                     continue;
                 }
@@ -231,20 +314,24 @@ impl Mirror {
             loop {
                 let n = &self.nodes[id as usize];
                 self.row_of[id as usize] = self.rows.len() as u32;
-                let hidden = if n.collapsed { self.count_below(id) } else { 0 };
+                let folded = n.frame_folded && !n.collapsed && self.is_call(id);
+                let (next, hidden): (Next, usize) = if n.collapsed {
+                    (Vec::new(), self.count_below(id))
+                } else if folded {
+                    self.frame_exits(id)
+                } else {
+                    (n.children.iter().map(|&c| (c, None)).collect(), 0)
+                };
                 self.rows.push(Row {
                     kind: RowKind::Node(id),
                     guide: guide.clone(),
                     hidden,
+                    cond: None,
                 });
-                if n.collapsed {
-                    break;
-                }
-                match n.children.as_slice() {
+                match next.as_slice() {
                     [] => break,
-                    [only] => {
-                        let c = &self.nodes[*only as usize].info;
-                        if c.branch.is_some() {
+                    [(only, cond)] => {
+                        if cond.is_some() || self.nodes[*only as usize].info.branch.is_some() {
                             self.rows.push(Row {
                                 kind: RowKind::Label {
                                     node: *only,
@@ -252,13 +339,14 @@ impl Mirror {
                                 },
                                 guide: guide.clone(),
                                 hidden: 0,
+                                cond: if folded { cond.clone() } else { None },
                             });
                         }
                         id = *only;
                     }
                     many => {
                         let len = guide.as_ref().map_or(0, |g| g.len) + 1;
-                        for (k, &c) in many.iter().enumerate().rev() {
+                        for (k, (c, cond)) in many.iter().enumerate().rev() {
                             let last = k + 1 == many.len();
                             let (head, seg) = if last {
                                 ("└ ", "  ")
@@ -270,8 +358,13 @@ impl Mirror {
                                 seg,
                                 len,
                             });
-                            stack.push(Item::Node(c, Some(child_guide)));
-                            stack.push(Item::Label(c, guide.clone(), head));
+                            stack.push(Item::Node(*c, Some(child_guide)));
+                            let cond = if folded {
+                                Some(cond.clone().unwrap_or_else(|| Rc::from("(always)")))
+                            } else {
+                                None
+                            };
+                            stack.push(Item::Label(*c, guide.clone(), head, cond));
                         }
                         break;
                     }
@@ -373,6 +466,80 @@ mod tests {
         assert_eq!(m.row_of(3), Some(5));
     }
 
+    /// 0 → 1 (call: frames 2) branches inside the frame: 2 (x > 0) returns at 3 and ends
+    /// at 4; 5 (not (x > 0)) is an exception leaf inside the frame.
+    fn with_call() -> Mirror {
+        let mut m = Mirror::default();
+        let n = |id, parent, kind, branch, frames| NodeInfo {
+            frames,
+            ..info(id, parent, kind, branch)
+        };
+        m.apply(&Delta {
+            nodes: vec![
+                n(0, None, Kind::Inner, None, 1),
+                n(1, Some(0), Kind::Inner, None, 2),
+                n(2, Some(1), Kind::Inner, Some("x > 0"), 2),
+                n(3, Some(2), Kind::Inner, None, 1),
+                n(4, Some(3), Kind::Leaf(LeafKind::Normal), None, 1),
+                n(
+                    5,
+                    Some(1),
+                    Kind::Leaf(LeafKind::Exception),
+                    Some("not (x > 0)"),
+                    2,
+                ),
+            ],
+            ..Delta::default()
+        });
+        m
+    }
+
+    #[test]
+    fn a_folded_frame_shows_one_row_per_way_out() {
+        let mut m = with_call();
+        assert!(m.is_call(1) && !m.is_call(2) && !m.is_call(3));
+        assert_eq!(m.calls().collect::<Vec<_>>(), vec![1]);
+        m.set_frame_folded(1, true);
+        let rows: Vec<(RowKind, Option<String>, usize)> = m
+            .rows()
+            .iter()
+            .map(|r| (r.kind, r.cond.as_deref().map(str::to_string), r.hidden))
+            .collect();
+        let label = |node, head| RowKind::Label { node, head };
+        assert_eq!(
+            rows,
+            vec![
+                (RowKind::Node(0), None, 0),
+                (RowKind::Node(1), None, 1),
+                (label(3, "├ "), Some("x > 0".to_string()), 0),
+                (RowKind::Node(3), None, 0),
+                (RowKind::Node(4), None, 0),
+                (label(5, "└ "), Some("not (x > 0)".to_string()), 0),
+                (RowKind::Node(5), None, 0),
+            ]
+        );
+        assert_eq!(m.row_of(2), None);
+        // The ways out stay visible; revealing a node inside the frame unfolds it.
+        m.reveal(4);
+        m.reveal(5);
+        assert!(m.node(1).frame_folded);
+        m.reveal(2);
+        assert!(!m.node(1).frame_folded);
+        assert_eq!(m.row_of(2), Some(3));
+    }
+
+    #[test]
+    fn collapsing_a_folded_call_hides_everything_below_it() {
+        let mut m = with_call();
+        m.set_frame_folded(1, true);
+        m.set_collapsed(1, true);
+        assert_eq!(m.rows().len(), 2);
+        assert_eq!(m.rows()[1].hidden, 4);
+        m.reveal(4);
+        assert!(!m.node(1).collapsed && m.node(1).frame_folded);
+        assert!(m.row_of(4).is_some());
+    }
+
     #[test]
     fn deep_prefixes_are_cut_on_the_left() {
         let g = (0..50).fold(None, |parent, k| {
@@ -386,6 +553,7 @@ mod tests {
             kind: RowKind::Node(0),
             guide: g,
             hidden: 0,
+            cond: None,
         };
         let p = row.prefix(11);
         assert!(p.starts_with('…'));

@@ -237,3 +237,25 @@ fn a_tree_of_100k_nodes_scrolls() {
     assert!(screen.contains(&format!("[{}]", app.selected)), "{screen}");
     assert!(screen.contains("tree: 100000 nodes"), "{screen}");
 }
+
+#[test]
+fn help_scrolls_in_a_short_terminal() {
+    let mut h = open("inversion.py", None, 80, 24);
+    h.keys("?");
+    let screen = h.screen();
+    assert!(screen.contains("j/k scroll ("), "{screen}");
+    assert!(!screen.contains("Ctrl-C      quit"), "{screen}");
+    // j scrolls (not closes) until the last line is on screen, then stops there.
+    for _ in 0..40 {
+        h.keys("j");
+    }
+    assert_eq!(h.app.mode, symdbg::tui::app::Mode::Help);
+    let screen = h.screen();
+    assert!(screen.contains("Ctrl-C"), "{screen}");
+    assert!(screen.contains("To find a bug"), "{screen}");
+    assert!(screen.contains("(0 more lines below)"), "{screen}");
+    h.keys("k");
+    assert!(h.screen().contains("(1 more line below)"));
+    h.keys("x");
+    assert_eq!(h.app.mode, symdbg::tui::app::Mode::Normal);
+}

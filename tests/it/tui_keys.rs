@@ -361,3 +361,99 @@ fn replay_skips_conjuncts_over_havocked_values() {
         replay.verdict
     );
 }
+
+const CLAMP: &str = "x: int
+y: int
+
+
+def clamp(v: int) -> int:
+    if v < 0:
+        v = 0
+    if v > 10:
+        v = 10
+    return v
+
+
+a = clamp(x)
+b = clamp(y)
+assert a + b < 20
+";
+
+#[test]
+fn h_folds_a_call_frame_and_z_folds_them_all() {
+    let mut h = open_source("clamp.py", CLAMP, None, 120, 90);
+    h.keys("r");
+    assert_eq!(h.app.stats.open, 0);
+    let all = h.app.tree.rows().len();
+    let calls: Vec<u32> = h.app.tree.calls().collect();
+    assert_eq!(
+        calls.len(),
+        4,
+        "clamp(x) once, clamp(y) on each of its 3 ways back"
+    );
+    // h at the first call's row folds its frame: its 3 ways out (the returns) stay, each
+    // labelled with the conditions taken inside clamp; what follows them stays visible.
+    h.keys("j");
+    assert_eq!(h.app.selected, calls[0]);
+    h.keys("h");
+    assert!(h.app.tree.node(calls[0]).frame_folded);
+    assert!(!h.app.tree.node(calls[0]).collapsed);
+    let screen = h.screen();
+    assert!(screen.contains("→ clamp  (frame folded: +"), "{screen}");
+    assert!(screen.contains("├ x < 0 "), "{screen}");
+    assert!(screen.contains("├ x >= 0 and x > 10 "), "{screen}");
+    assert!(
+        screen.contains("→ clamp\n") || screen.contains("→ clamp "),
+        "{screen}"
+    );
+    let exits: Vec<String> = h
+        .app
+        .tree
+        .rows()
+        .iter()
+        .filter_map(|r| r.cond.as_deref().map(str::to_string))
+        .collect();
+    assert_eq!(exits, ["x < 0", "x >= 0 and x > 10", "x >= 0 and x <= 10"]);
+    let folded = h.app.tree.rows().len();
+    assert!(folded < all, "{folded} rows, {all} unfolded");
+    for id in 0..h.app.tree.len() as u32 {
+        if h.app.tree.node(id).children.is_empty() {
+            assert!(h.app.tree.row_of(id).is_some(), "leaf {id} hidden");
+        }
+    }
+    // h again collapses the whole subtree; l undoes one fold at a time.
+    h.keys("h");
+    assert_eq!(h.app.tree.rows().len(), 2);
+    h.keys("l");
+    assert_eq!(h.app.tree.rows().len(), folded);
+    h.keys("l");
+    assert_eq!(h.app.tree.rows().len(), all);
+    // z folds every frame: 1 + 3 + 3 × 3 ... rows of the module's own statements only.
+    h.keys("z");
+    assert!(calls.iter().all(|&c| h.app.tree.node(c).frame_folded));
+    assert_eq!(h.app.message, "folded 4 call frame(s) (z unfolds them)");
+    let screen = h.screen();
+    assert!(!screen.contains("] 7: v = 0"), "{screen}");
+    assert_eq!(
+        screen.matches("→ clamp").count(),
+        screen.matches("→ clamp  (frame folded: +7)").count(),
+        "{screen}"
+    );
+    assert!(screen.contains("14: b = clamp(y)"), "{screen}");
+    // Jumping to a node inside a folded frame unfolds that frame only.
+    h.keys("/v = 10<Enter>");
+    let sel = h.app.selected;
+    assert!(h.app.tree.row_of(sel).is_some());
+    let unfolded = calls
+        .iter()
+        .filter(|&&c| !h.app.tree.node(c).frame_folded)
+        .count();
+    assert_eq!(unfolded, 1, "{}", h.screen());
+    // z folds them all again; the selection, now hidden, moves up to its call's row.
+    h.keys("z");
+    assert!(h.app.tree.is_call(h.app.selected));
+    assert_eq!(h.app.tree.node(sel).info.frames, 2);
+    h.keys("z");
+    assert_eq!(h.app.message, "unfolded 4 call frame(s)");
+    assert_eq!(h.app.tree.rows().len(), all);
+}

@@ -25,7 +25,16 @@ impl App {
         }
         match &mut self.mode {
             Mode::Help => {
-                self.mode = Mode::Normal;
+                // Arrows and j/k scroll a help that does not fit; any other key closes it.
+                match key.code {
+                    KeyCode::Char('j') | KeyCode::Down | KeyCode::PageDown | KeyCode::Char(' ') => {
+                        self.help_scroll = (self.help_scroll + 1).min(self.help_max_scroll)
+                    }
+                    KeyCode::Char('k') | KeyCode::Up | KeyCode::PageUp => {
+                        self.help_scroll = self.help_scroll.saturating_sub(1)
+                    }
+                    _ => self.mode = Mode::Normal,
+                }
                 return;
             }
             Mode::Search(text) => {
@@ -63,7 +72,10 @@ impl App {
         }
         match key.code {
             KeyCode::Char('q') => self.quit = true,
-            KeyCode::Char('?') => self.mode = Mode::Help,
+            KeyCode::Char('?') => {
+                self.mode = Mode::Help;
+                self.help_scroll = 0;
+            }
             KeyCode::Esc => {
                 self.typeahead.clear();
                 if self.busy.is_some() {
@@ -82,6 +94,7 @@ impl App {
             KeyCode::Char('G') | KeyCode::End => self.move_by(isize::MAX / 2),
             KeyCode::Char('h') | KeyCode::Left => self.collapse_or_parent(),
             KeyCode::Char('l') | KeyCode::Right => self.expand_or_child(),
+            KeyCode::Char('z') => self.toggle_all_frames(),
             KeyCode::Char('s') | KeyCode::Enter => self.step(LoopMode::Invariant),
             KeyCode::Char('u') => {
                 if self.tree.node(self.selected).info.loop_choice {

@@ -40,18 +40,23 @@ impl App {
         }
     }
 
-    /// `h`: collapse the selected node's subtree; on a collapsed or childless node, go to
-    /// the parent.
+    /// `h`: at a call node (`→ f`), fold its frame first; then collapse the node's
+    /// subtree; on a collapsed or childless node, go to the parent.
     pub(super) fn collapse_or_parent(&mut self) {
         if self.focus != Pane::Tree {
             return;
         }
         let id = self.selected;
         let node = self.tree.node(id);
-        if !node.collapsed && !node.children.is_empty() {
+        if node.collapsed || node.children.is_empty() {
+            if let Some(p) = self.parent_row_node(id) {
+                self.select(p);
+            }
+        } else if self.tree.is_call(id) && !node.frame_folded {
+            self.tree.set_frame_folded(id, true);
+            self.message = "frame folded: one row per path through the call (l unfolds)".into();
+        } else {
             self.tree.set_collapsed(id, true);
-        } else if let Some(p) = self.parent_row_node(id) {
-            self.select(p);
         }
     }
 
@@ -70,9 +75,41 @@ impl App {
         let node = self.tree.node(id);
         if node.collapsed {
             self.tree.set_collapsed(id, false);
+        } else if node.frame_folded {
+            self.tree.set_frame_folded(id, false);
         } else if let Some(&c) = node.children.first() {
             self.select(c);
         }
+    }
+
+    /// `z`: fold every call frame in the explored tree, or unfold them all if all are
+    /// folded already.
+    pub(super) fn toggle_all_frames(&mut self) {
+        let calls: Vec<u32> = self.tree.calls().collect();
+        if calls.is_empty() {
+            self.message = "no call in the explored tree".to_string();
+            return;
+        }
+        let fold = calls.iter().any(|&c| !self.tree.node(c).frame_folded);
+        for &c in &calls {
+            self.tree.set_frame_folded(c, fold);
+        }
+        // A selection inside a frame just folded moves up to the nearest visible ancestor.
+        let mut sel = self.selected;
+        while self.tree.row_of(sel).is_none() {
+            match self.tree.node(sel).info.parent {
+                Some(p) => sel = p,
+                None => break,
+            }
+        }
+        if sel != self.selected {
+            self.select(sel);
+        }
+        self.message = if fold {
+            format!("folded {} call frame(s) (z unfolds them)", calls.len())
+        } else {
+            format!("unfolded {} call frame(s)", calls.len())
+        };
     }
 
     /// Search node texts (statement line, branch condition, label, leaf summary),

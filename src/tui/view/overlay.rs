@@ -10,7 +10,7 @@ use super::{MIN_HEIGHT, MIN_WIDTH};
 use crate::tui::app::App;
 use crate::tui::keys::KEYS;
 
-pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
+pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
     let p = app.palette;
     let key_w = KEYS
         .iter()
@@ -48,16 +48,30 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
         width: w,
         height: h,
     };
+    // A terminal too short for the whole help scrolls it (the title says how).
+    let rows = Paragraph::new(lines.clone())
+        .wrap(Wrap { trim: false })
+        .line_count(w.saturating_sub(2));
+    app.help_max_scroll = rows.saturating_sub(h.saturating_sub(2) as usize);
+    app.help_scroll = app.help_scroll.min(app.help_max_scroll);
+    let title = if app.help_max_scroll == 0 {
+        " help — any key closes ".to_string()
+    } else {
+        let below = app.help_max_scroll - app.help_scroll;
+        let lines = if below == 1 { "line" } else { "lines" };
+        format!(" help — j/k scroll ({below} more {lines} below), any other key closes ")
+    };
     f.render_widget(Clear, rect);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(Style::default().fg(p.focus_border))
-        .title(" help — any key closes ")
+        .title(title)
         .style(Style::default().bg(p.bg).fg(p.fg));
     f.render_widget(
         Paragraph::new(lines)
             .block(block)
-            .wrap(Wrap { trim: false }),
+            .wrap(Wrap { trim: false })
+            .scroll((app.help_scroll as u16, 0)),
         rect,
     );
 }
@@ -72,7 +86,7 @@ fn legend(app: &App) -> Line<'static> {
         Span::styled("•", Style::default().fg(p.dim)),
         Span::raw(" stepped  "),
         Span::styled("▸", Style::default().fg(p.accent)),
-        Span::raw(" collapsed  leaves:"),
+        Span::raw(" folded  leaves:"),
     ];
     for (k, name) in [
         (L::Normal, "normal"),

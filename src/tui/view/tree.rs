@@ -1,8 +1,9 @@
 //! The tree pane: only the rows on screen are drawn (see `tui::tree` for the row list).
 //!
 //! Rows: `○ [3] 5: x = -x` an open node (not stepped yet), `• [1] 4: if x > 1:` a stepped
-//! node, `● [4] AssertionError at line 9` a leaf coloured by its outcome, `▸ [2] … (+12)`
-//! a collapsed node; branch label rows `├ x > 1` / `└ not (x > 1)` above each branch.
+//! node, `● [4] AssertionError at line 9` a leaf coloured by its outcome, `▸ [2] … (+12 hidden)`
+//! a collapsed node or folded call frame; branch label rows `├ x > 1` / `└ not (x > 1)`
+//! above each branch (under a folded frame: the conditions taken inside it).
 //! `→ f` marks the node where a call of `f` entered its frame, `←` a return to the caller;
 //! `— label` is the engine's label (loop-scope steps such as "invariant initially valid?").
 
@@ -41,25 +42,29 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
             RowKind::Label { node, head } => {
                 let info = &app.tree.node(node).info;
                 spans.push(Span::styled(head, Style::default().fg(p.border)));
-                let cond = match (&info.branch, head) {
+                let branch = row.cond.as_deref().or(info.branch.as_deref());
+                let cond = match (branch, head) {
                     (Some(b), "") => format!("({b})"),
-                    (Some(b), _) => b.clone(),
+                    (Some(b), _) => b.to_string(),
                     (None, "") => String::new(),
                     (None, _) => "(always)".to_string(),
                 };
                 spans.push(Span::styled(cond, Style::default().fg(p.accent)));
             }
             RowKind::Node(id) => {
+                let frame_fold = app.tree.node(id).frame_folded && app.tree.is_call(id);
                 let n = app.tree.node(id);
-                let (icon, color) = if row.hidden > 0 || (n.collapsed && !n.children.is_empty()) {
-                    ("▸", p.accent)
-                } else {
-                    match &n.info.kind {
-                        Kind::Open => ("○", p.open_node),
-                        Kind::Inner => ("•", p.dim),
-                        Kind::Leaf(k) => ("●", leaf_color(&p, *k)),
-                    }
-                };
+                let frame_fold = frame_fold && !n.collapsed;
+                let (icon, color) =
+                    if row.hidden > 0 || frame_fold || (n.collapsed && !n.children.is_empty()) {
+                        ("▸", p.accent)
+                    } else {
+                        match &n.info.kind {
+                            Kind::Open => ("○", p.open_node),
+                            Kind::Inner => ("•", p.dim),
+                            Kind::Leaf(k) => ("●", leaf_color(&p, *k)),
+                        }
+                    };
                 spans.push(Span::styled(format!("{icon} "), Style::default().fg(color)));
                 spans.push(Span::styled(format!("[{id}] "), Style::default().fg(p.dim)));
                 let text = match &n.info.kind {
@@ -95,7 +100,12 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                         Style::default().fg(p.accent),
                     ));
                 }
-                if row.hidden > 0 {
+                if frame_fold {
+                    spans.push(Span::styled(
+                        format!("  (frame folded: +{})", row.hidden),
+                        Style::default().fg(p.dim),
+                    ));
+                } else if row.hidden > 0 {
                     spans.push(Span::styled(
                         format!("  (+{} hidden)", row.hidden),
                         Style::default().fg(p.dim),
