@@ -50,6 +50,7 @@ fn explored(n: usize) -> Harness {
         config: Config::default(),
         max_nodes: 10_000_000,
         theme: Some("symdbg-dark".to_string()),
+        colors: Default::default(),
     };
     let mut h = match Harness::open(setup, WIDTH, HEIGHT) {
         Ok(h) => h,

@@ -57,6 +57,32 @@ struct DebugArgs {
     /// Colour theme of the debugger (`t` switches themes while it runs)
     #[arg(long, value_name = "NAME")]
     theme: Option<String>,
+    /// Colours the terminal shows; `auto` reads COLORTERM and TERM
+    #[arg(long, value_enum, value_name = "DEPTH", default_value_t = Colors::Auto)]
+    colors: Colors,
+}
+
+/// `--colors`: the terminal's colour depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Colors {
+    Auto,
+    Truecolor,
+    #[value(name = "256")]
+    C256,
+    #[value(name = "16")]
+    C16,
+}
+
+impl Colors {
+    fn depth(self) -> crate::tui::color::ColorDepth {
+        use crate::tui::color::ColorDepth;
+        match self {
+            Colors::Auto => ColorDepth::detect(),
+            Colors::Truecolor => ColorDepth::TrueColor,
+            Colors::C256 => ColorDepth::Ansi256,
+            Colors::C16 => ColorDepth::Ansi16,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -285,6 +311,7 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         },
         max_nodes: opts.max_nodes,
         theme: args.theme.clone(),
+        colors: args.colors.depth(),
     }))
 }
 

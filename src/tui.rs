@@ -10,9 +10,10 @@
 //! Module map: [`protocol`] (the messages), [`worker`], [`tree`] (the UI's mirror of the SET
 //! and its visible rows), [`app`] (+ `app/input.rs`, `app/nav.rs`), [`view`] (+ one file per
 //! pane), [`keys`] (the key reference), [`theme`] and [`highlight`] (palettes, syntax
-//! colouring), [`terminal`], [`harness`].
+//! colouring), [`color`] (terminals without 24-bit colour), [`terminal`], [`harness`].
 
 pub mod app;
+pub mod color;
 pub mod harness;
 pub mod keys;
 pub mod protocol;
@@ -39,6 +40,10 @@ use app::App;
 /// Exit code for a bad program, bad usage or no terminal.
 const EXIT_USAGE: i32 = 2;
 
+/// With this environment variable set, the UI panics after its first frame: the end-to-end
+/// test uses it to check that the panic hook restores the terminal.
+pub const TEST_PANIC: &str = "SYMDBG_TEST_PANIC";
+
 /// Everything the UI needs to start.
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -50,6 +55,8 @@ pub struct Setup {
     pub max_nodes: usize,
     /// Theme name (`--theme`).
     pub theme: Option<String>,
+    /// The terminal's colour depth (`--colors`).
+    pub colors: color::ColorDepth,
 }
 
 /// Run the UI; returns the exit code. The program is checked (and the engine built) before
@@ -68,6 +75,7 @@ pub fn run(setup: Setup) -> i32 {
     }
     let source = setup.source.clone();
     let theme = setup.theme.clone();
+    let colors = setup.colors;
     let handle = match worker::spawn(setup) {
         Ok(h) => h,
         Err(diags) => {
@@ -83,6 +91,7 @@ pub fn run(setup: Setup) -> i32 {
         return EXIT_USAGE;
     }
     let mut app = App::new(source, theme.as_deref());
+    app.colors = colors;
     app.set_cancel(handle.cancel.clone());
     match event_loop(&mut app, &handle) {
         Ok(code) => code,
@@ -95,13 +104,17 @@ pub fn run(setup: Setup) -> i32 {
 
 /// Poll events and replies, draw when something changed; returns the exit code.
 fn event_loop(app: &mut App, handle: &worker::Handle) -> std::io::Result<i32> {
-    let signals = terminal::signal_flag();
+    let signals = terminal::Signals::register();
     let mut session = terminal::Session::enter()?;
     let mut dirty = true;
+    let mut code = 0;
     loop {
         if dirty {
             session.terminal.draw(|f| view::draw(f, app))?;
             dirty = false;
+            if std::env::var_os(TEST_PANIC).is_some() {
+                panic!("{TEST_PANIC} is set: a deliberate panic to test the terminal's restore");
+            }
         }
         loop {
             match handle.replies.try_recv() {
@@ -117,7 +130,8 @@ fn event_loop(app: &mut App, handle: &worker::Handle) -> std::io::Result<i32> {
                 }
             }
         }
-        if signals.load(Ordering::Relaxed) {
+        if let Some(sig) = signals.received() {
+            code = 128 + sig;
             break;
         }
         let timeout = if app.waiting() { 80 } else { 250 };
@@ -145,5 +159,5 @@ fn event_loop(app: &mut App, handle: &worker::Handle) -> std::io::Result<i32> {
     // Stop long work so the engine thread ends soon; the process exits without waiting.
     handle.cancel.store(true, Ordering::Relaxed);
     drop(session);
-    Ok(0)
+    Ok(code)
 }

@@ -115,6 +115,8 @@ pub struct App {
     pub tick: usize,
     pub quit: bool,
     pub areas: Areas,
+    /// The terminal's colour depth: the frame's 24-bit colours are mapped to it.
+    pub colors: super::color::ColorDepth,
     /// First line of the help overlay shown, and the most it can scroll (set when drawn).
     pub help_scroll: usize,
     pub help_max_scroll: usize,
@@ -156,6 +158,7 @@ impl App {
             tick: 0,
             quit: false,
             areas: Areas::default(),
+            colors: Default::default(),
             help_scroll: 0,
             help_max_scroll: 0,
             outbox: Vec::new(),

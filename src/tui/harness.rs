@@ -28,6 +28,7 @@ impl Harness {
         let mut worker = Worker::new(&setup)?;
         let mut app = App::new(setup.source.clone(), setup.theme.as_deref());
         app.show_timing = false;
+        app.colors = setup.colors;
         app.set_cancel(worker.cancel_handle());
         app.apply(worker.ready());
         let terminal = Terminal::new(TestBackend::new(width, height))

@@ -3,11 +3,12 @@
 //! [`Session::enter`] sets the terminal up and returns a guard that restores it when
 //! dropped (quit, error, or unwinding from a panic). A panic hook restores it before the
 //! panic message is printed (so the message is readable), and SIGTERM, SIGINT and SIGHUP
-//! set a flag the event loop polls, so it quits through the same path. In raw mode Ctrl-C
-//! is a key, which the app treats as quit.
+//! record the signal for the event loop, which quits through the same path and exits with
+//! 128 + the signal's number (143 for SIGTERM), as a shell reports a process the signal
+//! killed. In raw mode Ctrl-C is a key, which the app treats as quit.
 
 use std::io::{self, Stdout};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Once};
 
 use ratatui::backend::CrosstermBackend;
@@ -71,15 +72,27 @@ fn install_panic_hook() {
     });
 }
 
-/// A flag set by SIGTERM, SIGINT or SIGHUP.
-pub fn signal_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    for sig in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGHUP,
-    ] {
-        let _ = signal_hook::flag::register(sig, Arc::clone(&flag));
+/// The last of SIGTERM, SIGINT or SIGHUP received, if any.
+pub struct Signals(Arc<AtomicUsize>);
+
+impl Signals {
+    pub fn register() -> Signals {
+        let last = Arc::new(AtomicUsize::new(0));
+        for sig in [
+            signal_hook::consts::SIGTERM,
+            signal_hook::consts::SIGINT,
+            signal_hook::consts::SIGHUP,
+        ] {
+            let _ = signal_hook::flag::register_usize(sig, Arc::clone(&last), sig as usize);
+        }
+        Signals(last)
     }
-    flag
+
+    /// The signal's number, once one has arrived.
+    pub fn received(&self) -> Option<i32> {
+        match self.0.load(Ordering::Relaxed) {
+            0 => None,
+            sig => Some(sig as i32),
+        }
+    }
 }

@@ -24,8 +24,13 @@ pub const MIN_HEIGHT: u16 = 16;
 /// From this width on, all six panes are shown at once.
 pub const WIDE: u16 = 110;
 
-/// Draw the whole screen.
+/// Draw the whole screen, in the terminal's colour depth.
 pub fn draw(f: &mut Frame, app: &mut App) {
+    draw_frame(f, app);
+    super::color::fit_buffer(f.buffer_mut(), app.colors);
+}
+
+fn draw_frame(f: &mut Frame, app: &mut App) {
     let area = f.area();
     let base = Style::default().bg(app.palette.bg).fg(app.palette.fg);
     f.buffer_mut().set_style(area, base);

@@ -2,6 +2,10 @@
 //! parsed by a terminal emulator (vt100). No tmux, no dependence on the CI's terminal: the
 //! pty has a fixed size and TERM.
 //!
+//! The other tests check the ways out: a panic (forced with `SYMDBG_TEST_PANIC`) and
+//! SIGTERM restore the terminal (main screen, cursor, mouse reporting off, `stty` shows the
+//! pty out of raw mode), and a terminal without 24-bit colour gets 256 colours.
+//!
 //! Scenario on examples/window_sum.py (a call whose frame raises IndexError, then an
 //! assert): step into the call, run the tree to its leaves, jump to an exception leaf, show
 //! its model, switch theme, quit. Every wait polls the screen until the expected text shows
@@ -31,7 +35,13 @@ struct Tui {
 }
 
 impl Tui {
+    /// `symdbg ARGS` in a 24-bit colour terminal.
     fn spawn(args: &[&str]) -> Tui {
+        Tui::spawn_with(args, &[("COLORTERM", Some("truecolor"))])
+    }
+
+    /// `symdbg ARGS` with these environment variables set (`Some`) or removed (`None`).
+    fn spawn_with(args: &[&str], env: &[(&str, Option<&str>)]) -> Tui {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -45,6 +55,13 @@ impl Tui {
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
+        cmd.env_remove(symdbg::tui::TEST_PANIC);
+        for (k, v) in env {
+            match v {
+                Some(v) => cmd.env(k, v),
+                None => cmd.env_remove(k),
+            }
+        }
         let child = pair.slave.spawn_command(cmd).expect("spawn symdbg");
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().expect("pty reader");
@@ -138,6 +155,58 @@ impl Tui {
             let byte = line.find(needle)?;
             Some((r as u16, line[..byte].chars().count() as u16))
         })
+    }
+
+    /// Wait (at most [`TIMEOUT`]) for the program to exit, then read what it wrote until
+    /// the pty closes; its exit code.
+    fn wait_exit(&mut self) -> u32 {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait for symdbg") {
+                break status;
+            }
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "symdbg did not exit:\n{}",
+                self.text()
+            );
+            self.pump(Duration::from_millis(50));
+        };
+        // Until the pty closes, or nothing more came for half a second.
+        while let Ok(bytes) = self.output.recv_timeout(Duration::from_millis(500)) {
+            self.parser.process(&bytes);
+        }
+        status.exit_code()
+    }
+
+    /// The terminal is as the program found it: main screen, cursor shown, no mouse
+    /// reporting, and the pty back in canonical mode with echo (not raw).
+    fn assert_restored(&self) {
+        let screen = self.screen();
+        assert!(
+            !screen.alternate_screen(),
+            "still on the alternate screen:\n{}",
+            self.text()
+        );
+        assert!(!screen.hide_cursor(), "the cursor is still hidden");
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "mouse reporting is still on"
+        );
+        // `stty -a` on the pty's terminal device lists its modes (`-icanon` in raw mode).
+        let tty = self._master.tty_name().expect("the pty's device name");
+        let out = Command::new("stty")
+            .arg("-a")
+            .stdin(std::fs::File::open(&tty).expect("open the pty's device"))
+            .output()
+            .expect("run stty");
+        let modes = String::from_utf8_lossy(&out.stdout);
+        let words: Vec<&str> = modes.split_whitespace().collect();
+        assert!(
+            words.contains(&"icanon") && words.contains(&"echo"),
+            "the pty is still in raw mode:\n{modes}"
+        );
     }
 
     fn cell_fg(&self, row: u16, col: u16) -> vt100::Color {
@@ -312,4 +381,74 @@ fn walk_window_sum_to_an_exception_and_its_model() {
         !tui.screen().alternate_screen(),
         "the terminal was not restored (still on the alternate screen)"
     );
+}
+
+#[test]
+fn a_panic_restores_the_terminal_before_its_message() {
+    let mut tui = Tui::spawn_with(
+        &["examples/inversion.py"],
+        &[
+            ("COLORTERM", Some("truecolor")),
+            (symdbg::tui::TEST_PANIC, Some("1")),
+        ],
+    );
+    let code = tui.wait_exit();
+    assert_eq!(code, 101, "a panic exits with 101:\n{}", tui.text());
+    tui.assert_restored();
+    // The message was printed after the restore, so it is on the main screen.
+    assert!(
+        tui.text()
+            .contains("a deliberate panic to test the terminal's restore"),
+        "{}",
+        tui.text()
+    );
+}
+
+#[test]
+fn sigterm_restores_the_terminal_and_exits_143() {
+    let mut tui = Tui::spawn(&["examples/inversion.py"]);
+    tui.wait_for("the start screen", |s| s.contains("1 open"));
+    assert!(tui.screen().alternate_screen());
+    let pid = tui.child.process_id().expect("pid");
+    // (the shell's `kill` builtin: a minimal system may have no kill binary)
+    let kill = Command::new("sh")
+        .args(["-c", &format!("kill -TERM {pid}")])
+        .status()
+        .expect("run kill");
+    assert!(kill.success());
+    let code = tui.wait_exit();
+    assert_eq!(code, 143, "128 + SIGTERM");
+    tui.assert_restored();
+}
+
+#[test]
+fn without_24_bit_colour_the_theme_is_drawn_in_256_colours() {
+    use symdbg::tui::color::ColorDepth;
+    let dark = Themes::embedded().palette(0);
+    let indexed = |c| match ColorDepth::Ansi256.fit(c) {
+        ratatui::style::Color::Indexed(i) => vt100::Color::Idx(i),
+        other => panic!("not an xterm index: {other:?}"),
+    };
+    let mut tui = Tui::spawn_with(
+        &["examples/inversion.py", "--theme", "symdbg-dark"],
+        &[("COLORTERM", None), ("TERM", Some("xterm-256color"))],
+    );
+    tui.wait_for("the start screen", |s| s.contains("1 open"));
+    let (r, c) = tui.find("tree:").expect("tree pane title");
+    assert_eq!(tui.cell_bg(r, c), indexed(dark.bg));
+    // Not one cell is drawn in 24-bit colour.
+    for row in 0..ROWS {
+        for col in 0..COLS {
+            let cell = tui.screen().cell(row, col).expect("cell");
+            for colour in [cell.fgcolor(), cell.bgcolor()] {
+                assert!(
+                    !matches!(colour, vt100::Color::Rgb(..)),
+                    "24-bit colour at {row},{col}"
+                );
+            }
+        }
+    }
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    tui.assert_restored();
 }
