@@ -120,29 +120,58 @@ fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
         .unwrap_or(16)
 }
 
+/// The 16 ANSI colours by name, in index order.
+const NAMES: [Color; 16] = [
+    Color::Black,
+    Color::Red,
+    Color::Green,
+    Color::Yellow,
+    Color::Blue,
+    Color::Magenta,
+    Color::Cyan,
+    Color::Gray,
+    Color::DarkGray,
+    Color::LightRed,
+    Color::LightGreen,
+    Color::LightYellow,
+    Color::LightBlue,
+    Color::LightMagenta,
+    Color::LightCyan,
+    Color::White,
+];
+
+/// The ANSI colour of the same hue (nearest distance would turn pastel theme colours such
+/// as One Dark's red into grey): greys go to the nearest of the four ANSI greys, other
+/// colours to the hue's colour, bright when the colour is light or pastel.
 fn nearest_16(r: u8, g: u8, b: u8) -> Color {
-    const NAMES: [Color; 16] = [
-        Color::Black,
-        Color::Red,
-        Color::Green,
-        Color::Yellow,
-        Color::Blue,
-        Color::Magenta,
-        Color::Cyan,
-        Color::Gray,
-        Color::DarkGray,
-        Color::LightRed,
-        Color::LightGreen,
-        Color::LightYellow,
-        Color::LightBlue,
-        Color::LightMagenta,
-        Color::LightCyan,
-        Color::White,
-    ];
-    let k = (0..16)
-        .min_by_key(|&i| dist(ANSI[i], (r, g, b)))
-        .unwrap_or(0);
-    NAMES[k]
+    let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+    let chroma = f32::from(max - min);
+    if chroma < 0.25 * f32::from(max) || max - min < 32 {
+        let grey = [(0u8, 0usize), (127, 8), (229, 7), (255, 15)]
+            .into_iter()
+            .min_by_key(|&(v, _)| (i32::from(v) - i32::from(max)).abs())
+            .map_or(0, |(_, i)| i);
+        return NAMES[grey];
+    }
+    let (rf, gf, bf) = (f32::from(r), f32::from(g), f32::from(b));
+    let hue = if max == r {
+        60.0 * ((gf - bf) / chroma).rem_euclid(6.0)
+    } else if max == g {
+        60.0 * ((bf - rf) / chroma + 2.0)
+    } else {
+        60.0 * ((rf - gf) / chroma + 4.0)
+    };
+    // Sectors of 60° centred on red, yellow, green, cyan, blue, magenta.
+    let base = match ((hue + 30.0) / 60.0) as u32 % 6 {
+        0 => 1,
+        1 => 3,
+        2 => 2,
+        3 => 6,
+        4 => 4,
+        _ => 5,
+    };
+    let bright = max >= 240 || min >= 90;
+    NAMES[if bright { base + 8 } else { base }]
 }
 
 #[cfg(test)]
@@ -171,8 +200,8 @@ mod tests {
             );
         }
         for (i, &(r, g, b)) in ANSI.iter().enumerate() {
-            let c = ColorDepth::Ansi16.fit(Color::Rgb(r, g, b));
-            assert_eq!(ColorDepth::Ansi16.fit(Color::Indexed(i as u8)), c);
+            assert_eq!(ColorDepth::Ansi16.fit(Color::Rgb(r, g, b)), NAMES[i], "{i}");
+            assert_eq!(ColorDepth::Ansi16.fit(Color::Indexed(i as u8)), NAMES[i]);
         }
     }
 
@@ -190,6 +219,14 @@ mod tests {
         assert_eq!(
             ColorDepth::Ansi16.fit(Color::Rgb(0xe0, 0x6c, 0x75)),
             Color::LightRed
+        );
+        assert_eq!(
+            ColorDepth::Ansi16.fit(Color::Rgb(0x98, 0xc3, 0x79)),
+            Color::LightGreen
+        );
+        assert_eq!(
+            ColorDepth::Ansi16.fit(Color::Rgb(0x40, 0x78, 0xf2)),
+            Color::LightBlue
         );
         assert_eq!(
             ColorDepth::Ansi16.fit(Color::Rgb(0xfa, 0xfa, 0xfa)),
@@ -213,5 +250,32 @@ mod tests {
             .content
             .iter()
             .all(|c| c.fg == Color::Indexed(196) && c.bg == Color::Indexed(16)));
+    }
+
+    /// In every depth, each built-in theme keeps what the UI needs told apart: text,
+    /// the selected row and the exception leaf against the background, and the exception
+    /// leaf against a normal one.
+    #[test]
+    fn built_in_themes_stay_readable_in_every_depth() {
+        let themes = crate::tui::theme::Themes::embedded();
+        for idx in 0..themes.names().len() {
+            let p = themes.palette(idx);
+            for depth in [
+                ColorDepth::TrueColor,
+                ColorDepth::Ansi256,
+                ColorDepth::Ansi16,
+            ] {
+                let f = |c| depth.fit(c);
+                let name = themes.names()[idx];
+                let show = format!("{name} in {depth:?}: {p:?}");
+                assert_ne!(f(p.fg), f(p.bg), "{show}");
+                assert_ne!(f(p.selection), f(p.bg), "{show}");
+                assert_ne!(f(p.exception_leaf), f(p.bg), "{show}");
+                assert_ne!(f(p.exception_leaf), f(p.normal_leaf), "{show}");
+                assert_ne!(f(p.exception_leaf), f(p.selection), "{show}");
+                assert_ne!(f(p.open_node), f(p.bg), "{show}");
+                assert_ne!(f(p.dim), f(p.bg), "{show}");
+            }
+        }
     }
 }
