@@ -93,18 +93,29 @@ pub fn run(setup: Setup) -> i32 {
     let mut app = App::new(source, theme.as_deref());
     app.colors = colors;
     app.set_cancel(handle.cancel.clone());
-    match event_loop(&mut app, &handle) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: terminal: {e}");
+    let signals = terminal::Signals::register();
+    let watchdog = terminal::Watchdog::start(&signals);
+    let result = event_loop(&mut app, &handle, &signals, &watchdog);
+    // Stop long work so the engine thread ends soon; the process exits without waiting.
+    handle.cancel.store(true, Ordering::Relaxed);
+    match (result, signals.received()) {
+        // A terminal that went away (SIGHUP) also fails the last write: report the signal.
+        (Err(_), Some(sig)) => 128 + sig,
+        (Ok(code), _) => code,
+        (Err(e), None) => {
+            terminal::report(&format!("error: terminal: {e}"));
             1
         }
     }
 }
 
 /// Poll events and replies, draw when something changed; returns the exit code.
-fn event_loop(app: &mut App, handle: &worker::Handle) -> std::io::Result<i32> {
-    let signals = terminal::Signals::register();
+fn event_loop(
+    app: &mut App,
+    handle: &worker::Handle,
+    signals: &terminal::Signals,
+    watchdog: &terminal::Watchdog,
+) -> std::io::Result<i32> {
     let mut session = terminal::Session::enter()?;
     let mut dirty = true;
     let mut code = 0;
@@ -125,7 +136,7 @@ fn event_loop(app: &mut App, handle: &worker::Handle) -> std::io::Result<i32> {
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
                     drop(session);
-                    eprintln!("error: the engine thread stopped unexpectedly");
+                    terminal::report("error: the engine thread stopped unexpectedly");
                     return Ok(101);
                 }
             }
@@ -135,8 +146,15 @@ fn event_loop(app: &mut App, handle: &worker::Handle) -> std::io::Result<i32> {
             break;
         }
         let timeout = if app.waiting() { 80 } else { 250 };
-        if event::poll(Duration::from_millis(timeout))? {
-            match event::read()? {
+        let event = watchdog.poll(|| -> std::io::Result<Option<Event>> {
+            if event::poll(Duration::from_millis(timeout))? {
+                event::read().map(Some)
+            } else {
+                Ok(None)
+            }
+        })?;
+        if let Some(event) = event {
+            match event {
                 Event::Key(k) => app.key(k),
                 Event::Mouse(m) => app.mouse(m),
                 Event::Resize(..) => {}
@@ -156,8 +174,6 @@ fn event_loop(app: &mut App, handle: &worker::Handle) -> std::io::Result<i32> {
             break;
         }
     }
-    // Stop long work so the engine thread ends soon; the process exits without waiting.
-    handle.cancel.store(true, Ordering::Relaxed);
     drop(session);
     Ok(code)
 }

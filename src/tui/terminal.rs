@@ -6,10 +6,18 @@
 //! record the signal for the event loop, which quits through the same path and exits with
 //! 128 + the signal's number (143 for SIGTERM), as a shell reports a process the signal
 //! killed. In raw mode Ctrl-C is a key, which the app treats as quit.
+//!
+//! When the terminal goes away (a closed window, `tmux kill-session`), crossterm's input
+//! reader spins on end-of-file inside `event::poll` and never returns, so the event loop
+//! cannot see the SIGHUP. [`Watchdog`] guards against that from its own thread: if a poll
+//! has not come back long after its timeout, or a signal has not ended the loop soon, it
+//! restores what it can and exits the process.
 
 use std::io::{self, Stdout};
+use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
 
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
@@ -21,7 +29,9 @@ use ratatui::Terminal;
 
 /// The terminal in UI mode; dropping it restores the terminal.
 pub struct Session {
-    pub terminal: Terminal<CrosstermBackend<Stdout>>,
+    /// Never dropped: ratatui's drop shows the cursor and `eprintln!`s a failure, which
+    /// panics when the terminal has gone away. [`restore`] shows the cursor instead.
+    pub terminal: ManuallyDrop<Terminal<CrosstermBackend<Stdout>>>,
 }
 
 impl Session {
@@ -34,7 +44,9 @@ impl Session {
             return Err(e);
         }
         match Terminal::new(CrosstermBackend::new(out)) {
-            Ok(terminal) => Ok(Session { terminal }),
+            Ok(terminal) => Ok(Session {
+                terminal: ManuallyDrop::new(terminal),
+            }),
             Err(e) => {
                 restore();
                 Err(e)
@@ -72,6 +84,13 @@ fn install_panic_hook() {
     });
 }
 
+/// Print a line on stderr if it is still there (`eprintln!` panics when the terminal has
+/// gone away).
+pub fn report(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(io::stderr(), "{line}");
+}
+
 /// The last of SIGTERM, SIGINT or SIGHUP received, if any.
 pub struct Signals(Arc<AtomicUsize>);
 
@@ -94,5 +113,66 @@ impl Signals {
             0 => None,
             sig => Some(sig as i32),
         }
+    }
+}
+
+/// How long past its own timeout a poll may take before the watchdog ends the process.
+const STUCK: Duration = Duration::from_secs(3);
+
+/// Watches the event loop from another thread (see the module doc).
+pub struct Watchdog {
+    start: Instant,
+    /// Milliseconds since `start` at which the current poll began; 0 outside polls.
+    polling_since: Arc<AtomicUsize>,
+}
+
+impl Watchdog {
+    /// Start the watching thread; `signals` are the ones the event loop also reads.
+    pub fn start(signals: &Signals) -> Watchdog {
+        let start = Instant::now();
+        let polling_since = Arc::new(AtomicUsize::new(0));
+        let since = Arc::clone(&polling_since);
+        let signal = Arc::clone(&signals.0);
+        let spawned = std::thread::Builder::new()
+            .name("symdbg-watchdog".into())
+            .spawn(move || {
+                let mut signalled_at: Option<Instant> = None;
+                loop {
+                    std::thread::sleep(Duration::from_millis(200));
+                    let sig = signal.load(Ordering::Relaxed);
+                    if sig != 0 && signalled_at.is_none() {
+                        signalled_at = Some(Instant::now());
+                    }
+                    let polling = since.load(Ordering::Relaxed);
+                    let stuck = polling != 0
+                        && start.elapsed().as_millis() as usize
+                            > polling + STUCK.as_millis() as usize;
+                    let ignored = signalled_at.is_some_and(|t| t.elapsed() > STUCK);
+                    if stuck || ignored {
+                        restore();
+                        if sig != 0 {
+                            std::process::exit(128 + sig as i32);
+                        }
+                        report("error: the terminal went away (its input was closed)");
+                        std::process::exit(1);
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            eprintln!("warning: no watchdog thread ({e}); a closed terminal may hang symdbg");
+        }
+        Watchdog {
+            start,
+            polling_since,
+        }
+    }
+
+    /// Run `poll` (which should return within its own timeout) under watch.
+    pub fn poll<T>(&self, poll: impl FnOnce() -> T) -> T {
+        let now = (self.start.elapsed().as_millis() as usize).max(1);
+        self.polling_since.store(now, Ordering::Relaxed);
+        let out = poll();
+        self.polling_since.store(0, Ordering::Relaxed);
+        out
     }
 }

@@ -31,7 +31,7 @@ struct Tui {
     output: Receiver<Vec<u8>>,
     input: Box<dyn Write + Send>,
     child: Box<dyn Child + Send + Sync>,
-    _master: Box<dyn MasterPty + Send>,
+    master: Box<dyn MasterPty + Send>,
 }
 
 impl Tui {
@@ -89,7 +89,7 @@ impl Tui {
             output,
             input,
             child,
-            _master: pair.master,
+            master: pair.master,
         }
     }
 
@@ -195,7 +195,7 @@ impl Tui {
             "mouse reporting is still on"
         );
         // `stty -a` on the pty's terminal device lists its modes (`-icanon` in raw mode).
-        let tty = self._master.tty_name().expect("the pty's device name");
+        let tty = self.master.tty_name().expect("the pty's device name");
         let out = Command::new("stty")
             .arg("-a")
             .stdin(std::fs::File::open(&tty).expect("open the pty's device"))
@@ -419,6 +419,57 @@ fn sigterm_restores_the_terminal_and_exits_143() {
     let code = tui.wait_exit();
     assert_eq!(code, 143, "128 + SIGTERM");
     tui.assert_restored();
+}
+
+/// A closed window: the program draws its first frame, then the pty's master is closed
+/// (no reader thread here, so no copy of the master stays open). crossterm's input reader
+/// then spins on the dead terminal and never returns; the watchdog must end the program.
+#[test]
+fn a_closed_terminal_ends_the_program() {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 16,
+            cols: 60,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("open a pty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_symdbg"));
+    cmd.args(["examples/inversion.py"]);
+    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+    cmd.env("TERM", "xterm-256color");
+    cmd.env_remove(symdbg::tui::TEST_PANIC);
+    let mut child = pair.slave.spawn_command(cmd).expect("spawn symdbg");
+    drop(pair.slave);
+    // Its first frame (a few kB) fits in the pty's buffer unread; then it waits for keys.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        child.try_wait().expect("wait").is_none(),
+        "symdbg ended early"
+    );
+    drop(pair.master);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for symdbg") {
+            break status;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            panic!("symdbg still runs {TIMEOUT:?} after its terminal closed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // The kernel sends SIGHUP to the terminal's session: 128 + 1.
+    assert_eq!(
+        status.exit_code(),
+        129,
+        "exit code after the terminal closed"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
