@@ -59,9 +59,32 @@ pub fn fit_buffer(buf: &mut Buffer, depth: ColorDepth) {
         return;
     }
     for cell in buf.content.iter_mut() {
-        cell.fg = depth.fit(cell.fg);
-        cell.bg = depth.fit(cell.bg);
+        let (fg, bg) = (depth.fit(cell.fg), depth.fit(cell.bg));
+        // Two colours that differ may map to the same one: keep the text readable.
+        cell.fg = if fg == bg && cell.fg != cell.bg && bg != Color::Reset {
+            if is_dark(bg) {
+                Color::White
+            } else {
+                Color::Black
+            }
+        } else {
+            fg
+        };
+        cell.bg = bg;
     }
+}
+
+/// Is this (mapped) colour dark enough for white text?
+fn is_dark(c: Color) -> bool {
+    let (r, g, b) = match c {
+        Color::Rgb(r, g, b) => (r, g, b),
+        Color::Indexed(i) => xterm_rgb(i),
+        named => match NAMES.iter().position(|&n| n == named) {
+            Some(i) => ANSI[i],
+            None => return true,
+        },
+    };
+    2 * u32::from(r) + 5 * u32::from(g) + u32::from(b) < 8 * 128
 }
 
 /// The six levels of each channel in xterm's 6×6×6 colour cube (indices 16..=231).
@@ -235,6 +258,22 @@ mod tests {
         // Named and reset colours are left alone.
         assert_eq!(ColorDepth::Ansi256.fit(Color::Reset), Color::Reset);
         assert_eq!(ColorDepth::Ansi16.fit(Color::Red), Color::Red);
+    }
+
+    #[test]
+    fn text_never_vanishes_into_its_background() {
+        use ratatui::layout::Rect;
+        let mut buf = Buffer::empty(Rect::new(0, 0, 2, 1));
+        // One Dark's dim grey on its selection grey: both DarkGray in 16 colours.
+        buf.content[0].fg = Color::Rgb(0x7f, 0x84, 0x8e);
+        buf.content[0].bg = Color::Rgb(0x7a, 0x80, 0x8a);
+        // The same colour on purpose (a blank cell) stays as it is.
+        buf.content[1].fg = Color::Rgb(9, 9, 9);
+        buf.content[1].bg = Color::Rgb(9, 9, 9);
+        fit_buffer(&mut buf, ColorDepth::Ansi16);
+        assert_eq!(buf.content[0].bg, Color::DarkGray);
+        assert_eq!(buf.content[0].fg, Color::White);
+        assert_eq!(buf.content[1].fg, buf.content[1].bg);
     }
 
     #[test]

@@ -83,7 +83,7 @@ fn replay_at_an_interior_node_checks_the_path_condition() {
     let replay = h.app.replays[&2].clone().expect("a replay");
     assert!(replay.follows);
     assert!(
-        replay.verdict.contains("all 1 checked conjunct hold"),
+        replay.verdict.contains("its 1 checked conjunct holds"),
         "{}",
         replay.verdict
     );

@@ -106,7 +106,7 @@ fn store(app: &App, id: u32, width: usize) -> Vec<Line<'static>> {
                 [k.clone(), v.clone(), val]
             })
             .collect();
-        return table(app, ["var", "symbolic", "model"], rows, width);
+        return table(app, ["var", "symbolic", "here"], rows, width);
     }
     d.store
         .iter()

@@ -24,6 +24,10 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
         ),
         Line::raw("Select a node in the tree; its statement is marked ▶ in the code."),
         legend(app),
+        Line::raw("→ f  a call enters f's frame   ←  back in the caller   (cond)  the only way on"),
+        Line::raw(
+            "x!1  a value a loop with invariants forgot (havoc)   here  the value under the model",
+        ),
         Line::raw(""),
     ];
     for (k, what) in KEYS {

@@ -64,17 +64,19 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             ]);
             return f.render_widget(Paragraph::new(line), rect);
         }
-        Mode::Help => vec![("any key", "close help")],
+        Mode::Help => vec![("j k", "scroll"), ("any other key", "close help")],
         Mode::Normal => {
             let at_loop = app
                 .tree
                 .get(app.selected)
                 .is_some_and(|n| n.info.loop_choice && app.tree.is_open(app.selected));
-            let mut v = if at_loop {
-                vec![("s", "apply invariant"), ("u", "unroll once")]
+            // Help and quit first: they must show in the narrowest terminal.
+            let mut v = vec![("?", "help"), ("q", "quit")];
+            if at_loop {
+                v.extend([("s", "apply invariant"), ("u", "unroll once")]);
             } else {
-                vec![("s", "step")]
-            };
+                v.push(("s", "step"));
+            }
             v.extend([
                 ("n", "over"),
                 ("f", "finish"),
@@ -86,8 +88,6 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
                 ("b", "break"),
                 ("/", "search"),
                 ("Tab", "pane"),
-                ("?", "help"),
-                ("q", "quit"),
             ]);
             v
         }

@@ -86,10 +86,11 @@ pub(super) fn replay(
         ),
         (None, Some(why)) => (false, format!("does NOT follow this path: {why}")),
         (None, None) => {
-            let mut v = format!(
-                "follows this path: all {checked} checked conjunct{} hold",
-                if checked == 1 { "" } else { "s" }
-            );
+            let mut v = match checked {
+                0 => "follows this path: no condition to check".to_string(),
+                1 => "follows this path: its 1 checked conjunct holds".to_string(),
+                n => format!("follows this path: all {n} checked conjuncts hold"),
+            };
             if undetermined > 0 {
                 v.push_str(&format!(
                     " ({undetermined} mention havoc'd values and were not checked)"
