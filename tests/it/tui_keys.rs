@@ -306,6 +306,27 @@ fn entry_runs_and_bound_leaves() {
 }
 
 #[test]
+fn a_bound_leaf_inside_calls_shows_the_innermost_frame_in_the_store() {
+    let mut h = open("power.py", None, 140, 40);
+    h.keys("r");
+    let bound = (0..h.app.tree.len() as u32)
+        .find(|&id| kind(&h, id) == Kind::Leaf(LeafKind::Bound))
+        .expect("a bound leaf (--recursion)");
+    h.app.select(bound);
+    h.pump();
+    let d = &h.app.details[&bound];
+    let (func, locals) = d.frames.last().expect("frames");
+    assert_eq!(func, "power");
+    assert_eq!(&d.store, locals, "store pane = the innermost frame");
+    assert!(
+        d.store
+            .iter()
+            .any(|(k, v)| k == "exp" && v.starts_with("exp - ")),
+        "{d:?}"
+    );
+}
+
+#[test]
 fn the_user_picks_the_transition_at_an_annotated_loop() {
     let mut h = open("find_invariant.py", None, 140, 40);
     h.keys("c");
@@ -318,6 +339,11 @@ fn the_user_picks_the_transition_at_an_annotated_loop() {
         "{screen}"
     );
     assert!(screen.contains("— loop with invariant"), "{screen}");
+    // The path condition pane shows the whole label (the tree row may cut it).
+    assert!(
+        screen.contains("│loop with invariant: apply it, or unroll once"),
+        "{screen}"
+    );
     // s applies the invariant: the loop-scope form starts by checking it initially.
     h.keys("s");
     let child = h.app.selected;

@@ -50,7 +50,9 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
             ),
             None => spans.push(Span::raw(app.line_text(line).to_string())),
         }
-        let mut l = Line::from(spans);
+        // A line wider than the pane ends in `…`.
+        let len: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+        let mut l = Line::from(super::tree::clip_spans(spans, inner.width as usize, len));
         if here {
             l = l.style(Style::default().bg(p.current_line));
         }

@@ -47,9 +47,9 @@ fn path(app: &App, id: u32) -> Vec<Line<'static>> {
         return loading(app);
     };
     let mut out = Vec::new();
-    if let Some(note) = &d.note {
+    for note in d.note.iter().flat_map(|n| n.lines()) {
         out.push(Line::styled(
-            note.clone(),
+            note.to_string(),
             Style::default()
                 .fg(app.palette.accent)
                 .add_modifier(Modifier::BOLD),

@@ -128,7 +128,11 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
 }
 
 /// Cut a row that is wider than the pane, marking the cut with `…`.
-fn clip_spans(spans: Vec<Span<'static>>, width: usize, len: usize) -> Vec<Span<'static>> {
+pub(super) fn clip_spans(
+    spans: Vec<Span<'static>>,
+    width: usize,
+    len: usize,
+) -> Vec<Span<'static>> {
     if len <= width {
         return spans;
     }

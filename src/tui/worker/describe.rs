@@ -129,6 +129,25 @@ pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Detail
         }
         _ => None,
     };
+    // The engine's label, whole (the tree row may cut it).
+    let note = match (note, node.label) {
+        (Some(n), Some(l)) => Some(format!("{l}\n{n}")),
+        (None, Some(l)) => Some(l.to_string()),
+        (n, None) => n,
+    };
+    let frames: Vec<(String, Vec<(String, String)>)> = engine
+        .frame_locals(id)
+        .into_iter()
+        .map(|(f, vars)| (f, pairs(vars)))
+        .collect();
+    // A leaf cut inside a call (bound, unknown) still has its frames: the store pane shows
+    // the innermost one, as the call stack does (other leaves have left every call).
+    let cut_in_call = matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown))
+        && node.state.frames.last().is_some_and(|f| f.func.is_some());
+    let store = match frames.last() {
+        Some((_, vars)) if cut_in_call => vars.clone(),
+        _ => pairs(engine.store(id)),
+    };
     Details {
         id: id.0,
         pc: engine
@@ -136,12 +155,8 @@ pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Detail
             .iter()
             .map(|t| t.to_string())
             .collect(),
-        store: pairs(engine.store(id)),
-        frames: engine
-            .frame_locals(id)
-            .into_iter()
-            .map(|(f, vars)| (f, pairs(vars)))
-            .collect(),
+        store,
+        frames,
         note,
     }
 }
