@@ -72,6 +72,8 @@ pub enum Mode {
 pub struct Busy {
     pub what: &'static str,
     pub nodes: usize,
+    /// Esc was pressed: the worker is stopping.
+    pub interrupting: bool,
 }
 
 /// Where the panes were drawn last (for mouse clicks and page sizes).
@@ -206,7 +208,11 @@ impl App {
             self.message = "busy: wait, or press Esc to interrupt".to_string();
             return;
         }
-        self.busy = Some(Busy { what, nodes: 0 });
+        self.busy = Some(Busy {
+            what,
+            nodes: 0,
+            interrupting: false,
+        });
         self.message.clear();
         self.outbox.push(cmd);
     }
@@ -215,6 +221,9 @@ impl App {
     pub fn interrupt(&mut self) {
         if let Some(flag) = &self.cancel {
             flag.store(true, Ordering::Relaxed);
+        }
+        if let Some(b) = &mut self.busy {
+            b.interrupting = true;
         }
         self.message = "interrupting…".to_string();
     }

@@ -107,7 +107,8 @@ impl Harness {
         self.draw();
     }
 
-    fn draw(&mut self) {
+    /// Draw the app on the test screen (keys and clicks do this themselves).
+    pub fn draw(&mut self) {
         let app = &mut self.app;
         let _ = self.terminal.draw(|f| view::draw(f, app));
     }

@@ -116,7 +116,12 @@ impl Worker {
                     }
                 });
                 let select = self.first_stop(node);
-                self.finish(&emit, select, stop_message(stop, self.max_nodes, ""));
+                let done = if over {
+                    "step over: every path is back in this frame or has ended"
+                } else {
+                    "finish: every path has left the frame or ended"
+                };
+                self.finish(&emit, select, stop_message(stop, self.max_nodes, done));
             }
             Cmd::Run(id) => {
                 let limits = self.limits();
@@ -183,7 +188,7 @@ impl Worker {
             if moved {
                 if let Some(line) = describe::statement_line(&self.engine, &self.source, cur) {
                     if breakpoints.contains(&line) {
-                        return (cur, format!("breakpoint at line {line}"));
+                        return (cur, format!("stopped at the breakpoint on line {line}"));
                     }
                 }
             }
@@ -191,7 +196,12 @@ impl Worker {
                 return (cur, "the path ended".to_string());
             }
             if node.children.len() > 1 {
-                return (cur, "branch point".to_string());
+                let what = if moved {
+                    "branch point"
+                } else {
+                    "branch point: select a branch (j) and press c again to go on"
+                };
+                return (cur, what.to_string());
             }
             if let [only] = node.children.as_slice() {
                 cur = *only;

@@ -156,10 +156,16 @@ fn breakpoints_stop_continue() {
     // Continue from the root stops at the branch point first (the `if`).
     h.keys("<Tab>c");
     assert_eq!(h.app.message, "branch point");
+    // c again at the branch point says how to go on.
+    h.keys("c");
+    assert_eq!(
+        h.app.message,
+        "branch point: select a branch (j) and press c again to go on"
+    );
     assert_eq!(h.app.selected, 0);
     // From the then-branch, continue runs to the breakpoint.
     h.keys("jc");
-    assert_eq!(h.app.message, "breakpoint at line 23");
+    assert_eq!(h.app.message, "stopped at the breakpoint on line 23");
     assert_eq!(h.app.selected, 3);
     assert_eq!(kind(&h, 3), Kind::Open);
     // Toggling removes it.
@@ -215,6 +221,8 @@ fn esc_sets_the_cancel_flag_while_busy() {
     h.app.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert!(flag.load(Ordering::Relaxed));
     assert_eq!(h.app.message, "interrupting…");
+    h.draw();
+    assert!(h.screen().contains("run: interrupting… "), "{}", h.screen());
 }
 
 #[test]

@@ -253,7 +253,7 @@ impl App {
     fn toggle_breakpoint(&mut self, line: usize) {
         if !self.breakpoints.remove(&line) {
             self.breakpoints.insert(line);
-            self.message = format!("breakpoint at line {line}");
+            self.message = format!("breakpoint set on line {line} (c runs to it)");
         } else {
             self.message = format!("breakpoint at line {line} removed");
         }

@@ -23,6 +23,12 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
         left.push_str(&format!(", {} ms in Z3", s.solver_ms));
     }
     let right = match &app.busy {
+        Some(b) if b.interrupting => format!(
+            "{} {}: interrupting… {} nodes ",
+            SPINNER[app.tick % SPINNER.len()],
+            b.what,
+            b.nodes.max(s.nodes)
+        ),
         Some(b) => format!(
             "{} {}… {} nodes · Esc interrupts ",
             SPINNER[app.tick % SPINNER.len()],
