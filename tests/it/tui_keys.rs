@@ -474,3 +474,43 @@ fn h_folds_a_call_frame_and_z_folds_them_all() {
     assert_eq!(h.app.message, "unfolded 4 call frame(s)");
     assert_eq!(h.app.tree.rows().len(), all);
 }
+
+#[test]
+fn an_exception_raised_in_a_call_shows_the_frames_at_the_raise() {
+    let mut h = open("window_sum.py", None, 140, 40);
+    h.keys("r");
+    let index_error = (0..h.app.tree.len() as u32)
+        .find(|&id| {
+            kind(&h, id) == Kind::Leaf(LeafKind::Exception)
+                && h.app.tree.node(id).info.summary.starts_with("IndexError")
+        })
+        .expect("an IndexError leaf");
+    h.app.select(index_error);
+    h.pump();
+    let d = &h.app.details[&index_error];
+    let names: Vec<&str> = d.frames.iter().map(|(f, _)| f.as_str()).collect();
+    assert_eq!(names, ["<module>", "window_sum"], "{d:?}");
+    let (_, locals) = &d.frames[1];
+    assert!(locals.iter().any(|(k, _)| k == "i"), "{locals:?}");
+    let note = d.note.as_deref().unwrap_or("");
+    assert!(
+        note.contains("inside window_sum; the call stack shows the frames at the raise"),
+        "{note}"
+    );
+    // An exception raised in the module itself keeps the leaf's own frames.
+    let assertion = (0..h.app.tree.len() as u32)
+        .find(|&id| {
+            h.app
+                .tree
+                .node(id)
+                .info
+                .summary
+                .starts_with("AssertionError")
+        })
+        .expect("an AssertionError leaf");
+    h.app.select(assertion);
+    h.pump();
+    let d = &h.app.details[&assertion];
+    assert_eq!(d.frames.len(), 1);
+    assert!(!d.note.as_deref().unwrap_or("").contains("inside"));
+}

@@ -4,7 +4,8 @@
 //! node, `● [4] AssertionError at line 9` a leaf coloured by its outcome, `▸ [2] … (+12 hidden)`
 //! a collapsed node or folded call frame; branch label rows `├ x > 1` / `└ not (x > 1)`
 //! above each branch (under a folded frame: the conditions taken inside it).
-//! `→ f` marks the node where a call of `f` entered its frame, `←` a return to the caller;
+//! `→ f` marks the node where a call of `f` entered its frame, `←` a return to the caller
+//! (`← g` back in function `g`; `(depth N)` when N function frames are open);
 //! `— label` is the engine's label (loop-scope steps such as "invariant initially valid?").
 
 use ratatui::layout::Rect;
@@ -81,13 +82,24 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                 };
                 spans.push(Span::styled(text, style));
                 let parent_frames = n.info.parent.map(|q| app.tree.node(q).info.frames);
+                // Calls nested in calls (recursion) say how deep they are.
+                let depth = n.info.frames.saturating_sub(1);
+                let deep = if depth >= 2 {
+                    format!(" (depth {depth})")
+                } else {
+                    String::new()
+                };
                 match parent_frames {
                     Some(pf) if n.info.frames > pf => spans.push(Span::styled(
-                        format!("  → {}", n.info.func.as_deref().unwrap_or("?")),
+                        format!("  → {}{deep}", n.info.func.as_deref().unwrap_or("?")),
                         Style::default().fg(p.dim),
                     )),
                     Some(pf) if n.info.frames < pf && !matches!(n.info.kind, Kind::Leaf(_)) => {
-                        spans.push(Span::styled("  ←", Style::default().fg(p.dim)))
+                        let back = match &n.info.func {
+                            Some(f) => format!("  ← {f}{deep}"),
+                            None => "  ←".to_string(),
+                        };
+                        spans.push(Span::styled(back, Style::default().fg(p.dim)))
                     }
                     _ => {}
                 }

@@ -135,11 +135,29 @@ pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Detail
         (None, Some(l)) => Some(l.to_string()),
         (n, None) => n,
     };
+    // An exception leaf has left the calls it was raised in; its call stack pane shows
+    // them as they were at the raise (the parent node's frames), like a traceback.
+    let raised_in = match (node.kind, node.parent) {
+        (NodeKind::Leaf(Outcome::Exception(_)), Some(p))
+            if engine.tree().node(p).state.frames.len() > node.state.frames.len() =>
+        {
+            Some(p)
+        }
+        _ => None,
+    };
     let frames: Vec<(String, Vec<(String, String)>)> = engine
-        .frame_locals(id)
+        .frame_locals(raised_in.unwrap_or(id))
         .into_iter()
         .map(|(f, vars)| (f, pairs(vars)))
         .collect();
+    let note = match (note, raised_in) {
+        (Some(n), Some(p)) => Some(format!(
+            "{n}\ninside {}; the call stack shows the frames at the raise (node {})",
+            frames.last().map_or("?", |(f, _)| f.as_str()),
+            p.0
+        )),
+        (n, _) => n,
+    };
     // A leaf cut inside a call (bound, unknown) still has its frames: the store pane shows
     // the innermost one, as the call stack does (other leaves have left every call).
     let cut_in_call = matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown))
