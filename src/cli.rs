@@ -247,6 +247,9 @@ struct ExecArgs {
     /// Print the result as one JSON object
     #[arg(long)]
     json: bool,
+    /// Exit with code 3 when the run ends in an uncaught exception (for scripts and tests)
+    #[arg(long)]
+    fail_on_exception: bool,
 }
 
 /// Run the command line on the process arguments; returns the process exit code.

@@ -42,7 +42,12 @@ pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
     };
     // A closed stdout (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
-    Ok(0)
+    let raised = matches!(result.outcome, concrete::Outcome::Exception(_));
+    Ok(if args.fail_on_exception && raised {
+        super::run::EXIT_EXCEPTION
+    } else {
+        0
+    })
 }
 
 /// Parse `NAME=VALUE` arguments; values are Python literals of the input's type.

@@ -102,6 +102,11 @@ fn an_exception_is_a_result_with_exit_code_0() {
     );
     assert!(out.contains(".py:13:1"), "{out}");
     assert!(out.contains("    r = -1\n"), "{out}");
+    // --fail-on-exception turns the exception into exit code 3, and only the exception.
+    let fail = ["--fail-on-exception", "--input", "t=()", "--input", "x=1"];
+    assert_eq!(exec(FIND, &fail).0, 3);
+    let fine = ["--fail-on-exception", "--input", "t=(1,)", "--input", "x=1"];
+    assert_eq!(exec(FIND, &fine).0, 0);
 }
 
 #[test]
