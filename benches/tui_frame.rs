@@ -105,6 +105,16 @@ fn bench(c: &mut Criterion) {
         })
     });
 
+    // The same frame mapped to 256 colours (a terminal without 24-bit colour).
+    app.colors = symdbg::tui::color::ColorDepth::Ansi256;
+    group.bench_function("full frame, 256 colours", |b| {
+        b.iter(|| {
+            terminal.clear().expect("clear");
+            terminal.draw(|f| view::draw(f, app)).expect("draw");
+        })
+    });
+    app.colors = Default::default();
+
     // Selection on the last visible row: every `j` scrolls the tree by one row.
     // At the end of a small tree, start again from the middle.
     let middle = select_row(&mut h, rows / 2);

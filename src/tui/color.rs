@@ -58,8 +58,19 @@ pub fn fit_buffer(buf: &mut Buffer, depth: ColorDepth) {
     if depth == ColorDepth::TrueColor {
         return;
     }
+    // A frame has a few dozen distinct colours: map each once (the 256-colour search
+    // looks at 240 palette entries).
+    let mut seen: Vec<(Color, Color)> = Vec::new();
+    let mut fit = |c: Color| match seen.iter().find(|(from, _)| *from == c) {
+        Some(&(_, to)) => to,
+        None => {
+            let to = depth.fit(c);
+            seen.push((c, to));
+            to
+        }
+    };
     for cell in buf.content.iter_mut() {
-        let (fg, bg) = (depth.fit(cell.fg), depth.fit(cell.bg));
+        let (fg, bg) = (fit(cell.fg), fit(cell.bg));
         // Two colours that differ may map to the same one: keep the text readable.
         cell.fg = if fg == bg && cell.fg != cell.bg && bg != Color::Reset {
             if is_dark(bg) {
