@@ -64,6 +64,10 @@ pub enum LoopMode {
     Invariant,
     /// Unroll like any loop (bounded by `unroll`).
     Unroll,
+    /// One iteration (if the guard holds), then the same choice again at the loop head.
+    /// For a person walking the tree (the TUI's `u`); as a default it would unroll
+    /// without bound, so `Config::loops` treats it as `Unroll`.
+    UnrollOnce,
 }
 
 impl Default for Config {
@@ -153,8 +157,12 @@ impl Engine {
         types: TypeInfo,
         ir: Rc<ir::Program>,
         entry: Option<&str>,
-        config: Config,
+        mut config: Config,
     ) -> Result<Engine, Diagnostic> {
+        // One iteration at a time is a per-node choice; as the default it never ends.
+        if config.loops == LoopMode::UnrollOnce {
+            config.loops = LoopMode::Unroll;
+        }
         let (inputs, cont) = match entry {
             None => {
                 let inputs: Vec<Sym> = program

@@ -46,6 +46,9 @@ pub enum Kont {
         block: Block,
         index: usize,
         iteration: u32,
+        /// One iteration chosen at a loop with invariants (`LoopMode::UnrollOnce`): when
+        /// the body ends (or `continue`s), the `while` runs again, a choice node again.
+        once: bool,
     },
     /// The guard block of the `while` at `block[index]` is running; then its condition.
     Guard {

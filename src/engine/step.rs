@@ -11,7 +11,7 @@
 use std::rc::Rc;
 
 use super::eval::{Alts, Context};
-use super::state::{Abrupt, Frame, Kont, State};
+use super::state::{Abrupt, Cont, Frame, Kont, State};
 use super::term::{Sort, Sym, Term};
 use super::tree::Outcome;
 use super::{Config, LoopMode};
@@ -175,6 +175,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                             block: block.clone(),
                             index,
                             iteration: 0,
+                            once: false,
                         });
                         enter_guard(state, block, index, 0, &guard);
                     }
@@ -185,7 +186,13 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 block,
                 index,
                 iteration,
+                once,
             } => {
+                if once {
+                    // Back to the loop head: the choice again.
+                    state.cont = again_at_head(&state.cont, block, index);
+                    continue;
+                }
                 // The body completed normally: back to the guard.
                 let guard = match &block[index].kind {
                     InstrKind::While { guard, .. } => guard.clone(),
@@ -238,6 +245,12 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
             }
         }
     }
+}
+
+/// Leave a one-iteration `Loop` (on `cont`'s top, above the block resumed after the
+/// `while`) so that the `while` at `block[index]` runs again.
+fn again_at_head(cont: &Cont, block: Block, index: usize) -> Cont {
+    cont.pop().pop().push(Kont::Block { block, index })
 }
 
 fn enter_guard(state: &mut State, block: Block, index: usize, iteration: u32, guard: &Block) {
@@ -335,7 +348,20 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                 Kont::Loop {
                     block,
                     index,
+                    once: true,
+                    ..
+                },
+            ) => {
+                state.cont = again_at_head(&state.cont, block, index);
+                return None;
+            }
+            (
+                Abrupt::Continue,
+                Kont::Loop {
+                    block,
+                    index,
                     iteration,
+                    once: false,
                 },
             ) => {
                 let guard = match &block[index].kind {
@@ -614,7 +640,7 @@ impl Stepper<'_> {
                             index: 0,
                         });
                     }
-                    LoopMode::Unroll => {
+                    mode @ (LoopMode::Unroll | LoopMode::UnrollOnce) => {
                         let Some(Kont::Block { block, index }) = state.cont.top().cloned() else {
                             unreachable!("an instruction runs from a block");
                         };
@@ -622,6 +648,7 @@ impl Stepper<'_> {
                             block: block.clone(),
                             index,
                             iteration: 0,
+                            once: mode == LoopMode::UnrollOnce,
                         });
                         enter_guard(&mut s, block, index, 0, guard);
                     }
@@ -668,6 +695,7 @@ impl Stepper<'_> {
             // Enter the body (or hit the unrolling bound).
             let mut enter = state.clone();
             enter.cont = enter.cont.pop(); // the Guard
+            let once = matches!(enter.cont.top(), Some(Kont::Loop { once: true, .. }));
             let forced = if iteration >= self.config.unroll {
                 Some(Outcome::Bound)
             } else {
@@ -675,6 +703,7 @@ impl Stepper<'_> {
                     block: block.clone(),
                     index,
                     iteration: iteration + 1,
+                    once,
                 });
                 enter.cont = enter.cont.push(Kont::Block {
                     block: body.clone(),

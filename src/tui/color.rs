@@ -71,9 +71,12 @@ pub fn fit_buffer(buf: &mut Buffer, depth: ColorDepth) {
     };
     for cell in buf.content.iter_mut() {
         let (fg, bg) = (fit(cell.fg), fit(cell.bg));
-        // Two colours that differ may map to the same one: keep the text readable.
-        cell.fg = if fg == bg && cell.fg != cell.bg && bg != Color::Reset {
-            if is_dark(bg) {
+        // Two colours that differ may map to the same one, or (16 colours) to two that
+        // hardly differ: keep the text readable in white or black.
+        let weak = fg == bg
+            || (depth == ColorDepth::Ansi16 && contrast(rgb_of(fg), rgb_of(bg)) < MIN_CONTRAST);
+        cell.fg = if weak && cell.fg != cell.bg && bg != Color::Reset && fg != Color::Reset {
+            if contrast((255, 255, 255), rgb_of(bg)) >= contrast((0, 0, 0), rgb_of(bg)) {
                 Color::White
             } else {
                 Color::Black
@@ -85,17 +88,36 @@ pub fn fit_buffer(buf: &mut Buffer, depth: ColorDepth) {
     }
 }
 
-/// Is this (mapped) colour dark enough for white text?
-fn is_dark(c: Color) -> bool {
-    let (r, g, b) = match c {
+/// Below this contrast ratio (WCAG) text in the 16 ANSI colours becomes white or black.
+const MIN_CONTRAST: f32 = 2.2;
+
+/// The RGB value xterm shows for a (mapped) colour.
+fn rgb_of(c: Color) -> (u8, u8, u8) {
+    match c {
         Color::Rgb(r, g, b) => (r, g, b),
         Color::Indexed(i) => xterm_rgb(i),
-        named => match NAMES.iter().position(|&n| n == named) {
-            Some(i) => ANSI[i],
-            None => return true,
-        },
-    };
-    2 * u32::from(r) + 5 * u32::from(g) + u32::from(b) < 8 * 128
+        named => NAMES
+            .iter()
+            .position(|&n| n == named)
+            .map_or((0, 0, 0), |i| ANSI[i]),
+    }
+}
+
+/// WCAG contrast ratio of two colours (1 to 21).
+fn contrast(a: (u8, u8, u8), b: (u8, u8, u8)) -> f32 {
+    fn lum((r, g, b): (u8, u8, u8)) -> f32 {
+        let ch = |v: u8| {
+            let c = f32::from(v) / 255.0;
+            if c <= 0.039_28 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b)
+    }
+    let (x, y) = (lum(a), lum(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 
 /// The six levels of each channel in xterm's 6×6×6 colour cube (indices 16..=231).
@@ -283,8 +305,55 @@ mod tests {
         buf.content[1].bg = Color::Rgb(9, 9, 9);
         fit_buffer(&mut buf, ColorDepth::Ansi16);
         assert_eq!(buf.content[0].bg, Color::DarkGray);
-        assert_eq!(buf.content[0].fg, Color::White);
+        assert_eq!(
+            buf.content[0].fg,
+            Color::Black,
+            "black beats white on xterm's grey"
+        );
         assert_eq!(buf.content[1].fg, buf.content[1].bg);
+    }
+
+    #[test]
+    fn sixteen_colour_text_keeps_a_minimum_contrast() {
+        use ratatui::layout::Rect;
+        let themes = crate::tui::theme::Themes::embedded();
+        for idx in 0..themes.names().len() {
+            let p = themes.palette(idx);
+            let mut buf = Buffer::empty(Rect::new(0, 0, 14, 3));
+            let fgs = [
+                p.fg,
+                p.dim,
+                p.accent,
+                p.open_node,
+                p.normal_leaf,
+                p.return_leaf,
+                p.exception_leaf,
+                p.infeasible_leaf,
+                p.halt_leaf,
+                p.bound_leaf,
+                p.unknown_leaf,
+                p.breakpoint,
+                p.border,
+                p.focus_border,
+            ];
+            for (row, bg) in [p.bg, p.selection, p.current_line].into_iter().enumerate() {
+                for (col, fg) in fgs.iter().enumerate() {
+                    let cell = &mut buf.content[row * 14 + col];
+                    cell.fg = *fg;
+                    cell.bg = bg;
+                }
+            }
+            fit_buffer(&mut buf, ColorDepth::Ansi16);
+            for cell in &buf.content {
+                let c = contrast(rgb_of(cell.fg), rgb_of(cell.bg));
+                assert!(c >= MIN_CONTRAST, "{}: {cell:?} {c}", themes.names()[idx]);
+            }
+        }
+        // Strong colours keep their hue: One Dark's red on its background stays red.
+        assert_eq!(
+            ColorDepth::Ansi16.fit(Color::Rgb(0xe0, 0x6c, 0x75)),
+            Color::LightRed
+        );
     }
 
     #[test]

@@ -21,7 +21,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "s  Enter",
         "step the selected node (at an annotated loop: apply the invariant)",
     ),
-    ("u", "at an annotated loop: unroll one iteration instead"),
+    (
+        "u",
+        "at an annotated loop: unroll one iteration instead (then the choice again)",
+    ),
     ("n", "step over a call (run until back in this frame)"),
     ("f", "finish the frame (run until the paths leave it)"),
     (

@@ -308,6 +308,48 @@ assert i == n
         .nodes()
         .any(|n| n.outcome() == Some(Outcome::Bound)));
 
+    // Unroll ONE iteration: after the body the loop head is a choice again, and running
+    // on applies the default (the invariant) there: no bound leaf, nothing fails.
+    for src in [
+        src.to_string(),
+        src.replace("i = i + 1", "i = i + 1\n    continue"),
+    ] {
+        let mut once = engine(&src, Config::default());
+        let mut u = once.tree().root();
+        while !once.loop_choice(u) {
+            u = once.step(u)[0];
+        }
+        let next = once.step_with(u, symdbg::engine::LoopMode::UnrollOnce);
+        assert_eq!(next.len(), 1);
+        assert!(!once.loop_choice(next[0]));
+        once.run(next[0], Limits::default());
+        let heads: Vec<_> = once
+            .tree()
+            .nodes()
+            .filter(|n| n.label == Some(symdbg::engine::label::LOOP_CHOICE))
+            .map(|n| n.id)
+            .collect();
+        assert_eq!(heads.len(), 2, "{src}: the head again after one iteration");
+        let outcomes: Vec<Outcome> = once.tree().nodes().filter_map(|n| n.outcome()).collect();
+        assert!(!outcomes.is_empty());
+        assert!(
+            outcomes
+                .iter()
+                .all(|o| matches!(o, Outcome::Normal | Outcome::Halt | Outcome::Infeasible)),
+            "{src}: {outcomes:?}"
+        );
+    }
+    // As a default, one iteration at a time would never end: it means Unroll.
+    let mut config = Config::default();
+    config.loops = symdbg::engine::LoopMode::UnrollOnce;
+    let mut dflt = engine(src, config);
+    let root = dflt.tree().root();
+    assert_eq!(dflt.run(root, Limits::default()), Stop::Done);
+    assert!(dflt
+        .tree()
+        .nodes()
+        .any(|n| n.outcome() == Some(Outcome::Bound)));
+
     // Apply the invariant (the default): the proof's steps, labelled; it verifies.
     let next = e.step(at);
     assert_eq!(

@@ -289,7 +289,10 @@ fn walk_window_sum_to_an_exception_and_its_model() {
         s.contains("exception leaf 1 of")
     });
     tui.press("m");
-    tui.wait_for("the model", |s| s.contains("inputs that reach this node:"));
+    // (the whole pane: a frame can arrive in more than one read)
+    tui.wait_for("the model", |s| {
+        s.contains("inputs that reach this node:") && s.contains("t = (") && s.contains("i = ")
+    });
 
     // The model pane's title names the selected node; its tree row is that exception leaf,
     // drawn in the theme's exception colour on the selection colour.

@@ -373,6 +373,16 @@ fn the_user_picks_the_transition_at_an_annotated_loop() {
         2,
         "guard true / false"
     );
+    // After that one iteration the loop head offers the choice again.
+    h.keys("r");
+    let heads = h
+        .app
+        .tree
+        .nodes
+        .iter()
+        .filter(|n| n.info.label.as_deref() == Some(symdbg::engine::label::LOOP_CHOICE))
+        .count();
+    assert!(heads >= 2, "{}", h.screen());
     // u elsewhere says what it is for.
     h.keys("u");
     assert!(

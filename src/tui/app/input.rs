@@ -98,7 +98,7 @@ impl App {
             KeyCode::Char('s') | KeyCode::Enter => self.step(LoopMode::Invariant),
             KeyCode::Char('u') => {
                 if self.tree.node(self.selected).info.loop_choice {
-                    self.step(LoopMode::Unroll);
+                    self.step(LoopMode::UnrollOnce);
                 } else {
                     self.message = "u unrolls at an annotated loop only".to_string();
                 }

@@ -22,29 +22,41 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
             "symdbg walks the symbolic execution tree (SET) of a minipy program.",
             Style::default().add_modifier(Modifier::BOLD),
         ),
+        Line::styled(
+            "To find a bug: r (run), e (next exception leaf), m (its inputs), R (replay).",
+            Style::default().fg(p.accent),
+        ),
         Line::raw("Select a node in the tree; its statement is marked ▶ in the code."),
         legend(app),
         Line::raw("→ f  a call enters f's frame   ←  back in the caller   (cond)  the only way on"),
-        Line::raw(
-            "x!1  a value a loop with invariants forgot (havoc)   here  the value under the model",
-        ),
+        Line::raw("(depth N)  N calls are open (recursion)   here  the value under the model"),
+        Line::raw("x!1  a value a loop with invariants forgot (havoc)"),
         Line::raw(""),
     ];
+    let indent = key_w + 4;
+    let widest = lines
+        .iter()
+        .map(|l| l.width())
+        .chain(KEYS.iter().map(|(_, what)| indent + what.chars().count()))
+        .max()
+        .unwrap_or(0);
+    let w = (widest as u16 + 4).min(area.width);
+    // Descriptions wrap under themselves, not under the keys.
+    let room = (w.saturating_sub(2) as usize)
+        .saturating_sub(indent)
+        .max(10);
     for (k, what) in KEYS {
-        lines.push(Line::from(vec![
-            Span::styled(
-                format!("  {k:<key_w$}  "),
-                Style::default().fg(p.accent).add_modifier(Modifier::BOLD),
-            ),
-            Span::raw(*what),
-        ]));
+        for (n, part) in wrap_words(what, room).into_iter().enumerate() {
+            let key = if n == 0 { *k } else { "" };
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("  {key:<key_w$}  "),
+                    Style::default().fg(p.accent).add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(part),
+            ]));
+        }
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(
-        "To find a bug: r (run), e (next exception leaf), m (its inputs), R (replay).",
-        Style::default().fg(p.dim),
-    ));
-    let w = (lines.iter().map(|l| l.width()).max().unwrap_or(0) as u16 + 4).min(area.width);
     let h = (lines.len() as u16 + 2).min(area.height);
     let rect = Rect {
         x: area.x + (area.width - w) / 2,
@@ -62,8 +74,7 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
         " help — any key closes ".to_string()
     } else {
         let below = app.help_max_scroll - app.help_scroll;
-        let lines = if below == 1 { "line" } else { "lines" };
-        format!(" help — j/k scroll ({below} more {lines} below), any other key closes ")
+        format!(" help — j/k scroll ({below} more below), other keys close ")
     };
     f.render_widget(Clear, rect);
     let block = Block::default()
@@ -129,4 +140,33 @@ pub(super) fn too_small(f: &mut Frame, _app: &App, area: Rect) {
             .wrap(Wrap { trim: true }),
         rect,
     );
+}
+
+/// `text` in lines of at most `width` characters, broken between words (a longer word
+/// gets a line of its own).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let len = cur.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    out.push(cur);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn wrap_words_breaks_between_words() {
+        assert_eq!(super::wrap_words("a bb ccc dd", 6), ["a bb", "ccc dd"]);
+        assert_eq!(super::wrap_words("short", 80), ["short"]);
+        assert_eq!(super::wrap_words("longword x", 4), ["longword", "x"]);
+    }
 }
