@@ -89,9 +89,12 @@ fn narrow_terminal() {
     let mut h = open("inversion.py", None, 70, 30);
     h.keys("re");
     let screen = h.screen();
-    // One detail pane: the path condition (Tab cycles).
-    assert!(screen.contains("path condition [7]"), "{screen}");
-    assert!(!screen.contains("call stack"), "{screen}");
+    // One detail pane: the path condition; its title says Tab reaches the others.
+    assert!(
+        screen.contains("path condition [7] · Tab: store, call stack, model"),
+        "{screen}"
+    );
+    assert!(!screen.contains("call stack ["), "{screen}");
     insta::assert_snapshot!("tui_narrow", screen);
 }
 

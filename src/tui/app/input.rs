@@ -70,6 +70,21 @@ impl App {
             }
             return;
         }
+        // Moving around forgets the last message (a move that has news sets a new one).
+        if matches!(
+            key.code,
+            KeyCode::Char('j' | 'k' | 'h' | 'l' | 'g' | 'G')
+                | KeyCode::Up
+                | KeyCode::Down
+                | KeyCode::Left
+                | KeyCode::Right
+                | KeyCode::PageUp
+                | KeyCode::PageDown
+                | KeyCode::Home
+                | KeyCode::End
+        ) {
+            self.message.clear();
+        }
         match key.code {
             KeyCode::Char('q') => self.quit = true,
             KeyCode::Char('?') => {

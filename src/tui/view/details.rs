@@ -13,7 +13,17 @@ use crate::tui::app::{App, Pane};
 
 pub(super) fn draw(f: &mut Frame, app: &mut App, pane: Pane, rect: Rect) {
     let id = app.selected;
-    let title = format!(" {} [{id}] ", pane.title());
+    // In a narrow terminal the detail panes share this slot: say how to reach the others.
+    let others: Vec<&str> = [Pane::Path, Pane::Store, Pane::Stack, Pane::Model]
+        .into_iter()
+        .filter(|&p| p != pane && app.area(p).is_none())
+        .map(Pane::title)
+        .collect();
+    let title = if others.is_empty() {
+        format!(" {} [{id}] ", pane.title())
+    } else {
+        format!(" {} [{id}] · Tab: {} ", pane.title(), others.join(", "))
+    };
     let b = block(app, pane, title);
     let inner = b.inner(rect);
     f.render_widget(b, rect);

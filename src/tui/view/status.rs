@@ -39,7 +39,8 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
         None => String::new(),
     };
     let width = rect.width as usize;
-    let right = clip(&right, width / 2);
+    // The message (what the last key did) wins over the counts when room is short.
+    let right = clip(&right, width * 2 / 3);
     let left = clip(&left, width.saturating_sub(right.chars().count() + 1));
     let pad = width.saturating_sub(left.chars().count() + right.chars().count());
     let line = Line::from(vec![
