@@ -137,14 +137,23 @@ impl Watchdog {
             .name("symdbg-watchdog".into())
             .spawn(move || {
                 let mut signalled_at: Option<Instant> = None;
+                // A process stopped and continued (SIGSTOP/SIGCONT, a loaded machine) sees a
+                // long gap everywhere: after one, give the event loop STUCK again.
+                let mut awake = Instant::now();
+                let mut resumed = Instant::now();
                 loop {
                     std::thread::sleep(Duration::from_millis(200));
+                    if awake.elapsed() > Duration::from_secs(1) {
+                        resumed = Instant::now();
+                    }
+                    awake = Instant::now();
                     let sig = signal.load(Ordering::Relaxed);
                     if sig != 0 && signalled_at.is_none() {
                         signalled_at = Some(Instant::now());
                     }
                     let polling = since.load(Ordering::Relaxed);
                     let stuck = polling != 0
+                        && resumed.elapsed() > STUCK
                         && start.elapsed().as_millis() as usize
                             > polling + STUCK.as_millis() as usize;
                     let ignored = signalled_at.is_some_and(|t| t.elapsed() > STUCK);
