@@ -34,6 +34,39 @@ struct Tui {
     master: Box<dyn MasterPty + Send>,
 }
 
+/// Start `symdbg ARGS` in a new `rows`×`cols` pty (TERM=xterm-256color; `env` entries set
+/// (`Some`) or removed (`None`)); the pty's master and the child.
+fn launch(
+    args: &[&str],
+    env: &[(&str, Option<&str>)],
+    rows: u16,
+    cols: u16,
+) -> (Box<dyn MasterPty + Send>, Box<dyn Child + Send + Sync>) {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows,
+            cols,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("open a pty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_symdbg"));
+    cmd.args(args);
+    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+    cmd.env("TERM", "xterm-256color");
+    cmd.env_remove("NO_COLOR");
+    cmd.env_remove(symdbg::tui::TEST_PANIC);
+    for (k, v) in env {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        }
+    }
+    let child = pair.slave.spawn_command(cmd).expect("spawn symdbg");
+    drop(pair.slave);
+    (pair.master, child)
+}
+
 impl Tui {
     /// `symdbg ARGS` in a 24-bit colour terminal.
     fn spawn(args: &[&str]) -> Tui {
@@ -42,30 +75,9 @@ impl Tui {
 
     /// `symdbg ARGS` with these environment variables set (`Some`) or removed (`None`).
     fn spawn_with(args: &[&str], env: &[(&str, Option<&str>)]) -> Tui {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("open a pty");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_symdbg"));
-        cmd.args(args);
-        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
-        cmd.env("TERM", "xterm-256color");
-        cmd.env_remove("NO_COLOR");
-        cmd.env_remove(symdbg::tui::TEST_PANIC);
-        for (k, v) in env {
-            match v {
-                Some(v) => cmd.env(k, v),
-                None => cmd.env_remove(k),
-            }
-        }
-        let child = pair.slave.spawn_command(cmd).expect("spawn symdbg");
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().expect("pty reader");
-        let input = pair.master.take_writer().expect("pty writer");
+        let (master, child) = launch(args, env, ROWS, COLS);
+        let mut reader = master.try_clone_reader().expect("pty reader");
+        let input = master.take_writer().expect("pty writer");
         let (tx, output) = channel();
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
@@ -89,7 +101,7 @@ impl Tui {
             output,
             input,
             child,
-            master: pair.master,
+            master,
         }
     }
 
@@ -429,28 +441,14 @@ fn sigterm_restores_the_terminal_and_exits_143() {
 /// then spins on the dead terminal and never returns; the watchdog must end the program.
 #[test]
 fn a_closed_terminal_ends_the_program() {
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows: 16,
-            cols: 60,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("open a pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_symdbg"));
-    cmd.args(["examples/inversion.py"]);
-    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
-    cmd.env("TERM", "xterm-256color");
-    cmd.env_remove(symdbg::tui::TEST_PANIC);
-    let mut child = pair.slave.spawn_command(cmd).expect("spawn symdbg");
-    drop(pair.slave);
+    let (master, mut child) = launch(&["examples/inversion.py"], &[], 16, 60);
     // Its first frame (a few kB) fits in the pty's buffer unread; then it waits for keys.
     std::thread::sleep(Duration::from_millis(1500));
     assert!(
         child.try_wait().expect("wait").is_none(),
         "symdbg ended early"
     );
-    drop(pair.master);
+    drop(master);
     let start = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait for symdbg") {
