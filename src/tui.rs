@@ -109,6 +109,19 @@ pub fn run(setup: Setup) -> i32 {
     }
 }
 
+/// At most this many input events are handled between two frames.
+const BURST: usize = 4096;
+
+/// One terminal event to the app. A paste arrives whole (bracketed paste is on).
+fn handle_event(app: &mut App, event: Event) {
+    match event {
+        Event::Key(k) => app.key(k),
+        Event::Mouse(m) => app.mouse(m),
+        Event::Paste(text) => app.paste(&text),
+        Event::Resize(..) | Event::FocusGained | Event::FocusLost => {}
+    }
+}
+
 /// Poll events and replies, draw when something changed; returns the exit code.
 fn event_loop(
     app: &mut App,
@@ -146,20 +159,19 @@ fn event_loop(
             break;
         }
         let timeout = if app.waiting() { 80 } else { 250 };
-        let event = watchdog.poll(|| -> std::io::Result<Option<Event>> {
-            if event::poll(Duration::from_millis(timeout))? {
-                event::read().map(Some)
-            } else {
-                Ok(None)
+        // One event (waiting up to `timeout`), then everything already pending (a burst of
+        // keys, a paste) before the next frame: one frame per burst, not one per key.
+        let handled = watchdog.poll(|| -> std::io::Result<usize> {
+            let mut handled = 0;
+            let mut wait = Duration::from_millis(timeout);
+            while handled < BURST && !app.quit && event::poll(wait)? {
+                handle_event(app, event::read()?);
+                handled += 1;
+                wait = Duration::ZERO;
             }
+            Ok(handled)
         })?;
-        if let Some(event) = event {
-            match event {
-                Event::Key(k) => app.key(k),
-                Event::Mouse(m) => app.mouse(m),
-                Event::Resize(..) => {}
-                _ => continue,
-            }
+        if handled > 0 {
             dirty = true;
         } else if app.waiting() {
             app.tick += 1;

@@ -2,10 +2,11 @@
 //!
 //! [`Session::enter`] sets the terminal up and returns a guard that restores it when
 //! dropped (quit, error, or unwinding from a panic). A panic hook restores it before the
-//! panic message is printed (so the message is readable), and SIGTERM, SIGINT and SIGHUP
-//! record the signal for the event loop, which quits through the same path and exits with
-//! 128 + the signal's number (143 for SIGTERM), as a shell reports a process the signal
-//! killed. In raw mode Ctrl-C is a key, which the app treats as quit.
+//! panic message is printed (so the message is readable), and every catchable fatal signal
+//! ([`FATAL_SIGNALS`]: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, …) is recorded for the
+//! event loop, which quits through the same path and exits with 128 + the signal's number
+//! (143 for SIGTERM), as a shell reports a process the signal killed. In raw mode Ctrl-C is
+//! a key, which the app treats as quit.
 //!
 //! When the terminal goes away (a closed window, `tmux kill-session`), crossterm's input
 //! reader spins on end-of-file inside `event::poll` and never returns, so the event loop
@@ -20,7 +21,9 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use ratatui::crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
 };
@@ -39,7 +42,13 @@ impl Session {
         install_panic_hook();
         enable_raw_mode()?;
         let mut out = io::stdout();
-        if let Err(e) = execute!(out, EnterAlternateScreen, EnableMouseCapture, cursor::Hide) {
+        if let Err(e) = execute!(
+            out,
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            EnableBracketedPaste,
+            cursor::Hide
+        ) {
             restore();
             return Err(e);
         }
@@ -66,6 +75,7 @@ pub fn restore() {
     let _ = disable_raw_mode();
     let _ = execute!(
         io::stdout(),
+        DisableBracketedPaste,
         DisableMouseCapture,
         LeaveAlternateScreen,
         cursor::Show
@@ -91,17 +101,28 @@ pub fn report(line: &str) {
     let _ = writeln!(io::stderr(), "{line}");
 }
 
-/// The last of SIGTERM, SIGINT or SIGHUP received, if any.
+/// The signals whose default action ends the process and that a handler can catch and
+/// return from: each is recorded, and the event loop restores the terminal and exits with
+/// 128 + its number. Not here: SIGKILL and SIGSTOP (uncatchable), SIGSEGV, SIGBUS, SIGILL,
+/// SIGFPE, SIGTRAP and SIGSYS (faults of the running code: a handler that returns runs the
+/// fault again), SIGPIPE (Rust ignores it: a write fails instead), the stop signals.
+/// SIGABRT is caught when sent by another process; `abort()` itself still ends the process
+/// after the handler returns.
+pub const FATAL_SIGNALS: &[i32] = {
+    use signal_hook::consts::signal::*;
+    &[
+        SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+        SIGXCPU, SIGXFSZ, SIGIO,
+    ]
+};
+
+/// The last of the [`FATAL_SIGNALS`] received, if any.
 pub struct Signals(Arc<AtomicUsize>);
 
 impl Signals {
     pub fn register() -> Signals {
         let last = Arc::new(AtomicUsize::new(0));
-        for sig in [
-            signal_hook::consts::SIGTERM,
-            signal_hook::consts::SIGINT,
-            signal_hook::consts::SIGHUP,
-        ] {
+        for &sig in FATAL_SIGNALS {
             let _ = signal_hook::flag::register_usize(sig, Arc::clone(&last), sig as usize);
         }
         Signals(last)

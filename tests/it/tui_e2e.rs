@@ -21,22 +21,22 @@ use std::time::{Duration, Instant};
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
 use symdbg::tui::theme::Themes;
 
-const ROWS: u16 = 45;
-const COLS: u16 = 160;
-const TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const ROWS: u16 = 45;
+pub(crate) const COLS: u16 = 160;
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A running `symdbg` in a pty, with the emulated screen.
-struct Tui {
+pub(crate) struct Tui {
     parser: vt100::Parser,
     output: Receiver<Vec<u8>>,
-    input: Box<dyn Write + Send>,
-    child: Box<dyn Child + Send + Sync>,
+    pub(crate) input: Box<dyn Write + Send>,
+    pub(crate) child: Box<dyn Child + Send + Sync>,
     master: Box<dyn MasterPty + Send>,
 }
 
 /// Start `symdbg ARGS` in a new `rows`×`cols` pty (TERM=xterm-256color; `env` entries set
 /// (`Some`) or removed (`None`)); the pty's master and the child.
-fn launch(
+pub(crate) fn launch(
     args: &[&str],
     env: &[(&str, Option<&str>)],
     rows: u16,
@@ -69,12 +69,12 @@ fn launch(
 
 impl Tui {
     /// `symdbg ARGS` in a 24-bit colour terminal.
-    fn spawn(args: &[&str]) -> Tui {
+    pub(crate) fn spawn(args: &[&str]) -> Tui {
         Tui::spawn_with(args, &[("COLORTERM", Some("truecolor"))])
     }
 
     /// `symdbg ARGS` with these environment variables set (`Some`) or removed (`None`).
-    fn spawn_with(args: &[&str], env: &[(&str, Option<&str>)]) -> Tui {
+    pub(crate) fn spawn_with(args: &[&str], env: &[(&str, Option<&str>)]) -> Tui {
         let (master, child) = launch(args, env, ROWS, COLS);
         let mut reader = master.try_clone_reader().expect("pty reader");
         let input = master.take_writer().expect("pty writer");
@@ -105,20 +105,20 @@ impl Tui {
         }
     }
 
-    fn screen(&self) -> &vt100::Screen {
+    pub(crate) fn screen(&self) -> &vt100::Screen {
         self.parser.screen()
     }
 
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.screen().contents()
     }
 
-    fn rows(&self) -> Vec<String> {
+    pub(crate) fn rows(&self) -> Vec<String> {
         self.screen().rows(0, COLS).collect()
     }
 
     /// Feed what the program wrote so far; false once the pty is closed.
-    fn pump(&mut self, wait: Duration) -> bool {
+    pub(crate) fn pump(&mut self, wait: Duration) -> bool {
         match self.output.recv_timeout(wait) {
             Ok(bytes) => {
                 self.parser.process(&bytes);
@@ -133,7 +133,7 @@ impl Tui {
     }
 
     /// Poll until `ready(screen text)` holds; panic with the screen after [`TIMEOUT`].
-    fn wait_for(&mut self, what: &str, ready: impl Fn(&str) -> bool) {
+    pub(crate) fn wait_for(&mut self, what: &str, ready: impl Fn(&str) -> bool) {
         let start = Instant::now();
         loop {
             if ready(&self.text()) {
@@ -156,13 +156,13 @@ impl Tui {
         }
     }
 
-    fn press(&mut self, keys: &str) {
+    pub(crate) fn press(&mut self, keys: &str) {
         self.input.write_all(keys.as_bytes()).expect("write keys");
         self.input.flush().expect("flush keys");
     }
 
     /// Row and column (in cells) of the first occurrence of `needle`.
-    fn find(&self, needle: &str) -> Option<(u16, u16)> {
+    pub(crate) fn find(&self, needle: &str) -> Option<(u16, u16)> {
         self.rows().iter().enumerate().find_map(|(r, line)| {
             let byte = line.find(needle)?;
             Some((r as u16, line[..byte].chars().count() as u16))
@@ -171,7 +171,7 @@ impl Tui {
 
     /// Wait (at most [`TIMEOUT`]) for the program to exit, then read what it wrote until
     /// the pty closes; its exit code.
-    fn wait_exit(&mut self) -> u32 {
+    pub(crate) fn wait_exit(&mut self) -> u32 {
         let start = Instant::now();
         let status = loop {
             if let Some(status) = self.child.try_wait().expect("wait for symdbg") {
@@ -193,7 +193,7 @@ impl Tui {
 
     /// The terminal is as the program found it: main screen, cursor shown, no mouse
     /// reporting, and the pty back in canonical mode with echo (not raw).
-    fn assert_restored(&self) {
+    pub(crate) fn assert_restored(&self) {
         let screen = self.screen();
         assert!(
             !screen.alternate_screen(),

@@ -9,6 +9,8 @@ use super::{App, Mode, Pane};
 
 /// At most this many keys wait for a busy worker.
 const TYPEAHEAD: usize = 64;
+/// A search prompt takes at most this many characters from a paste.
+const PASTE_MAX: usize = 256;
 use crate::engine::LoopMode;
 use crate::tui::protocol::{Cmd, Kind};
 
@@ -149,6 +151,24 @@ impl App {
             },
             KeyCode::Char('t') => self.next_theme(),
             _ => {}
+        }
+    }
+
+    /// Handle a paste (bracketed paste): in the search prompt its text is typed (control
+    /// characters dropped, at most [`PASTE_MAX`] characters); elsewhere it is ignored with a
+    /// message, so pasted text never runs as commands.
+    pub fn paste(&mut self, text: &str) {
+        match &mut self.mode {
+            Mode::Search(prompt) => {
+                let room = PASTE_MAX.saturating_sub(prompt.chars().count());
+                prompt.extend(text.chars().filter(|c| !c.is_control()).take(room));
+            }
+            _ => {
+                self.message = format!(
+                    "paste ignored ({} characters): commands are typed keys; / opens a search that takes a paste",
+                    text.chars().count()
+                );
+            }
         }
     }
 
