@@ -9,12 +9,14 @@
 //! a key, which the app treats as quit.
 //!
 //! When the terminal goes away (a closed window, `tmux kill-session`), crossterm's input
-//! reader spins on end-of-file inside `event::poll` and never returns, so the event loop
-//! cannot see the SIGHUP. [`Watchdog`] guards against that from its own thread: if a poll
-//! has not come back long after its timeout, or a signal has not ended the loop soon, it
-//! restores what it can and exits the process.
+//! reader may keep failing inside `event::poll` and never return, so the event loop cannot
+//! see the SIGHUP. [`Watchdog`] guards against that from its own thread: if a poll has not
+//! come back long after its timeout while standard input is no longer a terminal, or a
+//! signal has not ended the loop soon, it restores what it can and exits the process. (A
+//! poll also waits, on a live terminal, for the end of an escape sequence cut short: that
+//! one ends with the next key.)
 
-use std::io::{self, Stdout};
+use std::io::{self, IsTerminal, Stdout};
 use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Once};
@@ -177,6 +179,10 @@ impl Watchdog {
                         && resumed.elapsed() > STUCK
                         && start.elapsed().as_millis() as usize
                             > polling + STUCK.as_millis() as usize;
+                    // A live terminal can hold a poll too: crossterm's reader waits for the
+                    // end of an escape sequence cut short (Alt+[ sends `ESC [`) until the
+                    // next key. A terminal that went away is no longer a terminal.
+                    let stuck = stuck && !io::stdin().is_terminal();
                     let ignored = signalled_at.is_some_and(|t| t.elapsed() > STUCK);
                     if stuck || ignored {
                         restore();

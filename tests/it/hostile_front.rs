@@ -127,3 +127,24 @@ fn every_catchable_fatal_signal_restores_the_terminal() {
         signal_restores_the_terminal(name, number);
     }
 }
+
+/// An escape sequence cut short (Alt+[ sends `ESC [`) leaves crossterm's reader waiting for
+/// its end: the program must not take that for a dead terminal.
+#[test]
+fn an_unfinished_escape_sequence_is_not_a_dead_terminal() {
+    let mut tui = Tui::spawn(&["examples/inversion.py"]);
+    tui.wait_for("the start screen", |s| s.contains("1 open"));
+    tui.press("\x1b[");
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        tui.pump(Duration::from_millis(100));
+    }
+    assert!(
+        tui.child.try_wait().expect("wait").is_none(),
+        "symdbg ended after an unfinished escape sequence:\n{}",
+        tui.text()
+    );
+    tui.press("qq");
+    assert_eq!(tui.wait_exit(), 0, "{}", tui.text());
+    tui.assert_restored();
+}
