@@ -7,6 +7,7 @@ use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 
+use crate::lang::escape::{escape, escape_text, Escaped};
 use crate::lang::{SourceMap, Span};
 
 /// One error about the program or the command line.
@@ -59,14 +60,20 @@ impl Diagnostic {
 }
 
 /// Render several diagnostics, one after the other.
+///
+/// User text never reaches the terminal raw: the file name, the source lines and the
+/// messages are shown with their control characters escaped (`\x1b`), spans moved to match.
 pub fn render_all(diags: &[Diagnostic], source: &SourceMap, color: bool) -> String {
+    let escaped = Escaped::new(&source.text);
+    let source = &SourceMap::new(escape(&source.name), escaped.text.as_str());
+    let diags: Vec<Diagnostic> = diags.iter().map(|d| shown(d, &escaped)).collect();
     let file = SimpleFile::new(source.name.as_str(), source.text.as_str());
     let config = term::Config {
         chars: term::Chars::ascii(),
         ..term::Config::default()
     };
     let mut out = String::new();
-    for d in diags {
+    for d in &diags {
         if let Some(text) = render_long_line(d, source) {
             out.push_str(&text);
             continue;
@@ -97,6 +104,18 @@ pub fn render_all(diags: &[Diagnostic], source: &SourceMap, color: bool) -> Stri
         }
     }
     out
+}
+
+/// `d` as shown over the escaped source: its span moved, its texts escaped.
+fn shown(d: &Diagnostic, escaped: &Escaped) -> Diagnostic {
+    Diagnostic {
+        message: escape_text(&d.message).into_owned(),
+        span: d
+            .span
+            .map(|s| Span::new(escaped.offset(s.start), escaped.offset(s.end))),
+        label: escape_text(&d.label).into_owned(),
+        notes: d.notes.iter().map(|n| escape_text(n).into_owned()).collect(),
+    }
 }
 
 /// Lines longer than this are shown as a window around the error.

@@ -10,6 +10,7 @@
 
 pub mod ast;
 pub mod entry;
+pub mod escape;
 mod lines;
 mod parser;
 pub mod pretty;

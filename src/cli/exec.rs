@@ -185,7 +185,7 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
         out.push_str(&format!(
             "exception: {class} at {}:{line}:{col}\n    {line} | {}\n",
             source.name,
-            source.line_text(line).trim()
+            source.shown_line(line).trim()
         ));
     }
     if entry {

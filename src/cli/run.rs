@@ -117,7 +117,7 @@ pub(super) fn statement_line(x: &Explored, id: NodeId) -> Option<usize> {
     x.engine.tree().node(id).at.map(|s| x.source.line(s.start))
 }
 
-/// The text of a 1-based line, trimmed (comments included, as written).
-pub(super) fn line_text(x: &Explored, line: usize) -> &str {
-    x.source.line_text(line).trim()
+/// The text of a 1-based line, trimmed (comments included, control characters escaped).
+pub(super) fn line_text(x: &Explored, line: usize) -> String {
+    x.source.shown_line(line).trim().to_string()
 }

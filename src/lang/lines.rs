@@ -10,6 +10,7 @@
 //! - [`blocks`] turns the indentation of those lines into a tree of [`LineNode`]s: each node is
 //!   a line and the indented block under it; inconsistent indentation is reported.
 
+use super::escape::is_printable;
 use super::span::Span;
 use crate::diagnostics::Diagnostic;
 
@@ -26,7 +27,7 @@ pub const MAX_INDENT_LEVELS: usize = 100;
 pub struct LogicalLine {
     /// Byte offset where the line's indentation begins (start of the physical line).
     pub line_start: usize,
-    /// The indentation characters (spaces and tabs).
+    /// The indentation characters (spaces and tabs; after the last form feed if any).
     pub indent: String,
     pub span: Span,
 }
@@ -41,6 +42,13 @@ pub struct LineNode {
 /// Split `src` into logical lines.
 pub fn scan(src: &str) -> Result<Vec<LogicalLine>, Diagnostic> {
     let bytes = src.as_bytes();
+    // CPython refuses a NUL byte anywhere, comments included.
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        return Err(
+            Diagnostic::error("source code cannot contain null bytes", Span::new(at, at + 1))
+                .with_label("a NUL byte"),
+        );
+    }
     let mut lines = Vec::new();
     let mut i = 0;
     // The bracket stack: (byte, offset).
@@ -49,6 +57,7 @@ pub fn scan(src: &str) -> Result<Vec<LogicalLine>, Diagnostic> {
     let mut line_start = 0;
     let mut content_start: Option<usize> = None;
     let mut content_end = 0;
+    let mut indent_start = 0;
     let mut indent_end = 0;
     let mut at_line_start = true;
 
@@ -56,8 +65,14 @@ pub fn scan(src: &str) -> Result<Vec<LogicalLine>, Diagnostic> {
         let b = bytes[i];
         if at_line_start && stack.is_empty() && content_start.is_none() {
             // Measure the indentation of a new logical line.
+            // A form feed resets the count (CPython's tokenizer: column 0 again), so the
+            // indentation is what follows the last one.
             line_start = i;
+            indent_start = i;
             while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | b'\x0C') {
+                if bytes[i] == b'\x0C' {
+                    indent_start = i + 1;
+                }
                 i += 1;
             }
             indent_end = i;
@@ -76,7 +91,7 @@ pub fn scan(src: &str) -> Result<Vec<LogicalLine>, Diagnostic> {
                     if let Some(start) = content_start.take() {
                         lines.push(LogicalLine {
                             line_start,
-                            indent: src[line_start..indent_end].to_string(),
+                            indent: src[indent_start..indent_end].to_string(),
                             span: Span::new(start, content_end),
                         });
                     }
@@ -155,9 +170,18 @@ pub fn scan(src: &str) -> Result<Vec<LogicalLine>, Diagnostic> {
                     }
                     _ => {}
                 }
-                // Advance over one whole UTF-8 character.
-                let ch_len = src[i..].chars().next().map_or(1, char::len_utf8);
-                i += ch_len;
+                // Advance over one whole UTF-8 character; outside comments (and strings,
+                // which minipy refuses) a non-printable one is refused as CPython does.
+                let ch = src[i..].chars().next().unwrap_or(' ');
+                if !is_printable(ch) {
+                    return Err(Diagnostic::error(
+                        format!("invalid non-printable character U+{:04X}", ch as u32),
+                        Span::new(i, i + ch.len_utf8()),
+                    )
+                    .with_label("this character")
+                    .with_note("control and format characters may appear in comments only"));
+                }
+                i += ch.len_utf8();
                 content_end = i;
             }
         }
@@ -176,7 +200,7 @@ pub fn scan(src: &str) -> Result<Vec<LogicalLine>, Diagnostic> {
     if let Some(start) = content_start {
         lines.push(LogicalLine {
             line_start,
-            indent: src[line_start..indent_end].to_string(),
+            indent: src[indent_start..indent_end].to_string(),
             span: Span::new(start, content_end),
         });
     }

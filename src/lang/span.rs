@@ -71,6 +71,12 @@ impl SourceMap {
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
 
+    /// The text of 1-based line `line` for display: control characters escaped
+    /// ([`super::escape::escape_text`]), so a comment cannot send the terminal a sequence.
+    pub fn shown_line(&self, line: usize) -> std::borrow::Cow<'_, str> {
+        super::escape::escape_text(self.line_text(line))
+    }
+
     /// The source text of a span.
     pub fn snippet(&self, span: Span) -> &str {
         self.text.get(span.start..span.end).unwrap_or("")

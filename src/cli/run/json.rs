@@ -22,7 +22,7 @@ use std::io::{self, Write};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
-use super::{line_text, statement_line, Explored};
+use super::{statement_line, Explored};
 use crate::concrete::Value;
 use crate::engine::term::{smt2_declarations, Sym, Term};
 use crate::engine::{NodeId, NodeKind, NodeModel, Outcome, Stop};
@@ -241,7 +241,8 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
             NodeKind::Leaf(_) => "leaf",
         },
         line,
-        statement: line.map_or("", |l| line_text(x, l)).to_string(),
+        // (raw: JSON escapes control characters itself)
+        statement: line.map_or("", |l| x.source.line_text(l).trim()).to_string(),
         branch: n.branch.as_ref().map(|b| texts.minipy(b)),
         outcome: n.outcome().map(Outcome::name),
         exception: match n.kind {

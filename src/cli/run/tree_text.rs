@@ -97,7 +97,8 @@ fn describe_node(x: &Explored, id: NodeId) -> String {
     match node.kind {
         NodeKind::Open | NodeKind::Inner => {
             let line = node_line(x, id).unwrap_or(0);
-            let text = x.source.line_text(line).trim();
+            let text = x.source.shown_line(line);
+            let text = text.trim();
             let open = if node.is_open() { "  (open)" } else { "" };
             format!("[{}] {line}: {text}{open}", id.0)
         }

@@ -8,6 +8,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{block, follow};
+use crate::lang::escape::escape_text;
 use crate::tui::app::{App, Pane};
 
 pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
@@ -46,9 +47,12 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
             Some(parts) => spans.extend(
                 parts
                     .iter()
-                    .map(|(style, text)| Span::styled(text.replace('\t', "    "), *style)),
+                    // (control characters in comments shown escaped, as everywhere)
+                    .map(|(style, text)| {
+                        Span::styled(escape_text(text).replace('\t', "    "), *style)
+                    }),
             ),
-            None => spans.push(Span::raw(app.line_text(line).to_string())),
+            None => spans.push(Span::raw(app.source.shown_line(line).into_owned())),
         }
         // A line wider than the pane ends in `…`.
         let len: usize = spans.iter().map(|s| s.content.chars().count()).sum();

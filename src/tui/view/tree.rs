@@ -71,7 +71,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                 let text = match &n.info.kind {
                     Kind::Leaf(_) => n.info.summary.clone(),
                     _ => match n.info.line {
-                        Some(l) => format!("{l}: {}", app.source.line_text(l).trim()),
+                        Some(l) => format!("{l}: {}", app.source.shown_line(l).trim()),
                         None => String::new(),
                     },
                 };
