@@ -114,7 +114,11 @@ fn shown(d: &Diagnostic, escaped: &Escaped) -> Diagnostic {
             .span
             .map(|s| Span::new(escaped.offset(s.start), escaped.offset(s.end))),
         label: escape_text(&d.label).into_owned(),
-        notes: d.notes.iter().map(|n| escape_text(n).into_owned()).collect(),
+        notes: d
+            .notes
+            .iter()
+            .map(|n| escape_text(n).into_owned())
+            .collect(),
     }
 }
 

@@ -179,6 +179,7 @@ impl Engine {
                 (inputs, cont)
             }
             Some(f) => {
+                lang::entry::entry_function(program, f)?;
                 let Some(func) = ir.functions.get(f) else {
                     let names: Vec<&str> = ir.functions.keys().map(String::as_str).collect();
                     return Err(Diagnostic::global(format!(

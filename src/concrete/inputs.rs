@@ -35,20 +35,7 @@ pub fn expected_inputs(
         }
         return Ok(specs);
     };
-    let Some(f) = program.function(name) else {
-        let names: Vec<String> = program
-            .functions()
-            .map(|f| format!("`{}`", f.name.name))
-            .collect();
-        let note = if names.is_empty() {
-            "the program defines no functions".to_string()
-        } else {
-            format!("the program defines {}", names.join(", "))
-        };
-        return Err(
-            Diagnostic::global(format!("no function `{name}` in the program")).with_note(note),
-        );
-    };
+    let f = crate::lang::entry::entry_function(program, name)?;
     Ok(f.params
         .iter()
         .map(|p| InputSpec {

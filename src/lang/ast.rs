@@ -291,6 +291,17 @@ impl Quantifier {
 /// The builtin functions of minipy.
 pub const BUILTINS: &[&str] = &["len", "abs", "min", "max"];
 
+/// Names minipy's syntax gives a meaning of its own (`all(... for k in range(...))`,
+/// `tuple()`, annotations). With [`BUILTINS`], no definition, variable or parameter may take
+/// them (CPython lets a program shadow them; minipy refuses rather than reading one name two
+/// ways). Other names of Python's builtins (`print`, `sum`, …) are ordinary names here.
+pub const RESERVED: &[&str] = &["all", "any", "range", "tuple", "int", "bool"];
+
+/// A builtin or reserved name ([`BUILTINS`], [`RESERVED`]).
+pub fn is_builtin_name(name: &str) -> bool {
+    BUILTINS.contains(&name) || RESERVED.contains(&name)
+}
+
 impl Program {
     /// The functions defined in the module, in source order.
     pub fn functions(&self) -> impl Iterator<Item = &FunctionDef> {

@@ -12,6 +12,33 @@
 use std::collections::BTreeSet;
 
 use super::ast::*;
+use crate::diagnostics::Diagnostic;
+
+/// The function `--entry name` analyses, or why there is none. `run`, `check`, `exec` and
+/// the debugger all ask here, so they accept and refuse the same names: a `@predicate` is
+/// refused (it is part of a specification, read as a formula where it is used, not code to
+/// run on its own).
+pub fn entry_function<'p>(program: &'p Program, name: &str) -> Result<&'p FunctionDef, Diagnostic> {
+    let names: Vec<String> = program
+        .functions()
+        .filter(|f| !f.predicate)
+        .map(|f| format!("`{}`", f.name.name))
+        .collect();
+    let note = if names.is_empty() {
+        "the program defines no function that --entry can analyse".to_string()
+    } else {
+        format!("the functions --entry can analyse: {}", names.join(", "))
+    };
+    match program.function(name) {
+        Some(f) if !f.predicate => Ok(f),
+        Some(_) => Err(Diagnostic::global(format!(
+            "`{name}` is a @predicate: --entry analyses a function, not a predicate"
+        ))
+        .with_note("a predicate is part of a specification: it is read as a formula where an assert, assume or invariant uses it")
+        .with_note(note)),
+        None => Err(Diagnostic::global(format!("there is no function `{name}` to analyse")).with_note(note)),
+    }
+}
 
 /// The top-level statements an entry run executes, in order.
 pub fn entry_prelude(program: &Program) -> Vec<&Stmt> {

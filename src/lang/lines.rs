@@ -44,10 +44,11 @@ pub fn scan(src: &str) -> Result<Vec<LogicalLine>, Diagnostic> {
     let bytes = src.as_bytes();
     // CPython refuses a NUL byte anywhere, comments included.
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
-        return Err(
-            Diagnostic::error("source code cannot contain null bytes", Span::new(at, at + 1))
-                .with_label("a NUL byte"),
-        );
+        return Err(Diagnostic::error(
+            "source code cannot contain null bytes",
+            Span::new(at, at + 1),
+        )
+        .with_label("a NUL byte"));
     }
     let mut lines = Vec::new();
     let mut i = 0;

@@ -230,6 +230,16 @@ fn header(cx: Ctx, item: Pair<Rule>, line: Span) -> PResult<Line> {
         }
         Rule::def_header => {
             let name = ident(cx, &next());
+            // Refused here, before any call of it is parsed: the same message as the type
+            // checker's for every builtin name.
+            if is_builtin_name(&name.name) {
+                return Err(Diagnostic::error(
+                    format!("`{}` is a builtin name and cannot be redefined", name.name),
+                    name.span,
+                )
+                .with_label("redefines a builtin")
+                .with_note("help: choose another name for the function"));
+            }
             let mut params = Vec::new();
             let mut ret = None;
             for p in parts.by_ref() {

@@ -242,7 +242,9 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
         },
         line,
         // (raw: JSON escapes control characters itself)
-        statement: line.map_or("", |l| x.source.line_text(l).trim()).to_string(),
+        statement: line
+            .map_or("", |l| x.source.line_text(l).trim())
+            .to_string(),
         branch: n.branch.as_ref().map(|b| texts.minipy(b)),
         outcome: n.outcome().map(Outcome::name),
         exception: match n.kind {

@@ -16,9 +16,7 @@ mod hints;
 
 use hints::{a, mismatch, show, similar};
 
-/// Names a user definition may not take: the builtins, and the names minipy's syntax gives a
-/// meaning of its own (`all(... for k in range(...))`, `tuple()`, annotations).
-const RESERVED: &[&str] = &["all", "any", "range", "tuple", "int", "bool"];
+use crate::lang::ast::RESERVED;
 
 pub(super) fn check_program(program: &Program) -> Result<TypeInfo, Vec<Diagnostic>> {
     let mut diags = Vec::new();
