@@ -63,8 +63,13 @@ pub struct Setup {
 /// the screen opens: a malformed program prints its diagnostics and exits with 2.
 pub fn run(setup: Setup) -> i32 {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    // A theme file that does not parse is named before the screen opens (and again in the
+    // status line, see `App::new`).
+    let themes = theme::Themes::load();
+    for w in themes.warnings() {
+        eprintln!("warning: {w}");
+    }
     if let Some(name) = &setup.theme {
-        let themes = theme::Themes::load();
         if themes.get(name).is_none() {
             eprintln!(
                 "error: there is no theme `{name}`; the themes are: {}",

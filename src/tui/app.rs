@@ -134,6 +134,11 @@ impl App {
         let themes = Themes::load();
         let idx = theme.and_then(|t| themes.get(t)).unwrap_or(0);
         let code = Highlighter::new(&themes, idx).highlight(&source.text);
+        let message = match themes.warnings() {
+            [] => String::new(),
+            [w] => format!("warning: {w}"),
+            [w, rest @ ..] => format!("warning: {w} (and {} more)", rest.len()),
+        };
         App {
             palette: themes.palette(idx),
             themes,
@@ -153,7 +158,7 @@ impl App {
             replays: HashMap::new(),
             pending: HashSet::new(),
             busy: None,
-            message: String::new(),
+            message,
             last_search: None,
             stats: StatsInfo::default(),
             show_timing: true,

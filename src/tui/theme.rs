@@ -118,8 +118,10 @@ impl Themes {
             {
                 Ok(theme) => theme,
                 Err(e) => {
+                    // (user text: shown escaped, see `lang::escape`)
+                    let shown = format!("theme {} skipped: {e}", path.display());
                     self.warnings
-                        .push(format!("theme {} skipped: {e}", path.display()));
+                        .push(crate::lang::escape::escape(&shown).into_owned());
                     continue;
                 }
             };
