@@ -373,6 +373,30 @@ mod tests {
     }
 
     #[test]
+    fn a_form_feed_resets_the_indentation() {
+        let src = "if a:\n\x0c    b = 1\n    \x0cc = 2\n\x0c\x0cd = 3\n";
+        let lines = scan(src).unwrap();
+        let indents: Vec<&str> = lines.iter().map(|l| l.indent.as_str()).collect();
+        assert_eq!(indents, ["", "    ", "", ""]);
+        let tree = blocks(lines).unwrap();
+        assert_eq!(tree.len(), 3);
+        assert_eq!(tree[0].children.len(), 1);
+    }
+
+    #[test]
+    fn non_printable_characters_outside_comments_are_refused() {
+        let e = scan("x = 1\x1b]0;t\x07\n").unwrap_err();
+        assert_eq!(e.message, "invalid non-printable character U+001B");
+        assert_eq!(e.span, Some(Span::new(5, 6)));
+        let e = scan("x = (1,\n  \u{202e}2)\n").unwrap_err();
+        assert_eq!(e.message, "invalid non-printable character U+202E");
+        assert_eq!(e.span, Some(Span::new(10, 13)));
+        assert_eq!(texts("x = 1  # \x1b]0;t\x07 \u{202e}\n"), ["x = 1"]);
+        let e = scan("x = 1  # \0\n").unwrap_err();
+        assert_eq!(e.message, "source code cannot contain null bytes");
+    }
+
+    #[test]
     fn bad_dedent() {
         let src = "if a:\n    b = 1\n  c = 2\n";
         let e = blocks(scan(src).unwrap()).unwrap_err();

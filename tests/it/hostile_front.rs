@@ -524,3 +524,29 @@ fn a_broken_theme_is_reported_by_name() {
     assert_no_raw_controls("theme warnings", &err);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A paste in the app: ignored (with a message) outside the search prompt, typed into it
+/// (control characters dropped, length capped) inside.
+#[test]
+fn a_paste_runs_no_command_and_fills_the_search_prompt() {
+    use symdbg::tui::app::Mode;
+    let mut h = super::tui::open("inversion.py", None, 120, 32);
+    h.app.paste("qrsss\x1b]0;x\x07q");
+    assert!(!h.app.quit, "a paste is not typed as keys");
+    assert_eq!(h.app.tree.len(), 1, "nothing was stepped");
+    assert!(
+        h.app.message.starts_with("paste ignored (12 characters)"),
+        "{}",
+        h.app.message
+    );
+    h.keys("/");
+    h.app.paste("x >\x1b[2J 1\n");
+    assert_eq!(h.app.mode, Mode::Search("x >[2J 1".to_string()));
+    h.app.paste(&"9".repeat(10_000));
+    match &h.app.mode {
+        Mode::Search(text) => assert_eq!(text.chars().count(), 256),
+        other => panic!("the prompt closed: {other:?}"),
+    }
+    h.keys("<Esc>q");
+    assert!(h.app.quit);
+}
