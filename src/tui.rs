@@ -172,7 +172,9 @@ fn event_loop(
             while handled < BURST && !app.quit && event::poll(wait)? {
                 handle_event(app, event::read()?);
                 handled += 1;
-                wait = Duration::ZERO;
+                // (not zero: crossterm's poll with a zero timeout does not look at the bytes
+                // it has already read and parsed)
+                wait = Duration::from_millis(1);
             }
             Ok(handled)
         })?;
