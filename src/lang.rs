@@ -18,6 +18,7 @@ pub mod span;
 pub mod types;
 
 pub use ast::*;
+pub use lines::universal_newlines;
 pub use span::{SourceMap, Span};
 pub use types::TypeInfo;
 

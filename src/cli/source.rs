@@ -50,6 +50,8 @@ pub(super) fn read_source(path: &Path) -> Result<SourceMap, Failure> {
             &[],
         ));
     }
+    // A lone `\r` ends a line, as CPython reads a file (the front-end does the same).
+    let text = crate::lang::universal_newlines(&text).into_owned();
     Ok(SourceMap::new(name, text))
 }
 

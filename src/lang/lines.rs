@@ -39,8 +39,24 @@ pub struct LineNode {
     pub children: Vec<LineNode>,
 }
 
+/// `src` with Python's universal newlines: a `\r` not followed by `\n` (old Mac line ends)
+/// ends a line as CPython reads it, so it becomes `\n` (one byte for one: offsets stay).
+pub fn universal_newlines(src: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = src.as_bytes();
+    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let out: String = src
+        .char_indices()
+        .map(|(i, c)| if c == '\r' && lone(i) { '\n' } else { c })
+        .collect();
+    std::borrow::Cow::Owned(out)
+}
+
 /// Split `src` into logical lines.
 pub fn scan(src: &str) -> Result<Vec<LogicalLine>, Diagnostic> {
+    let src = &*universal_newlines(src);
     let bytes = src.as_bytes();
     // CPython refuses a NUL byte anywhere, comments included.
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
@@ -394,6 +410,17 @@ mod tests {
         assert_eq!(texts("x = 1  # \x1b]0;t\x07 \u{202e}\n"), ["x = 1"]);
         let e = scan("x = 1  # \0\n").unwrap_err();
         assert_eq!(e.message, "source code cannot contain null bytes");
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line() {
+        assert_eq!(universal_newlines("a\rb\r\nc\r"), "a\nb\r\nc\n");
+        assert!(matches!(
+            universal_newlines("a\r\nb\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        // The code after it is not part of the comment.
+        assert_eq!(texts("x = 1  # c\ry = 2\n"), ["x = 1", "y = 2"]);
     }
 
     #[test]

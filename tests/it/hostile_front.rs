@@ -385,11 +385,18 @@ fn form_feeds_are_read_as_cpython_reads_them() {
         "if True:\n\tx = 1\n\x0c        y = 2\n",
         "\x0c  x = 1\n",
     ];
+    same_as_python(&dir, "ff", &programs);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each program ends the same way under `python3` and `symdbg exec`: normally, with an
+/// AssertionError, or refused (a syntax or indentation error; exit status 2 for symdbg).
+fn same_as_python(dir: &Path, tag: &str, programs: &[&str]) {
     for (i, program) in programs.iter().enumerate() {
-        let file = format!("ff{i}.py");
-        write(&dir, &file, program);
-        let (py, py_err) = python_in(&dir, &file);
-        let (code, out, err) = symdbg_in(&dir, &["exec", &file]);
+        let file = format!("{tag}{i}.py");
+        write(dir, &file, program);
+        let (py, py_err) = python_in(dir, &file);
+        let (code, out, err) = symdbg_in(dir, &["exec", &file]);
         let theirs = match py {
             0 => "normal".to_string(),
             _ if py_err.starts_with("AssertionError") => "AssertionError".to_string(),
@@ -406,6 +413,23 @@ fn form_feeds_are_read_as_cpython_reads_them() {
             "{program:?}\npython3: {py_err}\nsymdbg: {out}{err}"
         );
     }
+}
+
+/// Line ends: `\n`, `\r\n` and a lone `\r` (which CPython reads as a line end: code after
+/// it in a "comment" runs).
+#[test]
+fn line_ends_are_read_as_cpython_reads_them() {
+    let dir = temp_dir("lineends");
+    let programs = [
+        "x = 1  # c\rassert x == 2\n",
+        "x = 1\rassert x == 1\r",
+        "x = 1\r\nif x > 0:\r    x = 2\r\nassert x == 2\n",
+        "def f(a: int) -> int:\r    return a + 1\r\rassert f(1) == 3\r",
+        "x = (1 +\r 2)\rassert x == 3\n",
+        "x = 1 + \\\r2\rassert x == 3\n",
+        "if True:\r    x = 1\r  y = 2\r",
+    ];
+    same_as_python(&dir, "cr", &programs);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
