@@ -567,7 +567,7 @@ fn a_paste_runs_no_command_and_fills_the_search_prompt() {
         h.app.message
     );
     h.keys("/");
-    h.app.paste("x >\x1b[2J 1\n");
+    h.app.paste("x >\x1b[2J\u{202e} 1\n");
     assert_eq!(h.app.mode, Mode::Search("x >[2J 1".to_string()));
     h.app.paste(&"9".repeat(10_000));
     match &h.app.mode {

@@ -6,6 +6,7 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Position;
 
 use super::{App, Mode, Pane};
+use crate::lang::escape::is_printable;
 
 /// At most this many keys wait for a busy worker.
 const TYPEAHEAD: usize = 64;
@@ -54,7 +55,8 @@ impl App {
                             self.mode = Mode::Normal;
                         }
                     }
-                    KeyCode::Char(c) => text.push(c),
+                    // (a key can be a format character too: U+202E would reorder the line)
+                    KeyCode::Char(c) if is_printable(c) => text.push(c),
                     _ => {}
                 }
                 return;
@@ -154,14 +156,14 @@ impl App {
         }
     }
 
-    /// Handle a paste (bracketed paste): in the search prompt its text is typed (control
-    /// characters dropped, at most [`PASTE_MAX`] characters); elsewhere it is ignored with a
+    /// Handle a paste (bracketed paste): in the search prompt its text is typed
+    /// (non-printable characters dropped, at most [`PASTE_MAX`] characters); elsewhere it is ignored with a
     /// message, so pasted text never runs as commands.
     pub fn paste(&mut self, text: &str) {
         match &mut self.mode {
             Mode::Search(prompt) => {
                 let room = PASTE_MAX.saturating_sub(prompt.chars().count());
-                prompt.extend(text.chars().filter(|c| !c.is_control()).take(room));
+                prompt.extend(text.chars().filter(|&c| is_printable(c)).take(room));
             }
             _ => {
                 self.message = format!(
