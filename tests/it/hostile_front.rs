@@ -549,6 +549,13 @@ fn a_broken_theme_is_reported_by_name() {
         "{err}"
     );
     assert_no_raw_controls("theme warnings", &err);
+    // In a terminal: the first status line says it too, and the screen opens.
+    let mut tui = Tui::spawn_in(&dir, &["p.py"], &[("COLORTERM", Some("truecolor"))]);
+    tui.wait_for("the theme warning in the status line", |s| {
+        s.contains("1 open") && s.contains("warning: theme themes/broken.tmTheme skipped")
+    });
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -42,6 +42,17 @@ pub(crate) fn launch(
     rows: u16,
     cols: u16,
 ) -> (Box<dyn MasterPty + Send>, Box<dyn Child + Send + Sync>) {
+    launch_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, env, rows, cols)
+}
+
+/// [`launch`] in the working directory `dir`.
+pub(crate) fn launch_in(
+    dir: &Path,
+    args: &[&str],
+    env: &[(&str, Option<&str>)],
+    rows: u16,
+    cols: u16,
+) -> (Box<dyn MasterPty + Send>, Box<dyn Child + Send + Sync>) {
     let pair = native_pty_system()
         .openpty(PtySize {
             rows,
@@ -52,7 +63,7 @@ pub(crate) fn launch(
         .expect("open a pty");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_symdbg"));
     cmd.args(args);
-    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+    cmd.cwd(dir);
     cmd.env("TERM", "xterm-256color");
     cmd.env_remove("NO_COLOR");
     cmd.env_remove(symdbg::tui::TEST_PANIC);
@@ -75,7 +86,12 @@ impl Tui {
 
     /// `symdbg ARGS` with these environment variables set (`Some`) or removed (`None`).
     pub(crate) fn spawn_with(args: &[&str], env: &[(&str, Option<&str>)]) -> Tui {
-        let (master, child) = launch(args, env, ROWS, COLS);
+        Tui::spawn_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, env)
+    }
+
+    /// [`Tui::spawn_with`] in the working directory `dir`.
+    pub(crate) fn spawn_in(dir: &Path, args: &[&str], env: &[(&str, Option<&str>)]) -> Tui {
+        let (master, child) = launch_in(dir, args, env, ROWS, COLS);
         let mut reader = master.try_clone_reader().expect("pty reader");
         let input = master.take_writer().expect("pty writer");
         let (tx, output) = channel();
