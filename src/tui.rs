@@ -1,7 +1,8 @@
 //! The terminal UI: `symdbg FILE` opens an interactive walk of the symbolic execution tree.
 //!
 //! Threads: the engine lives on a worker thread ([`worker`], it owns Z3 and is `!Send`);
-//! the UI thread ([`run`]) polls terminal events and worker replies, updates the [`app`]
+//! the UI thread ([`run`]) waits for terminal events (read on a thread of their own,
+//! [`terminal::Input`]) and worker replies, updates the [`app`]
 //! state (pure: keys and replies in, commands out) and draws it with [`view`]. The UI never
 //! waits for the engine: long work shows a spinner with the node count, and Esc sets the
 //! engine's cancel flag. [`terminal`] restores the terminal on every way out (quit, panic,
@@ -27,10 +28,10 @@ pub mod theme;
 
 use std::io::IsTerminal;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::TryRecvError;
+use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
 use std::time::Duration;
 
-use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::event::Event;
 
 use crate::diagnostics::render_all;
 use crate::engine::Config;
@@ -135,6 +136,7 @@ fn event_loop(
     watchdog: &terminal::Watchdog,
 ) -> std::io::Result<i32> {
     let mut session = terminal::Session::enter()?;
+    let input = terminal::Input::start(watchdog)?;
     let mut dirty = true;
     let mut code = 0;
     loop {
@@ -164,20 +166,26 @@ fn event_loop(
             break;
         }
         let timeout = if app.waiting() { 80 } else { 250 };
-        // One event (waiting up to `timeout`), then everything already pending (a burst of
+        // One event (waiting up to `timeout`), then everything already read (a burst of
         // keys, a paste) before the next frame: one frame per burst, not one per key.
-        let handled = watchdog.poll(|| -> std::io::Result<usize> {
-            let mut handled = 0;
-            let mut wait = Duration::from_millis(timeout);
-            while handled < BURST && !app.quit && event::poll(wait)? {
-                handle_event(app, event::read()?);
+        let mut handled = 0;
+        match input.events.recv_timeout(Duration::from_millis(timeout)) {
+            Ok(event) => {
+                handle_event(app, event?);
                 handled += 1;
-                // (not zero: crossterm's poll with a zero timeout does not look at the bytes
-                // it has already read and parsed)
-                wait = Duration::from_millis(1);
+                while handled < BURST && !app.quit {
+                    match input.events.try_recv() {
+                        Ok(event) => handle_event(app, event?),
+                        Err(_) => break,
+                    }
+                    handled += 1;
+                }
             }
-            Ok(handled)
-        })?;
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(std::io::Error::other("the terminal reader stopped"));
+            }
+        }
         if handled > 0 {
             dirty = true;
         } else if app.waiting() {

@@ -9,22 +9,24 @@
 //! a key, which the app treats as quit.
 //!
 //! When the terminal goes away (a closed window, `tmux kill-session`), crossterm's input
-//! reader may keep failing inside `event::poll` and never return, so the event loop cannot
-//! see the SIGHUP. [`Watchdog`] guards against that from its own thread: if a poll has not
-//! come back long after its timeout while standard input is no longer a terminal, or a
-//! signal has not ended the loop soon, it restores what it can and exits the process. (A
-//! poll also waits, on a live terminal, for the end of an escape sequence cut short: that
-//! one ends with the next key.)
+//! reader may keep failing inside `event::poll` and never return. [`Input`] reads events on
+//! a thread of its own, so the event loop never waits on the terminal (a poll also waits,
+//! on a live terminal, for the end of an escape sequence cut short: that one ends with the
+//! next key). [`Watchdog`] guards the reader from another thread: if a poll has not come
+//! back long after its timeout while standard input is no longer a terminal, or a signal
+//! has not ended the loop soon, it restores what it can and exits the process.
 
 use std::io::{self, IsTerminal, Stdout};
 use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    Event,
 };
 use ratatui::crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
@@ -142,7 +144,52 @@ impl Signals {
 /// How long past its own timeout a poll may take before the watchdog ends the process.
 const STUCK: Duration = Duration::from_secs(3);
 
-/// Watches the event loop from another thread (see the module doc).
+/// Terminal events, read on a thread of their own ([`Input::start`]) so that the event loop
+/// never waits on the terminal: crossterm's reader can hold a poll until the next key (an
+/// escape sequence cut short, a paste not yet ended), and meanwhile the screen keeps
+/// drawing the engine's replies and a signal still ends the loop at once.
+pub struct Input {
+    pub events: Receiver<io::Result<Event>>,
+}
+
+/// At most this many events wait for the event loop; then the reader waits (the rest stays
+/// in the terminal's buffer).
+const INPUT_QUEUE: usize = 8192;
+
+impl Input {
+    /// Start the reading thread; its polls run under `watchdog`.
+    pub fn start(watchdog: &Watchdog) -> io::Result<Input> {
+        let (tx, events) = sync_channel(INPUT_QUEUE);
+        let watchdog = watchdog.clone();
+        std::thread::Builder::new()
+            .name("symdbg-input".into())
+            .spawn(move || loop {
+                let next = watchdog.poll(|| -> io::Result<Option<Event>> {
+                    if event::poll(Duration::from_millis(250))? {
+                        event::read().map(Some)
+                    } else {
+                        Ok(None)
+                    }
+                });
+                match next {
+                    Ok(None) => {}
+                    Ok(Some(e)) => {
+                        if tx.send(Ok(e)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                }
+            })?;
+        Ok(Input { events })
+    }
+}
+
+/// Watches the terminal's reader from another thread (see the module doc).
+#[derive(Clone)]
 pub struct Watchdog {
     start: Instant,
     /// Milliseconds since `start` at which the current poll began; 0 outside polls.

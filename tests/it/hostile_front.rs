@@ -154,6 +154,37 @@ fn an_unfinished_escape_sequence_is_not_a_dead_terminal() {
     tui.assert_restored();
 }
 
+/// While crossterm's reader waits for the end of a cut escape sequence, the event loop is
+/// free: a signal ends the program at once (not after the watchdog's 3 s).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_ends_the_program_promptly_while_the_reader_waits() {
+    let mut tui = Tui::spawn(&["examples/inversion.py"]);
+    tui.wait_for("the start screen", |s| s.contains("1 open"));
+    tui.press("\x1b[");
+    std::thread::sleep(Duration::from_millis(500));
+    let pid = tui.child.process_id().expect("pid");
+    let start = Instant::now();
+    let kill = Command::new("sh")
+        .args(["-c", &format!("kill -USR1 {pid}")])
+        .status()
+        .expect("run kill");
+    assert!(kill.success());
+    loop {
+        if tui.child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_millis(2000),
+            "still running {:?} after SIGUSR1",
+            start.elapsed()
+        );
+        tui.pump(Duration::from_millis(20));
+    }
+    assert_eq!(tui.wait_exit(), 138);
+    tui.assert_restored();
+}
+
 // ---- Control characters, form feeds, builtin names, --entry, themes: the CLI ----
 
 /// A fresh directory for one test's files.
