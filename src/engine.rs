@@ -198,10 +198,12 @@ impl Engine {
                         sort: step::sort_of(*ty),
                     })
                     .collect();
+                // `import module; module.f(args)`: the whole top level, then the call
+                // (see `lang::entry`); declared module inputs stay unbound.
                 let cont = Cont::default()
                     .push(Kont::EnterEntry { func: Rc::from(f) })
                     .push(Kont::Block {
-                        block: ir.prelude.clone(),
+                        block: ir.body.clone(),
                         index: 0,
                     });
                 (inputs, cont)

@@ -94,14 +94,6 @@ impl<'p> Interp<'p> {
         }
     }
 
-    /// Execute the module's prelude (its `def`s and constant definitions, see
-    /// [`crate::lang::entry`]): the start of an entry run.
-    pub(crate) fn run_prelude(&mut self, program: &'p Program) -> Exec {
-        for s in crate::lang::entry::entry_prelude(program) {
-            self.exec_stmt(s)?;
-        }
-        Ok(())
-    }
 
     /// Call a function whose `def` has run (the entry of an entry run). Returns the result
     /// and the callee's locals at the end.

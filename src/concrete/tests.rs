@@ -452,13 +452,13 @@ fn entry_runs_and_input_errors() {
     let info = TypeInfo::default();
     let cfg = Config::default();
     let inputs: BTreeMap<String, Value> = [("x".to_string(), ival(5))].into();
-    // The prelude runs: the constant `g` is set, the function reads it.
+    // The top level runs first: the constant `g` is set, the function reads it.
     let r = run(&p, &info, Some("f"), &inputs, &cfg).unwrap();
     assert_eq!(r.outcome, Outcome::Return);
     assert_eq!(r.return_value, Some(ival(105)));
     assert_eq!(r.trace, vec![sp(0), sp(1), sp(2), sp(3)]);
 
-    // A module variable that depends on an input is not part of the prelude: NameError.
+    // The top level reads an unbound name: the import fails, `f` is never called.
     let p = program(vec![
         assign(0, "g", name("inp")),
         def(
@@ -473,12 +473,11 @@ fn entry_runs_and_input_errors() {
     ]);
     let r = run(&p, &info, Some("f"), &inputs, &cfg).unwrap();
     assert_eq!(r.outcome, Outcome::Exception(ExcClass::NameError));
-    assert_eq!((r.exception_at, r.return_value), (Some(sp(2)), None));
-    assert_eq!(r.store, [("x".into(), ival(5))].into());
-    assert_eq!(r.trace, vec![sp(1), sp(2)]);
+    assert_eq!((r.exception_at, r.return_value), (Some(sp(0)), None));
+    assert_eq!(r.store, BTreeMap::new());
+    assert_eq!(r.trace, vec![sp(0)]);
 
     let p = program(vec![
-        assign(0, "r", call("f", vec![name("undeclared")])),
         def(
             1,
             "f",
@@ -488,6 +487,7 @@ fn entry_runs_and_input_errors() {
                 ret(3, name("y")),
             ],
         ),
+        assign(0, "r", call("f", vec![int(7)])),
     ]);
     let r = run(&p, &info, Some("f"), &inputs, &cfg).unwrap();
     assert_eq!(r.outcome, Outcome::Return);

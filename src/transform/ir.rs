@@ -116,8 +116,6 @@ pub struct Predicate {
 pub struct Program {
     /// The module body.
     pub body: Block,
-    /// The module prelude of an entry run (see [`crate::lang::entry`]).
-    pub prelude: Block,
     pub functions: BTreeMap<String, Function>,
     pub predicates: BTreeMap<String, Predicate>,
 }
