@@ -48,7 +48,7 @@ pub const TEST_PANIC: &str = "SYMDBG_TEST_PANIC";
 #[derive(Clone, Debug)]
 pub struct Setup {
     pub source: SourceMap,
-    /// Analyse this function alone.
+    /// Analyse a call of this function after the module's top level ran (`import`).
     pub entry: Option<String>,
     pub config: Config,
     /// Node limit of one exploration (`r`, `n`, `f`, `c`).

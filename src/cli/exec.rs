@@ -17,6 +17,7 @@ pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
     let (program, info) =
         lang::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
     let entry = args.entry.as_deref();
+    super::warn_entry(&program, entry, &source);
     let expected = concrete::expected_inputs(&program, entry)
         .map_err(|d| Failure::diagnostics(&[d], &source))?;
     let inputs = parse_inputs(&args.inputs, &expected, &source.name, entry)?;

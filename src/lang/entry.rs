@@ -59,17 +59,55 @@ fn reads_in(body: &[Stmt], unbound: &BTreeSet<&str>, out: &mut Vec<(String, Span
         if matches!(s.kind, StmtKind::FunctionDef(_)) {
             continue;
         }
-        let mut names = BTreeSet::new();
-        for e in header_exprs(s) {
-            free_names(e, &mut Vec::new(), &mut names);
-        }
-        if let StmtKind::AugAssign { target, .. } = &s.kind {
-            names.insert(target.name.clone());
-        }
-        if let Some(n) = names.into_iter().find(|n| unbound.contains(n.as_str())) {
-            out.push((n, s.span));
-        }
+        let first = match &s.kind {
+            StmtKind::AugAssign { target, .. } if unbound.contains(target.name.as_str()) => {
+                Some((target.name.clone(), target.span))
+            }
+            _ => header_exprs(s)
+                .into_iter()
+                .find_map(|e| first_read(e, unbound, &mut Vec::new())),
+        };
+        out.extend(first);
         for_each_block(s, |b| reads_in(b, unbound, out));
+    }
+}
+
+/// The first read (in source order) of one of `names` in `e`, with the name's span.
+fn first_read(e: &Expr, names: &BTreeSet<&str>, bound: &mut Vec<String>) -> Option<(String, Span)> {
+    let first = |items: &[&Expr], bound: &mut Vec<String>| {
+        items.iter().find_map(|i| first_read(i, names, bound))
+    };
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) => None,
+        ExprKind::Name(n) => {
+            (names.contains(n.as_str()) && !bound.contains(n)).then(|| (n.clone(), e.span))
+        }
+        ExprKind::Tuple(items) | ExprKind::Call { args: items, .. } => {
+            first(&items.iter().collect::<Vec<_>>(), bound)
+        }
+        ExprKind::Unary { operand, .. } => first(&[operand], bound),
+        ExprKind::Binary { lhs, rhs, .. } | ExprKind::BoolOp { lhs, rhs, .. } => {
+            first(&[lhs, rhs], bound)
+        }
+        ExprKind::Index { base, index } => first(&[base, index], bound),
+        ExprKind::Compare { first: a, rest } => {
+            let mut items = vec![&**a];
+            items.extend(rest.iter().map(|(_, e)| e));
+            first(&items, bound)
+        }
+        ExprKind::Quantifier {
+            var, lo, hi, body, ..
+        } => {
+            let mut items: Vec<&Expr> = lo.iter().map(|b| &**b).collect();
+            items.push(hi);
+            if let Some(r) = first(&items, bound) {
+                return Some(r);
+            }
+            bound.push(var.name.clone());
+            let r = first(&[body], bound);
+            bound.pop();
+            r
+        }
     }
 }
 
@@ -181,6 +219,6 @@ if r > 0:
         // `t` is assigned at the top level (inside the loop), `y` before its read; the read
         // of `x` inside `f` is not top-level code.
         let at = |needle: &str| src.find(needle).unwrap();
-        assert_eq!(reads, [("x".to_string(), at("s = f(x)"))]);
+        assert_eq!(reads, [("x".to_string(), at("x)"))]);
     }
 }
