@@ -63,6 +63,21 @@ impl Outcome {
         }
     }
 
+    /// What the outcome means, for people (the JSON names are [`Outcome::name`]).
+    pub fn describe(self) -> String {
+        match self {
+            Outcome::Normal => "normal".to_string(),
+            Outcome::Return => "return".to_string(),
+            Outcome::Exception(c) => format!("exception {c}"),
+            Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
+            Outcome::Halt => "halt (a loop scope's invariant held)".to_string(),
+            Outcome::StepLimit => format!(
+                "the run used up its step budget ({} steps) or built a too large value",
+                Config::default().max_steps
+            ),
+        }
+    }
+
     /// The exception class of an `Exception` outcome.
     pub fn exception(self) -> Option<ExcClass> {
         match self {

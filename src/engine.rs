@@ -743,6 +743,17 @@ impl Engine {
         s
     }
 
+    /// The node whose call stack was active when `id`'s exception was raised: an exception
+    /// leaf has left the frames it was raised in, its parent (whose step raised it) has not.
+    /// Any other node: itself.
+    pub fn raise_node(&self, id: NodeId) -> NodeId {
+        let n = self.tree.node(id);
+        match (n.kind, n.parent) {
+            (NodeKind::Leaf(Outcome::Exception(_)), Some(p)) => p,
+            _ => id,
+        }
+    }
+
     /// The source span a node is about to run, or where its exception was raised.
     pub fn node_span(&self, id: NodeId) -> Option<Span> {
         let n = self.tree.node(id);

@@ -175,10 +175,7 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
         Outcome::Exception(c) => format!("exception {c}"),
         Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
         Outcome::Halt => "halt (a loop scope's invariant held at `continue`)".to_string(),
-        Outcome::StepLimit => {
-            "step_limit (stopped: the run used up its step budget or built a too large value)"
-                .to_string()
-        }
+        Outcome::StepLimit => format!("stopped: {}", Outcome::StepLimit.describe()),
     };
     out.push_str(&format!("outcome: {outcome}\n"));
     if let (Some(class), Some(at)) = (r.outcome.exception(), r.exception_at) {
@@ -189,7 +186,7 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
             source.line_text(line).trim()
         ));
     }
-    if entry {
+    if entry && r.outcome == Outcome::Return {
         let v = r
             .return_value
             .as_ref()

@@ -31,3 +31,5 @@ mod tui;
 mod tui_e2e;
 /// The terminal UI's key scenarios: keys in, app state and frame out.
 mod tui_keys;
+/// Issue 10: `--entry` as `import`, predicates as Python, exception columns, small ones.
+mod trust;

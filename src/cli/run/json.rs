@@ -248,7 +248,8 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
             NodeKind::Leaf(Outcome::Exception(class)) => Some(class.name()),
             _ => None,
         },
-        frames: engine.frames(id),
+        // At an exception leaf: the frames at the raise, like a traceback (and the TUI).
+        frames: engine.frames(engine.raise_node(id)),
         path_condition: pc.iter().map(|t| texts.minipy(t)).collect(),
         store: store
             .iter()

@@ -1,0 +1,268 @@
+//! Issue 10 ("verification you can trust"), items 4, 5, 8, 10 and 12: the `--entry` rule
+//! (`import module; module.f(args)`), predicates called from ordinary code, exception
+//! columns as CPython 3.11 marks them, and the small ones (user-facing names, plurals).
+//! The oracle is python3 (`tests/py/import_call.py`): every leaf's model of `symdbg run
+//! --json` and every `symdbg exec` is replayed there.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+fn temp_file(contents: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("symdbg-trust-{}-{n}.py", std::process::id()));
+    std::fs::write(&path, contents).expect("write temp file");
+    path
+}
+
+/// `symdbg ARGS...`: (exit code, stdout, stderr).
+fn symdbg(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run symdbg");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// CPython's result for one run (see `tests/py/import_call.py`).
+fn python(path: &Path, entry: Option<&str>, inputs: &Value) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/py/import_call.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(path)
+        .arg(entry.unwrap_or("-"))
+        .arg(inputs.to_string())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "import_call.py failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// How `symdbg run --json` ends a path, as CPython says it: module runs end `normal`.
+fn same_outcome(ours: &str, python: &str) -> bool {
+    ours == python
+}
+
+/// Explore `src` (`symdbg run --json` with `args`), replay every leaf's model in python3 and
+/// check outcome, exception class, return value and, for exceptions, line and column.
+/// Returns the number of leaves replayed.
+fn leaves_agree_with_python(src: &str, entry: Option<&str>, args: &[&str]) -> usize {
+    let path = temp_file(src);
+    let file = path.to_str().unwrap();
+    let mut all = vec!["run", file, "--json"];
+    if let Some(f) = entry {
+        all.extend(["--entry", f]);
+    }
+    all.extend_from_slice(args);
+    let (code, out, err) = symdbg(&all);
+    assert_eq!(code, 0, "{all:?}: {err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let mut replayed = 0;
+    for n in doc["nodes"].as_array().unwrap() {
+        let outcome = n["outcome"].as_str().unwrap_or("");
+        if !matches!(outcome, "normal" | "return" | "exception") || n["model"].is_null() {
+            continue;
+        }
+        let py = python(&path, entry, &n["model"]);
+        let what = format!("{src}\nleaf {n}\npython3: {py}");
+        assert!(same_outcome(outcome, py["outcome"].as_str().unwrap()), "{what}");
+        assert_eq!(n["exception"], py["exception"], "{what}");
+        if outcome == "return" {
+            assert_eq!(n["model_return_value"], py["return_value"], "{what}");
+        }
+        if outcome == "exception" {
+            assert_eq!(n["exception_line"], py["line"], "{what}");
+            assert_eq!(n["exception_column"], py["col"], "{what}");
+        }
+        replayed += 1;
+    }
+    let _ = std::fs::remove_file(&path);
+    replayed
+}
+
+/// `symdbg exec FILE --json` and the human output on `inputs` (NAME=VALUE), compared with
+/// python3: outcome, class, return value, and the `at file:line:col` of an exception.
+fn exec_agrees_with_python(src: &str, entry: Option<&str>, inputs: &[(&str, &str)]) -> String {
+    let path = temp_file(src);
+    let file = path.to_str().unwrap();
+    let mut args = vec!["exec", file];
+    if let Some(f) = entry {
+        args.extend(["--entry", f]);
+    }
+    let pairs: Vec<String> = inputs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    for p in &pairs {
+        args.extend(["--input", p.as_str()]);
+    }
+    let (code, human, err) = symdbg(&args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    args.push("--json");
+    let (_, json, _) = symdbg(&args);
+    let ours: Value = serde_json::from_str(&json).unwrap();
+    let mut model = serde_json::Map::new();
+    for (n, v) in inputs {
+        let py_literal = v.replace('(', "[").replace(",)", "]").replace(')', "]");
+        let value: Value = match *v {
+            "True" => Value::Bool(true),
+            "False" => Value::Bool(false),
+            _ => serde_json::from_str(&py_literal).expect("int or tuple literal"),
+        };
+        model.insert(n.to_string(), value);
+    }
+    let py = python(&path, entry, &Value::Object(model));
+    let what = format!("{src}\n{args:?}\nsymdbg: {human}\npython3: {py}");
+    assert_eq!(ours["outcome"], py["outcome"], "{what}");
+    assert_eq!(ours["exception"], py["exception"], "{what}");
+    if py["outcome"] == "return" {
+        assert_eq!(ours["return_value"], py["return_value"], "{what}");
+    }
+    if py["outcome"] == "exception" {
+        let at = format!("at {file}:{}:{}\n", py["line"], py["col"]);
+        assert!(human.contains(&at), "expected `{at}`\n{what}");
+    }
+    let _ = std::fs::remove_file(&path);
+    human
+}
+
+// ---- item 4: `--entry f` is `import module; module.f(args)` ---------------------------------
+
+/// The issue's example: loops and `if`s at the top level run before the call.
+const LOOPS_AND_IFS: &str = "\
+base = 3
+i = 0
+while i < 3:
+    base = base + i
+    i = i + 1
+if base > 5:
+    base = base * 10
+base = base + 1
+
+def f(a: int) -> int:
+    return a + base
+";
+
+#[test]
+fn entry_runs_the_whole_top_level_first() {
+    let out = exec_agrees_with_python(LOOPS_AND_IFS, Some("f"), &[("a", "0")]);
+    assert!(out.contains("return value: 61"), "{out}");
+    assert!(leaves_agree_with_python(LOOPS_AND_IFS, Some("f"), &[]) >= 1);
+    // A top level with try/except, a call of the entry function itself during the import,
+    // a break out of `while True`, and a global the entry function indexes with.
+    let src = "\
+def pick(t: tuple, k: int) -> int:
+    return t[k] // (limit - k)
+
+limit = 0
+try:
+    limit = 10 // limit
+except ZeroDivisionError:
+    limit = 2
+table = ()
+n = 0
+while True:
+    table = table + (n * n,)
+    n += 1
+    if n > 2:
+        break
+first = pick(table, 1)
+";
+    assert!(leaves_agree_with_python(src, Some("pick"), &[]) >= 3);
+    exec_agrees_with_python(src, Some("pick"), &[("t", "(4, 5, 6)"), ("k", "2")]);
+    exec_agrees_with_python(src, Some("pick"), &[("t", "(4, 5, 6)"), ("k", "1")]);
+    exec_agrees_with_python(src, Some("pick"), &[("t", "(4,)"), ("k", "-1")]);
+}
+
+#[test]
+fn entry_import_failures_are_the_outcome() {
+    // The top level's assert fails: every run of the entry function is that failure.
+    let src = "\
+def g(x: int) -> int:
+    return x + 1
+
+total = 0
+j = 0
+while j < 3:
+    total = total + g(j)
+    j = j + 1
+assert total == 5
+";
+    let out = exec_agrees_with_python(src, Some("g"), &[("x", "1")]);
+    assert!(!out.contains("return value"), "no return value after a failed import: {out}");
+    assert_eq!(leaves_agree_with_python(src, Some("g"), &[]), 1);
+    // The top level raises inside a function it calls.
+    let src = "\
+def h(x: int) -> int:
+    return 100 // x
+
+z = h(5) + h(0)
+";
+    exec_agrees_with_python(src, Some("h"), &[("x", "3")]);
+    assert_eq!(leaves_agree_with_python(src, Some("h"), &[]), 1);
+}
+
+#[test]
+fn entry_top_level_reading_a_declared_input_raises_name_error() {
+    let src = "\
+n: int
+def twice(a: int) -> int:
+    return 2 * a
+LIMIT = 4
+if LIMIT > 3:
+    r = twice(n)
+";
+    let out = exec_agrees_with_python(src, Some("twice"), &[("a", "3")]);
+    assert!(out.contains("NameError"), "{out}");
+    assert_eq!(leaves_agree_with_python(src, Some("twice"), &[]), 1);
+    // Both front-ends say why, on stderr.
+    let path = temp_file(src);
+    let file = path.to_str().unwrap();
+    for args in [
+        vec!["run", file, "--entry", "twice"],
+        vec!["exec", file, "--entry", "twice", "--input", "a=1"],
+    ] {
+        let (code, _, err) = symdbg(&args);
+        assert_eq!(code, 0);
+        assert!(
+            err.contains(&format!("{file}:6:15")) && err.contains("reads the input `n`"),
+            "{args:?}: {err}"
+        );
+    }
+    // Without such a read there is no warning.
+    let (_, _, err) = symdbg(&["run", "tests/data/programs/find_entry.py", "--entry", "find"]);
+    assert!(err.is_empty(), "{err}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn entry_top_level_that_never_ends_is_cut() {
+    let src = "\
+k = 0
+while k >= 0:
+    k = k + 1
+
+def f(a: int) -> int:
+    return a
+";
+    let path = temp_file(src);
+    let file = path.to_str().unwrap();
+    let (code, out, _) = symdbg(&["exec", file, "--entry", "f", "--input", "a=1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("step budget"), "{out}");
+    assert!(!out.contains("step_limit") && !out.contains("return value"), "{out}");
+    let (_, out, _) = symdbg(&["run", file, "--entry", "f", "--unroll", "4"]);
+    assert!(out.contains("1 leaf (0 exceptions, 1 bound)"), "{out}");
+    assert!(!out.contains("return"), "f is never reached: {out}");
+    let _ = std::fs::remove_file(&path);
+}
