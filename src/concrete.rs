@@ -91,7 +91,9 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunResult {
     pub outcome: Outcome,
-    /// The statement where the uncaught exception was raised (innermost frame).
+    /// Where the uncaught exception was raised (innermost frame): the expression CPython
+    /// 3.11's traceback marks (the operator's whole expression, the subscript, the call, the
+    /// name, an `assert`'s condition), or the statement for other raises.
     pub exception_at: Option<Span>,
     /// At the end: the module variables (module run, or an entry run whose top level did
     /// not complete) or the entry function's locals (entry run; at the moment an

@@ -103,7 +103,7 @@ impl<'p> Interp<'p> {
         args: Vec<Value>,
     ) -> (Result<Option<Value>, Abrupt>, BTreeMap<String, Value>) {
         match self.funcs.get(name).copied() {
-            Some(f) => self.call_user(f, args),
+            Some(f) => self.call_user(f, args, self.cur),
             None => (self.raise(ExcClass::NameError), BTreeMap::new()),
         }
     }
@@ -124,6 +124,12 @@ impl<'p> Interp<'p> {
 
     fn raise<T>(&self, class: ExcClass) -> Result<T, Abrupt> {
         Err(Abrupt::Exception(class, self.cur))
+    }
+
+    /// Raise at the expression `at`: where CPython 3.11's traceback marks the error (the
+    /// operator's whole expression, the subscript, the call, the name).
+    fn raise_at<T>(&self, class: ExcClass, at: Span) -> Result<T, Abrupt> {
+        Err(Abrupt::Exception(class, at))
     }
 
     /// Count `n` units of work; past `config.max_steps` the run stops.
@@ -177,7 +183,7 @@ impl<'p> Interp<'p> {
         }
     }
 
-    fn lookup(&self, name: &str) -> Eval {
+    fn lookup(&self, name: &str, at: Span) -> Eval {
         let frame = self.frame();
         if let Some((_, v)) = frame.quant.iter().rev().find(|(n, _)| *n == name) {
             return Ok(Value::Int(v.clone()));
@@ -187,13 +193,13 @@ impl<'p> Interp<'p> {
                 Some(v) => Ok(v.clone()),
                 // Inside a generator expression an unbound local of the enclosing function
                 // is a free variable: CPython raises NameError there.
-                None if frame.quant.is_empty() => self.raise(ExcClass::UnboundLocalError),
-                None => self.raise(ExcClass::NameError),
+                None if frame.quant.is_empty() => self.raise_at(ExcClass::UnboundLocalError, at),
+                None => self.raise_at(ExcClass::NameError, at),
             };
         }
         match self.globals.get(name) {
             Some(v) => Ok(v.clone()),
-            None => self.raise(ExcClass::NameError),
+            None => self.raise_at(ExcClass::NameError, at),
         }
     }
 
@@ -255,9 +261,10 @@ impl<'p> Interp<'p> {
             }
             StmtKind::AugAssign { target, op, value } => {
                 self.at(s.span)?;
-                let old = self.lookup(&target.name)?;
+                // CPython marks the whole statement for the operation of `x //= e`.
+                let old = self.lookup(&target.name, target.span)?;
                 let rhs = self.eval(value)?;
-                let v = self.binary(*op, old, rhs)?;
+                let v = self.binary(*op, old, rhs, s.span)?;
                 self.assign(&target.name, v);
                 Ok(())
             }
@@ -265,7 +272,7 @@ impl<'p> Interp<'p> {
                 self.at(s.span)?;
                 match &e.kind {
                     // A procedure call returns nothing; any call's result is dropped here.
-                    ExprKind::Call { func, args } => self.call(func, args).map(drop),
+                    ExprKind::Call { func, args } => self.call(func, args, e.span).map(drop),
                     _ => self.eval(e).map(drop),
                 }
             }
@@ -290,7 +297,7 @@ impl<'p> Interp<'p> {
                 if self.eval_bool(e)? {
                     Ok(())
                 } else {
-                    self.raise(ExcClass::AssertionError)
+                    self.raise_at(ExcClass::AssertionError, e.span)
                 }
             }
             StmtKind::If { branches, orelse } => {

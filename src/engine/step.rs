@@ -544,11 +544,12 @@ impl Stepper<'_> {
                         state: Self::advanced(state),
                         forced: None,
                     });
+                    // Raised at the condition, as CPython 3.11's traceback marks it.
                     out.push(raise(
                         state,
                         Term::and(c, Term::not(v)),
                         ExcClass::AssertionError,
-                        span,
+                        e.span,
                     ));
                 }
                 single(out)
@@ -623,9 +624,12 @@ impl Stepper<'_> {
                 }
                 single(out)
             }
-            InstrKind::Call { target, func, args } => {
-                self.call(state, target.as_deref(), func, args, span)
-            }
+            InstrKind::Call {
+                target,
+                func,
+                args,
+                at,
+            } => self.call(state, target.as_deref(), func, args, *at),
             InstrKind::While {
                 guard,
                 abstraction: Some(form),
@@ -745,6 +749,14 @@ impl Stepper<'_> {
         args: &[crate::lang::Expr],
         span: Span,
     ) -> StepResult {
+        // CPython looks the callee up before it evaluates the arguments.
+        if !state.defined.contains_key(func) {
+            let name = Span::new(span.start, span.start + func.len());
+            return StepResult {
+                succs: vec![raise(state, Term::bool(true), ExcClass::NameError, name)],
+                exhaustive: true,
+            };
+        }
         let mut vals = Vec::new();
         let mut cond = Term::bool(true);
         let mut out = Vec::new();
@@ -770,13 +782,6 @@ impl Stepper<'_> {
                     }
                 }
             }
-        }
-        if !state.defined.contains_key(func) {
-            out.push(raise(state, cond, ExcClass::NameError, span));
-            return StepResult {
-                succs: out,
-                exhaustive: true,
-            };
         }
         let f = &self.cx.program.functions[func];
         let same = state

@@ -285,7 +285,7 @@ fn counterexamples_of_the_examples() {
         + 1;
     assert_eq!(
         out,
-        format!("examples/inversion.py:{assert_line}:1: AssertionError for x = 1\n")
+        format!("examples/inversion.py:{assert_line}:8: AssertionError for x = 1\n")
     );
 
     let out = run_ok("examples/safe_ratio.py", &["--counterexamples"], 0);
