@@ -402,6 +402,7 @@ impl Engine {
                 program: &self.ir,
                 locals: &self.locals,
                 inputs: &self.input_names,
+                formula: false,
             };
             Stepper {
                 cx,

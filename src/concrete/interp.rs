@@ -15,7 +15,7 @@ use super::names::assigned_names;
 use super::{Config, Value, TRACE_LIMIT};
 use crate::lang::ast::*;
 use crate::lang::{Span, TypeInfo};
-use crate::semantics::ExcClass;
+use crate::semantics::{self, ExcClass};
 
 /// Expressions and calls (the rest of `impl Interp`).
 mod eval;
@@ -297,7 +297,7 @@ impl<'p> Interp<'p> {
                 if self.eval_bool(e)? {
                     Ok(())
                 } else {
-                    self.raise_at(ExcClass::AssertionError, e.span)
+                    self.raise_at(ExcClass::AssertionError, semantics::assert_position(e, s.span))
                 }
             }
             StmtKind::If { branches, orelse } => {

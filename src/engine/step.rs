@@ -417,7 +417,7 @@ impl Stepper<'_> {
                     unreachable!("ScopeCheck points at a loop scope");
                 };
                 let span = block[index].span;
-                let alts = self.cx.eval(state, inv);
+                let alts = self.cx.formula(state, inv);
                 let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     let mut halted = state.clone();
@@ -536,7 +536,14 @@ impl Stepper<'_> {
                 single(out)
             }
             InstrKind::Assert(e) => {
-                let alts = self.cx.eval(state, e);
+                // A loop-scope form's `assert Inv` checks a formula; a user's `assert` runs
+                // as Python.
+                let form = super::label::in_form(state);
+                let alts = if form {
+                    self.cx.formula(state, e)
+                } else {
+                    self.cx.eval(state, e)
+                };
                 let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     out.push(Succ {
@@ -544,18 +551,22 @@ impl Stepper<'_> {
                         state: Self::advanced(state),
                         forced: None,
                     });
-                    // Raised at the condition, as CPython 3.11's traceback marks it.
+                    // Raised where CPython 3.11's traceback marks it.
                     out.push(raise(
                         state,
                         Term::and(c, Term::not(v)),
                         ExcClass::AssertionError,
-                        e.span,
+                        if form {
+                            span
+                        } else {
+                            crate::semantics::assert_position(e, span)
+                        },
                     ));
                 }
                 single(out)
             }
             InstrKind::Assume(e) => {
-                let alts = self.cx.eval(state, e);
+                let alts = self.cx.formula(state, e);
                 let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     out.push(Succ {

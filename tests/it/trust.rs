@@ -5,7 +5,8 @@
 //! --json` and every `symdbg exec` is replayed there.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
@@ -36,13 +37,20 @@ fn symdbg(args: &[&str]) -> (i32, String, String) {
 /// CPython's result for one run (see `tests/py/import_call.py`).
 fn python(path: &Path, entry: Option<&str>, inputs: &Value) -> Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/py/import_call.py");
-    let out = Command::new("python3")
+    let mut child = Command::new("python3")
         .arg(script)
         .arg(path)
         .arg(entry.unwrap_or("-"))
-        .arg(inputs.to_string())
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("python3 runs");
+    // Models may hold long tuples: the inputs go through stdin, not the command line.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(inputs.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
     assert!(
         out.status.success(),
         "import_call.py failed: {}",
@@ -265,4 +273,148 @@ def f(a: int) -> int:
     assert!(out.contains("1 leaf (0 exceptions, 1 bound)"), "{out}");
     assert!(!out.contains("return"), "f is never reached: {out}");
     let _ = std::fs::remove_file(&path);
+}
+
+// ---- item 8: one column convention, CPython 3.11's ------------------------------------------
+
+/// Programs whose exceptions CPython 3.11 marks at an operator's whole expression, a
+/// subscript, a call, a name or an assert's condition; `run --json` (every leaf's model
+/// replayed) and `exec` must give the same line and column.
+const COLUMN_PROGRAMS: &[(&str, &[(&str, &str)])] = &[
+    (
+        "x: int\ny = 10 // (x - 1)\n",
+        &[("x", "1")],
+    ),
+    (
+        "t: tuple\ni: int\ny = t[0] + (t)[i] * 2\n",
+        &[("t", "(5,)"), ("i", "3")],
+    ),
+    (
+        "def f(a: int) -> int:\n    return 1 + (7 % a)\nx: int\nz = 3 + f(x)\n",
+        &[("x", "0")],
+    ),
+    (
+        "x: int\nif x > 2:\n    assert (x < 5) and x != 3\ny = 0\n",
+        &[("x", "7")],
+    ),
+    (
+        "x: int\ny = (1 +\n     (2 * x) // (x - x))\n",
+        &[("x", "4")],
+    ),
+    (
+        "def g(a: int) -> int:\n    if a > 0:\n        return later\n    return -a\nx: int\nr = g(x)\nlater = 1\n",
+        &[("x", "3")],
+    ),
+    (
+        "x: int\nr = 0\nif x > 0:\n    r = h(x)\ndef h(a: int) -> int:\n    return a\n",
+        &[("x", "1")],
+    ),
+    (
+        "t: tuple\nk = 0\nwhile k < 3:\n    k += 1\n    k //= len(t)\n",
+        &[("t", "()")],
+    ),
+];
+
+#[test]
+fn exception_columns_are_cpythons() {
+    let mut replayed = 0;
+    for (src, inputs) in COLUMN_PROGRAMS {
+        replayed += leaves_agree_with_python(src, None, &[]);
+        let out = exec_agrees_with_python(src, None, inputs);
+        assert!(out.contains("outcome: exception"), "{src}\n{out}");
+    }
+    assert!(replayed >= 2 * COLUMN_PROGRAMS.len(), "{replayed}");
+}
+
+#[test]
+fn counterexample_lines_use_the_expression_column() {
+    let src = "x: int\ny = 10 // (x - 1)\n";
+    let path = temp_file(src);
+    let file = path.to_str().unwrap();
+    let (_, out, _) = symdbg(&["run", file, "--counterexamples"]);
+    assert_eq!(out, format!("{file}:2:5: ZeroDivisionError for x = 1\n"));
+    let _ = std::fs::remove_file(&path);
+}
+
+// ---- item 5: a predicate called from ordinary code runs as Python -----------------------------
+
+const PREDICATE_PROGRAMS: &[(&str, &[(&str, &str)])] = &[
+    // An out-of-range index inside the predicate: IndexError, as in python3.
+    (
+        "@predicate\ndef first_pos(t: tuple) -> bool:\n    return t[0] > 0\n\nt: tuple\nassert first_pos(t)\n",
+        &[("t", "()")],
+    ),
+    // A quantifier whose body raises for some k: Python's generator stops at the first
+    // deciding k, so only a raise before that counts.
+    (
+        "@predicate\ndef sorted_upto(t: tuple, n: int) -> bool:\n    return all(t[k] <= t[k + 1] for k in range(0, n))\n\nt: tuple\nn: int\nif sorted_upto(t, n):\n    r = 1\nelse:\n    r = 0\n",
+        &[("t", "(1, 2)"), ("n", "2")],
+    ),
+    (
+        "@predicate\ndef hits(t: tuple) -> bool:\n    return any(t[k] // k > 2 for k in range(0, 2))\n\nt: tuple\nfound = hits(t)\n",
+        &[("t", "(1, 3)")],
+    ),
+    (
+        "@predicate\ndef rises(t: tuple, n: int) -> bool:\n    return any(t[k + 1] > t[k] for k in range(0, n))\n\nt: tuple\nn: int\nfound = rises(t, n)\n",
+        &[("t", "(3, 2)"), ("n", "2")],
+    ),
+    // Nested predicates, called from a function: the inner one raises.
+    (
+        "@predicate\ndef at(t: tuple, i: int) -> bool:\n    return t[i] != 0\n\n@predicate\ndef both(t: tuple, i: int) -> bool:\n    return at(t, i) and at(t, i + 1)\n\ndef count(t: tuple, i: int) -> int:\n    if both(t, i):\n        return 2\n    return 0\n\nt: tuple\ni: int\nr = count(t, i)\n",
+        &[("t", "(1, 2)"), ("i", "1")],
+    ),
+    // In a while guard, with a division by zero inside.
+    (
+        "@predicate\ndef small(x: int, d: int) -> bool:\n    return x // d < 3\n\nx: int\nd: int\nk = 0\nwhile small(x + k, d) and k < 2:\n    k = k + 1\n",
+        &[("x", "1"), ("d", "0")],
+    ),
+];
+
+#[test]
+fn predicates_called_from_ordinary_code_raise_like_python() {
+    for (src, inputs) in PREDICATE_PROGRAMS {
+        let replayed = leaves_agree_with_python(src, None, &["--unroll", "4"]);
+        assert!(replayed >= 2, "{src}: {replayed} leaves");
+        let out = exec_agrees_with_python(src, None, inputs);
+        assert!(out.contains("outcome: exception"), "{src}\n{out}");
+    }
+}
+
+/// Inside `assume` and invariants a predicate is a formula: its body's exceptions are not
+/// paths (a verification statement is not Python).
+#[test]
+fn predicates_in_assume_and_invariants_stay_formulas() {
+    let src = "\
+@predicate
+def nonneg(t: tuple, i: int) -> bool:
+    return t[i] >= 0
+
+t: tuple
+i: int
+assume nonneg(t, i)
+j = 0
+while j < 3:
+    invariant nonneg(t, i)
+    j = j + 1
+r = j
+";
+    let path = temp_file(src);
+    let file = path.to_str().unwrap();
+    let (code, out, err) = symdbg(&["run", file, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let exceptions: Vec<&Value> = doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["outcome"] == "exception")
+        .collect();
+    assert!(exceptions.is_empty(), "{exceptions:?}");
+    // The same predicate in an `assert` raises IndexError on the paths where `t[i]` fails.
+    let asserted = src.replace("assume nonneg(t, i)", "assert nonneg(t, i)");
+    let path2 = temp_file(&asserted);
+    let (_, out, _) = symdbg(&["run", path2.to_str().unwrap(), "--counterexamples"]);
+    assert!(out.contains(":3:12: IndexError for "), "{out}");
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&path2);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CPython's answer for one run, for tests/it/trust.rs.
 
-    python3 import_call.py FILE ENTRY|- INPUTS_JSON
+    python3 import_call.py FILE ENTRY|- < INPUTS_JSON
 
 ENTRY `-`: a module run (the inputs are put into the globals, as run_python.py does).
 ENTRY `f`: `import module; module.f(**inputs)` (the module is imported from FILE).
@@ -37,7 +37,7 @@ def failed(e):
 
 
 def main():
-    path, entry, raw = sys.argv[1], sys.argv[2], sys.argv[3]
+    path, entry, raw = sys.argv[1], sys.argv[2], sys.stdin.read()
     inputs = {k: to_python(v) for k, v in json.loads(raw).items()}
     identity = lambda f: f  # noqa: E731
     if entry == "-":
