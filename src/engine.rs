@@ -617,13 +617,16 @@ impl Engine {
     }
 
     /// The visible store at a node: the innermost frame's variables (module variables in
-    /// module code), without IR temporaries. At a leaf: the module's variables, wherever the
-    /// path ended (DESIGN §3; a `halt` inside a function leaves its frame on the stack).
+    /// module code), without IR temporaries. At a leaf that ended its path: the module's
+    /// variables, wherever the path ended (DESIGN §3; a `halt` inside a function leaves its
+    /// frame on the stack). A leaf that cut its path inside a call (`bound`, `unknown`) is
+    /// still in that call, like an open node there: the call's locals.
     pub fn store(&self, id: NodeId) -> Vec<(String, Term)> {
         let node = self.tree.node(id);
         let state = &node.state;
+        let cut = matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown));
         let env = match state.frames.last() {
-            Some(f) if f.func.is_some() && !node.is_leaf() => &f.locals,
+            Some(f) if f.func.is_some() && (cut || !node.is_leaf()) => &f.locals,
             _ => &state.globals,
         };
         env.iter()
