@@ -94,7 +94,6 @@ impl<'p> Interp<'p> {
         }
     }
 
-
     /// Call a function whose `def` has run (the entry of an entry run). Returns the result
     /// and the callee's locals at the end.
     pub(crate) fn call_entry(
@@ -297,7 +296,10 @@ impl<'p> Interp<'p> {
                 if self.eval_bool(e)? {
                     Ok(())
                 } else {
-                    self.raise_at(ExcClass::AssertionError, semantics::assert_position(e, s.span))
+                    self.raise_at(
+                        ExcClass::AssertionError,
+                        semantics::assert_position(e, s.span),
+                    )
                 }
             }
             StmtKind::If { branches, orelse } => {

@@ -26,7 +26,10 @@ const RUNS: &[(&str, &[&str])] = &[
         "tests/data/programs/find_entry.py",
         &["--entry", "find", "--unroll", "2"],
     ),
-    ("tests/data/programs/fib.py", &["--entry", "fib", "--recursion", "3"]),
+    (
+        "tests/data/programs/fib.py",
+        &["--entry", "fib", "--recursion", "3"],
+    ),
     (
         "tests/data/programs/div_mod_function.py",
         &["--entry", "divmod_sum"],

@@ -87,7 +87,10 @@ fn leaves_agree_with_python(src: &str, entry: Option<&str>, args: &[&str]) -> us
         }
         let py = python(&path, entry, &n["model"]);
         let what = format!("{src}\nleaf {n}\npython3: {py}");
-        assert!(same_outcome(outcome, py["outcome"].as_str().unwrap()), "{what}");
+        assert!(
+            same_outcome(outcome, py["outcome"].as_str().unwrap()),
+            "{what}"
+        );
         assert_eq!(n["exception"], py["exception"], "{what}");
         if outcome == "return" {
             assert_eq!(n["model_return_value"], py["return_value"], "{what}");
@@ -208,7 +211,10 @@ while j < 3:
 assert total == 5
 ";
     let out = exec_agrees_with_python(src, Some("g"), &[("x", "1")]);
-    assert!(!out.contains("return value"), "no return value after a failed import: {out}");
+    assert!(
+        !out.contains("return value"),
+        "no return value after a failed import: {out}"
+    );
     assert_eq!(leaves_agree_with_python(src, Some("g"), &[]), 1);
     // The top level raises inside a function it calls.
     let src = "\
@@ -249,7 +255,12 @@ if LIMIT > 3:
         );
     }
     // Without such a read there is no warning.
-    let (_, _, err) = symdbg(&["run", "tests/data/programs/find_entry.py", "--entry", "find"]);
+    let (_, _, err) = symdbg(&[
+        "run",
+        "tests/data/programs/find_entry.py",
+        "--entry",
+        "find",
+    ]);
     assert!(err.is_empty(), "{err}");
     let _ = std::fs::remove_file(&path);
 }
@@ -269,7 +280,10 @@ def f(a: int) -> int:
     let (code, out, _) = symdbg(&["exec", file, "--entry", "f", "--input", "a=1"]);
     assert_eq!(code, 0);
     assert!(out.contains("step budget"), "{out}");
-    assert!(!out.contains("step_limit") && !out.contains("return value"), "{out}");
+    assert!(
+        !out.contains("step_limit") && !out.contains("return value"),
+        "{out}"
+    );
     let (_, out, _) = symdbg(&["run", file, "--entry", "f", "--unroll", "4"]);
     assert!(out.contains("1 leaf (0 exceptions, 1 bound)"), "{out}");
     assert!(!out.contains("return"), "f is never reached: {out}");
@@ -504,7 +518,10 @@ fn texts_use_no_internal_names_and_agree_in_number() {
         out.contains("stopped: the tree reached --max-nodes; open nodes are left"),
         "{out}"
     );
-    assert!(!out.contains("NodeLimit") && !err.contains("NodeLimit"), "{out}{err}");
+    assert!(
+        !out.contains("NodeLimit") && !err.contains("NodeLimit"),
+        "{out}{err}"
+    );
     for unroll in ["0", "1", "2"] {
         let (_, out, _) = symdbg(&["run", file, "--unroll", unroll]);
         let words: Vec<&str> = out.split_whitespace().collect();
@@ -518,7 +535,10 @@ fn texts_use_no_internal_names_and_agree_in_number() {
     }
     // exec: a run past the step budget says so in words.
     let (_, out, _) = symdbg(&["exec", file, "--input", "x=100000000000"]);
-    assert!(out.starts_with("outcome: stopped: the run used up its step budget"), "{out}");
+    assert!(
+        out.starts_with("outcome: stopped: the run used up its step budget"),
+        "{out}"
+    );
     assert!(!out.contains("step_limit"), "{out}");
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_file(&loops);
@@ -528,7 +548,10 @@ fn texts_use_no_internal_names_and_agree_in_number() {
 fn exec_entry_with_an_exception_prints_no_return_value() {
     let src = "def f(a: int) -> int:\n    return 10 // a\n";
     let out = exec_agrees_with_python(src, Some("f"), &[("a", "0")]);
-    assert!(out.contains("outcome: exception ZeroDivisionError"), "{out}");
+    assert!(
+        out.contains("outcome: exception ZeroDivisionError"),
+        "{out}"
+    );
     assert!(!out.contains("return value"), "{out}");
     let out = exec_agrees_with_python(src, Some("f"), &[("a", "3")]);
     assert!(out.contains("return value: 3"), "{out}");

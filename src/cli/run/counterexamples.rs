@@ -92,10 +92,16 @@ pub(super) fn none_found(x: &Explored) -> String {
         .count();
     let mut gaps = Vec::new();
     if s.bounds > 0 {
-        gaps.push(format!("{} cut by --unroll/--recursion", count(s.bounds, "path")));
+        gaps.push(format!(
+            "{} cut by --unroll/--recursion",
+            count(s.bounds, "path")
+        ));
     }
     if unknown > 0 {
-        gaps.push(format!("{} the solver could not decide", count(unknown, "path")));
+        gaps.push(format!(
+            "{} the solver could not decide",
+            count(unknown, "path")
+        ));
     }
     if s.open > 0 || x.stop != Stop::Done {
         gaps.push(format!("{} left unexplored", count(s.open, "node")));
