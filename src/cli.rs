@@ -191,17 +191,8 @@ fn entry_warning(
     entry: Option<&str>,
     source: &SourceMap,
 ) -> Option<String> {
-    let f = entry?;
-    let (name, at) = crate::lang::entry::unbound_input_reads(program)
-        .into_iter()
-        .next()?;
-    let (line, col) = source.line_col(at.start);
-    Some(format!(
-        "symdbg: warning: `--entry {f}` runs the module's top level first, as `import` does; \
-         {}:{line}:{col} reads the input `{name}`, which only a module run binds \
-         (on import it is unbound: NameError)",
-        source.name
-    ))
+    crate::lang::entry::import_warning(program, entry?, source)
+        .map(|w| format!("symdbg: warning: {w}"))
 }
 
 /// A program read, checked and lowered for the engine.

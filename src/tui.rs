@@ -59,6 +59,14 @@ pub struct Setup {
     pub colors: color::ColorDepth,
 }
 
+/// With `--entry f`: the warning when the module's top level reads a declared input (an
+/// import leaves it unbound), for the status line at the start.
+pub fn entry_warning(setup: &Setup) -> Option<String> {
+    let f = setup.entry.as_deref()?;
+    let program = crate::lang::parse(&setup.source.text).ok()?;
+    crate::lang::entry::import_warning(&program, f, &setup.source)
+}
+
 /// Run the UI; returns the exit code. The program is checked (and the engine built) before
 /// the screen opens: a malformed program prints its diagnostics and exits with 2.
 pub fn run(setup: Setup) -> i32 {
@@ -76,6 +84,7 @@ pub fn run(setup: Setup) -> i32 {
     let source = setup.source.clone();
     let theme = setup.theme.clone();
     let colors = setup.colors;
+    let warning = entry_warning(&setup);
     let handle = match worker::spawn(setup) {
         Ok(h) => h,
         Err(diags) => {
@@ -92,6 +101,7 @@ pub fn run(setup: Setup) -> i32 {
     }
     let mut app = App::new(source, theme.as_deref());
     app.colors = colors;
+    app.message = warning.unwrap_or_default();
     app.set_cancel(handle.cancel.clone());
     let signals = terminal::Signals::register();
     let watchdog = terminal::Watchdog::start(&signals);

@@ -18,7 +18,20 @@
 use std::collections::BTreeSet;
 
 use super::ast::*;
-use super::Span;
+use super::{SourceMap, Span};
+
+/// The warning for an entry run of `f` whose top level reads a declared input (see
+/// [`unbound_input_reads`]), or `None`.
+pub fn import_warning(program: &Program, f: &str, source: &SourceMap) -> Option<String> {
+    let (name, at) = unbound_input_reads(program).into_iter().next()?;
+    let (line, col) = source.line_col(at.start);
+    Some(format!(
+        "`--entry {f}` runs the module's top level first, as `import` does; \
+         {}:{line}:{col} reads the input `{name}`, which only a module run binds \
+         (on import it is unbound: NameError)",
+        source.name
+    ))
+}
 
 /// Top-level reads (outside function bodies) of declared module inputs that are not
 /// assigned anywhere at the top level: in an entry run they raise `NameError` when they

@@ -254,6 +254,13 @@ if LIMIT > 3:
             "{args:?}: {err}"
         );
     }
+    // The TUI says it in the status line at the start.
+    let h = super::tui::open_source("driver.py", src, Some("twice"), 160, 30);
+    assert!(
+        h.app.message.contains("driver.py:6:15 reads the input `n`"),
+        "{}",
+        h.app.message
+    );
     // Without such a read there is no warning.
     let (_, _, err) = symdbg(&[
         "run",
