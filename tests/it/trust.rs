@@ -598,3 +598,20 @@ y = 5 // x
     );
     let _ = std::fs::remove_file(&path);
 }
+
+/// The TUI's exception note shows the raising expression whole, parentheses included, at
+/// the column `run` and `exec` give.
+#[test]
+fn tui_exception_note_keeps_the_parentheses() {
+    let src = "x: int\ny = 10 // (x - 1)\n";
+    let mut h = super::tui::open_source("div.py", src, None, 160, 40);
+    h.keys("re");
+    h.pump();
+    let leaf = h.app.selected;
+    let note = h.app.details[&leaf].note.clone().unwrap_or_default();
+    assert!(
+        note.contains("ZeroDivisionError raised at line 2, column 5: 10 // (x - 1)\n")
+            || note.ends_with("ZeroDivisionError raised at line 2, column 5: 10 // (x - 1)"),
+        "{note}"
+    );
+}
