@@ -385,6 +385,12 @@ const PREDICATE_PROGRAMS: &[(&str, &[(&str, &str)])] = &[
         "@predicate\ndef at(t: tuple, i: int) -> bool:\n    return t[i] != 0\n\n@predicate\ndef both(t: tuple, i: int) -> bool:\n    return at(t, i) and at(t, i + 1)\n\ndef count(t: tuple, i: int) -> int:\n    if both(t, i):\n        return 2\n    return 0\n\nt: tuple\ni: int\nr = count(t, i)\n",
         &[("t", "(1, 2)"), ("i", "1")],
     ),
+    // Negative indices are Python's (t[-1] is the last element): only those below
+    // -len(t) raise, and the generator stops at the first negative element.
+    (
+        "@predicate\ndef wraps(t: tuple, a: int) -> bool:\n    return all(t[k] >= 0 for k in range(a, 1))\n\nt: tuple\na: int\nok = False\nif a >= -3:\n    ok = wraps(t, a)\n",
+        &[("t", "(4, 5)"), ("a", "-3")],
+    ),
     // In a while guard, with a division by zero inside.
     (
         "@predicate\ndef small(x: int, d: int) -> bool:\n    return x // d < 3\n\nx: int\nd: int\nk = 0\nwhile small(x + k, d) and k < 2:\n    k = k + 1\n",
