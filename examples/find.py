@@ -7,8 +7,8 @@
 # Run:
 #   symdbg exec examples/find.py --input needle=3 --input "haystack=(1, 2, 3, 4)"
 #   symdbg run examples/find.py --tree            (every path, loops unrolled 3 times)
-#   symdbg exec examples/find.py --entry find --input needle=5 --input "haystack=(5,)"
-#       (find alone: only the module prelude, its defs and constants, runs first)
+#   (`--entry find` would import this module first, and its last line reads the input
+#   `needle`, which an import leaves unbound: NameError, as in python3)
 # Interesting inputs:
 #   needle=3, haystack=(1, 2, 3, 4)  -> result = 2 (break in the third iteration)
 #   needle=9, haystack=(1, 2, 3, 4)  -> result = -1 (the loop's else branch)

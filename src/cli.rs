@@ -134,7 +134,7 @@ impl From<Loops> for crate::engine::LoopMode {
 /// The exploration options `run` and `check` share.
 #[derive(Debug, Args)]
 struct ExploreOpts {
-    /// Analyse function FUNC alone, with its parameters as the inputs
+    /// Analyse a call of FUNC with its parameters as the inputs, after the module's top level ran (`import module; module.FUNC(...)`)
     #[arg(long, value_name = "FUNC")]
     entry: Option<String>,
     /// How many times a loop body may start on one path before the path is cut (a `bound` leaf)
@@ -159,6 +159,7 @@ impl ExploreOpts {
         loops: Loops,
         frames: bool,
     ) -> Result<crate::engine::Engine, Failure> {
+        warn_entry(&loaded.program, self.entry.as_deref(), &loaded.source);
         let config = crate::engine::Config {
             unroll: self.unroll,
             recursion: self.recursion,
@@ -175,6 +176,23 @@ impl ExploreOpts {
         )
         .map_err(|d| Failure::diagnostics(&[d], &loaded.source))
     }
+}
+
+/// With `--entry f`, say on stderr when the module's top level reads a declared input: an
+/// import leaves it unbound, so the run ends in `NameError` there (`lang::entry`).
+fn warn_entry(program: &crate::lang::Program, entry: Option<&str>, source: &SourceMap) {
+    if let Some(text) = entry_warning(program, entry, source) {
+        eprintln!("{text}");
+    }
+}
+
+fn entry_warning(
+    program: &crate::lang::Program,
+    entry: Option<&str>,
+    source: &SourceMap,
+) -> Option<String> {
+    crate::lang::entry::import_warning(program, entry?, source)
+        .map(|w| format!("symdbg: warning: {w}"))
 }
 
 /// A program read, checked and lowered for the engine.
@@ -238,7 +256,7 @@ struct RunArgs {
 struct ExecArgs {
     /// The minipy program (a .py file)
     file: PathBuf,
-    /// Run function FUNC alone with its parameters as the inputs (only the module's defs and constants run first)
+    /// Call FUNC with the inputs as its arguments after the module's top level ran (`import module; module.FUNC(...)`)
     #[arg(long, value_name = "FUNC")]
     entry: Option<String>,
     /// An input value as a Python literal: `x=3`, `x=-2`, `b=True`, `t=(1, 2)`, `t=()`

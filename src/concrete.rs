@@ -2,10 +2,9 @@
 //! semantics (DESIGN §1) plus the verification statements' concrete meaning.
 //!
 //! [`run`] executes a module (its declared inputs bound to the given values) or, with an
-//! entry function `f`, analyses `f` alone: only the module's `def` statements run (the
-//! other module statements may need inputs an entry run does not have, and module globals
-//! stay unassigned, so a function reading one raises `NameError`), then `f` is called with
-//! the inputs as its arguments. The result says how the run ended
+//! entry function `f`, does what `import module; module.f(args)` does: the whole top level
+//! runs (declared inputs stay unbound, as in Python), then `f` is called with the inputs
+//! as its arguments (see [`crate::lang::entry`]). The result says how the run ended
 //! ([`Outcome`]), where an uncaught exception was raised, the final variables, the return
 //! value and the trace of executed statements.
 //!
@@ -64,6 +63,21 @@ impl Outcome {
         }
     }
 
+    /// What the outcome means, for people (the JSON names are [`Outcome::name`]).
+    pub fn describe(self) -> String {
+        match self {
+            Outcome::Normal => "normal".to_string(),
+            Outcome::Return => "return".to_string(),
+            Outcome::Exception(c) => format!("exception {c}"),
+            Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
+            Outcome::Halt => "halt (a loop scope's invariant held)".to_string(),
+            Outcome::StepLimit => format!(
+                "the run used up its step budget ({} steps) or built a too large value",
+                Config::default().max_steps
+            ),
+        }
+    }
+
     /// The exception class of an `Exception` outcome.
     pub fn exception(self) -> Option<ExcClass> {
         match self {
@@ -77,10 +91,13 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunResult {
     pub outcome: Outcome,
-    /// The statement where the uncaught exception was raised (innermost frame).
+    /// Where the uncaught exception was raised (innermost frame): the expression CPython
+    /// 3.11's traceback marks (the operator's whole expression, the subscript, the call, the
+    /// name, an `assert`'s condition), or the statement for other raises.
     pub exception_at: Option<Span>,
-    /// At the end: the module variables (module run) or the entry function's locals
-    /// (entry run; at the moment an exception left the function, if one did).
+    /// At the end: the module variables (module run, or an entry run whose top level did
+    /// not complete) or the entry function's locals (entry run; at the moment an
+    /// exception left the function, if one did).
     pub store: BTreeMap<String, Value>,
     /// Entry runs: the returned value (`None` for a procedure or an abrupt end).
     pub return_value: Option<Value>,
@@ -141,7 +158,9 @@ pub fn run(
             result.store = std::mem::take(&mut it.globals);
             ended
         }
-        Some(name) => match it.run_prelude(program) {
+        // `import module; module.f(args)`: the whole top level first (see
+        // [`crate::lang::entry`]); if it raises, the import fails and that is the outcome.
+        Some(name) => match it.exec_block(&program.body) {
             Ok(()) => {
                 let args = expected.iter().map(|s| inputs[&s.name].clone()).collect();
                 let (ended, locals) = it.call_entry(name, args);
@@ -151,7 +170,10 @@ pub fn run(
                     result.outcome = Outcome::Return;
                 })
             }
-            Err(e) => Err(e),
+            Err(e) => {
+                result.store = std::mem::take(&mut it.globals);
+                Err(e)
+            }
         },
     };
     result.trace = std::mem::take(&mut it.trace);

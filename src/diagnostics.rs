@@ -191,3 +191,29 @@ mod tests {
         assert_eq!(&code_line[caret_col..caret_col + 1], "(");
     }
 }
+
+/// `n` and the noun in the number that agrees with it: `1 leaf`, `2 leaves`, `0 nodes`.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        return format!("1 {noun}");
+    }
+    let plural = match noun {
+        "leaf" => "leaves".to_string(),
+        _ if noun.ends_with("ch") || noun.ends_with('s') => format!("{noun}es"),
+        _ => format!("{noun}s"),
+    };
+    format!("{n} {plural}")
+}
+
+#[cfg(test)]
+mod count_tests {
+    #[test]
+    fn nouns_agree_with_their_number() {
+        use super::count;
+        assert_eq!(count(1, "leaf"), "1 leaf");
+        assert_eq!(count(0, "leaf"), "0 leaves");
+        assert_eq!(count(2, "branch"), "2 branches");
+        assert_eq!(count(1, "node"), "1 node");
+        assert_eq!(count(3, "solver check"), "3 solver checks");
+    }
+}

@@ -199,10 +199,12 @@ impl Engine {
                         sort: step::sort_of(*ty),
                     })
                     .collect();
+                // `import module; module.f(args)`: the whole top level, then the call
+                // (see `lang::entry`); declared module inputs stay unbound.
                 let cont = Cont::default()
                     .push(Kont::EnterEntry { func: Rc::from(f) })
                     .push(Kont::Block {
-                        block: ir.prelude.clone(),
+                        block: ir.body.clone(),
                         index: 0,
                     });
                 (inputs, cont)
@@ -401,6 +403,7 @@ impl Engine {
                 program: &self.ir,
                 locals: &self.locals,
                 inputs: &self.input_names,
+                formula: false,
             };
             Stepper {
                 cx,
@@ -615,13 +618,16 @@ impl Engine {
     }
 
     /// The visible store at a node: the innermost frame's variables (module variables in
-    /// module code), without IR temporaries. At a leaf: the module's variables, wherever the
-    /// path ended (DESIGN §3; a `halt` inside a function leaves its frame on the stack).
+    /// module code), without IR temporaries. At a leaf that ended its path: the module's
+    /// variables, wherever the path ended (DESIGN §3; a `halt` inside a function leaves its
+    /// frame on the stack). A leaf that cut its path inside a call (`bound`, `unknown`) is
+    /// still in that call, like an open node there: the call's locals.
     pub fn store(&self, id: NodeId) -> Vec<(String, Term)> {
         let node = self.tree.node(id);
         let state = &node.state;
+        let cut = matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown));
         let env = match state.frames.last() {
-            Some(f) if f.func.is_some() && !node.is_leaf() => &f.locals,
+            Some(f) if f.func.is_some() && (cut || !node.is_leaf()) => &f.locals,
             _ => &state.globals,
         };
         env.iter()
@@ -740,6 +746,17 @@ impl Engine {
             }
         }
         s
+    }
+
+    /// The node whose call stack was active when `id`'s exception was raised: an exception
+    /// leaf has left the frames it was raised in, its parent (whose step raised it) has not.
+    /// Any other node: itself.
+    pub fn raise_node(&self, id: NodeId) -> NodeId {
+        let n = self.tree.node(id);
+        match (n.kind, n.parent) {
+            (NodeKind::Leaf(Outcome::Exception(_)), Some(p)) => p,
+            _ => id,
+        }
     }
 
     /// The source span a node is about to run, or where its exception was raised.

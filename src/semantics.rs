@@ -10,7 +10,8 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
 
-use crate::lang::ast::{BinOp, CmpOp};
+use crate::lang::ast::{BinOp, CmpOp, Expr, ExprKind, UnaryOp};
+use crate::lang::Span;
 
 /// `a // b` with Python's semantics: the quotient rounded towards negative infinity
 /// (`1 // -2 == -1`, `-7 // 2 == -4`). `b == 0` raises `ZeroDivisionError`.
@@ -78,6 +79,27 @@ pub fn normalize_index(i: &BigInt, len: usize) -> Result<usize, ExcClass> {
 }
 
 /// The builtin `abs(x)`.
+/// Where a failed `assert cond` at statement `stmt` is reported: where CPython 3.11's
+/// traceback marks it. Its compiler gives the raise the location last set while compiling
+/// the jumps on `cond`: through `and`/`or` operands (in order) and `not`, each comparison
+/// sets its own; other conditions (a call, a name) set none. So `assert x < 5 and x != 3`
+/// marks `x != 3` whichever operand decided, `assert f(x) and x > 9` marks `x > 9`, and
+/// `assert f(x)` marks the whole statement.
+pub fn assert_position(cond: &Expr, stmt: Span) -> Span {
+    fn last_compare(e: &Expr) -> Option<Span> {
+        match &e.kind {
+            ExprKind::BoolOp { lhs, rhs, .. } => last_compare(rhs).or_else(|| last_compare(lhs)),
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                operand,
+            } => last_compare(operand),
+            ExprKind::Compare { .. } => Some(e.span),
+            _ => None,
+        }
+    }
+    last_compare(cond).unwrap_or(stmt)
+}
+
 pub fn abs(x: &BigInt) -> BigInt {
     x.abs()
 }

@@ -59,11 +59,6 @@ pub fn lower(program: &ast::Program) -> Result<ir::Program, Vec<Diagnostic>> {
         }
     }
     out.body = l.block(&program.body);
-    let prelude: Vec<ast::Stmt> = lang::entry::entry_prelude(program)
-        .into_iter()
-        .cloned()
-        .collect();
-    out.prelude = l.block(&prelude);
     if l.errors.is_empty() {
         Ok(out)
     } else {

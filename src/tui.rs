@@ -49,7 +49,7 @@ pub const TEST_PANIC: &str = "SYMDBG_TEST_PANIC";
 #[derive(Clone, Debug)]
 pub struct Setup {
     pub source: SourceMap,
-    /// Analyse this function alone.
+    /// Analyse a call of this function after the module's top level ran (`import`).
     pub entry: Option<String>,
     pub config: Config,
     /// Node limit of one exploration (`r`, `n`, `f`, `c`).
@@ -58,6 +58,14 @@ pub struct Setup {
     pub theme: Option<String>,
     /// The terminal's colour depth (`--colors`).
     pub colors: color::ColorDepth,
+}
+
+/// With `--entry f`: the warning when the module's top level reads a declared input (an
+/// import leaves it unbound), for the status line at the start.
+pub fn entry_warning(setup: &Setup) -> Option<String> {
+    let f = setup.entry.as_deref()?;
+    let program = crate::lang::parse(&setup.source.text).ok()?;
+    crate::lang::entry::import_warning(&program, f, &setup.source)
 }
 
 /// Run the UI; returns the exit code. The program is checked (and the engine built) before
@@ -82,6 +90,7 @@ pub fn run(setup: Setup) -> i32 {
     let source = setup.source.clone();
     let theme = setup.theme.clone();
     let colors = setup.colors;
+    let warning = entry_warning(&setup);
     let handle = match worker::spawn(setup) {
         Ok(h) => h,
         Err(diags) => {
@@ -98,6 +107,14 @@ pub fn run(setup: Setup) -> i32 {
     }
     let mut app = App::new(source, theme.as_deref());
     app.colors = colors;
+    if let Some(w) = warning {
+        // The entry warning first; a theme warning already there follows it.
+        app.message = if app.message.is_empty() {
+            w
+        } else {
+            format!("{w}; {}", app.message)
+        };
+    }
     app.set_cancel(handle.cancel.clone());
     let signals = terminal::Signals::register();
     let watchdog = terminal::Watchdog::start(&signals);

@@ -9,6 +9,7 @@ use serde_json::json;
 use super::{CheckArgs, Failure, Loaded};
 use crate::check::{self, Behaviour, Counterexample};
 use crate::concrete::Value;
+use crate::diagnostics::count;
 use crate::engine::Limits;
 
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
@@ -54,8 +55,8 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         let mut s = String::new();
         match &report.exhaustive {
             None => s.push_str(&format!(
-                "exhaustive: probably ({} random inputs, each ended as its leaf predicts)\n",
-                report.runs
+                "exhaustive: probably ({}, each ended as its leaf predicts)\n",
+                count(report.runs, "random input")
             )),
             Some(c) => {
                 let why = match &c.symbolic {
@@ -72,8 +73,8 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         }
         match &report.precise {
             None => s.push_str(&format!(
-                "precise: probably ({} leaves, each leaf's model replayed concretely)\n",
-                report.leaves_checked
+                "precise: probably ({}, each leaf's model replayed concretely)\n",
+                count(report.leaves_checked, "leaf")
             )),
             Some(c) => s.push_str(&format!(
                 "precise: no\n{}",
@@ -82,9 +83,11 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         }
         if report.unevaluated + report.unfinished + report.undecided > 0 {
             s.push_str(&format!(
-                "skipped (no verdict either way): {} inputs the path conditions cannot be \
-                 evaluated under in Rust, {} concrete runs past the step budget, {} undecided\n",
-                report.unevaluated, report.unfinished, report.undecided
+                "skipped (no verdict either way): {} the path conditions cannot be \
+                 evaluated under in Rust, {} past the step budget, {} undecided\n",
+                count(report.unevaluated, "input"),
+                count(report.unfinished, "concrete run"),
+                report.undecided
             ));
         }
         s

@@ -17,6 +17,7 @@ pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
     let (program, info) =
         lang::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
     let entry = args.entry.as_deref();
+    super::warn_entry(&program, entry, &source);
     let expected = concrete::expected_inputs(&program, entry)
         .map_err(|d| Failure::diagnostics(&[d], &source))?;
     let inputs = parse_inputs(&args.inputs, &expected, &source.name, entry)?;
@@ -174,10 +175,7 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
         Outcome::Exception(c) => format!("exception {c}"),
         Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
         Outcome::Halt => "halt (a loop scope's invariant held at `continue`)".to_string(),
-        Outcome::StepLimit => {
-            "step_limit (stopped: the run used up its step budget or built a too large value)"
-                .to_string()
-        }
+        Outcome::StepLimit => format!("stopped: {}", Outcome::StepLimit.describe()),
     };
     out.push_str(&format!("outcome: {outcome}\n"));
     if let (Some(class), Some(at)) = (r.outcome.exception(), r.exception_at) {
@@ -188,7 +186,7 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
             source.shown_line(line).trim()
         ));
     }
-    if entry {
+    if entry && r.outcome == Outcome::Return {
         let v = r
             .return_value
             .as_ref()

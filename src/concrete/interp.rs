@@ -15,7 +15,7 @@ use super::names::assigned_names;
 use super::{Config, Value, TRACE_LIMIT};
 use crate::lang::ast::*;
 use crate::lang::{Span, TypeInfo};
-use crate::semantics::ExcClass;
+use crate::semantics::{self, ExcClass};
 
 /// Expressions and calls (the rest of `impl Interp`).
 mod eval;
@@ -94,15 +94,6 @@ impl<'p> Interp<'p> {
         }
     }
 
-    /// Execute the module's prelude (its `def`s and constant definitions, see
-    /// [`crate::lang::entry`]): the start of an entry run.
-    pub(crate) fn run_prelude(&mut self, program: &'p Program) -> Exec {
-        for s in crate::lang::entry::entry_prelude(program) {
-            self.exec_stmt(s)?;
-        }
-        Ok(())
-    }
-
     /// Call a function whose `def` has run (the entry of an entry run). Returns the result
     /// and the callee's locals at the end.
     pub(crate) fn call_entry(
@@ -111,7 +102,7 @@ impl<'p> Interp<'p> {
         args: Vec<Value>,
     ) -> (Result<Option<Value>, Abrupt>, BTreeMap<String, Value>) {
         match self.funcs.get(name).copied() {
-            Some(f) => self.call_user(f, args),
+            Some(f) => self.call_user(f, args, self.cur),
             None => (self.raise(ExcClass::NameError), BTreeMap::new()),
         }
     }
@@ -132,6 +123,12 @@ impl<'p> Interp<'p> {
 
     fn raise<T>(&self, class: ExcClass) -> Result<T, Abrupt> {
         Err(Abrupt::Exception(class, self.cur))
+    }
+
+    /// Raise at the expression `at`: where CPython 3.11's traceback marks the error (the
+    /// operator's whole expression, the subscript, the call, the name).
+    fn raise_at<T>(&self, class: ExcClass, at: Span) -> Result<T, Abrupt> {
+        Err(Abrupt::Exception(class, at))
     }
 
     /// Count `n` units of work; past `config.max_steps` the run stops.
@@ -185,7 +182,7 @@ impl<'p> Interp<'p> {
         }
     }
 
-    fn lookup(&self, name: &str) -> Eval {
+    fn lookup(&self, name: &str, at: Span) -> Eval {
         let frame = self.frame();
         if let Some((_, v)) = frame.quant.iter().rev().find(|(n, _)| *n == name) {
             return Ok(Value::Int(v.clone()));
@@ -195,13 +192,13 @@ impl<'p> Interp<'p> {
                 Some(v) => Ok(v.clone()),
                 // Inside a generator expression an unbound local of the enclosing function
                 // is a free variable: CPython raises NameError there.
-                None if frame.quant.is_empty() => self.raise(ExcClass::UnboundLocalError),
-                None => self.raise(ExcClass::NameError),
+                None if frame.quant.is_empty() => self.raise_at(ExcClass::UnboundLocalError, at),
+                None => self.raise_at(ExcClass::NameError, at),
             };
         }
         match self.globals.get(name) {
             Some(v) => Ok(v.clone()),
-            None => self.raise(ExcClass::NameError),
+            None => self.raise_at(ExcClass::NameError, at),
         }
     }
 
@@ -263,9 +260,10 @@ impl<'p> Interp<'p> {
             }
             StmtKind::AugAssign { target, op, value } => {
                 self.at(s.span)?;
-                let old = self.lookup(&target.name)?;
+                // CPython marks the whole statement for the operation of `x //= e`.
+                let old = self.lookup(&target.name, target.span)?;
                 let rhs = self.eval(value)?;
-                let v = self.binary(*op, old, rhs)?;
+                let v = self.binary(*op, old, rhs, s.span)?;
                 self.assign(&target.name, v);
                 Ok(())
             }
@@ -273,7 +271,7 @@ impl<'p> Interp<'p> {
                 self.at(s.span)?;
                 match &e.kind {
                     // A procedure call returns nothing; any call's result is dropped here.
-                    ExprKind::Call { func, args } => self.call(func, args).map(drop),
+                    ExprKind::Call { func, args } => self.call(func, args, e.span).map(drop),
                     _ => self.eval(e).map(drop),
                 }
             }
@@ -298,7 +296,10 @@ impl<'p> Interp<'p> {
                 if self.eval_bool(e)? {
                     Ok(())
                 } else {
-                    self.raise(ExcClass::AssertionError)
+                    self.raise_at(
+                        ExcClass::AssertionError,
+                        semantics::assert_position(e, s.span),
+                    )
                 }
             }
             StmtKind::If { branches, orelse } => {

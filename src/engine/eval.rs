@@ -59,21 +59,39 @@ impl Alts {
 
 /// What evaluation needs besides the state: the program and the names that are local in
 /// each function (Python's rule, computed once).
+///
+/// Two modes: ordinary code runs as Python ([`Context::eval`]): a `@predicate` called
+/// there runs like the function it is, so an out-of-range index in its body raises
+/// `IndexError` as in CPython. Invariants and `assume` are formulas ([`Context::formula`]):
+/// a predicate is its body's value, never an exception; predicates called inside a
+/// predicate follow the mode of the outermost call.
+#[derive(Clone, Copy)]
 pub struct Context<'a> {
     pub program: &'a ir::Program,
     /// Per function: its parameters and every name it assigns.
     pub locals: &'a std::collections::BTreeMap<String, BTreeSet<String>>,
     /// Names of the inputs (quantifier variables are renamed if they clash).
     pub inputs: &'a BTreeSet<String>,
+    /// Evaluating a formula (invariant, `assume`): predicates do not raise.
+    pub formula: bool,
 }
 
 /// A bound quantifier variable in scope.
 type Bound = Vec<(String, Term)>;
 
 impl Context<'_> {
-    /// Evaluate `e` in `state`.
+    /// Evaluate `e` in `state` as Python does.
     pub fn eval(&self, state: &State, e: &Expr) -> Alts {
         self.eval_in(state, e, &mut Vec::new())
+    }
+
+    /// Evaluate `e` as a formula (an invariant or an `assume`): see [`Context`].
+    pub fn formula(&self, state: &State, e: &Expr) -> Alts {
+        let cx = Context {
+            formula: true,
+            ..*self
+        };
+        cx.eval_in(state, e, &mut Vec::new())
     }
 
     fn lookup(&self, state: &State, name: &str, bound: &Bound, at: Span) -> Alts {
@@ -364,7 +382,7 @@ impl Context<'_> {
             ("max", [x, y]) => Term::max(x.clone(), y.clone()),
             _ => match self.program.predicates.get(name) {
                 Some(p) => {
-                    // A predicate is a formula: its body with the parameters bound.
+                    // The body with the parameters bound.
                     let mut inner: Bound = p
                         .params
                         .iter()
@@ -372,7 +390,24 @@ impl Context<'_> {
                         .zip(vals.iter().cloned())
                         .collect();
                     let body = self.eval_in(state, &p.body, &mut inner);
-                    body.ok.map_or(Term::bool(false), |(_, v)| v)
+                    if self.formula {
+                        // A formula: its value, whatever its body would raise in Python.
+                        body.ok.map_or(Term::bool(false), |(_, v)| v)
+                    } else {
+                        // Python: the call runs the body, which may raise.
+                        let mut errs = evaluated.errs;
+                        for (bc, class, at) in body.errs {
+                            let cond = Term::and(c.clone(), bc);
+                            if !cond.is_false() {
+                                errs.push((cond, class, at));
+                            }
+                        }
+                        let ok = body.ok.and_then(|(bc, v)| {
+                            let cond = Term::and(c, bc);
+                            (!cond.is_false()).then_some((cond, v))
+                        });
+                        return Alts { ok, errs };
+                    }
                 }
                 // The IR has no other calls; a missing function is a NameError.
                 None => return Alts::raise(ExcClass::NameError, at),

@@ -35,6 +35,12 @@ fn is_form(block: &Block) -> bool {
     )
 }
 
+/// Is the state's next instruction one of a loop-scope form's own (its `assert Inv`,
+/// `havoc`s, `assume Inv`), not the user's?
+pub fn in_form(state: &State) -> bool {
+    matches!(state.cont.top(), Some(Kont::Block { block, .. }) if is_form(block))
+}
+
 /// How many continuation items above the innermost `LoopScope` the state is, if the items
 /// above it are all blocks.
 fn blocks_above_scope(state: &State) -> Option<usize> {

@@ -64,7 +64,8 @@ pub enum Kont {
         target: Option<Rc<str>>,
         entry: bool,
     },
-    /// An entry run: after the prelude, call this function with symbolic arguments.
+    /// An entry run: after the module's top level, call this function with symbolic
+    /// arguments.
     EnterEntry { func: Rc<str> },
     /// A `continue` reached the loop scope at `block[index]`: check its invariant next.
     ScopeCheck { block: Block, index: usize },

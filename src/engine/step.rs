@@ -417,7 +417,7 @@ impl Stepper<'_> {
                     unreachable!("ScopeCheck points at a loop scope");
                 };
                 let span = block[index].span;
-                let alts = self.cx.eval(state, inv);
+                let alts = self.cx.formula(state, inv);
                 let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     let mut halted = state.clone();
@@ -536,7 +536,14 @@ impl Stepper<'_> {
                 single(out)
             }
             InstrKind::Assert(e) => {
-                let alts = self.cx.eval(state, e);
+                // A loop-scope form's `assert Inv` checks a formula; a user's `assert` runs
+                // as Python.
+                let form = super::label::in_form(state);
+                let alts = if form {
+                    self.cx.formula(state, e)
+                } else {
+                    self.cx.eval(state, e)
+                };
                 let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     out.push(Succ {
@@ -544,17 +551,22 @@ impl Stepper<'_> {
                         state: Self::advanced(state),
                         forced: None,
                     });
+                    // Raised where CPython 3.11's traceback marks it.
                     out.push(raise(
                         state,
                         Term::and(c, Term::not(v)),
                         ExcClass::AssertionError,
-                        span,
+                        if form {
+                            span
+                        } else {
+                            crate::semantics::assert_position(e, span)
+                        },
                     ));
                 }
                 single(out)
             }
             InstrKind::Assume(e) => {
-                let alts = self.cx.eval(state, e);
+                let alts = self.cx.formula(state, e);
                 let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     out.push(Succ {
@@ -623,9 +635,12 @@ impl Stepper<'_> {
                 }
                 single(out)
             }
-            InstrKind::Call { target, func, args } => {
-                self.call(state, target.as_deref(), func, args, span)
-            }
+            InstrKind::Call {
+                target,
+                func,
+                args,
+                at,
+            } => self.call(state, target.as_deref(), func, args, *at),
             InstrKind::While {
                 guard,
                 abstraction: Some(form),
@@ -745,6 +760,14 @@ impl Stepper<'_> {
         args: &[crate::lang::Expr],
         span: Span,
     ) -> StepResult {
+        // CPython looks the callee up before it evaluates the arguments.
+        if !state.defined.contains_key(func) {
+            let name = Span::new(span.start, span.start + func.len());
+            return StepResult {
+                succs: vec![raise(state, Term::bool(true), ExcClass::NameError, name)],
+                exhaustive: true,
+            };
+        }
         let mut vals = Vec::new();
         let mut cond = Term::bool(true);
         let mut out = Vec::new();
@@ -770,13 +793,6 @@ impl Stepper<'_> {
                     }
                 }
             }
-        }
-        if !state.defined.contains_key(func) {
-            out.push(raise(state, cond, ExcClass::NameError, span));
-            return StepResult {
-                succs: out,
-                exhaustive: true,
-            };
         }
         let f = &self.cx.program.functions[func];
         let same = state

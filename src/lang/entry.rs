@@ -1,17 +1,24 @@
-//! What an `--entry f` run executes before calling `f`: the module's *prelude*.
+//! What an `--entry f` run means: `import module; module.f(args)`.
 //!
-//! An entry run analyses `f` alone, with its parameters as the inputs, so the module's own
-//! driver code (which reads the module's inputs) must not run. But functions may read module
-//! constants (`LIMIT = 10`), so those must be set. The prelude is: every top-level `def`,
-//! and every top-level assignment whose value reads only names the prelude has already
-//! bound (earlier constants and functions) and builtins — in source order. Everything else
-//! (input declarations, statements that read inputs, control flow, asserts) is skipped.
+//! The whole top level of the module runs first, in source order, exactly as an `import`
+//! runs it: assignments, calls, loops, `if`s, `try`s, `assert`s, `def`s. Then `f` is called
+//! with the inputs as its arguments. If the top level raises (an uncaught exception or a
+//! failed `assert`), the import fails: that exception is the outcome of the run and `f` is
+//! never called. A top level that does not end is cut like any other code (the concrete
+//! interpreter's step budget, the engine's `--unroll` bound).
+//!
+//! A declared module input (`x: int`, an annotation without a value) binds nothing, as in
+//! Python: in an entry run only `f`'s parameters are inputs, so top-level code that reads
+//! `x` raises `NameError`, as `python3 -c "import module"` does. [`unbound_input_reads`]
+//! finds such reads so that the front-ends can say why.
+//!
 //! The concrete interpreter, the symbolic engine and the CPython oracle of the tests
 //! (`tests/py/run_python.py`) all follow this one rule.
 
 use std::collections::BTreeSet;
 
 use super::ast::*;
+use super::{SourceMap, Span};
 use crate::diagnostics::Diagnostic;
 
 /// The function `--entry name` analyses, or why there is none. `run`, `check`, `exec` and
@@ -40,37 +47,147 @@ pub fn entry_function<'p>(program: &'p Program, name: &str) -> Result<&'p Functi
     }
 }
 
-/// The top-level statements an entry run executes, in order.
-pub fn entry_prelude(program: &Program) -> Vec<&Stmt> {
-    let mut bound: BTreeSet<&str> = BTreeSet::new();
+/// The warning for an entry run of `f` whose top level reads a declared input (see
+/// [`unbound_input_reads`]), or `None`.
+pub fn import_warning(program: &Program, f: &str, source: &SourceMap) -> Option<String> {
+    let (name, at) = unbound_input_reads(program).into_iter().next()?;
+    let (line, col) = source.line_col(at.start);
+    Some(format!(
+        "`--entry {f}` runs the module's top level first, as `import` does; \
+         {}:{line}:{col} reads the input `{name}`, which only a module run binds \
+         (on import it is unbound: NameError)",
+        source.name
+    ))
+}
+
+/// Top-level reads (outside function bodies) of declared module inputs that are not
+/// assigned anywhere at the top level: in an entry run they raise `NameError` when they
+/// run. In source order, one per statement at most.
+pub fn unbound_input_reads(program: &Program) -> Vec<(String, Span)> {
+    let inputs: BTreeSet<&str> = program.inputs().map(|(id, _)| id.name.as_str()).collect();
+    let mut assigned = BTreeSet::new();
+    top_level_assigned(&program.body, &mut assigned);
+    let unbound: BTreeSet<&str> = inputs
+        .into_iter()
+        .filter(|n| !assigned.contains(*n))
+        .collect();
     let mut out = Vec::new();
-    for s in &program.body {
-        let (target, value) = match &s.kind {
-            StmtKind::FunctionDef(f) => {
-                bound.insert(&f.name.name);
-                out.push(s);
-                continue;
+    reads_in(&program.body, &unbound, &mut out);
+    out
+}
+
+fn top_level_assigned<'a>(body: &'a [Stmt], out: &mut BTreeSet<&'a str>) {
+    for s in body {
+        match &s.kind {
+            StmtKind::Assign { target, .. } | StmtKind::AugAssign { target, .. } => {
+                out.insert(&target.name);
             }
-            StmtKind::Assign { target, value, .. } => (target, value),
-            StmtKind::AugAssign { target, value, .. } => {
-                if !bound.contains(target.name.as_str()) {
-                    continue;
-                }
-                (target, value)
+            StmtKind::Havoc(x) => {
+                out.insert(&x.name);
             }
-            _ => continue,
-        };
-        let mut reads = BTreeSet::new();
-        free_names(value, &mut Vec::new(), &mut reads);
-        if reads
-            .iter()
-            .all(|n| bound.contains(n.as_str()) || BUILTINS.contains(&n.as_str()))
-        {
-            bound.insert(&target.name);
-            out.push(s);
+            StmtKind::MethodFrame { result, body } => {
+                out.insert(&result.name);
+                top_level_assigned(body, out);
+            }
+            _ => for_each_block(s, |b| top_level_assigned(b, out)),
         }
     }
-    out
+}
+
+fn reads_in(body: &[Stmt], unbound: &BTreeSet<&str>, out: &mut Vec<(String, Span)>) {
+    for s in body {
+        if matches!(s.kind, StmtKind::FunctionDef(_)) {
+            continue;
+        }
+        let first = match &s.kind {
+            StmtKind::AugAssign { target, .. } if unbound.contains(target.name.as_str()) => {
+                Some((target.name.clone(), target.span))
+            }
+            _ => header_exprs(s)
+                .into_iter()
+                .find_map(|e| first_read(e, unbound, &mut Vec::new())),
+        };
+        out.extend(first);
+        for_each_block(s, |b| reads_in(b, unbound, out));
+    }
+}
+
+/// The first read (in source order) of one of `names` in `e`, with the name's span.
+fn first_read(e: &Expr, names: &BTreeSet<&str>, bound: &mut Vec<String>) -> Option<(String, Span)> {
+    let first = |items: &[&Expr], bound: &mut Vec<String>| {
+        items.iter().find_map(|i| first_read(i, names, bound))
+    };
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) => None,
+        ExprKind::Name(n) => {
+            (names.contains(n.as_str()) && !bound.contains(n)).then(|| (n.clone(), e.span))
+        }
+        ExprKind::Tuple(items) | ExprKind::Call { args: items, .. } => {
+            first(&items.iter().collect::<Vec<_>>(), bound)
+        }
+        ExprKind::Unary { operand, .. } => first(&[operand], bound),
+        ExprKind::Binary { lhs, rhs, .. } | ExprKind::BoolOp { lhs, rhs, .. } => {
+            first(&[lhs, rhs], bound)
+        }
+        ExprKind::Index { base, index } => first(&[base, index], bound),
+        ExprKind::Compare { first: a, rest } => {
+            let mut items = vec![&**a];
+            items.extend(rest.iter().map(|(_, e)| e));
+            first(&items, bound)
+        }
+        ExprKind::Quantifier {
+            var, lo, hi, body, ..
+        } => {
+            let mut items: Vec<&Expr> = lo.iter().map(|b| &**b).collect();
+            items.push(hi);
+            if let Some(r) = first(&items, bound) {
+                return Some(r);
+            }
+            bound.push(var.name.clone());
+            let r = first(&[body], bound);
+            bound.pop();
+            r
+        }
+    }
+}
+
+/// The expressions a statement evaluates itself (not those of its nested blocks).
+fn header_exprs(s: &Stmt) -> Vec<&Expr> {
+    match &s.kind {
+        StmtKind::Assign { value, .. } | StmtKind::AugAssign { value, .. } => vec![value],
+        StmtKind::Expr(e) | StmtKind::Assert(e) | StmtKind::Assume(e) => vec![e],
+        StmtKind::Return(Some(e)) => vec![e],
+        StmtKind::If { branches, .. } => branches.iter().map(|(c, _)| c).collect(),
+        StmtKind::While {
+            cond, invariants, ..
+        } => std::iter::once(cond).chain(invariants).collect(),
+        StmtKind::LoopScope { inv, .. } => vec![inv],
+        _ => Vec::new(),
+    }
+}
+
+/// Apply `f` to every block nested directly in `s` (not function bodies).
+fn for_each_block<'a>(s: &'a Stmt, mut f: impl FnMut(&'a [Stmt])) {
+    match &s.kind {
+        StmtKind::If { branches, orelse } => {
+            branches.iter().for_each(|(_, b)| f(b));
+            if let Some(b) = orelse {
+                f(b);
+            }
+        }
+        StmtKind::While { body, orelse, .. } => {
+            f(body);
+            if let Some(b) = orelse {
+                f(b);
+            }
+        }
+        StmtKind::Try { body, handlers } => {
+            f(body);
+            handlers.iter().for_each(|h| f(&h.body));
+        }
+        StmtKind::MethodFrame { body, .. } | StmtKind::LoopScope { body, .. } => f(body),
+        _ => {}
+    }
 }
 
 /// The names an expression reads (variables and called functions), without quantifier
@@ -120,33 +237,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prelude_keeps_defs_and_constants_only() {
+    fn finds_top_level_reads_of_unassigned_inputs() {
         let src = "\
-LIMIT = 10
-TWICE = 2 * LIMIT
 x: int
+t: tuple
+y: int
+y = 3
 def f(a: int) -> int:
-    return min(a, LIMIT)
-y = f(x)
-Z = f(3)
-LIMIT += 1
-if x > 0:
-    W = 1
+    return a + x
+r = y + 1
+while len(t) > 0:
+    t = t + (1,)
+if r > 0:
+    s = f(x)
 ";
         let p = crate::lang::parse(src).unwrap();
-        let kept: Vec<String> = entry_prelude(&p)
-            .iter()
-            .map(|s| crate::lang::pretty::stmt_header(s))
+        let reads: Vec<(String, usize)> = unbound_input_reads(&p)
+            .into_iter()
+            .map(|(n, s)| (n, s.start))
             .collect();
-        assert_eq!(
-            kept,
-            [
-                "LIMIT = 10",
-                "TWICE = 2 * LIMIT",
-                "def f(a: int) -> int:",
-                "Z = f(3)",
-                "LIMIT += 1"
-            ]
-        );
+        // `t` is assigned at the top level (inside the loop), `y` before its read; the read
+        // of `x` inside `f` is not top-level code.
+        let at = |needle: &str| src.find(needle).unwrap();
+        assert_eq!(reads, [("x".to_string(), at("x)"))]);
     }
 }

@@ -40,6 +40,9 @@ pub enum InstrKind {
         target: Option<String>,
         func: String,
         args: Vec<Expr>,
+        /// The call expression `f(...)` (where a `RecursionError` is raised; its name,
+        /// at the start, is where a `NameError` is).
+        at: Span,
     },
     /// An expression statement without calls (evaluated for its exceptions).
     Eval(Expr),
@@ -116,8 +119,6 @@ pub struct Predicate {
 pub struct Program {
     /// The module body.
     pub body: Block,
-    /// The module prelude of an entry run (see [`crate::lang::entry`]).
-    pub prelude: Block,
     pub functions: BTreeMap<String, Function>,
     pub predicates: BTreeMap<String, Predicate>,
 }

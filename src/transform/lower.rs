@@ -122,6 +122,7 @@ impl<'a> Lowerer<'a> {
                             target: None,
                             func,
                             args,
+                            at: e.span,
                         },
                     );
                 } else {
@@ -231,6 +232,7 @@ impl<'a> Lowerer<'a> {
                     target: Some(target.to_string()),
                     func,
                     args,
+                    at: value.span,
                 },
                 span,
             });
@@ -338,6 +340,7 @@ impl<'a> Lowerer<'a> {
                         target: Some(t.clone()),
                         func: func.name.clone(),
                         args,
+                        at: e.span,
                     },
                     span,
                 });

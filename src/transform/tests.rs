@@ -10,7 +10,9 @@ fn show(block: &[Instr], indent: usize, out: &mut String) {
             InstrKind::Assign { target, value } => {
                 out.push_str(&format!("{pad}{target} = {}\n", pretty::expr(value)))
             }
-            InstrKind::Call { target, func, args } => {
+            InstrKind::Call {
+                target, func, args, ..
+            } => {
                 let args: Vec<String> = args.iter().map(pretty::expr).collect();
                 let t = target.as_ref().map_or(String::new(), |t| format!("{t} = "));
                 out.push_str(&format!("{pad}{t}call {func}({})\n", args.join(", ")));

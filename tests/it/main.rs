@@ -27,6 +27,8 @@ mod run;
 mod symbolic;
 /// insta snapshots of `symdbg run --tree` for every example.
 mod trees;
+/// Issue 10: `--entry` as `import`, predicates as Python, exception columns, small ones.
+mod trust;
 /// The terminal UI: frame snapshots (TestBackend), refusals before the screen opens.
 mod tui;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.

@@ -20,12 +20,20 @@ const RUNS: &[(&str, &[&str])] = &[
     ("examples/inversion.py", &[]),
     ("examples/safe_ratio.py", &[]),
     ("examples/find.py", &["--unroll", "2"]),
-    ("examples/find.py", &["--entry", "find", "--unroll", "2"]),
+    // An entry run whose import fails (the driver reads an input), and real entry runs.
+    ("examples/find.py", &["--entry", "find"]),
     (
-        "examples/power.py",
-        &["--entry", "power", "--recursion", "3"],
+        "tests/data/programs/find_entry.py",
+        &["--entry", "find", "--unroll", "2"],
     ),
-    ("examples/safe_ratio.py", &["--entry", "ratio"]),
+    (
+        "tests/data/programs/fib.py",
+        &["--entry", "fib", "--recursion", "3"],
+    ),
+    (
+        "tests/data/programs/div_mod_function.py",
+        &["--entry", "divmod_sum"],
+    ),
     ("examples/window_sum.py", &["--no-frames"]),
     ("examples/loop_scope.py", &["--bfs"]),
     ("examples/filter_nonnegative.py", &["--max-nodes", "12"]),
@@ -96,7 +104,10 @@ fn json_schema_on_every_node() {
 
 #[test]
 fn json_entry_run_has_parameters_as_inputs_and_return_values() {
-    let doc = run_json("examples/find.py", &["--entry", "find", "--unroll", "2"]);
+    let doc = run_json(
+        "tests/data/programs/find_entry.py",
+        &["--entry", "find", "--unroll", "2"],
+    );
     assert_eq!(doc["entry"], "find");
     let inputs: Vec<(&str, &str)> = doc["inputs"]
         .as_array()
@@ -277,7 +288,7 @@ fn counterexamples_of_the_examples() {
         + 1;
     assert_eq!(
         out,
-        format!("examples/inversion.py:{assert_line}:1: AssertionError for x = 1\n")
+        format!("examples/inversion.py:{assert_line}:8: AssertionError for x = 1\n")
     );
 
     let out = run_ok("examples/safe_ratio.py", &["--counterexamples"], 0);
@@ -305,7 +316,10 @@ fn counterexamples_of_the_examples() {
 fn counterexamples_first_stops_at_the_first_exception_leaf() {
     for (file, args) in [
         ("examples/if_program.py", &[][..]),
-        ("examples/window_sum.py", &["--entry", "window_sum"][..]),
+        (
+            "tests/data/programs/index_entry.py",
+            &["--entry", "middle"][..],
+        ),
         ("examples/loop_scope.py", &["--bfs"][..]),
     ] {
         let mut all = vec!["--counterexamples"];

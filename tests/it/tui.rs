@@ -107,7 +107,7 @@ fn too_small_terminal_gets_a_message() {
     assert!(!screen.contains("tree"), "{screen}");
     // Growing the terminal brings the layout back.
     h.resize(100, 30);
-    assert!(h.screen().contains("tree: 1 nodes"));
+    assert!(h.screen().contains("tree: 1 node "));
 }
 
 fn symdbg_bin(args: &[&str]) -> (i32, String, String) {

@@ -11,10 +11,11 @@ arrays and are passed to the program as Python tuples.
 
 - Module run (`entry` null): the inputs are put into a fresh globals dict and the module is
   executed with `exec(compile(src, path, "exec"), globals)`.
-- Entry run (`entry` "f"): f is analysed alone, as `symdbg exec --entry f` does: only the
-  module's *prelude* is executed (see `prelude` below and symdbg's src/lang/entry.rs: the
-  `def`s and the assignments of input-independent constants; the module's driver code may
-  need inputs an entry run does not have), then `f(**inputs)` is called.
+- Entry run (`entry` "f"): what `import module; module.f(**inputs)` does, as `symdbg exec
+  --entry f` does (symdbg's src/lang/entry.rs): the whole module runs first in a fresh
+  globals dict without the inputs (a declared input `x: int` binds nothing, so top-level
+  code reading it raises NameError), then `f(**inputs)` is called. If the module raises,
+  the import fails: that exception is the result, and the store is the module's globals.
 
 Prints a JSON list with one result per input set, in the shape of `symdbg exec --json`:
 
@@ -22,6 +23,7 @@ Prints a JSON list with one result per input set, in the shape of `symdbg exec -
      "exception": null | "IndexError",
      "store": {...},        # module run: module globals that are int/bool/tuple (no dunders,
                             # no functions); entry run: the entry frame's locals at its exit
+                            # (the module globals if the import failed)
      "return_value": null | value,   # entry run only
      "trace": []}
 
@@ -34,7 +36,6 @@ executed module's frame is frame 1 of 1000, as when a script runs under `python3
 the corpus avoids depths anywhere near that limit anyway (only tiny or unbounded recursion).
 """
 
-import ast
 import json
 import signal
 import sys
@@ -114,68 +115,21 @@ def module_run(code, inputs):
     return result
 
 
-# Names the prelude rule treats as always bound: minipy's builtins, plus the Python names
-# that spell minipy syntax (`tuple()`, `all(... for k in range(...))`), which are no names
-# in symdbg's AST.
-PRELUDE_BUILTINS = {"len", "abs", "min", "max", "tuple", "all", "any", "range"}
-
-
-def free_names(node, bound=()):
-    """The names an expression reads, without generator variables bound inside it."""
-    if isinstance(node, ast.Name):
-        return set() if node.id in bound else {node.id}
-    if isinstance(node, ast.GeneratorExp):
-        out = set()
-        inner = set(bound)
-        for gen in node.generators:
-            out |= free_names(gen.iter, tuple(inner))
-            inner |= {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
-            for cond in gen.ifs:
-                out |= free_names(cond, tuple(inner))
-        return out | free_names(node.elt, tuple(inner))
-    out = set()
-    for child in ast.iter_child_nodes(node):
-        out |= free_names(child, bound)
-    return out
-
-
-def prelude(tree):
-    """The top-level statements an entry run executes, in order (symdbg's
-    `lang::entry::entry_prelude`): every `def`; every assignment (plain or annotated) whose
-    value reads only names bound by earlier prelude statements and builtins; an augmented
-    assignment likewise, if its target is already bound. Nothing else."""
-    bound, out = set(), []
-    for s in tree.body:
-        if isinstance(s, ast.FunctionDef):
-            bound.add(s.name)
-            out.append(s)
-            continue
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
-            target, value = s.targets[0].id, s.value
-        elif isinstance(s, ast.AnnAssign) and s.value is not None and isinstance(s.target, ast.Name):
-            target, value = s.target.id, s.value
-        elif isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
-            if s.target.id not in bound:
-                continue
-            target, value = s.target.id, s.value
-        else:
-            continue
-        if free_names(value) <= bound | PRELUDE_BUILTINS:
-            bound.add(target)
-            out.append(s)
-    tree.body = out
-    return tree
-
-
 def entry_run(code, entry, inputs):
-    g = {"__name__": "__main__"}
+    # An imported module's name is not "__main__"; minipy cannot tell the difference.
+    g = {"__name__": "module"}
     result = {"outcome": "return", "exception": None, "return_value": None, "store": {}}
+    # The module frame counts as frame 1, as in a module run.
+    sys.setrecursionlimit(RECURSION_LIMIT + depth())
     try:
         exec(code, g)
-    except Exception as e:  # noqa: BLE001 - the prelude itself may raise
+    except Exception as e:  # noqa: BLE001 - the import fails: that is the result
         result["outcome"] = "exception"
         result["exception"] = type(e).__name__
+        result["store"] = snapshot(g)
         return result
+    finally:
+        sys.setrecursionlimit(RECURSION_LIMIT + 50)
     f = g.get(entry)
     if f is None or not callable(f):
         raise SystemExit(f"run_python.py: no function {entry!r}")
@@ -248,10 +202,7 @@ def answer(request):
     entry = request.get("entry")
     with open(path, encoding="utf-8") as fh:
         src = fh.read()
-    if entry is None:
-        code = compile(src, path, "exec")
-    else:
-        code = compile(prelude(ast.parse(src, path)), path, "exec")
+    code = compile(src, path, "exec")
     time_limit = float(request.get("time_limit", TIME_LIMIT))
     results = []
     for raw in request["inputs"]:

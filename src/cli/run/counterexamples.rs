@@ -16,6 +16,7 @@
 use std::fmt::Write;
 
 use super::{is_exception, Explored};
+use crate::diagnostics::count;
 use crate::engine::{NodeId, Outcome, Stop};
 
 pub(super) fn render(x: &mut Explored) -> String {
@@ -91,23 +92,29 @@ pub(super) fn none_found(x: &Explored) -> String {
         .count();
     let mut gaps = Vec::new();
     if s.bounds > 0 {
-        gaps.push(format!("{} path(s) cut by --unroll/--recursion", s.bounds));
+        gaps.push(format!(
+            "{} cut by --unroll/--recursion",
+            count(s.bounds, "path")
+        ));
     }
     if unknown > 0 {
-        gaps.push(format!("{unknown} path(s) the solver could not decide"));
+        gaps.push(format!(
+            "{} the solver could not decide",
+            count(unknown, "path")
+        ));
     }
     if s.open > 0 || x.stop != Stop::Done {
-        gaps.push(format!("{} node(s) left unexplored", s.open));
+        gaps.push(format!("{} left unexplored", count(s.open, "node")));
     }
     if gaps.is_empty() {
         format!(
-            "symdbg: no exception leaf: no path raises an exception ({} nodes explored)",
-            s.nodes
+            "symdbg: no exception leaf: no path raises an exception ({} explored)",
+            count(s.nodes, "node")
         )
     } else {
         format!(
-            "symdbg: no exception leaf in {} explored nodes; not explored: {}",
-            s.nodes,
+            "symdbg: no exception leaf in {} explored; not explored: {}",
+            count(s.nodes, "node"),
             gaps.join(", ")
         )
     }

@@ -12,6 +12,11 @@
 //!   invariant?", "use case: ...", or null);
 //! - stats: `open`, `exceptions`, `bounds`, `solver_cache_hits`, `z3_calls`.
 //!
+//! `exception_column` is where CPython 3.11's traceback marks the raise (see README). At an
+//! exception leaf `frames` is the call stack at the raise, as a traceback shows it; a
+//! `bound` or `unknown` leaf cut inside a call has that call's locals as its `store` (it is
+//! still inside the call), other leaves the module's variables.
+//!
 //! Terms are printed twice: in minipy syntax (Term's `Display`) and in SMT-LIB
 //! (`to_smt2`), with the declarations of every constant they use.
 
@@ -251,7 +256,8 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
             NodeKind::Leaf(Outcome::Exception(class)) => Some(class.name()),
             _ => None,
         },
-        frames: engine.frames(id),
+        // At an exception leaf: the frames at the raise, like a traceback (and the TUI).
+        frames: engine.frames(engine.raise_node(id)),
         path_condition: pc.iter().map(|t| texts.minipy(t)).collect(),
         store: store
             .iter()

@@ -16,6 +16,7 @@
 use std::fmt::Write;
 
 use super::{node_line, Explored};
+use crate::diagnostics::count;
 use crate::engine::{NodeId, NodeKind, Outcome, Stop};
 
 enum Item {
@@ -73,13 +74,28 @@ pub(super) fn render(x: &Explored) -> String {
     let s = x.engine.stats();
     let _ = writeln!(
         out,
-        "\n{} nodes, {} leaves ({} exception, {} bound), {} open; {} solver checks",
-        s.nodes, s.leaves, s.exceptions, s.bounds, s.open, s.solver.checks
+        "\n{}, {} ({}, {} bound), {} open; {}",
+        count(s.nodes, "node"),
+        count(s.leaves, "leaf"),
+        count(s.exceptions, "exception"),
+        s.bounds,
+        s.open,
+        count(s.solver.checks as usize, "solver check")
     );
-    if x.stop != Stop::Done {
-        let _ = writeln!(out, "stopped: {:?}", x.stop);
+    if let Some(why) = stop_text(x.stop) {
+        let _ = writeln!(out, "stopped: {why}");
     }
     out
+}
+
+/// Why an exploration stopped early, in words (`None`: it did not).
+fn stop_text(stop: Stop) -> Option<&'static str> {
+    match stop {
+        Stop::Done => None,
+        Stop::NodeLimit => Some("the tree reached --max-nodes; open nodes are left"),
+        Stop::TimeLimit => Some("the time limit; open nodes are left"),
+        Stop::Cancelled => Some("interrupted; open nodes are left"),
+    }
 }
 
 fn describe(x: &Explored, id: NodeId) -> String {

@@ -9,6 +9,7 @@ use num_bigint::BigInt;
 use super::{Abrupt, Eval, Frame, Interp};
 use crate::concrete::Value;
 use crate::lang::ast::*;
+use crate::lang::Span;
 use crate::semantics::{self, ExcClass};
 
 impl<'p> Interp<'p> {
@@ -32,7 +33,7 @@ impl<'p> Interp<'p> {
         match &e.kind {
             ExprKind::Int(i) => Ok(Value::Int(i.clone())),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
-            ExprKind::Name(n) => self.lookup(n),
+            ExprKind::Name(n) => self.lookup(n, e.span),
             ExprKind::Tuple(elems) => {
                 let mut out = Vec::with_capacity(elems.len());
                 for x in elems {
@@ -53,7 +54,7 @@ impl<'p> Interp<'p> {
             ExprKind::Binary { op, lhs, rhs } => {
                 let l = self.eval(lhs)?;
                 let r = self.eval(rhs)?;
-                self.binary(*op, l, r)
+                self.binary(*op, l, r, e.span)
             }
             ExprKind::BoolOp { op, lhs, rhs } => {
                 let l = self.eval_bool(lhs)?;
@@ -81,13 +82,13 @@ impl<'p> Interp<'p> {
                     (Value::Tuple(t), Value::Int(i)) => {
                         match semantics::normalize_index(&i, t.len()) {
                             Ok(k) => Ok(Value::Int(t[k].clone())),
-                            Err(class) => self.raise(class),
+                            Err(class) => self.raise_at(class, e.span),
                         }
                     }
                     _ => self.raise(ExcClass::TypeError),
                 }
             }
-            ExprKind::Call { func, args } => match self.call(func, args)? {
+            ExprKind::Call { func, args } => match self.call(func, args, e.span)? {
                 Some(v) => Ok(v),
                 // Only a procedure returns nothing, and its calls are statements.
                 None => self.raise(ExcClass::TypeError),
@@ -102,14 +103,15 @@ impl<'p> Interp<'p> {
         }
     }
 
-    pub(super) fn binary(&mut self, op: BinOp, l: Value, r: Value) -> Eval {
+    /// `l op r` for the expression at `at` (where its exception is raised).
+    pub(super) fn binary(&mut self, op: BinOp, l: Value, r: Value, at: Span) -> Eval {
         match (l, r) {
             (Value::Int(a), Value::Int(b)) => match semantics::int_binop(op, &a, &b) {
                 Ok(v) => {
                     self.charge_int(&v)?;
                     Ok(Value::Int(v))
                 }
-                Err(class) => self.raise(class),
+                Err(class) => self.raise_at(class, at),
             },
             (Value::Tuple(a), Value::Tuple(b)) if op == BinOp::Add => {
                 let mut v = Vec::with_capacity(a.len() + b.len());
@@ -182,19 +184,20 @@ impl<'p> Interp<'p> {
         &mut self,
         func: &'p Ident,
         args: &'p [Expr],
+        at: Span,
     ) -> Result<Option<Value>, Abrupt> {
         let name = func.name.as_str();
         // CPython looks the callee up before evaluating the arguments.
         let user = self.funcs.get(name).copied();
         if user.is_none() && !BUILTINS.contains(&name) {
-            return self.raise(ExcClass::NameError);
+            return self.raise_at(ExcClass::NameError, func.span);
         }
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             vals.push(self.eval(a)?);
         }
         match user {
-            Some(f) => self.call_user(f, vals).0,
+            Some(f) => self.call_user(f, vals, at).0,
             None => self.builtin(name, vals).map(Some),
         }
     }
@@ -215,13 +218,14 @@ impl<'p> Interp<'p> {
         &mut self,
         f: &'p FunctionDef,
         args: Vec<Value>,
+        at: Span,
     ) -> (Result<Option<Value>, Abrupt>, BTreeMap<String, Value>) {
         if args.len() != f.params.len() {
             return (self.raise(ExcClass::TypeError), BTreeMap::new());
         }
         // The module frame counts, as in CPython: limit 1000 allows 999 nested calls.
         if self.frames.len() + 1 > self.config.recursion_limit {
-            return (self.raise(ExcClass::RecursionError), BTreeMap::new());
+            return (self.raise_at(ExcClass::RecursionError, at), BTreeMap::new());
         }
         let locals = f
             .params

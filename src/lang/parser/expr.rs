@@ -67,16 +67,21 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
         }
         Rule::or_test | Rule::and_test => {
             let mut inner = p.into_inner();
-            let mut lhs = expr(cx, inner.next().expect("operand"))?;
+            // An operator's span covers its operands' parentheses: `(a or b) and c`.
+            let first = inner.next().expect("operand");
+            let mut outer = cx.span(&first);
+            let mut lhs = expr(cx, first)?;
             while let Some(op) = inner.next() {
                 let op = if op.as_rule() == Rule::or_op {
                     BoolOp::Or
                 } else {
                     BoolOp::And
                 };
-                let rhs = expr(cx, inner.next().expect("rhs"))?;
+                let rp = inner.next().expect("rhs");
+                outer = outer.to(cx.span(&rp));
+                let rhs = expr(cx, rp)?;
                 lhs = Expr {
-                    span: lhs.span.to(rhs.span),
+                    span: outer,
                     kind: ExprKind::BoolOp {
                         op,
                         lhs: Box::new(lhs),
@@ -137,7 +142,10 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
         }
         Rule::bitwise | Rule::arith | Rule::term => {
             let mut inner = p.into_inner();
-            let mut lhs = expr(cx, inner.next().expect("operand"))?;
+            // An operator's span covers its operands' parentheses: `10 // (x - 1)`.
+            let first = inner.next().expect("operand");
+            let mut outer = cx.span(&first);
+            let mut lhs = expr(cx, first)?;
             while let Some(op) = inner.next() {
                 let op_span = cx.span(&op);
                 let op = match op.as_str() {
@@ -148,9 +156,11 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
                     "%" => BinOp::Mod,
                     other => return Err(unsupported_operator(other, op_span)),
                 };
-                let rhs = expr(cx, inner.next().expect("rhs"))?;
+                let rp = inner.next().expect("rhs");
+                outer = outer.to(cx.span(&rp));
+                let rhs = expr(cx, rp)?;
                 lhs = Expr {
-                    span: lhs.span.to(rhs.span),
+                    span: outer,
                     kind: ExprKind::Binary {
                         op,
                         lhs: Box::new(lhs),
@@ -195,10 +205,14 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
 
 fn postfix(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
     let mut inner = p.into_inner();
-    let mut e = atom(cx, inner.next().expect("atom"))?;
+    let first = inner.next().expect("atom");
+    // `(t + u)[i]`: the subscript's span starts at the parenthesis.
+    let mut outer = cx.span(&first);
+    let mut e = atom(cx, first)?;
     for t in inner {
         let tspan = cx.span(&t);
-        let span = e.span.to(tspan);
+        let span = outer.to(tspan);
+        outer = span;
         match t.as_rule() {
             Rule::attribute => {
                 return Err(unsupported(

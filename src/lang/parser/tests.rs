@@ -305,3 +305,26 @@ fn expression_entry_point() {
     assert!(matches!(e.kind, ExprKind::Tuple(ref v) if v.len() == 3));
     assert!(parse_expression("1 +").is_err());
 }
+
+/// An operator's span covers the parentheses of its operands (the exception spans and
+/// CPython's traceback carets show whole operands), the parenthesised operand itself not.
+#[test]
+fn operator_spans_keep_the_operands_parentheses() {
+    for (src, want) in [
+        ("10 // (x - 1)", "10 // (x - 1)"),
+        ("(x - 1) % 3", "(x - 1) % 3"),
+        ("((a)) + (b)", "((a)) + (b)"),
+        ("(t + u)[i]", "(t + u)[i]"),
+        ("(a or b) and (c)", "(a or b) and (c)"),
+        ("f((x))", "f((x))"),
+        ("1 + (2 * (3 - y))", "1 + (2 * (3 - y))"),
+    ] {
+        let e = parse_expression(src).unwrap();
+        assert_eq!(&src[e.span.start..e.span.end], want, "{src}");
+    }
+    let e = parse_expression("10 // (x - 1)").unwrap();
+    let ExprKind::Binary { rhs, .. } = &e.kind else {
+        panic!("{e:?}")
+    };
+    assert_eq!(rhs.span, Span::new(7, 12), "the inner `x - 1`");
+}

@@ -7,6 +7,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::clip;
+use crate::diagnostics::count;
 use crate::tui::app::{App, Mode};
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
@@ -16,24 +17,31 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
     let s = &app.stats;
     let depth = app.tree.get(app.selected).map_or(0, |n| n.depth);
     let mut left = format!(
-        " node {} · depth {} │ {} nodes: {} open, {} leaves ({} exception, {} bound) │ {} checks",
-        app.selected, depth, s.nodes, s.open, s.leaves, s.exceptions, s.bounds, s.solver_checks
+        " node {} · depth {} │ {}: {} open, {} ({}, {} bound) │ {}",
+        app.selected,
+        depth,
+        count(s.nodes, "node"),
+        s.open,
+        count(s.leaves, "leaf"),
+        count(s.exceptions, "exception"),
+        s.bounds,
+        count(s.solver_checks as usize, "check")
     );
     if app.show_timing {
         left.push_str(&format!(", {} ms in Z3", s.solver_ms));
     }
     let right = match &app.busy {
         Some(b) if b.interrupting => format!(
-            "{} {}: interrupting… {} nodes ",
+            "{} {}: interrupting… {} ",
             SPINNER[app.tick % SPINNER.len()],
             b.what,
-            b.nodes.max(s.nodes)
+            count(b.nodes.max(s.nodes), "node")
         ),
         Some(b) => format!(
-            "{} {}… {} nodes · Esc interrupts ",
+            "{} {}… {} · Esc interrupts ",
             SPINNER[app.tick % SPINNER.len()],
             b.what,
-            b.nodes.max(s.nodes)
+            count(b.nodes.max(s.nodes), "node")
         ),
         None if !app.message.is_empty() => format!("{} ", app.message),
         None => String::new(),

@@ -22,7 +22,10 @@ use crate::tui::tree::RowKind;
 
 pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     let total = app.tree.rows().len();
-    let title = format!(" tree: {} nodes ", app.tree.len());
+    let title = format!(
+        " tree: {} ",
+        crate::diagnostics::count(app.tree.len(), "node")
+    );
     let b = block(app, Pane::Tree, title);
     let inner = b.inner(rect);
     f.render_widget(b, rect);

@@ -137,14 +137,8 @@ pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Detail
     };
     // An exception leaf has left the calls it was raised in; its call stack pane shows
     // them as they were at the raise (the parent node's frames), like a traceback.
-    let raised_in = match (node.kind, node.parent) {
-        (NodeKind::Leaf(Outcome::Exception(_)), Some(p))
-            if engine.tree().node(p).state.frames.len() > node.state.frames.len() =>
-        {
-            Some(p)
-        }
-        _ => None,
-    };
+    let raised_in = Some(engine.raise_node(id))
+        .filter(|&p| p != id && engine.tree().node(p).state.frames.len() > node.state.frames.len());
     let frames: Vec<(String, Vec<(String, String)>)> = engine
         .frame_locals(raised_in.unwrap_or(id))
         .into_iter()

@@ -140,6 +140,7 @@ fn describe_run(run: &concrete::RunResult, source: &SourceMap) -> String {
             Some(v) => format!("return {v}"),
             None => "return".to_string(),
         },
+        concrete::Outcome::StepLimit => format!("stopped: {}", run.outcome.describe()),
         o => o.name().to_string(),
     }
 }
