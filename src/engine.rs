@@ -294,17 +294,30 @@ impl Engine {
                 parent.and_then(|p| label::leaf(&self.tree.node(p).state, o))
             }
         };
-        let (kind, at, return_value, exception_at) = match (forced, settled) {
-            (Some(o), _) => (NodeKind::Leaf(o), None, None, None),
-            (None, Settled::Running) => (NodeKind::Open, step::action_span(&state), None, None),
+        let (kind, at, return_value, exception_at, invariant_failure) = match (forced, settled) {
+            (Some(o), _) => (NodeKind::Leaf(o), None, None, None, false),
+            (None, Settled::Running) => (
+                NodeKind::Open,
+                step::action_span(&state),
+                None,
+                None,
+                false,
+            ),
             (
                 None,
                 Settled::Done {
                     outcome,
                     return_value,
                     exception_at,
+                    invariant,
                 },
-            ) => (NodeKind::Leaf(outcome), None, return_value, exception_at),
+            ) => (
+                NodeKind::Leaf(outcome),
+                None,
+                return_value,
+                exception_at,
+                invariant,
+            ),
         };
         self.tree.add(Node {
             id: NodeId(0),
@@ -319,6 +332,7 @@ impl Engine {
             exception_at,
             unknown_reason: None,
             label,
+            invariant_failure,
         })
     }
 

@@ -42,6 +42,8 @@ pub enum Settled {
         outcome: Outcome,
         return_value: Option<Term>,
         exception_at: Option<Span>,
+        /// The path ended because a loop invariant failed (an uncatchable verdict).
+        invariant: bool,
     },
 }
 
@@ -94,11 +96,28 @@ pub fn action_span(state: &State) -> Option<Span> {
 }
 
 fn bind(state: &mut State, name: &str, value: Term) {
+    // Only paths that have havocked something can have definedness flags to drop.
+    let flag = (state.fresh > 0).then(|| crate::transform::ir::bound_flag_key(name));
+    let frame = state.frame_mut();
+    let env = if frame.func.is_some() {
+        &mut frame.locals
+    } else {
+        &mut state.globals
+    };
+    *env = env.insert(Rc::from(name), value);
+    if let Some(flag) = flag {
+        *env = env.remove(flag.as_str());
+    }
+}
+
+/// Set the definedness flag of a possibly unbound variable (see [`super::state::Env`]).
+fn set_bound_flag(state: &mut State, name: &str, bound: Term) {
+    let key: Rc<str> = Rc::from(crate::transform::ir::bound_flag_key(name));
     let frame = state.frame_mut();
     if frame.func.is_some() {
-        frame.locals = frame.locals.insert(Rc::from(name), value);
+        frame.locals = frame.locals.insert(key, bound);
     } else {
-        state.globals = state.globals.insert(Rc::from(name), value);
+        state.globals = state.globals.insert(key, bound);
     }
 }
 
@@ -106,6 +125,15 @@ fn bind(state: &mut State, name: &str, value: Term) {
 pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled {
     loop {
         if let Some(abrupt) = state.abrupt.take() {
+            // An invariant failure is no exception of the program: no handler, no unwinding.
+            if let Abrupt::Invariant(class, at) = abrupt {
+                return Settled::Done {
+                    outcome: Outcome::Exception(class),
+                    return_value: None,
+                    exception_at: Some(at),
+                    invariant: true,
+                };
+            }
             match propagate(state, abrupt) {
                 Some(done) => return done,
                 None => continue,
@@ -116,6 +144,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 outcome: Outcome::Normal,
                 return_value: None,
                 exception_at: None,
+                invariant: false,
             };
         };
         match top {
@@ -201,8 +230,23 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 enter_guard(state, block, index, iteration, &guard);
             }
             Kont::Guard { .. } | Kont::ScopeCheck { .. } => return Settled::Running,
-            Kont::Try { .. } | Kont::MethodFrame { .. } | Kont::LoopScope { .. } => {
+            Kont::Try { .. } | Kont::MethodFrame { .. } => {
                 state.cont = state.cont.pop();
+            }
+            Kont::LoopScope { block, index } => {
+                // The body completed normally (the loop's guard was false): the loop's
+                // `else` block runs, outside the scope.
+                state.cont = state.cont.pop();
+                if let InstrKind::LoopScope {
+                    orelse: Some(orelse),
+                    ..
+                } = &block[index].kind
+                {
+                    state.cont = state.cont.push(Kont::Block {
+                        block: orelse.clone(),
+                        index: 0,
+                    });
+                }
             }
             Kont::Return { target: _, entry } => {
                 // The body ended without `return`: a procedure returns nothing.
@@ -213,6 +257,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                         outcome: Outcome::Return,
                         return_value: None,
                         exception_at: None,
+                        invariant: false,
                     };
                 }
             }
@@ -253,7 +298,14 @@ fn again_at_head(cont: &Cont, block: Block, index: usize) -> Cont {
     cont.pop().pop().push(Kont::Block { block, index })
 }
 
+/// Evaluate the guard of the `while` at `block[index]` next: its invariants first (an
+/// unrolled loop with invariants checks them before every test, as the concrete
+/// interpreter does), then its guard block, then the condition.
 fn enter_guard(state: &mut State, block: Block, index: usize, iteration: u32, guard: &Block) {
+    let check = match &block[index].kind {
+        InstrKind::While { check, .. } => check.clone(),
+        _ => None,
+    };
     state.cont = state.cont.push(Kont::Guard {
         block,
         index,
@@ -262,6 +314,12 @@ fn enter_guard(state: &mut State, block: Block, index: usize, iteration: u32, gu
     if !guard.is_empty() {
         state.cont = state.cont.push(Kont::Block {
             block: guard.clone(),
+            index: 0,
+        });
+    }
+    if let Some(check) = check {
+        state.cont = state.cont.push(Kont::Block {
+            block: check,
             index: 0,
         });
     }
@@ -276,17 +334,27 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                     outcome: Outcome::Exception(class),
                     return_value: None,
                     exception_at: Some(at),
+                    invariant: false,
                 },
                 // Typeck rules these out; end the path normally if they happen anyway.
                 Abrupt::Return(v) => Settled::Done {
                     outcome: Outcome::Return,
                     return_value: v,
                     exception_at: None,
+                    invariant: false,
+                },
+                // Settling ends the path before propagating these.
+                Abrupt::Invariant(class, at) => Settled::Done {
+                    outcome: Outcome::Exception(class),
+                    return_value: None,
+                    exception_at: Some(at),
+                    invariant: true,
                 },
                 Abrupt::Break | Abrupt::Continue => Settled::Done {
                     outcome: Outcome::Normal,
                     return_value: None,
                     exception_at: None,
+                    invariant: false,
                 },
             });
         };
@@ -325,6 +393,7 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                         outcome: Outcome::Return,
                         return_value: v.clone(),
                         exception_at: None,
+                        invariant: false,
                     });
                 }
                 if let (Some(t), Some(v)) = (target, v) {
@@ -413,32 +482,61 @@ impl Stepper<'_> {
                 iteration,
             } => self.guard(state, block, index, iteration),
             Action::ScopeCheck { block, index } => {
-                let InstrKind::LoopScope { inv, .. } = &block[index].kind else {
+                let InstrKind::LoopScope { invs, .. } = &block[index].kind else {
                     unreachable!("ScopeCheck points at a loop scope");
                 };
-                let span = block[index].span;
-                let alts = self.cx.eval(state, inv);
-                let mut out = self.exceptions(state, &alts);
-                if let Some((c, v)) = alts.ok {
-                    let mut halted = state.clone();
-                    halted.cont = halted.cont.pop();
-                    out.push(Succ {
-                        cond: Term::and(c.clone(), v.clone()),
-                        state: halted,
-                        forced: Some(Outcome::Halt),
-                    });
-                    out.push(raise(
-                        state,
-                        Term::and(c, Term::not(v)),
-                        ExcClass::AssertionError,
-                        span,
-                    ));
-                }
-                StepResult {
-                    succs: out,
-                    exhaustive: true,
-                }
+                let mut halted = state.clone();
+                halted.cont = halted.cont.pop();
+                self.check_invariants(state, invs, halted, Some(Outcome::Halt))
             }
+        }
+    }
+
+    /// Check invariant lines in order: `ok` (a forced leaf if `ok_forced`) where every line
+    /// holds, and for each line an invariant failure (uncatchable, at that line) where it
+    /// is the first that is false, or raises while being evaluated.
+    fn check_invariants(
+        &self,
+        state: &State,
+        invs: &[crate::lang::Expr],
+        ok: State,
+        ok_forced: Option<Outcome>,
+    ) -> StepResult {
+        let mut failures = Vec::new();
+        let mut holds = Some(Term::bool(true));
+        for inv in invs {
+            let Some(before) = holds.take() else { break };
+            let alts = self.cx.eval(state, inv);
+            for (c, class, at) in &alts.errs {
+                failures.push(broken(
+                    state,
+                    Term::and(before.clone(), c.clone()),
+                    *class,
+                    *at,
+                ));
+            }
+            if let Some((c, v)) = alts.ok {
+                failures.push(broken(
+                    state,
+                    Term::and(before.clone(), Term::and(c.clone(), Term::not(v.clone()))),
+                    ExcClass::AssertionError,
+                    inv.span,
+                ));
+                holds = Some(Term::and(before, Term::and(c, v)));
+            }
+        }
+        let mut succs = Vec::with_capacity(failures.len() + 1);
+        if let Some(cond) = holds {
+            succs.push(Succ {
+                cond,
+                state: ok,
+                forced: ok_forced,
+            });
+        }
+        succs.extend(failures);
+        StepResult {
+            succs,
+            exhaustive: true,
         }
     }
 
@@ -569,7 +667,10 @@ impl Stepper<'_> {
                     exhaustive: false,
                 }
             }
-            InstrKind::Havoc(name) => {
+            InstrKind::CheckInvariant(invs) => {
+                self.check_invariants(state, invs, Self::advanced(state), None)
+            }
+            InstrKind::Havoc { name, keep_unbound } => {
                 let mut s = Self::advanced(state);
                 s.fresh += 1;
                 let current = self.cx.eval(
@@ -583,11 +684,22 @@ impl Stepper<'_> {
                     Some((_, v)) => v.sort(),
                     None => self.var_sort(state, name),
                 };
+                let fresh = format!("{name}!{}", s.fresh);
                 let sym = Sym {
-                    name: Rc::from(format!("{name}!{}", s.fresh).as_str()),
+                    name: Rc::from(fresh.as_str()),
                     sort,
                 };
                 bind(&mut s, name, Term::var(sym));
+                // Where `x` may be unbound (a read raises), a loop's havoc keeps that
+                // possible: bound afterwards iff bound before or bound by some iteration.
+                if *keep_unbound && !current.errs.is_empty() {
+                    let before = current.ok.map_or(Term::bool(false), |(c, _)| c);
+                    let flag = Sym {
+                        name: Rc::from(format!("{fresh}.bound").as_str()),
+                        sort: Sort::Bool,
+                    };
+                    set_bound_flag(&mut s, name, Term::or(before, Term::var(flag)));
+                }
                 single(vec![Succ {
                     cond: Term::bool(true),
                     state: s,
@@ -831,6 +943,18 @@ impl Stepper<'_> {
             succs: out,
             exhaustive: true,
         }
+    }
+}
+
+/// A successor whose path ends in an invariant failure (`class` at `at`; see
+/// [`Abrupt::Invariant`]).
+fn broken(state: &State, cond: Term, class: ExcClass, at: Span) -> Succ {
+    let mut s = state.clone();
+    s.abrupt = Some(Abrupt::Invariant(class, at));
+    Succ {
+        cond,
+        state: s,
+        forced: None,
     }
 }
 

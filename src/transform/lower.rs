@@ -144,7 +144,13 @@ impl<'a> Lowerer<'a> {
                 let v = self.expr(e, span, out);
                 push(out, InstrKind::Assume(v));
             }
-            StmtKind::Havoc(x) => push(out, InstrKind::Havoc(x.name.clone())),
+            StmtKind::Havoc(x) => push(
+                out,
+                InstrKind::Havoc {
+                    name: x.name.clone(),
+                    keep_unbound: false,
+                },
+            ),
             StmtKind::If { branches, orelse } => {
                 self.if_chain(branches, orelse.as_deref(), span, out)
             }
@@ -163,6 +169,7 @@ impl<'a> Lowerer<'a> {
                 let orelse = orelse.as_ref().map(|b| self.block(b));
                 let abstraction =
                     loop_scope_form(&guard, &cond, invariants, &body, orelse.as_ref(), span);
+                let check = check_block(invariants);
                 push(
                     out,
                     InstrKind::While {
@@ -172,6 +179,7 @@ impl<'a> Lowerer<'a> {
                         body,
                         orelse,
                         abstraction,
+                        check,
                     },
                 );
             }
@@ -204,8 +212,9 @@ impl<'a> Lowerer<'a> {
                 push(
                     out,
                     InstrKind::LoopScope {
-                        inv: inv.clone(),
+                        invs: vec![inv.clone()],
                         body,
+                        orelse: None,
                     },
                 );
             }
@@ -569,21 +578,35 @@ fn binary(op: BinOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
     }
 }
 
+/// `[CheckInvariant(invariants)]` for a loop with invariants, at the first one's line.
+fn check_block(invariants: &[Expr]) -> Option<Block> {
+    let first = invariants.first()?;
+    Some(Rc::from(vec![Instr {
+        kind: InstrKind::CheckInvariant(invariants.to_vec()),
+        span: first.span,
+    }]))
+}
+
 /// The book's loop-scope transformation of an annotated loop (chapter 002):
 ///
 /// ```text
-/// assert Inv                      # the invariant holds initially
-/// havoc x1 ... havoc xn           # every variable the loop assigns
+/// check Inv1, ..., Invk           # the invariant holds initially (each line in turn)
+/// havoc x1 ... havoc xn           # every variable the loop assigns (possibly unbound
+///                                 # stays possible)
 /// assume Inv
 /// loop-scope(inv=Inv):
 ///     <guard block>
 ///     if guard:
 ///         body
-///         continue                # body preserves Inv: halt; violates it: AssertionError
+///         continue                # body preserves Inv: halt; violates it: invariant failure
 ///     else:
-///         else-body
-///         break                   # the use case: go on after the loop
+///         pass                    # the use case: the scope completes normally
+/// else-body                       # (scope's orelse) runs only then, outside the scope
 /// ```
+///
+/// A failed check is not a Python exception: no `except` of the program catches it. The
+/// loop's `else` block runs after the scope (a `break` in the body skips it), so a `break`
+/// or `continue` in it reaches the enclosing loop, as in Python.
 fn loop_scope_form(
     guard: &[Instr],
     cond: &Expr,
@@ -604,31 +627,32 @@ fn loop_scope_form(
     let mut assigned = BTreeSet::new();
     ir::assigned_names(guard, &mut assigned);
     ir::assigned_names(body, &mut assigned);
-    let mut form = vec![Instr {
-        kind: InstrKind::Assert(inv.clone()),
-        span: invariants[0].span,
-    }];
+    let mut form: Vec<Instr> = check_block(invariants)?.to_vec();
     // Temporaries are assigned before they are read in every iteration: no need to forget.
     form.extend(
         assigned
             .into_iter()
             .filter(|n| !ir::is_temp(n))
-            .map(|n| at(InstrKind::Havoc(n))),
+            .map(|name| {
+                at(InstrKind::Havoc {
+                    name,
+                    keep_unbound: true,
+                })
+            }),
     );
-    form.push(at(InstrKind::Assume(inv.clone())));
+    form.push(at(InstrKind::Assume(inv)));
     let mut then: Vec<Instr> = body.to_vec();
     then.push(at(InstrKind::Continue));
-    let mut els: Vec<Instr> = orelse.map(|o| o.to_vec()).unwrap_or_default();
-    els.push(at(InstrKind::Break));
     let mut scope: Vec<Instr> = guard.to_vec();
     scope.push(at(InstrKind::If {
         cond: cond.clone(),
         then: Rc::from(then),
-        orelse: Rc::from(els),
+        orelse: Rc::from(vec![at(InstrKind::Pass)]),
     }));
     form.push(at(InstrKind::LoopScope {
-        inv,
+        invs: invariants.to_vec(),
         body: Rc::from(scope),
+        orelse: orelse.cloned(),
     }));
     Some(Rc::from(form))
 }
