@@ -133,6 +133,10 @@ struct Child {
 #[derive(Clone, Debug)]
 pub struct NodeModel {
     pub inputs: BTreeMap<String, Value>,
+    /// The values of the other symbols the path mentions: those `havoc` made (`i!1`, the
+    /// state of a loop's arbitrary iteration) and their definedness flags (`x!2.bound`).
+    /// The inputs alone need not reproduce a leaf that depends on them.
+    pub havoc: BTreeMap<String, Value>,
     pub store: BTreeMap<String, Value>,
     pub return_value: Option<Value>,
 }
@@ -296,13 +300,9 @@ impl Engine {
         };
         let (kind, at, return_value, exception_at, invariant_failure) = match (forced, settled) {
             (Some(o), _) => (NodeKind::Leaf(o), None, None, None, false),
-            (None, Settled::Running) => (
-                NodeKind::Open,
-                step::action_span(&state),
-                None,
-                None,
-                false,
-            ),
+            (None, Settled::Running) => {
+                (NodeKind::Open, step::action_span(&state), None, None, false)
+            }
             (
                 None,
                 Settled::Done {
@@ -724,8 +724,15 @@ impl Engine {
             .iter()
             .filter_map(|(k, t)| model.eval(t).map(|v| (k.clone(), v)))
             .collect();
+        let havoc = model
+            .values
+            .iter()
+            .filter(|(s, _)| !self.input_names.contains(&*s.name))
+            .map(|(s, v)| (s.name.to_string(), v.clone()))
+            .collect();
         NodeModel {
             inputs,
+            havoc,
             store,
             return_value: rv.and_then(|t| model.eval(t)),
         }

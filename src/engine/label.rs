@@ -120,7 +120,8 @@ pub fn leaf(parent: &State, outcome: Outcome) -> Option<&'static str> {
         (Action::ScopeCheck { .. }, Outcome::Unknown) => Some(UNDECIDED_PRESERVES),
         (Action::ScopeCheck { .. }, _) if failed => Some(NOT_PRESERVED),
         (Action::Instr(i), _) if matches!(i.kind, InstrKind::CheckInvariant(_)) => {
-            let form = matches!(parent.cont.top(), Some(Kont::Block { block, .. }) if is_form(block));
+            let form =
+                matches!(parent.cont.top(), Some(Kont::Block { block, .. }) if is_form(block));
             match (form, outcome) {
                 (true, Outcome::Unknown) => Some(UNDECIDED_INITIALLY),
                 (true, _) if failed => Some(NOT_INITIALLY_VALID),
