@@ -15,6 +15,9 @@ mod exec;
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.
 mod gen_check;
+/// The verdict rule over a family of programs (break/continue in else, except, havoc ×
+/// initially valid / preserved / use case × module / function), checked with python3.
+mod invariant_soundness;
 /// Invariant-annotated loops: verifying programs and their one-token mutants.
 mod invariants;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
