@@ -101,7 +101,7 @@ pub fn open(state: &State) -> Option<&'static str> {
                 InstrKind::CheckInvariant(_) if is_form(block) => Some(INITIALLY_VALID),
                 InstrKind::CheckInvariant(_) => Some(CHECK),
                 InstrKind::Havoc { .. } if is_form(block) => Some(HAVOC),
-                InstrKind::Assume(_) if is_form(block) => Some(ASSUME),
+                InstrKind::AssumeInvariant(_) => Some(ASSUME),
                 InstrKind::If { .. } if blocks_above_scope(state) == Some(1) => Some(GUARD),
                 InstrKind::Continue if in_loop_scope(state) => Some(ITERATION_END),
                 _ if starts_else(state) => Some(USE_CASE),

@@ -667,6 +667,21 @@ impl Stepper<'_> {
                     exhaustive: false,
                 }
             }
+            InstrKind::AssumeInvariant(e) => {
+                // No exceptions: a state where the invariant raises is no loop head.
+                let cond = match self.cx.eval(state, e).ok {
+                    Some((c, v)) => Term::and(c, v),
+                    None => Term::bool(false),
+                };
+                StepResult {
+                    succs: vec![Succ {
+                        cond,
+                        state: Self::advanced(state),
+                        forced: None,
+                    }],
+                    exhaustive: false,
+                }
+            }
             InstrKind::CheckInvariant(invs) => {
                 self.check_invariants(state, invs, Self::advanced(state), None)
             }

@@ -49,6 +49,11 @@ pub enum InstrKind {
     Return(Option<Expr>),
     Assert(Expr),
     Assume(Expr),
+    /// The loop-scope form's `assume Inv`: like `Assume`, but where evaluating the
+    /// invariant would raise, the path is dropped as well. Sound: the initial and the
+    /// preservation checks report such states as invariant failures, so no reachable loop
+    /// head has one (a raise here would be a false alarm, and a catchable one).
+    AssumeInvariant(Expr),
     /// `havoc x`: `x` gets a fresh value of its type. `keep_unbound` (the havocs of a loop's
     /// invariant form): if `x` may be unbound here it stays possibly unbound (the engine
     /// keeps a definedness flag), so reading it can still raise NameError/UnboundLocalError.

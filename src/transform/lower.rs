@@ -593,7 +593,7 @@ fn check_block(invariants: &[Expr]) -> Option<Block> {
 /// check Inv1, ..., Invk           # the invariant holds initially (each line in turn)
 /// havoc x1 ... havoc xn           # every variable the loop assigns (possibly unbound
 ///                                 # stays possible)
-/// assume Inv
+/// assume Inv                      # (a state where evaluating Inv raises is dropped)
 /// loop-scope(inv=Inv):
 ///     <guard block>
 ///     if guard:
@@ -640,7 +640,7 @@ fn loop_scope_form(
                 })
             }),
     );
-    form.push(at(InstrKind::Assume(inv)));
+    form.push(at(InstrKind::AssumeInvariant(inv)));
     let mut then: Vec<Instr> = body.to_vec();
     then.push(at(InstrKind::Continue));
     let mut scope: Vec<Instr> = guard.to_vec();

@@ -15,6 +15,9 @@ mod exec;
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.
 mod gen_check;
+/// Broken invariants in the outputs: the failing line and column, models with the havoc'd
+/// values, counterexamples that say whether they reproduce; the TUI's model pane.
+mod invariant_reports;
 /// The verdict rule over a family of programs (break/continue in else, except, havoc ×
 /// initially valid / preserved / use case × module / function), checked with python3.
 mod invariant_soundness;
