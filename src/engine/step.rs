@@ -19,6 +19,9 @@ use crate::lang::{Span, Type};
 use crate::semantics::ExcClass;
 use crate::transform::ir::{Block, InstrKind};
 
+/// The steps of loop invariants: checks, havoc, assume.
+mod verify;
+
 /// What a settled state does next.
 #[derive(Clone, Debug)]
 pub enum Action<'b> {
@@ -107,17 +110,6 @@ fn bind(state: &mut State, name: &str, value: Term) {
     *env = env.insert(Rc::from(name), value);
     if let Some(flag) = flag {
         *env = env.remove(flag.as_str());
-    }
-}
-
-/// Set the definedness flag of a possibly unbound variable (see [`super::state::Env`]).
-fn set_bound_flag(state: &mut State, name: &str, bound: Term) {
-    let key: Rc<str> = Rc::from(crate::transform::ir::bound_flag_key(name));
-    let frame = state.frame_mut();
-    if frame.func.is_some() {
-        frame.locals = frame.locals.insert(key, bound);
-    } else {
-        state.globals = state.globals.insert(key, bound);
     }
 }
 
@@ -492,54 +484,6 @@ impl Stepper<'_> {
         }
     }
 
-    /// Check invariant lines in order: `ok` (a forced leaf if `ok_forced`) where every line
-    /// holds, and for each line an invariant failure (uncatchable, at that line) where it
-    /// is the first that is false, or raises while being evaluated.
-    fn check_invariants(
-        &self,
-        state: &State,
-        invs: &[crate::lang::Expr],
-        ok: State,
-        ok_forced: Option<Outcome>,
-    ) -> StepResult {
-        let mut failures = Vec::new();
-        let mut holds = Some(Term::bool(true));
-        for inv in invs {
-            let Some(before) = holds.take() else { break };
-            let alts = self.cx.eval(state, inv);
-            for (c, class, at) in &alts.errs {
-                failures.push(broken(
-                    state,
-                    Term::and(before.clone(), c.clone()),
-                    *class,
-                    *at,
-                ));
-            }
-            if let Some((c, v)) = alts.ok {
-                failures.push(broken(
-                    state,
-                    Term::and(before.clone(), Term::and(c.clone(), Term::not(v.clone()))),
-                    ExcClass::AssertionError,
-                    inv.span,
-                ));
-                holds = Some(Term::and(before, Term::and(c, v)));
-            }
-        }
-        let mut succs = Vec::with_capacity(failures.len() + 1);
-        if let Some(cond) = holds {
-            succs.push(Succ {
-                cond,
-                state: ok,
-                forced: ok_forced,
-            });
-        }
-        succs.extend(failures);
-        StepResult {
-            succs,
-            exhaustive: true,
-        }
-    }
-
     /// One successor per possible exception of `alts`, raised where its expression is.
     fn exceptions(&self, state: &State, alts: &Alts) -> Vec<Succ> {
         alts.errs
@@ -667,59 +611,12 @@ impl Stepper<'_> {
                     exhaustive: false,
                 }
             }
-            InstrKind::AssumeInvariant(e) => {
-                // No exceptions: a state where the invariant raises is no loop head.
-                let cond = match self.cx.eval(state, e).ok {
-                    Some((c, v)) => Term::and(c, v),
-                    None => Term::bool(false),
-                };
-                StepResult {
-                    succs: vec![Succ {
-                        cond,
-                        state: Self::advanced(state),
-                        forced: None,
-                    }],
-                    exhaustive: false,
-                }
-            }
+            InstrKind::AssumeInvariant(e) => self.assume_invariant(state, e),
             InstrKind::CheckInvariant(invs) => {
                 self.check_invariants(state, invs, Self::advanced(state), None)
             }
             InstrKind::Havoc { name, keep_unbound } => {
-                let mut s = Self::advanced(state);
-                s.fresh += 1;
-                let current = self.cx.eval(
-                    state,
-                    &crate::lang::Expr {
-                        kind: crate::lang::ExprKind::Name(name.clone()),
-                        span,
-                    },
-                );
-                let sort = match &current.ok {
-                    Some((_, v)) => v.sort(),
-                    None => self.var_sort(state, name),
-                };
-                let fresh = format!("{name}!{}", s.fresh);
-                let sym = Sym {
-                    name: Rc::from(fresh.as_str()),
-                    sort,
-                };
-                bind(&mut s, name, Term::var(sym));
-                // Where `x` may be unbound (a read raises), a loop's havoc keeps that
-                // possible: bound afterwards iff bound before or bound by some iteration.
-                if *keep_unbound && !current.errs.is_empty() {
-                    let before = current.ok.map_or(Term::bool(false), |(c, _)| c);
-                    let flag = Sym {
-                        name: Rc::from(format!("{fresh}.bound").as_str()),
-                        sort: Sort::Bool,
-                    };
-                    set_bound_flag(&mut s, name, Term::or(before, Term::var(flag)));
-                }
-                single(vec![Succ {
-                    cond: Term::bool(true),
-                    state: s,
-                    forced: None,
-                }])
+                single(vec![self.havoc(state, name, *keep_unbound, span)])
             }
             InstrKind::If { cond, then, orelse } => {
                 let alts = self.cx.eval(state, cond);
@@ -958,18 +855,6 @@ impl Stepper<'_> {
             succs: out,
             exhaustive: true,
         }
-    }
-}
-
-/// A successor whose path ends in an invariant failure (`class` at `at`; see
-/// [`Abrupt::Invariant`]).
-fn broken(state: &State, cond: Term, class: ExcClass, at: Span) -> Succ {
-    let mut s = state.clone();
-    s.abrupt = Some(Abrupt::Invariant(class, at));
-    Succ {
-        cond,
-        state: s,
-        forced: None,
     }
 }
 
