@@ -39,7 +39,8 @@ pub enum Outcome {
     Normal,
     /// An entry run's function returned (or a procedure completed).
     Return,
-    /// An uncaught exception (also a failed `assert` or a violated invariant).
+    /// An uncaught exception (also a failed `assert`, or a violated invariant: see
+    /// [`RunResult::invariant_failure`]).
     Exception(ExcClass),
     /// An `assume` did not hold.
     Infeasible,
@@ -101,6 +102,10 @@ pub struct RunResult {
     pub store: BTreeMap<String, Value>,
     /// Entry runs: the returned value (`None` for a procedure or an abrupt end).
     pub return_value: Option<Value>,
+    /// The run ended in a loop invariant's failure (`outcome` is its exception, usually
+    /// `AssertionError`, `exception_at` the failing `invariant` line): a verdict no
+    /// `except` of the program catches.
+    pub invariant_failure: bool,
     /// The spans of executed statements in order (also `elif` guards, `except` lines,
     /// `invariant` lines and every evaluation of a `while` guard, like CPython's line
     /// events); at most [`TRACE_LIMIT`] entries.
@@ -149,6 +154,7 @@ pub fn run(
         exception_at: None,
         store: BTreeMap::new(),
         return_value: None,
+        invariant_failure: false,
         trace: Vec::new(),
     };
     let ended = match entry {
@@ -182,6 +188,11 @@ pub fn run(
         Err(Abrupt::Exception(class, at)) => {
             result.outcome = Outcome::Exception(class);
             result.exception_at = Some(at);
+        }
+        Err(Abrupt::Invariant(class, at)) => {
+            result.outcome = Outcome::Exception(class);
+            result.exception_at = Some(at);
+            result.invariant_failure = true;
         }
         Err(Abrupt::Halt) => result.outcome = Outcome::Halt,
         Err(Abrupt::Infeasible) => result.outcome = Outcome::Infeasible,

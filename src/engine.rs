@@ -133,6 +133,10 @@ struct Child {
 #[derive(Clone, Debug)]
 pub struct NodeModel {
     pub inputs: BTreeMap<String, Value>,
+    /// The values of the other symbols the path mentions: those `havoc` made (`i!1`, the
+    /// state of a loop's arbitrary iteration) and their definedness flags (`x!2.bound`).
+    /// The inputs alone need not reproduce a leaf that depends on them.
+    pub havoc: BTreeMap<String, Value>,
     pub store: BTreeMap<String, Value>,
     pub return_value: Option<Value>,
 }
@@ -297,17 +301,26 @@ impl Engine {
                 parent.and_then(|p| label::leaf(&self.tree.node(p).state, o))
             }
         };
-        let (kind, at, return_value, exception_at) = match (forced, settled) {
-            (Some(o), _) => (NodeKind::Leaf(o), None, None, None),
-            (None, Settled::Running) => (NodeKind::Open, step::action_span(&state), None, None),
+        let (kind, at, return_value, exception_at, invariant_failure) = match (forced, settled) {
+            (Some(o), _) => (NodeKind::Leaf(o), None, None, None, false),
+            (None, Settled::Running) => {
+                (NodeKind::Open, step::action_span(&state), None, None, false)
+            }
             (
                 None,
                 Settled::Done {
                     outcome,
                     return_value,
                     exception_at,
+                    invariant,
                 },
-            ) => (NodeKind::Leaf(outcome), None, return_value, exception_at),
+            ) => (
+                NodeKind::Leaf(outcome),
+                None,
+                return_value,
+                exception_at,
+                invariant,
+            ),
         };
         self.tree.add(Node {
             id: NodeId(0),
@@ -322,6 +335,7 @@ impl Engine {
             exception_at,
             unknown_reason: None,
             label,
+            invariant_failure,
         })
     }
 
@@ -717,8 +731,15 @@ impl Engine {
             .iter()
             .filter_map(|(k, t)| model.eval(t).map(|v| (k.clone(), v)))
             .collect();
+        let havoc = model
+            .values
+            .iter()
+            .filter(|(s, _)| !self.input_names.contains(&*s.name))
+            .map(|(s, v)| (s.name.to_string(), v.clone()))
+            .collect();
         NodeModel {
             inputs,
+            havoc,
             store,
             return_value: rv.and_then(|t| model.eval(t)),
         }

@@ -5,6 +5,7 @@
 //! formulas. Pure: no IO, no solver.
 
 pub mod ir;
+mod loop_form;
 mod lower;
 
 use std::collections::BTreeSet;

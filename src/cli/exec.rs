@@ -147,6 +147,8 @@ struct ExecJson {
     store: BTreeMap<String, serde_json::Value>,
     return_value: Option<serde_json::Value>,
     trace: Vec<usize>,
+    /// Addition to §3: the exception is a loop invariant's failure (no `except` catches it).
+    invariant_failure: bool,
 }
 
 fn json(r: &RunResult, source: &SourceMap) -> String {
@@ -160,6 +162,7 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
             .collect(),
         return_value: r.return_value.as_ref().map(Value::to_json),
         trace: r.trace.iter().map(|s| source.line(s.start)).collect(),
+        invariant_failure: r.invariant_failure,
     };
     let mut text =
         serde_json::to_string(&obj).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
@@ -172,6 +175,9 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
     let outcome = match r.outcome {
         Outcome::Normal => "normal (the module ran to its end)".to_string(),
         Outcome::Return => "return (the function returned)".to_string(),
+        Outcome::Exception(c) if r.invariant_failure => {
+            format!("exception {c} (a loop invariant does not hold: no `except` catches that)")
+        }
         Outcome::Exception(c) => format!("exception {c}"),
         Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
         Outcome::Halt => "halt (a loop scope's invariant held at `continue`)".to_string(),

@@ -25,6 +25,9 @@ pub const EXIT_EXCEPTION: i32 = 3;
 pub(super) struct Explored {
     pub engine: Engine,
     pub source: SourceMap,
+    /// The checked program (for replaying counterexamples concretely).
+    pub program: crate::lang::Program,
+    pub types: crate::lang::TypeInfo,
     pub stop: Stop,
     /// With `--first`: the exception leaf the exploration stopped at.
     pub first: Option<NodeId>,
@@ -64,6 +67,8 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     let mut x = Explored {
         engine,
         source: loaded.source,
+        program: loaded.program,
+        types: loaded.types,
         stop,
         first,
         started,

@@ -28,6 +28,9 @@ pub(crate) enum Abrupt {
     Return(Option<Value>, Span),
     /// A Python exception and the statement where it was raised.
     Exception(ExcClass, Span),
+    /// A loop invariant failed (or raised while evaluated) at the `invariant` line: a
+    /// verification verdict, not an exception of the program, so no `except` catches it.
+    Invariant(ExcClass, Span),
     /// A loop scope's invariant held at `continue`: the run ends successfully.
     Halt,
     /// An `assume` did not hold: the run is not a real execution.
@@ -366,12 +369,9 @@ impl<'p> Interp<'p> {
                 match self.exec_block(body) {
                     Ok(()) | Err(Abrupt::Break(_)) => Ok(()),
                     Err(Abrupt::Continue(_)) => {
-                        self.cur = s.span;
-                        if self.eval_bool(inv)? {
-                            Err(Abrupt::Halt)
-                        } else {
-                            self.raise(ExcClass::AssertionError)
-                        }
+                        self.cur = inv.span;
+                        self.check_invariant(inv)?;
+                        Err(Abrupt::Halt)
                     }
                     Err(other) => Err(other),
                 }
@@ -390,9 +390,7 @@ impl<'p> Interp<'p> {
         loop {
             for inv in invariants {
                 self.at(inv.span)?;
-                if !self.eval_bool(inv)? {
-                    return self.raise(ExcClass::AssertionError);
-                }
+                self.check_invariant(inv)?;
             }
             self.at(span)?;
             if !self.eval_bool(cond)? {
@@ -406,6 +404,17 @@ impl<'p> Interp<'p> {
                 Err(Abrupt::Break(_)) => return Ok(()),
                 Err(other) => return Err(other),
             }
+        }
+    }
+
+    /// Check one invariant line (the current position is its span): false, or an exception
+    /// while evaluating it, is an invariant failure ([`Abrupt::Invariant`]).
+    fn check_invariant(&mut self, inv: &'p Expr) -> Exec {
+        match self.eval_bool(inv) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Abrupt::Invariant(ExcClass::AssertionError, inv.span)),
+            Err(Abrupt::Exception(class, at)) => Err(Abrupt::Invariant(class, at)),
+            Err(other) => Err(other),
         }
     }
 

@@ -297,15 +297,19 @@ fn while_else_break_and_invariants() {
     let r = run_module(&prog(9, lt3));
     assert_eq!(r.outcome, Outcome::Exception(ExcClass::AssertionError));
     assert_eq!((r.exception_at, get(&r, "i")), (Some(sp(9)), ival(3)));
+    assert!(r.invariant_failure);
 }
 
 #[test]
 fn loop_scope_and_assume() {
+    // The invariant at sp(5): a failure is reported there, as an invariant failure.
     let scope = |inv: bool, exit: StmtKind| {
+        let mut inv = ex(ExprKind::Bool(inv));
+        inv.span = sp(5);
         program(vec![st(
             0,
             StmtKind::LoopScope {
-                inv: ex(ExprKind::Bool(inv)),
+                inv,
                 body: vec![st(1, exit)],
             },
         )])
@@ -316,7 +320,7 @@ fn loop_scope_and_assume() {
     );
     let r = run_module(&scope(false, StmtKind::Continue));
     assert_eq!(r.outcome, Outcome::Exception(ExcClass::AssertionError));
-    assert_eq!(r.exception_at, Some(sp(0)));
+    assert_eq!((r.exception_at, r.invariant_failure), (Some(sp(5)), true));
     assert_eq!(
         run_module(&scope(false, StmtKind::Break)).outcome,
         Outcome::Normal

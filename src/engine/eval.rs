@@ -76,6 +76,26 @@ pub struct Context<'a> {
     pub formula: bool,
 }
 
+/// Read `name` from `env`: its value, or `class` if it is unbound. A variable that a loop's
+/// havoc left possibly unbound (it has a definedness flag) gives both, under the flag.
+fn read(state: &State, env: &super::state::Env, name: &str, class: ExcClass, at: Span) -> Alts {
+    let Some(t) = env.get(name) else {
+        return Alts::raise(class, at);
+    };
+    // Flags exist only on paths that have havocked something.
+    let flag = match state.fresh {
+        0 => None,
+        _ => env.get(ir::bound_flag_key(name).as_str()),
+    };
+    match flag {
+        None => Alts::value(t.clone()),
+        Some(bound) => Alts {
+            ok: Some((bound.clone(), t.clone())),
+            errs: vec![(Term::not(bound.clone()), class, at)],
+        },
+    }
+}
+
 /// A bound quantifier variable in scope.
 type Bound = Vec<(String, Term)>;
 
@@ -104,19 +124,17 @@ impl Context<'_> {
             None => true,
         };
         if frame.func.is_some() && is_local {
-            return match frame.locals.get(name) {
-                Some(t) => Alts::value(t.clone()),
-                // Inside a quantifier body (a generator expression in Python) the local is
-                // a free variable: CPython raises NameError there.
-                None if bound.is_empty() => Alts::raise(ExcClass::UnboundLocalError, at),
-                None => Alts::raise(ExcClass::NameError, at),
+            // Inside a quantifier body (a generator expression in Python) the local is a
+            // free variable: CPython raises NameError there.
+            let class = if bound.is_empty() {
+                ExcClass::UnboundLocalError
+            } else {
+                ExcClass::NameError
             };
+            return read(state, &frame.locals, name, class, at);
         }
         // Module code, or a function reading a module variable: the globals.
-        match state.globals.get(name) {
-            Some(t) => Alts::value(t.clone()),
-            None => Alts::raise(ExcClass::NameError, at),
-        }
+        read(state, &state.globals, name, ExcClass::NameError, at)
     }
 
     fn eval_in(&self, state: &State, e: &Expr, bound: &mut Bound) -> Alts {

@@ -4,12 +4,12 @@
 //! [`crate::transform::lower`]) is a block `assert Inv; havoc x...; assume Inv;
 //! loop-scope(inv=Inv): [guard] if cond: body; continue / else: else-body; break`. Its
 //! instructions carry the spans of the source loop, so the tree maps back to the user's
-//! lines; these labels say which step of the proof a node is.
+//! lines; these labels say which step of the proof a node is. An unrolled loop with
+//! invariants checks them before every test ([`CHECK`], [`BROKEN`]).
 
 use super::state::{Kont, State};
 use super::step::{next_action, Action};
 use super::tree::Outcome;
-use crate::semantics::ExcClass;
 use crate::transform::ir::{Block, InstrKind};
 
 pub const LOOP_CHOICE: &str = "loop with invariant: apply it, or unroll once";
@@ -26,6 +26,9 @@ pub const UNDECIDED_INITIALLY: &str = "undecided: is the invariant initially val
 pub const UNDECIDED_PRESERVES: &str = "undecided: does the body preserve the invariant?";
 pub const USE_CASE: &str = "use case: the loop ends, with the invariant";
 pub const USE_CASE_BREAK: &str = "use case: break out of the loop";
+pub const CHECK: &str = "invariant holds here? (checked before every loop test)";
+pub const BROKEN: &str = "invariant does not hold here";
+pub const UNDECIDED_CHECK: &str = "undecided: does the invariant hold here?";
 
 /// Is `block` a loop-scope form (it ends with the loop scope)?
 fn is_form(block: &Block) -> bool {
@@ -101,9 +104,10 @@ pub fn open(state: &State) -> Option<&'static str> {
                     abstraction: Some(_),
                     ..
                 } => Some(LOOP_CHOICE),
-                InstrKind::Assert(_) if is_form(block) => Some(INITIALLY_VALID),
-                InstrKind::Havoc(_) if is_form(block) => Some(HAVOC),
-                InstrKind::Assume(_) if is_form(block) => Some(ASSUME),
+                InstrKind::CheckInvariant(_) if is_form(block) => Some(INITIALLY_VALID),
+                InstrKind::CheckInvariant(_) => Some(CHECK),
+                InstrKind::Havoc { .. } if is_form(block) => Some(HAVOC),
+                InstrKind::AssumeInvariant(_) => Some(ASSUME),
                 InstrKind::If { .. } if blocks_above_scope(state) == Some(1) => Some(GUARD),
                 InstrKind::Continue if in_loop_scope(state) => Some(ITERATION_END),
                 _ if starts_else(state) => Some(USE_CASE),
@@ -116,23 +120,21 @@ pub fn open(state: &State) -> Option<&'static str> {
 
 /// The label of a leaf, from the action its parent took.
 pub fn leaf(parent: &State, outcome: Outcome) -> Option<&'static str> {
+    let failed = matches!(outcome, Outcome::Exception(_));
     match (next_action(parent)?, outcome) {
         (Action::ScopeCheck { .. }, Outcome::Halt) => Some(PRESERVED),
         (Action::ScopeCheck { .. }, Outcome::Unknown) => Some(UNDECIDED_PRESERVES),
-        (Action::ScopeCheck { .. }, Outcome::Exception(ExcClass::AssertionError)) => {
-            Some(NOT_PRESERVED)
-        }
-        (Action::Instr(i), Outcome::Exception(ExcClass::AssertionError))
-            if matches!(i.kind, InstrKind::Assert(_))
-                && matches!(parent.cont.top(), Some(Kont::Block { block, .. }) if is_form(block)) =>
-        {
-            Some(NOT_INITIALLY_VALID)
-        }
-        (Action::Instr(i), Outcome::Unknown)
-            if matches!(i.kind, InstrKind::Assert(_))
-                && matches!(parent.cont.top(), Some(Kont::Block { block, .. }) if is_form(block)) =>
-        {
-            Some(UNDECIDED_INITIALLY)
+        (Action::ScopeCheck { .. }, _) if failed => Some(NOT_PRESERVED),
+        (Action::Instr(i), _) if matches!(i.kind, InstrKind::CheckInvariant(_)) => {
+            let form =
+                matches!(parent.cont.top(), Some(Kont::Block { block, .. }) if is_form(block));
+            match (form, outcome) {
+                (true, Outcome::Unknown) => Some(UNDECIDED_INITIALLY),
+                (true, _) if failed => Some(NOT_INITIALLY_VALID),
+                (false, Outcome::Unknown) => Some(UNDECIDED_CHECK),
+                (false, _) if failed => Some(BROKEN),
+                _ => None,
+            }
         }
         _ => None,
     }

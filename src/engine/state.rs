@@ -14,7 +14,9 @@ use crate::lang::Span;
 use crate::semantics::ExcClass;
 use crate::transform::ir::Block;
 
-/// A variable store: name → symbolic value.
+/// A variable store: name → symbolic value. A variable that a loop's `havoc` left possibly
+/// unbound also has an entry [`crate::transform::ir::bound_flag_key`] (`$?x`) holding the
+/// Bool term "x is bound"; assigning `x` removes it.
 pub type Env = RedBlackTreeMap<Rc<str>, Term>;
 
 /// One activation of a user function (or the module).
@@ -34,6 +36,9 @@ pub enum Abrupt {
     Continue,
     Return(Option<Term>),
     Exception(ExcClass, Span),
+    /// A loop invariant failed (or raised while being evaluated): a verification verdict
+    /// that no handler catches and no frame unwinds; the path ends where it failed.
+    Invariant(ExcClass, Span),
 }
 
 /// One item of the continuation: what remains to be done, innermost first.

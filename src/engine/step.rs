@@ -19,6 +19,9 @@ use crate::lang::{Span, Type};
 use crate::semantics::ExcClass;
 use crate::transform::ir::{Block, InstrKind};
 
+/// The steps of loop invariants: checks, havoc, assume.
+mod verify;
+
 /// What a settled state does next.
 #[derive(Clone, Debug)]
 pub enum Action<'b> {
@@ -42,6 +45,8 @@ pub enum Settled {
         outcome: Outcome,
         return_value: Option<Term>,
         exception_at: Option<Span>,
+        /// The path ended because a loop invariant failed (an uncatchable verdict).
+        invariant: bool,
     },
 }
 
@@ -94,11 +99,17 @@ pub fn action_span(state: &State) -> Option<Span> {
 }
 
 fn bind(state: &mut State, name: &str, value: Term) {
+    // Only paths that have havocked something can have definedness flags to drop.
+    let flag = (state.fresh > 0).then(|| crate::transform::ir::bound_flag_key(name));
     let frame = state.frame_mut();
-    if frame.func.is_some() {
-        frame.locals = frame.locals.insert(Rc::from(name), value);
+    let env = if frame.func.is_some() {
+        &mut frame.locals
     } else {
-        state.globals = state.globals.insert(Rc::from(name), value);
+        &mut state.globals
+    };
+    *env = env.insert(Rc::from(name), value);
+    if let Some(flag) = flag {
+        *env = env.remove(flag.as_str());
     }
 }
 
@@ -106,6 +117,15 @@ fn bind(state: &mut State, name: &str, value: Term) {
 pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled {
     loop {
         if let Some(abrupt) = state.abrupt.take() {
+            // An invariant failure is no exception of the program: no handler, no unwinding.
+            if let Abrupt::Invariant(class, at) = abrupt {
+                return Settled::Done {
+                    outcome: Outcome::Exception(class),
+                    return_value: None,
+                    exception_at: Some(at),
+                    invariant: true,
+                };
+            }
             match propagate(state, abrupt) {
                 Some(done) => return done,
                 None => continue,
@@ -116,6 +136,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 outcome: Outcome::Normal,
                 return_value: None,
                 exception_at: None,
+                invariant: false,
             };
         };
         match top {
@@ -201,8 +222,23 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 enter_guard(state, block, index, iteration, &guard);
             }
             Kont::Guard { .. } | Kont::ScopeCheck { .. } => return Settled::Running,
-            Kont::Try { .. } | Kont::MethodFrame { .. } | Kont::LoopScope { .. } => {
+            Kont::Try { .. } | Kont::MethodFrame { .. } => {
                 state.cont = state.cont.pop();
+            }
+            Kont::LoopScope { block, index } => {
+                // The body completed normally (the loop's guard was false): the loop's
+                // `else` block runs, outside the scope.
+                state.cont = state.cont.pop();
+                if let InstrKind::LoopScope {
+                    orelse: Some(orelse),
+                    ..
+                } = &block[index].kind
+                {
+                    state.cont = state.cont.push(Kont::Block {
+                        block: orelse.clone(),
+                        index: 0,
+                    });
+                }
             }
             Kont::Return { target: _, entry } => {
                 // The body ended without `return`: a procedure returns nothing.
@@ -213,6 +249,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                         outcome: Outcome::Return,
                         return_value: None,
                         exception_at: None,
+                        invariant: false,
                     };
                 }
             }
@@ -253,7 +290,14 @@ fn again_at_head(cont: &Cont, block: Block, index: usize) -> Cont {
     cont.pop().pop().push(Kont::Block { block, index })
 }
 
+/// Evaluate the guard of the `while` at `block[index]` next: its invariants first (an
+/// unrolled loop with invariants checks them before every test, as the concrete
+/// interpreter does), then its guard block, then the condition.
 fn enter_guard(state: &mut State, block: Block, index: usize, iteration: u32, guard: &Block) {
+    let check = match &block[index].kind {
+        InstrKind::While { check, .. } => check.clone(),
+        _ => None,
+    };
     state.cont = state.cont.push(Kont::Guard {
         block,
         index,
@@ -262,6 +306,12 @@ fn enter_guard(state: &mut State, block: Block, index: usize, iteration: u32, gu
     if !guard.is_empty() {
         state.cont = state.cont.push(Kont::Block {
             block: guard.clone(),
+            index: 0,
+        });
+    }
+    if let Some(check) = check {
+        state.cont = state.cont.push(Kont::Block {
+            block: check,
             index: 0,
         });
     }
@@ -276,17 +326,27 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                     outcome: Outcome::Exception(class),
                     return_value: None,
                     exception_at: Some(at),
+                    invariant: false,
                 },
                 // Typeck rules these out; end the path normally if they happen anyway.
                 Abrupt::Return(v) => Settled::Done {
                     outcome: Outcome::Return,
                     return_value: v,
                     exception_at: None,
+                    invariant: false,
+                },
+                // Settling ends the path before propagating these.
+                Abrupt::Invariant(class, at) => Settled::Done {
+                    outcome: Outcome::Exception(class),
+                    return_value: None,
+                    exception_at: Some(at),
+                    invariant: true,
                 },
                 Abrupt::Break | Abrupt::Continue => Settled::Done {
                     outcome: Outcome::Normal,
                     return_value: None,
                     exception_at: None,
+                    invariant: false,
                 },
             });
         };
@@ -325,6 +385,7 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                         outcome: Outcome::Return,
                         return_value: v.clone(),
                         exception_at: None,
+                        invariant: false,
                     });
                 }
                 if let (Some(t), Some(v)) = (target, v) {
@@ -413,31 +474,12 @@ impl Stepper<'_> {
                 iteration,
             } => self.guard(state, block, index, iteration),
             Action::ScopeCheck { block, index } => {
-                let InstrKind::LoopScope { inv, .. } = &block[index].kind else {
+                let InstrKind::LoopScope { invs, .. } = &block[index].kind else {
                     unreachable!("ScopeCheck points at a loop scope");
                 };
-                let span = block[index].span;
-                let alts = self.cx.formula(state, inv);
-                let mut out = self.exceptions(state, &alts);
-                if let Some((c, v)) = alts.ok {
-                    let mut halted = state.clone();
-                    halted.cont = halted.cont.pop();
-                    out.push(Succ {
-                        cond: Term::and(c.clone(), v.clone()),
-                        state: halted,
-                        forced: Some(Outcome::Halt),
-                    });
-                    out.push(raise(
-                        state,
-                        Term::and(c, Term::not(v)),
-                        ExcClass::AssertionError,
-                        span,
-                    ));
-                }
-                StepResult {
-                    succs: out,
-                    exhaustive: true,
-                }
+                let mut halted = state.clone();
+                halted.cont = halted.cont.pop();
+                self.check_invariants(state, invs, halted, Some(Outcome::Halt))
             }
         }
     }
@@ -581,30 +623,12 @@ impl Stepper<'_> {
                     exhaustive: false,
                 }
             }
-            InstrKind::Havoc(name) => {
-                let mut s = Self::advanced(state);
-                s.fresh += 1;
-                let current = self.cx.eval(
-                    state,
-                    &crate::lang::Expr {
-                        kind: crate::lang::ExprKind::Name(name.clone()),
-                        span,
-                    },
-                );
-                let sort = match &current.ok {
-                    Some((_, v)) => v.sort(),
-                    None => self.var_sort(state, name),
-                };
-                let sym = Sym {
-                    name: Rc::from(format!("{name}!{}", s.fresh).as_str()),
-                    sort,
-                };
-                bind(&mut s, name, Term::var(sym));
-                single(vec![Succ {
-                    cond: Term::bool(true),
-                    state: s,
-                    forced: None,
-                }])
+            InstrKind::AssumeInvariant(e) => self.assume_invariant(state, e),
+            InstrKind::CheckInvariant(invs) => {
+                self.check_invariants(state, invs, Self::advanced(state), None)
+            }
+            InstrKind::Havoc { name, keep_unbound } => {
+                single(vec![self.havoc(state, name, *keep_unbound, span)])
             }
             InstrKind::If { cond, then, orelse } => {
                 let alts = self.cx.eval(state, cond);

@@ -81,6 +81,10 @@ pub struct Node {
     /// What this node is in the loop-scope transformation ("invariant initially valid?",
     /// "body preserves invariant?", "use case: ...", see [`super::label`]).
     pub label: Option<&'static str>,
+    /// An exception leaf that is a loop invariant's failure (not initially valid, not
+    /// preserved, or broken in an unrolled loop): a verification verdict no `except`
+    /// catches, raised at the failing `invariant` line (`exception_at`).
+    pub invariant_failure: bool,
 }
 
 impl Node {

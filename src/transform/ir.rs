@@ -52,7 +52,24 @@ pub enum InstrKind {
     Return(Option<Expr>),
     Assert(Expr),
     Assume(Expr),
-    Havoc(String),
+    /// The loop-scope form's `assume Inv`: like `Assume`, but where evaluating the
+    /// invariant would raise, the path is dropped as well. Sound: the initial and the
+    /// preservation checks report such states as invariant failures, so no reachable loop
+    /// head has one (a raise here would be a false alarm, and a catchable one).
+    AssumeInvariant(Expr),
+    /// `havoc x`: `x` gets a fresh value of its type. `keep_unbound` (the havocs of a loop's
+    /// invariant form): if `x` may be unbound here it stays possibly unbound (the engine
+    /// keeps a definedness flag), so reading it can still raise NameError/UnboundLocalError.
+    Havoc {
+        name: String,
+        keep_unbound: bool,
+    },
+    /// Check a loop's invariant lines, in order (the span of each is where it fails). A
+    /// failure is a verification verdict, not a Python exception: it ends the path as an
+    /// exception leaf that no `except` catches, at the failing line. Also an exception
+    /// raised while evaluating a line ends the path that way (the program without its
+    /// annotations never evaluates them).
+    CheckInvariant(Vec<Expr>),
     If {
         cond: Expr,
         then: Block,
@@ -70,6 +87,10 @@ pub enum InstrKind {
         /// havoc what the loop assigns, assume the invariant, one abstract iteration in a
         /// loop scope). The engine runs it instead of unrolling when asked to.
         abstraction: Option<Block>,
+        /// For a loop with invariants: `[CheckInvariant(invariants)]`, run before every
+        /// evaluation of the guard when the loop is unrolled (where the concrete
+        /// interpreter checks them).
+        check: Option<Block>,
     },
     Try {
         body: Block,
@@ -81,9 +102,15 @@ pub enum InstrKind {
         result: String,
         body: Block,
     },
+    /// The book's loop scope. `invs`: the invariant's conjuncts (one per `invariant` line),
+    /// checked when a `continue` reaches the scope (preserved: `halt`; violated: an
+    /// uncatchable invariant failure at the failing conjunct). `orelse` runs when the body
+    /// completes normally (the loop's guard was false), outside the scope: a `break` or
+    /// `continue` in a loop's `else` belongs to the enclosing loop.
     LoopScope {
-        inv: Expr,
+        invs: Vec<Expr>,
         body: Block,
+        orelse: Option<Block>,
     },
 }
 
@@ -128,6 +155,13 @@ pub fn is_temp(name: &str) -> bool {
     name.starts_with('$')
 }
 
+/// The store key of a variable's definedness flag: after a loop's `havoc` (see
+/// [`InstrKind::Havoc`]) a variable that may be unbound has, next to its value, this
+/// entry holding a Bool term "it is bound". A temporary's name, so views hide it.
+pub fn bound_flag_key(name: &str) -> String {
+    format!("$?{name}")
+}
+
 /// Names assigned anywhere in a block (Python's rule for a function's locals).
 pub fn assigned_names(block: &[Instr], out: &mut BTreeSet<String>) {
     for i in block {
@@ -140,8 +174,8 @@ pub fn assigned_names(block: &[Instr], out: &mut BTreeSet<String>) {
             } => {
                 out.insert(t.clone());
             }
-            InstrKind::Havoc(x) => {
-                out.insert(x.clone());
+            InstrKind::Havoc { name, .. } => {
+                out.insert(name.clone());
             }
             InstrKind::Declare { name, .. } => {
                 out.insert(name.clone());
@@ -172,7 +206,12 @@ pub fn assigned_names(block: &[Instr], out: &mut BTreeSet<String>) {
                     assigned_names(&h.body, out);
                 }
             }
-            InstrKind::LoopScope { body, .. } => assigned_names(body, out),
+            InstrKind::LoopScope { body, orelse, .. } => {
+                assigned_names(body, out);
+                if let Some(o) = orelse {
+                    assigned_names(o, out);
+                }
+            }
             _ => {}
         }
     }

@@ -145,7 +145,13 @@ impl<'a> Lowerer<'a> {
                 let v = self.expr(e, span, out);
                 push(out, InstrKind::Assume(v));
             }
-            StmtKind::Havoc(x) => push(out, InstrKind::Havoc(x.name.clone())),
+            StmtKind::Havoc(x) => push(
+                out,
+                InstrKind::Havoc {
+                    name: x.name.clone(),
+                    keep_unbound: false,
+                },
+            ),
             StmtKind::If { branches, orelse } => {
                 self.if_chain(branches, orelse.as_deref(), span, out)
             }
@@ -162,8 +168,15 @@ impl<'a> Lowerer<'a> {
                 }
                 let body = self.block(body);
                 let orelse = orelse.as_ref().map(|b| self.block(b));
-                let abstraction =
-                    loop_scope_form(&guard, &cond, invariants, &body, orelse.as_ref(), span);
+                let abstraction = super::loop_form::loop_scope_form(
+                    &guard,
+                    &cond,
+                    invariants,
+                    &body,
+                    orelse.as_ref(),
+                    span,
+                );
+                let check = super::loop_form::check_block(invariants);
                 push(
                     out,
                     InstrKind::While {
@@ -173,6 +186,7 @@ impl<'a> Lowerer<'a> {
                         body,
                         orelse,
                         abstraction,
+                        check,
                     },
                 );
             }
@@ -205,8 +219,9 @@ impl<'a> Lowerer<'a> {
                 push(
                     out,
                     InstrKind::LoopScope {
-                        inv: inv.clone(),
+                        invs: vec![inv.clone()],
                         body,
+                        orelse: None,
                     },
                 );
             }
@@ -570,68 +585,4 @@ fn binary(op: BinOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
         },
         span,
     }
-}
-
-/// The book's loop-scope transformation of an annotated loop (chapter 002):
-///
-/// ```text
-/// assert Inv                      # the invariant holds initially
-/// havoc x1 ... havoc xn           # every variable the loop assigns
-/// assume Inv
-/// loop-scope(inv=Inv):
-///     <guard block>
-///     if guard:
-///         body
-///         continue                # body preserves Inv: halt; violates it: AssertionError
-///     else:
-///         else-body
-///         break                   # the use case: go on after the loop
-/// ```
-fn loop_scope_form(
-    guard: &[Instr],
-    cond: &Expr,
-    invariants: &[Expr],
-    body: &Block,
-    orelse: Option<&Block>,
-    span: Span,
-) -> Option<Block> {
-    let inv = invariants.iter().cloned().reduce(|a, b| Expr {
-        span: a.span.to(b.span),
-        kind: ExprKind::BoolOp {
-            op: BoolOp::And,
-            lhs: Box::new(a),
-            rhs: Box::new(b),
-        },
-    })?;
-    let at = |kind| Instr { kind, span };
-    let mut assigned = BTreeSet::new();
-    ir::assigned_names(guard, &mut assigned);
-    ir::assigned_names(body, &mut assigned);
-    let mut form = vec![Instr {
-        kind: InstrKind::Assert(inv.clone()),
-        span: invariants[0].span,
-    }];
-    // Temporaries are assigned before they are read in every iteration: no need to forget.
-    form.extend(
-        assigned
-            .into_iter()
-            .filter(|n| !ir::is_temp(n))
-            .map(|n| at(InstrKind::Havoc(n))),
-    );
-    form.push(at(InstrKind::Assume(inv.clone())));
-    let mut then: Vec<Instr> = body.to_vec();
-    then.push(at(InstrKind::Continue));
-    let mut els: Vec<Instr> = orelse.map(|o| o.to_vec()).unwrap_or_default();
-    els.push(at(InstrKind::Break));
-    let mut scope: Vec<Instr> = guard.to_vec();
-    scope.push(at(InstrKind::If {
-        cond: cond.clone(),
-        then: Rc::from(then),
-        orelse: Rc::from(els),
-    }));
-    form.push(at(InstrKind::LoopScope {
-        inv,
-        body: Rc::from(scope),
-    }));
-    Some(Rc::from(form))
 }

@@ -125,3 +125,52 @@ fn invariants_may_not_call_functions() {
     let errs = lower(&p).unwrap_err();
     assert_eq!(errs[0].message, "a loop invariant cannot call a function");
 }
+
+/// The loop-scope form: every invariant line checked (in order, each at its own span),
+/// havocs that keep "unbound" possible, the loop's `else` as the scope's `orelse` (outside
+/// it, so its `break` reaches the enclosing loop), and the unrolled loop's check block.
+#[test]
+fn loop_scope_form_checks_lines_and_runs_else_outside_the_scope() {
+    let src = "n: int\nwhile True:\n    while n > 0:\n        invariant n >= 0\n        invariant n < 100\n        n = n - 1\n    else:\n        break\n";
+    let (p, _) = crate::lang::load(src).unwrap_or_else(|d| panic!("{d:?}"));
+    let ir = lower(&p).unwrap();
+    let InstrKind::While { body, .. } = &ir.body[1].kind else {
+        panic!("outer while: {:?}", ir.body[1].kind)
+    };
+    let InstrKind::While {
+        abstraction: Some(form),
+        check: Some(check),
+        ..
+    } = &body[0].kind
+    else {
+        panic!("annotated while: {:?}", body[0].kind)
+    };
+    let InstrKind::CheckInvariant(lines) = &form[0].kind else {
+        panic!("{:?}", form[0].kind)
+    };
+    assert_eq!(lines.len(), 2);
+    assert_eq!(form[0].span, lines[0].span);
+    assert_eq!(check[0].kind, form[0].kind);
+    assert!(matches!(
+        &form[1].kind,
+        InstrKind::Havoc { name, keep_unbound: true } if name == "n"
+    ));
+    assert!(matches!(form[2].kind, InstrKind::AssumeInvariant(_)));
+    let InstrKind::LoopScope { invs, body, orelse } = &form[3].kind else {
+        panic!("{:?}", form[3].kind)
+    };
+    assert_eq!(invs, lines);
+    let orelse = orelse.as_ref().expect("the else block");
+    assert!(matches!(orelse[0].kind, InstrKind::Break));
+    // Inside the scope, the guard-false branch only completes the scope.
+    let InstrKind::If { orelse: inside, .. } = &body[0].kind else {
+        panic!("{:?}", body[0].kind)
+    };
+    assert!(matches!(
+        &inside[..],
+        [Instr {
+            kind: InstrKind::Pass,
+            ..
+        }]
+    ));
+}

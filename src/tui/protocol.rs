@@ -126,6 +126,8 @@ pub struct Details {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ModelInfo {
     pub inputs: Vec<(String, String)>,
+    /// Values of the symbols `havoc` made on the path (a loop's arbitrary iteration).
+    pub havoc: Vec<(String, String)>,
     /// The visible store evaluated under the model.
     pub store: Vec<(String, String)>,
     pub return_value: Option<String>,

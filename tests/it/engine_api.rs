@@ -292,7 +292,8 @@ assert i == n
         Some(symdbg::engine::label::LOOP_CHOICE)
     );
 
-    // Unroll once: the next node evaluates the loop's guard, and is not a choice any more.
+    // Unroll: the next node checks the invariant before the loop's test (where the
+    // concrete interpreter checks it), and is not a choice any more.
     let mut unrolled = engine(src, Config::default());
     let mut u = unrolled.tree().root();
     while !unrolled.loop_choice(u) {
@@ -301,7 +302,10 @@ assert i == n
     let next = unrolled.step_with(u, symdbg::engine::LoopMode::Unroll);
     assert_eq!(next.len(), 1);
     assert!(!unrolled.loop_choice(next[0]));
-    assert_eq!(unrolled.tree().node(next[0]).label, None);
+    assert_eq!(
+        unrolled.tree().node(next[0]).label,
+        Some(symdbg::engine::label::CHECK)
+    );
     unrolled.run(next[0], Limits::default());
     assert!(unrolled
         .tree()

@@ -82,6 +82,7 @@ fn json_of_a_module_run() {
             "store": {"q": 5, "r": 1, "t": [4, -5, 6], "x": -5},
             "return_value": null,
             "trace": [1, 2, 4, 12, 5, 6, 7, 9, 6, 7, 8, 13],
+            "invariant_failure": false,
         })
     );
 }

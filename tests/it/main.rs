@@ -17,6 +17,12 @@ mod gen;
 mod gen_check;
 /// Hostile input for the front-end and the terminal: bursts, signals, control characters.
 mod hostile_front;
+/// Broken invariants in the outputs: the failing line and column, models with the havoc'd
+/// values, counterexamples that say whether they reproduce; the TUI's model pane.
+mod invariant_reports;
+/// The verdict rule over a family of programs (break/continue in else, except, havoc ×
+/// initially valid / preserved / use case × module / function), checked with python3.
+mod invariant_soundness;
 /// Invariant-annotated loops: verifying programs and their one-token mutants.
 mod invariants;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.

@@ -359,17 +359,23 @@ fn the_user_picks_the_transition_at_an_annotated_loop() {
         h.app.tree.node(child).info.label.as_deref(),
         Some("invariant initially valid?")
     );
-    // In a fresh session, u unrolls: the loop is entered like any loop, and its guard
-    // splits the path at the next step.
+    // In a fresh session, u unrolls: the loop is entered like any loop, its invariants
+    // are checked before the test (as `exec` does), and its guard splits the path.
     let mut h = open("find_invariant.py", None, 140, 40);
     h.keys("cu");
     let kids = h.app.tree.node(at).children.clone();
     assert_eq!(kids.len(), 1);
     let entered = h.app.tree.node(kids[0]).info.clone();
-    assert_eq!((entered.label, entered.line), (None, Some(29)));
+    assert_eq!(
+        (entered.label.as_deref(), entered.line),
+        (Some(symdbg::engine::label::CHECK), Some(30))
+    );
+    h.keys("s");
+    let checked = h.app.tree.node(kids[0]).children.clone();
+    assert_eq!(checked.len(), 1, "the invariant holds at i = 0");
     h.keys("s");
     assert_eq!(
-        h.app.tree.node(kids[0]).children.len(),
+        h.app.tree.node(checked[0]).children.len(),
         2,
         "guard true / false"
     );

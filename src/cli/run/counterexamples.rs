@@ -12,12 +12,28 @@
 //! `symdbg exec FILE --input NAME=VALUE ...`. Leaves are listed in tree order (node id).
 //! With `--first` the exploration stopped at the first exception leaf and only it is
 //! listed. With no exception leaf nothing is printed; [`none_found`] is the note for stderr.
+//!
+//! A leaf that is a loop invariant's failure, or that the path reached through a loop's
+//! invariant (havoc'd values: an arbitrary iteration), may not be reachable from the inputs
+//! alone: its line goes on with ` -- ` the check that failed and whether running the inputs
+//! in the concrete interpreter ends the same way (same class, same line):
+//!
+//! ```text
+//! weak.py:7:15: AssertionError for n = 1 -- body violates invariant; reproduced
+//! weak.py:7:15: AssertionError for n = 0 -- body violates invariant; not reproduced: the invariant may be too weak to prove this
+//! ```
 
 use std::fmt::Write;
 
+use std::collections::BTreeMap;
+
 use super::{is_exception, Explored};
+use crate::concrete::{self, Value};
 use crate::diagnostics::count;
-use crate::engine::{NodeId, Outcome, Stop};
+use crate::engine::{label, NodeId, Outcome, Stop};
+
+/// The concrete replay's step budget (a loop the invariant let through may never end).
+const REPLAY_STEPS: u64 = 1_000_000;
 
 pub(super) fn render(x: &mut Explored) -> String {
     let leaves: Vec<NodeId> = match x.first {
@@ -74,10 +90,47 @@ fn line(x: &mut Explored, id: NodeId) -> String {
                 })
                 .collect();
             let _ = write!(text, " for {}", values.join(", "));
+            if let Some(note) = reproduction(x, id, &model.inputs) {
+                let _ = write!(text, " -- {note}");
+            }
         }
         None => text.push_str(" (the solver found no inputs for this path)"),
     }
     text
+}
+
+/// For an invariant's failure, or a leaf after a loop's invariant: which check failed and
+/// whether the inputs alone reproduce the leaf concretely. `None` for other leaves.
+fn reproduction(x: &Explored, id: NodeId, inputs: &BTreeMap<String, Value>) -> Option<String> {
+    let tree = x.engine.tree();
+    let node = tree.node(id);
+    let abstracted = tree
+        .path(id)
+        .iter()
+        .any(|&n| tree.node(n).label == Some(label::HAVOC));
+    if !node.invariant_failure && !abstracted {
+        return None;
+    }
+    let config = concrete::Config {
+        max_steps: REPLAY_STEPS,
+        ..concrete::Config::default()
+    };
+    let run = concrete::run(&x.program, &x.types, x.engine.entry(), inputs, &config).ok();
+    let line = |s: crate::lang::Span| x.source.line(s.start);
+    let same = run.is_some_and(|r| {
+        r.outcome.exception().map(Outcome::Exception) == node.outcome()
+            && r.invariant_failure == node.invariant_failure
+            && r.exception_at.map(line) == node.exception_at.map(line)
+    });
+    let verdict = if same {
+        "reproduced"
+    } else {
+        "not reproduced: the invariant may be too weak to prove this"
+    };
+    Some(match node.label.filter(|_| node.invariant_failure) {
+        Some(l) => format!("{l}; {verdict}"),
+        None => verdict.to_string(),
+    })
 }
 
 /// The stderr note when there is no exception leaf: whether that is a proof within the

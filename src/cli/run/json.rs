@@ -9,7 +9,13 @@
 //!   exception was raised), `unknown_reason` (the solver's reason at an `unknown` leaf),
 //!   `model_return_value` (the return value under the model), `label` (the node's step in
 //!   the loop-scope transformation: "invariant initially valid?", "body preserves
-//!   invariant?", "use case: ...", or null);
+//!   invariant?", "use case: ...", or null), `invariant_failure` (true at an exception leaf
+//!   that is a loop invariant's failure: no `except` catches it, `exception_line` and
+//!   `exception_column` are the failing `invariant` line's);
+//! - node `model`: besides the inputs, the values of the symbols `havoc` made on the path
+//!   (`"i!1": 0`: the state of a loop's arbitrary iteration; `"x!2.bound": false`: a
+//!   variable the loop may not have assigned), so a broken invariant's counterexample
+//!   shows the iteration it is about;
 //! - stats: `open`, `exceptions`, `bounds`, `solver_cache_hits`, `z3_calls`.
 //!
 //! `exception_column` is where CPython 3.11's traceback marks the raise (see README). At an
@@ -89,6 +95,7 @@ struct JsonNode {
     unknown_reason: Option<String>,
     model_return_value: Option<serde_json::Value>,
     label: Option<&'static str>,
+    invariant_failure: bool,
 }
 
 /// The node's terms in SMT-LIB.
@@ -273,13 +280,18 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
                 .collect(),
             return_value: return_value.map(|t| texts.smt2(t)),
         },
-        model: model.map(|m| values(&m.inputs)),
+        model: model.map(|m| {
+            let mut all = values(&m.inputs);
+            all.extend(values(&m.havoc));
+            all
+        }),
         model_store: model.map(|m| values(&m.store)),
         exception_line: exception_at.map(|(l, _)| l),
         exception_column: exception_at.map(|(_, c)| c),
         unknown_reason: n.unknown_reason.clone(),
         model_return_value: model.and_then(|m| m.return_value.as_ref().map(Value::to_json)),
         label: n.label,
+        invariant_failure: n.invariant_failure,
     }
 }
 

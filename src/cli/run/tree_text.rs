@@ -131,6 +131,15 @@ fn describe_node(x: &Explored, id: NodeId) -> String {
 fn outcome_text(x: &Explored, id: NodeId, outcome: Outcome) -> String {
     let node = x.engine.tree().node(id);
     match outcome {
+        // A broken invariant: where exactly (which `invariant` line failed) and that it is
+        // one (no `except` caught it).
+        Outcome::Exception(class) if node.invariant_failure => {
+            let at = node.exception_at.map_or(String::new(), |s| {
+                let (l, c) = x.source.line_col(s.start);
+                format!(" at line {l}, column {c}")
+            });
+            format!("exception {class}{at} (invariant)")
+        }
         Outcome::Exception(class) => {
             let at = node_line(x, id).map_or(String::new(), |l| format!(" at line {l}"));
             format!("exception {class}{at}")

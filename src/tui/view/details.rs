@@ -228,6 +228,17 @@ fn model(app: &App, id: u32) -> Vec<Line<'static>> {
             if let Some(rv) = &m.return_value {
                 out.push(Line::raw(format!("  returns {rv}")));
             }
+            if !m.havoc.is_empty() {
+                // The state of a loop's arbitrary iteration: the inputs alone may not
+                // lead there (a too weak invariant), so it is shown apart.
+                out.push(dim(
+                    app,
+                    "with the havoc'd values (an arbitrary iteration):",
+                ));
+                for (k, v) in &m.havoc {
+                    out.push(Line::raw(format!("  {k} = {v}")));
+                }
+            }
             out.push(dim(app, "R: replay these inputs concretely"));
             out
         }

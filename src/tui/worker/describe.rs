@@ -54,10 +54,17 @@ fn summary(engine: &Engine, node: &Node, line: Option<usize>) -> String {
         return String::new();
     };
     match outcome {
-        Outcome::Exception(class) => match line {
-            Some(l) => format!("{class} at line {l}"),
-            None => class.to_string(),
-        },
+        Outcome::Exception(class) => {
+            let what = if node.invariant_failure {
+                " (invariant)"
+            } else {
+                ""
+            };
+            match line {
+                Some(l) => format!("{class} at line {l}{what}"),
+                None => format!("{class}{what}"),
+            }
+        }
         Outcome::Unknown => format!(
             "unknown ({})",
             node.unknown_reason.as_deref().unwrap_or("solver")
@@ -108,6 +115,14 @@ pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Detail
     };
     let note = match node.kind {
         NodeKind::Leaf(Outcome::Exception(class)) => Some(match node.exception_at {
+            Some(s) if node.invariant_failure => {
+                let (l, c) = source.line_col(s.start);
+                format!(
+                    "the invariant fails at line {l}, column {c}: {} ({class}; no `except` \
+                     catches a broken invariant)",
+                    source.snippet(s)
+                )
+            }
             Some(s) => {
                 let (l, c) = source.line_col(s.start);
                 format!(
@@ -154,7 +169,9 @@ pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Detail
     };
     // A leaf cut inside a call (bound, unknown) still has its frames: the store pane shows
     // the innermost one, as the call stack does (other leaves have left every call).
-    let cut_in_call = matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown))
+    // So does a broken invariant (the path ends where it failed, nothing unwinds).
+    let cut_in_call = (matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown))
+        || node.invariant_failure)
         && node.state.frames.last().is_some_and(|f| f.func.is_some());
     let store = match frames.last() {
         Some((_, vars)) if cut_in_call => vars.clone(),
@@ -177,6 +194,7 @@ pub(super) fn model(m: NodeModel) -> ModelInfo {
     let lit = |v: &crate::concrete::Value| v.to_string();
     ModelInfo {
         inputs: m.inputs.iter().map(|(k, v)| (k.clone(), lit(v))).collect(),
+        havoc: m.havoc.iter().map(|(k, v)| (k.clone(), lit(v))).collect(),
         store: m.store.iter().map(|(k, v)| (k.clone(), lit(v))).collect(),
         return_value: m.return_value.as_ref().map(lit),
     }

@@ -181,6 +181,11 @@ fn check_node(
         assert_eq!(statement, "", "{what}");
         let outcome = n["outcome"].as_str().expect("a leaf has an outcome");
         assert!(OUTCOMES.contains(&outcome), "{what}: outcome {outcome}");
+        let invariant_failure = n["invariant_failure"].as_bool().expect("invariant_failure");
+        assert!(
+            !invariant_failure || outcome == "exception",
+            "{what}: only an exception leaf is an invariant failure"
+        );
         if outcome == "exception" {
             let class = n["exception"].as_str().expect("exception class");
             assert!(
@@ -252,7 +257,23 @@ fn check_node(
     let satisfiable = leaf && !matches!(n["outcome"].as_str(), Some("infeasible" | "unknown"));
     if satisfiable {
         let model = obj(&n["model"], "model");
-        assert_eq!(model.len(), inputs.len(), "{what}: {model:?}");
+        // Every input, and the values of havoc'd symbols (`i!1`, `x!2.bound`).
+        assert!(
+            model
+                .keys()
+                .all(|k| k.contains('!') || inputs.iter().any(|(i, _)| i == k)),
+            "{what}: {model:?}"
+        );
+        for (k, v) in model.iter().filter(|(k, _)| k.contains('!')) {
+            let typed = if k.ends_with(".bound") {
+                value_of_type(v, "bool")
+            } else {
+                ["int", "bool", "tuple"]
+                    .iter()
+                    .any(|ty| value_of_type(v, ty))
+            };
+            assert!(typed, "{what}: {k} = {v}");
+        }
         for (name, ty) in inputs {
             let v = model
                 .get(*name)
