@@ -11,8 +11,9 @@
 //! - **incremental solving** (`solver/incremental.rs`): one Z3 solver, one push frame per
 //!   conjunct, popped back to the common prefix of consecutive queries.
 //!
-//! Every Z3 call has a timeout ([`SolverConfig::timeout_ms`]); a timeout answers
-//! `Unknown("timeout")`. [`Solver::model`] decodes a Z3 model into concrete values
+//! Every Z3 call has a time limit ([`SolverConfig::timeout_ms`]), enforced from outside Z3 by
+//! one watchdog thread per engine thread (`solver/interrupt.rs`, [`with_watchdog`]); a
+//! timeout answers `Unknown("timeout")`. [`Solver::model`] decodes a Z3 model into concrete values
 //! (tuples from sequences), and [`Model::eval`] evaluates any term under it in plain Rust.
 //! The translation (`solver/translate.rs`) encodes Python's `//`, `%` and negative indices
 //! exactly, like `Term::to_smt2`.
@@ -40,7 +41,7 @@ use cache::{Cache, Key};
 use incremental::Incremental;
 use slice::VarsMemo;
 
-pub use interrupt::{interruptible, INTERRUPTED};
+pub use interrupt::{interruptible, with_watchdog, INTERRUPTED};
 pub use model::{Model, EVAL_RANGE_LIMIT};
 pub use translate::UNROLL_LIMIT;
 
@@ -160,6 +161,10 @@ impl Solver {
     /// path condition extends its parent's), which the cache, constraint independence and
     /// the incremental Z3 stack all exploit; any order gives the right answers.
     pub fn check(&mut self, pc: &[Term]) -> SatResult {
+        with_watchdog(|| self.check_watched(pc))
+    }
+
+    fn check_watched(&mut self, pc: &[Term]) -> SatResult {
         self.stats.checks += 1;
         let pc = match nontrivial(pc) {
             Ok(pc) => pc,
@@ -250,6 +255,10 @@ impl Solver {
     /// on its own and its model cached: the components have disjoint symbols, so the
     /// union of their models is a model of `pc`.
     pub fn model(&mut self, pc: &[Term], syms: &[Sym]) -> Option<Model> {
+        with_watchdog(|| self.model_watched(pc, syms))
+    }
+
+    fn model_watched(&mut self, pc: &[Term], syms: &[Sym]) -> Option<Model> {
         let wanted: BTreeSet<&Sym> = syms.iter().collect();
         let mut values = BTreeMap::new();
         match nontrivial(pc) {
