@@ -563,7 +563,9 @@ impl Engine {
                 Strategy::Bfs => work.pop_front(),
             };
             let Some(id) = next else {
-                return (None, Stop::Done);
+                // A step cancelled inside a Z3 check leaves its node open, not explored.
+                let cancelled = self.cancel.load(Ordering::Relaxed);
+                return (None, if cancelled { Stop::Cancelled } else { Stop::Done });
             };
             if self.cancel.load(Ordering::Relaxed) {
                 return (None, Stop::Cancelled);
