@@ -24,6 +24,7 @@
 mod cache;
 mod incremental;
 mod interrupt;
+mod minimize;
 mod model;
 mod slice;
 #[cfg(test)]
@@ -47,6 +48,10 @@ pub use translate::UNROLL_LIMIT;
 
 /// A concrete value of a model: an int, a bool or a tuple of ints.
 pub type ConcreteValue = crate::concrete::Value;
+
+/// The most time spent on minimising one model ([`Solver::model`]); less if the per-call
+/// limit is smaller.
+pub const MINIMIZE_BUDGET: Duration = Duration::from_millis(250);
 
 /// The answer to a satisfiability question.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -104,6 +109,7 @@ pub struct Solver {
     stats: SolverStats,
     caching: bool,
     slicing: bool,
+    minimize: bool,
 }
 
 /// The conjuncts that are not `True`, or the answer if one is `False` or none is left.
@@ -128,6 +134,7 @@ impl Solver {
             stats: SolverStats::default(),
             caching: true,
             slicing: true,
+            minimize: true,
         }
     }
 
@@ -140,6 +147,12 @@ impl Solver {
     /// Turn the answer cache on or off (on by default; off for experiments).
     pub fn set_caching(&mut self, on: bool) {
         self.caching = on;
+    }
+
+    /// Turn model minimisation on or off (on by default: shortest tuples, smallest
+    /// absolute integers, see `solver/minimize.rs`; off: Z3's first model).
+    pub fn set_minimize(&mut self, on: bool) {
+        self.minimize = on;
     }
 
     /// Turn constraint independence on or off (on by default; off for experiments).
@@ -250,20 +263,28 @@ impl Solver {
 
     /// A model of `pc` giving a value to each of `syms` (symbols that `pc` does not
     /// mention get their defaults `0`, `False`, `()`). `None` if `pc` is unsat or unknown.
+    /// The model is minimal within [`MINIMIZE_BUDGET`]: shortest tuples, then smallest
+    /// absolute integers (see `solver/minimize.rs`).
     ///
     /// Each connected component of `pc` (conjuncts linked by shared symbols) is solved
     /// on its own and its model cached: the components have disjoint symbols, so the
     /// union of their models is a model of `pc`.
     pub fn model(&mut self, pc: &[Term], syms: &[Sym]) -> Option<Model> {
+        self.try_model(pc, syms).ok()
+    }
+
+    /// Like [`Solver::model`], with the reason when there is none: the solver's answer,
+    /// `Unsat` or `Unknown("timeout")`, `Unknown("interrupted")`, ...
+    pub fn try_model(&mut self, pc: &[Term], syms: &[Sym]) -> Result<Model, SatResult> {
         with_watchdog(|| self.model_watched(pc, syms))
     }
 
-    fn model_watched(&mut self, pc: &[Term], syms: &[Sym]) -> Option<Model> {
+    fn model_watched(&mut self, pc: &[Term], syms: &[Sym]) -> Result<Model, SatResult> {
         let wanted: BTreeSet<&Sym> = syms.iter().collect();
         let mut values = BTreeMap::new();
         match nontrivial(pc) {
             Err(SatResult::Sat) => {}
-            Err(_) => return None,
+            Err(r) => return Err(r),
             Ok(pc) => {
                 let parts = if self.slicing {
                     slice::components(&pc, &mut self.vars)
@@ -280,29 +301,44 @@ impl Solver {
         for s in syms {
             values.entry(s.clone()).or_insert_with(|| m_default(s));
         }
-        Some(Model { values })
+        Ok(Model { values })
     }
 
     /// A model of one component, for all its symbols.
-    fn part_model(&mut self, part: &[Term]) -> Option<Rc<Model>> {
+    fn part_model(&mut self, part: &[Term]) -> Result<Rc<Model>, SatResult> {
         let key = self.caching.then(|| Key::new(part));
         if let Some(m) = key.as_ref().and_then(|k| self.cache.model(k)) {
             self.stats.cache_hits += 1;
-            return Some(m.clone());
+            return Ok(m.clone());
         }
-        if self.solve(part) != SatResult::Sat {
-            return None;
+        let r = self.solve(part);
+        if r != SatResult::Sat {
+            return Err(r);
         }
         let mut syms = BTreeSet::new();
         part.iter().for_each(|t| t.vars(&mut syms));
+        let syms: Vec<Sym> = syms.into_iter().collect();
         let start = Instant::now();
-        let m = self.inc.model(&syms.into_iter().collect::<Vec<_>>());
+        let m = if self.minimize {
+            let budget = self.inc.budget().map_or(MINIMIZE_BUDGET, |b| b.min(MINIMIZE_BUDGET));
+            self.inc.minimal_model(&syms, budget)
+        } else {
+            let _armed = self.inc.arm(self.inc.budget());
+            self.inc.model(&syms)
+        };
         self.stats.z3_time += start.elapsed();
-        let m = Rc::new(m?);
+        let Some(m) = m else {
+            return Err(SatResult::Unknown(if self.inc.cancelled() {
+                INTERRUPTED.to_string()
+            } else {
+                "no model".to_string()
+            }));
+        };
+        let m = Rc::new(m);
         if let Some(k) = key {
             self.cache.insert_model(k, m.clone());
         }
-        Some(m)
+        Ok(m)
     }
 }
 

@@ -44,7 +44,7 @@ fn new_z3(seed: u32) -> z3::Solver {
 }
 
 pub struct Incremental {
-    z3: z3::Solver,
+    pub(super) z3: z3::Solver,
     /// The conjuncts asserted, one push frame each, outermost first.
     stack: Vec<Term>,
     tr: Translator,
@@ -57,7 +57,7 @@ pub struct Incremental {
     /// See [`super::Solver::set_cancel`].
     pub cancel: Option<Arc<AtomicBool>>,
     /// The solver of a successful [`retry`](Self::retry) after the last check.
-    retried: Option<z3::Solver>,
+    pub(super) retried: Option<z3::Solver>,
 }
 
 impl Incremental {
@@ -194,7 +194,6 @@ impl Incremental {
 
     /// After a `Sat` answer of [`check`](Self::check): the values of `syms`.
     pub fn model(&self, syms: &[Sym]) -> Option<Model> {
-        let _armed = self.arm(self.budget());
         let m = self.retried.as_ref().unwrap_or(&self.z3).get_model()?;
         Some(model::decode(&m, syms))
     }

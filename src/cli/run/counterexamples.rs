@@ -59,8 +59,8 @@ fn line(x: &mut Explored, id: NodeId) -> String {
     if inputs.is_empty() {
         return text;
     }
-    match x.engine.model(id) {
-        Some(model) => {
+    match x.engine.try_model(id) {
+        Ok(model) => {
             let values: Vec<String> = inputs
                 .iter()
                 .map(|(name, sort)| {
@@ -74,7 +74,12 @@ fn line(x: &mut Explored, id: NodeId) -> String {
                 .collect();
             let _ = write!(text, " for {}", values.join(", "));
         }
-        None => text.push_str(" (the solver found no inputs for this path)"),
+        Err(reason) if reason == "infeasible" => {
+            text.push_str(" (the solver found no inputs for this path)")
+        }
+        Err(reason) => {
+            let _ = write!(text, " (no inputs: the solver gave up on this path: {reason})");
+        }
     }
     text
 }
