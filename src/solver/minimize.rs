@@ -4,7 +4,7 @@
 //! Z3's first model is whatever its search ended at: tuples of 100,000 elements, integers
 //! of twenty digits. After a `sat` check, [`Incremental::minimal_model`] shrinks it one
 //! measure at a time, in this order: the length of each tuple, the absolute value of each
-//! integer, then the largest absolute element of each (now short) tuple. Each measure is
+//! integer, then the sum of the absolute elements of each (now short) tuple. Each measure is
 //! found by binary search with `push; assert measure <= k; check; pop`, starting with a
 //! probe just below the current value (Z3's values often sit at a bound already, so one
 //! check settles it); the bound found is then kept asserted while the next measures are
@@ -34,7 +34,7 @@ enum Measure {
     Len(Sym),
     /// `|x|`.
     Abs(Sym),
-    /// `max |t[k]|` for `k < n` (`n`: the length bound already asserted).
+    /// The sum of `|t[k]|` for `k < len(t) <= n` (`n`: the length bound already asserted).
     Elements(Sym, usize),
 }
 
@@ -44,9 +44,7 @@ impl Measure {
         match (self, m.values.get(self.sym())) {
             (Measure::Len(_), Some(Value::Tuple(t))) => BigInt::from(t.len()),
             (Measure::Abs(_), Some(Value::Int(i))) => i.abs(),
-            (Measure::Elements(..), Some(Value::Tuple(t))) => {
-                t.iter().map(|e| e.abs()).max().unwrap_or_default()
-            }
+            (Measure::Elements(..), Some(Value::Tuple(t))) => t.iter().map(|e| e.abs()).sum(),
             _ => BigInt::zero(),
         }
     }
@@ -66,17 +64,19 @@ impl Measure {
             Measure::Abs(s) => abs_le(&super::translate::int_const(s)),
             Measure::Elements(s, n) => {
                 let (len, elems) = tuple_consts(s);
-                let parts: Vec<Bool> = (0..*n)
+                let zero = Int::from_i64(0);
+                let terms: Vec<Int> = (0..*n)
                     .map(|i| {
                         let at = Int::from_u64(i as u64);
                         let e = elems
                             .apply(&[&at as &dyn Ast])
                             .as_int()
                             .expect("an Int -> Int function");
-                        at.lt(&len).implies(abs_le(&e))
+                        let abs = e.ge(&zero).ite(&e, &e.unary_minus());
+                        at.lt(&len).ite(&abs, &zero)
                     })
                     .collect();
-                Bool::and(&parts.iter().collect::<Vec<_>>())
+                Int::add(&terms.iter().collect::<Vec<_>>()).le(&k)
             }
         }
     }
