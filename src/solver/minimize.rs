@@ -4,7 +4,8 @@
 //! Z3's first model is whatever its search ended at: tuples of 100,000 elements, integers
 //! of twenty digits. After a `sat` check, [`Incremental::minimal_model`] shrinks it one
 //! measure at a time, in this order: the length of each tuple, the absolute value of each
-//! integer, then the sum of the absolute elements of each (now short) tuple. Each measure is
+//! integer, then the elements of each (now short) tuple: as many zeros as possible (one
+//! position at a time, greedily), then the smallest sum of absolute values. Each measure is
 //! found by binary search with `push; assert measure <= k; check; pop`, starting with a
 //! probe just below the current value (Z3's values often sit at a bound already, so one
 //! check settles it); the bound found is then kept asserted while the next measures are
@@ -109,6 +110,11 @@ impl Incremental {
         let mut k = 0;
         while k < measures.len() {
             let m = &measures[k];
+            if let Measure::Elements(s, n) = m {
+                if !self.zeros(s, *n, &mut best, syms, deadline) {
+                    break;
+                }
+            }
             let Some(found) = self.shrink(m, &mut best, syms, deadline) else {
                 break;
             };
@@ -122,6 +128,54 @@ impl Incremental {
         }
         self.z3.pop(1);
         Some(best)
+    }
+
+    /// Make the elements of tuple `s` (of length at most `n`) zero where possible, one
+    /// position at a time, keeping each zero found asserted. `false` when out of time.
+    fn zeros(
+        &mut self,
+        s: &Sym,
+        n: usize,
+        best: &mut Model,
+        syms: &[Sym],
+        deadline: Instant,
+    ) -> bool {
+        let (_, elems) = tuple_consts(s);
+        for k in 0..n {
+            let Value::Tuple(items) = best.get(s) else {
+                return true;
+            };
+            let Some(item) = items.get(k) else {
+                return true;
+            };
+            let at = elems
+                .apply(&[&Int::from_u64(k as u64) as &dyn Ast])
+                .as_int()
+                .expect("an Int -> Int function");
+            let zero = at.eq(Int::from_i64(0));
+            if !item.is_zero() {
+                let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                    return false;
+                };
+                self.z3.push();
+                self.z3.assert(&zero);
+                let armed = self.arm(Some(left));
+                let answer = self.z3.check();
+                drop(armed);
+                let model = match answer {
+                    z3::SatResult::Sat => self.z3.get_model().map(|z| decode(&z, syms)),
+                    _ => None,
+                };
+                self.z3.pop(1);
+                match (answer, model) {
+                    (z3::SatResult::Sat, Some(m)) => *best = m,
+                    (z3::SatResult::Unsat, _) => continue,
+                    _ => return false,
+                }
+            }
+            self.z3.assert(&zero);
+        }
+        true
     }
 
     /// The smallest value of `m` (given the bounds asserted so far) that the time allows,
