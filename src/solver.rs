@@ -155,6 +155,12 @@ impl Solver {
         self.minimize = on;
     }
 
+    /// For experiments: also set Z3's own per-check `timeout` parameter (off by default;
+    /// the watchdog enforces the limit either way). Measures what Z3's timer costs.
+    pub fn set_z3_timer(&mut self, on: bool) {
+        self.inc.set_z3_timer(on);
+    }
+
     /// Turn constraint independence on or off (on by default; off for experiments).
     pub fn set_slicing(&mut self, on: bool) {
         self.slicing = on;

@@ -133,6 +133,15 @@ impl Incremental {
         (r, start.elapsed())
     }
 
+    /// For experiments (`benches/solver_dfs.rs --limits`): also give Z3 its own `timeout`
+    /// parameter, as symdbg did before the watchdog, to measure what its timer costs.
+    pub fn set_z3_timer(&mut self, on: bool) {
+        let mut p = z3::Params::new();
+        let ms = self.timeout.filter(|_| on).unwrap_or(u64::from(u32::MAX));
+        p.set_u32("timeout", u32::try_from(ms).unwrap_or(u32::MAX));
+        self.z3.set_params(&p);
+    }
+
     /// The time limit of one call (`None`: none).
     pub fn budget(&self) -> Option<Duration> {
         self.timeout.map(Duration::from_millis)
