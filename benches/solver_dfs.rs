@@ -153,9 +153,7 @@ fn run(gen: &Gen, st: &Setting, leaf_depth: usize) -> (u64, SolverStats, f64) {
     let mut nodes = 0;
     let start = Instant::now();
     // One watchdog for the run, as the engine's front-ends have.
-    symdbg::solver::with_watchdog(|| {
-        dfs(&mut s, &mut Vec::new(), 0, gen, &mut nodes, leaf_depth)
-    });
+    symdbg::solver::with_watchdog(|| dfs(&mut s, &mut Vec::new(), 0, gen, &mut nodes, leaf_depth));
     (nodes, s.stats(), start.elapsed().as_secs_f64() * 1e3)
 }
 
@@ -185,9 +183,14 @@ fn limits(reps: usize) {
     for (name, gen, leaf) in &workloads {
         let mut t = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
         for _ in 0..reps {
-            for (k, (timer, minimize)) in [(false, false), (true, false), (false, true)].iter().enumerate() {
+            for (k, (timer, minimize)) in [(false, false), (true, false), (false, true)]
+                .iter()
+                .enumerate()
+            {
                 symdbg::solver::with_watchdog(|| {
-                    let mut s = Solver::new(SolverConfig { timeout_ms: Some(10_000) });
+                    let mut s = Solver::new(SolverConfig {
+                        timeout_ms: Some(10_000),
+                    });
                     s.set_z3_timer(*timer);
                     s.set_minimize(*minimize);
                     let start = Instant::now();
@@ -204,7 +207,11 @@ fn limits(reps: usize) {
         };
         let [mut a, mut b, mut c, mut d] = t;
         let (a, b, c, d) = (med(&mut a), med(&mut b), med(&mut c), med(&mut d));
-        println!("| {name} | {a:.1} | {b:.1} | {:.2} | {c:.1} | {d:.1} | {:.2} |", b / a, c / d);
+        println!(
+            "| {name} | {a:.1} | {b:.1} | {:.2} | {c:.1} | {d:.1} | {:.2} |",
+            b / a,
+            c / d
+        );
     }
 }
 

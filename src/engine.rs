@@ -564,8 +564,10 @@ impl Engine {
             };
             let Some(id) = next else {
                 // A step cancelled inside a Z3 check leaves its node open, not explored.
-                let cancelled = self.cancel.load(Ordering::Relaxed);
-                return (None, if cancelled { Stop::Cancelled } else { Stop::Done });
+                if self.cancel.load(Ordering::Relaxed) {
+                    return (None, Stop::Cancelled);
+                }
+                return (None, Stop::Done);
             };
             if self.cancel.load(Ordering::Relaxed) {
                 return (None, Stop::Cancelled);

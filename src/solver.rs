@@ -326,7 +326,10 @@ impl Solver {
         let syms: Vec<Sym> = syms.into_iter().collect();
         let start = Instant::now();
         let m = if self.minimize {
-            let budget = self.inc.budget().map_or(MINIMIZE_BUDGET, |b| b.min(MINIMIZE_BUDGET));
+            let budget = self
+                .inc
+                .budget()
+                .map_or(MINIMIZE_BUDGET, |b| b.min(MINIMIZE_BUDGET));
             self.inc.minimal_model(&syms, budget)
         } else {
             let _armed = self.inc.arm(self.inc.budget());

@@ -73,8 +73,9 @@ fn current() -> Option<Arc<Shared>> {
 }
 
 /// Run `f` with this thread's watchdog: started here if the thread has none yet (and
-/// stopped when `f` returns), else the running one. Front-ends wrap their engine thread
-/// in one call; the solver's entry points call it too, which is then nearly free.
+/// stopped when `f` returns), else the running one. The CLI wraps its whole run in one
+/// call; the engine's and the solver's entry points call it too, which is then nearly free
+/// (and otherwise starts a watchdog for that call, e.g. one TUI command).
 pub fn with_watchdog<R>(f: impl FnOnce() -> R) -> R {
     if current().is_some() {
         return f();
@@ -117,13 +118,18 @@ fn watch(shared: &Shared, ctx: &z3::ContextHandle<'_>) {
         let mut wait = None;
         let mut interrupt = false;
         if let Some(arm) = st.armed.as_mut() {
-            let cancelled = arm.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+            let cancelled = arm
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed));
             let late = arm.deadline.is_some_and(|d| now >= d);
             if (cancelled || late) && arm.fired.is_none_or(|t| now - t >= REPEAT) {
                 arm.fired = Some(now);
                 interrupt = true;
             }
-            let to_deadline = arm.deadline.map_or(TICK, |d| d.saturating_duration_since(now));
+            let to_deadline = arm
+                .deadline
+                .map_or(TICK, |d| d.saturating_duration_since(now));
             wait = Some(to_deadline.clamp(Duration::from_millis(1), TICK));
         } else if st.last_active.is_some_and(|t| now - t < IDLE) {
             wait = Some(TICK);
@@ -136,7 +142,10 @@ fn watch(shared: &Shared, ctx: &z3::ContextHandle<'_>) {
         }
         st.asleep = wait.is_none();
         st = match wait {
-            Some(w) => shared.wake.wait_timeout(st, w).map_or_else(|e| e.into_inner().0, |r| r.0),
+            Some(w) => shared
+                .wake
+                .wait_timeout(st, w)
+                .map_or_else(|e| e.into_inner().0, |r| r.0),
             None => shared.wake.wait(st).unwrap_or_else(|e| e.into_inner()),
         };
     }

@@ -120,9 +120,12 @@ impl Incremental {
             let Some(found) = self.shrink(m, &mut best, syms, deadline) else {
                 break;
             };
-            self.z3.assert(&m.at_most(&found));
+            self.z3.assert(m.at_most(&found));
             if let Measure::Len(s) = m {
-                if let Some(n) = found.to_usize().filter(|n| (1..=ELEMENTS_LIMIT).contains(n)) {
+                if let Some(n) = found
+                    .to_usize()
+                    .filter(|n| (1..=ELEMENTS_LIMIT).contains(n))
+                {
                     measures.push(Measure::Elements(s.clone(), n));
                 }
             }
@@ -195,14 +198,10 @@ impl Incremental {
         while lo < hi {
             let left = deadline.checked_duration_since(Instant::now())?;
             // First a probe just below the current value, then bisection.
-            let mid: BigInt = if first {
-                &hi - 1
-            } else {
-                (&lo + &hi) / 2
-            };
+            let mid: BigInt = if first { &hi - 1 } else { (&lo + &hi) / 2 };
             first = false;
             self.z3.push();
-            self.z3.assert(&m.at_most(&mid));
+            self.z3.assert(m.at_most(&mid));
             let armed = self.arm(Some(left));
             let answer = self.z3.check();
             drop(armed);

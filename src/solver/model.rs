@@ -217,7 +217,11 @@ fn tuple(z3_model: &z3::Model, s: &Sym) -> Option<Vec<BigInt>> {
     let mut items: Vec<Option<BigInt>> = vec![None; n_usize];
     if let Some(table) = z3_model.get_func_interp(&elems) {
         for entry in table.get_entries() {
-            let at = entry.get_args().first().and_then(|a| a.as_int()).and_then(|a| a.as_u64());
+            let at = entry
+                .get_args()
+                .first()
+                .and_then(|a| a.as_int())
+                .and_then(|a| a.as_u64());
             let value = entry.get_value().as_int().and_then(|v| numeral(&v));
             if let (Some(k), Some(v)) = (at.and_then(|k| usize::try_from(k).ok()), value) {
                 if k < n_usize && items[k].is_none() {
@@ -225,7 +229,11 @@ fn tuple(z3_model: &z3::Model, s: &Sym) -> Option<Vec<BigInt>> {
                 }
             }
         }
-        if let Some(other) = table.get_else().and_then(|e| e.as_int()).and_then(|e| numeral(&e)) {
+        if let Some(other) = table
+            .get_else()
+            .and_then(|e| e.as_int())
+            .and_then(|e| numeral(&e))
+        {
             for item in items.iter_mut().filter(|i| i.is_none()) {
                 *item = Some(other.clone());
             }
@@ -237,7 +245,9 @@ fn tuple(z3_model: &z3::Model, s: &Sym) -> Option<Vec<BigInt>> {
         .map(|(k, item)| match item {
             Some(v) => Some(v),
             None => {
-                let at = elems.apply(&[&Int::from_u64(k as u64) as &dyn Ast]).as_int()?;
+                let at = elems
+                    .apply(&[&Int::from_u64(k as u64) as &dyn Ast])
+                    .as_int()?;
                 numeral(&z3_model.eval(&at, true)?)
             }
         })

@@ -333,8 +333,7 @@ pub fn spawn(setup: Setup) -> Result<Handle, Vec<Diagnostic>> {
     let spawned = std::thread::Builder::new()
         .name("symdbg-engine".into())
         .stack_size(STACK_SIZE)
-        // One Z3 watchdog for the thread's life (time limits and Esc, `solver/interrupt.rs`).
-        .spawn(move || crate::solver::with_watchdog(|| {
+        .spawn(move || {
             let mut worker = match Worker::new(&setup) {
                 Ok(w) => w,
                 Err(d) => {
@@ -350,7 +349,7 @@ pub fn spawn(setup: Setup) -> Result<Handle, Vec<Diagnostic>> {
                     let _ = reply_tx.send(r);
                 });
             }
-        }));
+        });
     if let Err(e) = spawned {
         return Err(vec![Diagnostic::global(format!(
             "cannot start the engine thread: {e}"

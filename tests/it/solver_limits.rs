@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 fn program(contents: &str) -> std::path::PathBuf {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let path =
-        std::env::temp_dir().join(format!("symdbg-limits-{}-{n}.py", std::process::id()));
+    let path = std::env::temp_dir().join(format!("symdbg-limits-{}-{n}.py", std::process::id()));
     std::fs::write(&path, contents).expect("write temp file");
     path
 }
@@ -88,7 +87,10 @@ fn repeated_squaring_ends_within_its_limit() {
     }
     src.push_str("assert x != 7\n");
     let (out, _) = run_limited(&src, 100, &[]);
-    assert!(!out.contains("AssertionError"), "x**32 == 7 has no solution:\n{out}");
+    assert!(
+        !out.contains("AssertionError"),
+        "x**32 == 7 has no solution:\n{out}"
+    );
     // Deeper: a degree of 2**8, and a product of many distinct variables.
     let mut src = "x: int\ny: int\n".to_string();
     for _ in 0..8 {
@@ -180,12 +182,25 @@ if len(u) > 40 and u[len(u) - 1] > 100000:
     let (out, _) = run_limited(src, 10_000, &["--counterexamples"]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");
-    assert!(lines[0].ends_with("AssertionError for t = (0, 0, 0), x = 0, y = 0, u = ()"), "{out}");
-    assert!(lines[1].ends_with("AssertionError for t = (), x = 1001, y = 0, u = ()"), "{out}");
-    assert!(lines[2].ends_with("AssertionError for t = (), x = 0, y = -5001, u = ()"), "{out}");
+    assert!(
+        lines[0].ends_with("AssertionError for t = (0, 0, 0), x = 0, y = 0, u = ()"),
+        "{out}"
+    );
+    assert!(
+        lines[1].ends_with("AssertionError for t = (), x = 1001, y = 0, u = ()"),
+        "{out}"
+    );
+    assert!(
+        lines[2].ends_with("AssertionError for t = (), x = 0, y = -5001, u = ()"),
+        "{out}"
+    );
     // u: 41 elements (the shortest), the smallest sum of absolute values: 100001 last,
     // u[0] + u[1] == 200002, zeros elsewhere.
-    let u = lines[3].split("u = (").nth(1).expect("a tuple").trim_end_matches(')');
+    let u = lines[3]
+        .split("u = (")
+        .nth(1)
+        .expect("a tuple")
+        .trim_end_matches(')');
     let items: Vec<i64> = u.split(", ").map(|v| v.parse().unwrap()).collect();
     assert_eq!(items.len(), 41, "{out}");
     assert_eq!(items[40], 100001);
@@ -209,5 +224,8 @@ fn check_calls_a_max_nodes_cut_a_cut() {
     assert!(out.contains("exhaustive: no"), "{out}");
     assert!(out.contains("cut"), "{out}");
     assert!(out.contains("--max-nodes"), "{out}");
-    assert!(!out.contains("unknown"), "a cut is not a solver unknown: {out}");
+    assert!(
+        !out.contains("unknown"),
+        "a cut is not a solver unknown: {out}"
+    );
 }

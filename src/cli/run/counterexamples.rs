@@ -78,7 +78,10 @@ fn line(x: &mut Explored, id: NodeId) -> String {
             text.push_str(" (the solver found no inputs for this path)")
         }
         Err(reason) => {
-            let _ = write!(text, " (no inputs: the solver gave up on this path: {reason})");
+            let _ = write!(
+                text,
+                " (no inputs: the solver gave up on this path: {reason})"
+            );
         }
     }
     text

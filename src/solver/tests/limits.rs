@@ -48,10 +48,18 @@ fn high_degree_products_are_decided() {
     let started = Instant::now();
     assert_eq!(s.check(&[Term::eq(x.clone(), int(7))]), SatResult::Unsat);
     assert_eq!(s.check(&[Term::eq(x.clone(), int(1))]), SatResult::Sat);
-    let m = s.model(&[Term::eq(x.clone(), int(1))], &[sym("x", Sort::Int)]).unwrap();
-    let Value::Int(v) = m.get(&sym("x", Sort::Int)) else { panic!() };
+    let m = s
+        .model(&[Term::eq(x.clone(), int(1))], &[sym("x", Sort::Int)])
+        .unwrap();
+    let Value::Int(v) = m.get(&sym("x", Sort::Int)) else {
+        panic!()
+    };
     assert_eq!(v.magnitude(), &1u32.into());
-    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
     // The names never leak into models of the symbols asked for.
     assert_eq!(m.values.len(), 1);
 }
@@ -81,7 +89,10 @@ fn the_cancel_flag_interrupts_and_does_not_stick() {
         assert_eq!(s.check(&[Term::gt(var("b"), int(3))]), SatResult::Sat);
         // Not cached as an answer: asked again, it times out... or is interrupted again.
         let mut quick = limited(100);
-        assert_eq!(quick.check(&cubes_42()), SatResult::Unknown("timeout".into()));
+        assert_eq!(
+            quick.check(&cubes_42()),
+            SatResult::Unknown("timeout".into())
+        );
     });
 }
 
@@ -119,7 +130,11 @@ fn tuple_of(m: &Model, name: &str) -> Vec<BigInt> {
 fn models_are_minimal() {
     let mut s = solver();
     let (x, y, t) = (var("x"), var("y"), seq("t"));
-    let syms = [sym("x", Sort::Int), sym("y", Sort::Int), sym("t", Sort::Seq)];
+    let syms = [
+        sym("x", Sort::Int),
+        sym("y", Sort::Int),
+        sym("t", Sort::Seq),
+    ];
     let m = s.model(&[Term::gt(x.clone(), int(1000))], &syms).unwrap();
     assert_eq!(int_of(&m, "x"), 1001.into());
     let m = s.model(&[Term::lt(x.clone(), int(-77))], &syms).unwrap();
@@ -138,7 +153,10 @@ fn models_are_minimal() {
         Term::gt(Term::index(t.clone(), int(-1)), int(9)),
     ];
     let m = s.model(&pc, &syms).unwrap();
-    assert_eq!(tuple_of(&m, "t"), vec![0.into(), 0.into(), BigInt::from(10)]);
+    assert_eq!(
+        tuple_of(&m, "t"),
+        vec![0.into(), 0.into(), BigInt::from(10)]
+    );
     // A huge bound: one probe settles it.
     let big: BigInt = "1000000000000000000000000000000000000000".parse().unwrap();
     let m = s
@@ -148,12 +166,19 @@ fn models_are_minimal() {
     // A long tuple: the length is minimal even when Z3's first pick is not.
     let pc = [
         Term::gt(Term::len(t.clone()), int(40)),
-        Term::gt(Term::index(t.clone(), int(-1)), Term::index(t.clone(), int(0))),
+        Term::gt(
+            Term::index(t.clone(), int(-1)),
+            Term::index(t.clone(), int(0)),
+        ),
     ];
     let m = s.model(&pc, &syms).unwrap();
     let tv = tuple_of(&m, "t");
     assert_eq!(tv.len(), 41);
-    let ones: Vec<BigInt> = tv.iter().filter(|v| *v != &BigInt::from(0)).cloned().collect();
+    let ones: Vec<BigInt> = tv
+        .iter()
+        .filter(|v| *v != &BigInt::from(0))
+        .cloned()
+        .collect();
     assert_eq!(ones.len(), 1, "the smallest sum of |elements|: {tv:?}");
     for c in &pc {
         assert_eq!(m.eval(c), Some(Value::Bool(true)));
@@ -165,16 +190,26 @@ fn models_are_minimal() {
 #[test]
 fn minimal_models_are_models_and_no_larger() {
     let (x, y, t) = (var("x"), var("y"), seq("t"));
-    let syms = [sym("x", Sort::Int), sym("y", Sort::Int), sym("t", Sort::Seq)];
+    let syms = [
+        sym("x", Sort::Int),
+        sym("y", Sort::Int),
+        sym("t", Sort::Seq),
+    ];
     let pcs = [
         vec![Term::eq(Term::mul(x.clone(), y.clone()), int(391))],
         vec![
             Term::eq(Term::len(t.clone()), Term::add(x.clone(), int(5))),
             Term::gt(Term::len(t.clone()), int(2)),
-            Term::gt(Term::index(t.clone(), int(2)), Term::mul(y.clone(), y.clone())),
+            Term::gt(
+                Term::index(t.clone(), int(2)),
+                Term::mul(y.clone(), y.clone()),
+            ),
             Term::gt(y.clone(), int(12)),
         ],
-        vec![Term::eq(Term::modulo(x.clone(), int(97)), int(13)), Term::gt(x.clone(), int(-5000))],
+        vec![
+            Term::eq(Term::modulo(x.clone(), int(97)), int(13)),
+            Term::gt(x.clone(), int(-5000)),
+        ],
     ];
     for pc in pcs {
         let mut plain = solver();
