@@ -229,3 +229,31 @@ fn check_calls_a_max_nodes_cut_a_cut() {
         "a cut is not a solver unknown: {out}"
     );
 }
+
+/// Esc (the cancel flag) while a run is inside a Z3 check: the run reports `Cancelled`
+/// (the TUI says "interrupted"), not `Done` ("the subtree is explored"), and the node whose
+/// step was cut stays open.
+#[test]
+fn a_run_cancelled_inside_a_z3_check_says_cancelled() {
+    use symdbg::engine::{Config, Engine, Limits, Stop};
+    let src = "x: int\ny: int\nz: int\nif x > 0 and y > 0 and z > 0:\n    if x * x * x + y * y * y == z * z * z:\n        r = 1\n";
+    let (program, types, ir) = symdbg::transform::load(src).unwrap();
+    let mut config = Config::default();
+    config.timeout_ms = Some(60_000);
+    let mut e = Engine::new(&program, types, ir, None, config).unwrap();
+    let cancel = e.cancel_handle();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(400));
+        cancel.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let root = e.tree().root();
+    let stop = e.run(root, Limits::default());
+    setter.join().unwrap();
+    assert_eq!(stop, Stop::Cancelled);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(e.stats().open > 0, "the interrupted node stays open");
+    // The open node keeps its model (its path is feasible; only its step was cut).
+    let open = e.tree().nodes().find(|n| n.is_open()).unwrap().id;
+    assert!(e.try_model(open).is_ok(), "an open node's path is feasible");
+}
