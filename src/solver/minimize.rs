@@ -4,8 +4,8 @@
 //! Z3's first model is whatever its search ended at: tuples of 100,000 elements, integers
 //! of twenty digits. After a `sat` check, [`Incremental::minimal_model`] shrinks it one
 //! measure at a time, in this order: the length of each tuple, the absolute value of each
-//! integer, then the elements of each (now short) tuple: as many zeros as possible (one
-//! position at a time, greedily), then the smallest largest absolute value. (The sum of
+//! integer, then the elements of each (now short) tuple: as many zeros as possible (all at
+//! once, else one position at a time, greedily), then the smallest largest absolute value. (The sum of
 //! absolute values would be a finer measure, but proving a bound on it optimal costs Z3
 //! milliseconds per check: 15× the whole run on the linear search at unroll 10.) Each measure is
 //! found by binary search with `push; assert measure <= k; check; pop`, starting with a
@@ -135,8 +135,10 @@ impl Incremental {
         Some(best)
     }
 
-    /// Make the elements of tuple `s` (of length at most `n`) zero where possible, one
-    /// position at a time, keeping each zero found asserted. `false` when out of time.
+    /// Make the elements of tuple `s` (of length at most `n`) zero where possible: all at
+    /// once if the path allows it, else one position at a time (positions holding 1 or -1
+    /// are left alone: no more readable as 0, and each try is a check), keeping each zero
+    /// found asserted. `false` when out of time.
     fn zeros(
         &mut self,
         s: &Sym,
@@ -145,7 +147,31 @@ impl Incremental {
         syms: &[Sym],
         deadline: Instant,
     ) -> bool {
-        let (_, elems) = tuple_consts(s);
+        let (len, elems) = tuple_consts(s);
+        let zero_at = |k: usize| {
+            let at = Int::from_u64(k as u64);
+            let e = elems
+                .apply(&[&at as &dyn Ast])
+                .as_int()
+                .expect("an Int -> Int function");
+            (at, e.eq(Int::from_i64(0)))
+        };
+        let all: Vec<Bool> = (0..n)
+            .map(|k| {
+                let (at, zero) = zero_at(k);
+                at.lt(&len).implies(zero)
+            })
+            .collect();
+        match self.try_with(
+            &Bool::and(&all.iter().collect::<Vec<_>>()),
+            best,
+            syms,
+            deadline,
+        ) {
+            Some(true) => return true,
+            Some(false) => {}
+            None => return false,
+        }
         for k in 0..n {
             let Value::Tuple(items) = best.get(s) else {
                 return true;
@@ -153,34 +179,50 @@ impl Incremental {
             let Some(item) = items.get(k) else {
                 return true;
             };
-            let at = elems
-                .apply(&[&Int::from_u64(k as u64) as &dyn Ast])
-                .as_int()
-                .expect("an Int -> Int function");
-            let zero = at.eq(Int::from_i64(0));
-            if !item.is_zero() {
-                let Some(left) = deadline.checked_duration_since(Instant::now()) else {
-                    return false;
-                };
-                self.z3.push();
-                self.z3.assert(&zero);
-                let armed = self.arm(Some(left));
-                let answer = self.z3.check();
-                drop(armed);
-                let model = match answer {
-                    z3::SatResult::Sat => self.z3.get_model().map(|z| decode(&z, syms)),
-                    _ => None,
-                };
-                self.z3.pop(1);
-                match (answer, model) {
-                    (z3::SatResult::Sat, Some(m)) => *best = m,
-                    (z3::SatResult::Unsat, _) => continue,
-                    _ => return false,
+            let (_, zero) = zero_at(k);
+            if item.magnitude() > &1u32.into() {
+                match self.try_with(&zero, best, syms, deadline) {
+                    Some(true) => {}
+                    Some(false) => continue,
+                    None => return false,
                 }
+            } else if !item.is_zero() {
+                continue;
             }
             self.z3.assert(&zero);
         }
         true
+    }
+
+    /// Is `extra` satisfiable with what is asserted? If so, `best` becomes such a model and
+    /// `extra` stays asserted. `None` when out of time, cancelled or undecided.
+    fn try_with(
+        &mut self,
+        extra: &Bool,
+        best: &mut Model,
+        syms: &[Sym],
+        deadline: Instant,
+    ) -> Option<bool> {
+        let left = deadline.checked_duration_since(Instant::now())?;
+        self.z3.push();
+        self.z3.assert(extra);
+        let armed = self.arm(Some(left));
+        let answer = self.z3.check();
+        drop(armed);
+        let model = match answer {
+            z3::SatResult::Sat => self.z3.get_model().map(|z| decode(&z, syms)),
+            _ => None,
+        };
+        self.z3.pop(1);
+        match (answer, model) {
+            (z3::SatResult::Sat, Some(m)) => {
+                *best = m;
+                self.z3.assert(extra);
+                Some(true)
+            }
+            (z3::SatResult::Unsat, _) => Some(false),
+            _ => None,
+        }
     }
 
     /// The smallest value of `m` (given the bounds asserted so far) that the time allows,
