@@ -2,7 +2,8 @@
 //! directly against `symdbg::solver` under different solver settings, to see what the
 //! answer cache, constraint independence and prefix reuse on the Z3 stack each buy.
 //!
-//! Run: `cargo bench --bench solver_dfs` (prints one table; no criterion, no assertions).
+//! Run: `cargo bench --bench solver_dfs` (prints one table; no criterion, no assertions);
+//! `cargo bench --bench solver_dfs -- --limits=7`: the time-limit and model settings.
 //!
 //! Workloads (as in the engine, stepping a node checks all its alternatives, then the
 //! feasible ones are explored depth-first):
@@ -151,7 +152,8 @@ fn run(gen: &Gen, st: &Setting, leaf_depth: usize) -> (u64, SolverStats, f64) {
     s.set_incremental(st.incremental);
     let mut nodes = 0;
     let start = Instant::now();
-    dfs(&mut s, &mut Vec::new(), 0, gen, &mut nodes, leaf_depth);
+    // One watchdog for the run, as the engine's front-ends have.
+    symdbg::solver::with_watchdog(|| dfs(&mut s, &mut Vec::new(), 0, gen, &mut nodes, leaf_depth));
     (nodes, s.stats(), start.elapsed().as_secs_f64() * 1e3)
 }
 
@@ -165,7 +167,62 @@ fn peak_rss_mib() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// `--limits`: paired runs (interleaved, medians of `reps`) of the time-limit and model
+/// settings: the watchdog alone against the watchdog plus Z3's own `timeout` parameter (the
+/// timer symdbg used before), and models minimised or not.
+fn limits(reps: usize) {
+    let workloads: Vec<(&str, Box<Gen>, usize)> = vec![
+        ("search 20", search(20), usize::MAX),
+        ("search 40", search(40), usize::MAX),
+        ("shared 12", shared(12), usize::MAX),
+        ("ifs 12 + models", ifs(12), 12),
+        ("search 20 + models", search(20), 21),
+    ];
+    println!("| workload | watchdog ms | watchdog + Z3 timer ms | ratio | models minimised ms | not minimised ms | ratio |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (name, gen, leaf) in &workloads {
+        let mut t = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+        for _ in 0..reps {
+            for (k, (timer, minimize)) in [(false, false), (true, false), (false, true)]
+                .iter()
+                .enumerate()
+            {
+                symdbg::solver::with_watchdog(|| {
+                    let mut s = Solver::new(SolverConfig {
+                        timeout_ms: Some(10_000),
+                    });
+                    s.set_z3_timer(*timer);
+                    s.set_minimize(*minimize);
+                    let start = Instant::now();
+                    let mut nodes = 0;
+                    dfs(&mut s, &mut Vec::new(), 0, gen.as_ref(), &mut nodes, *leaf);
+                    t[k].push(start.elapsed().as_secs_f64() * 1e3);
+                });
+            }
+        }
+        t[3] = t[0].clone();
+        let med = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let [mut a, mut b, mut c, mut d] = t;
+        let (a, b, c, d) = (med(&mut a), med(&mut b), med(&mut c), med(&mut d));
+        println!(
+            "| {name} | {a:.1} | {b:.1} | {:.2} | {c:.1} | {d:.1} | {:.2} |",
+            b / a,
+            c / d
+        );
+    }
+}
+
 fn main() {
+    if let Some(reps) = std::env::args()
+        .skip(1)
+        .find_map(|a| a.strip_prefix("--limits=").map(str::to_string))
+    {
+        limits(reps.parse().expect("--limits=REPS"));
+        return;
+    }
     if let Some(n) = std::env::args()
         .skip(1)
         .find_map(|a| a.strip_prefix("--ifs=").map(str::to_string))

@@ -129,6 +129,9 @@ impl Rng {
     }
 }
 
+/// [`Behaviour::outcome`] of a node the exploration left open (cut by `--max-nodes`).
+pub const CUT: &str = "cut";
+
 /// The leaf's behaviour under `model`; `None` if a value cannot be evaluated although the
 /// model covers its symbols (a quantifier past [`crate::solver::EVAL_RANGE_LIMIT`]). Store
 /// terms over other symbols (havoc, opaque calls) are left out, as before.
@@ -166,7 +169,12 @@ fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> 
         _ => None,
     };
     Some(Behaviour {
-        outcome: outcome.name().to_string(),
+        // A node the exploration left open (`--max-nodes`) was cut, not decided.
+        outcome: if node.is_open() {
+            CUT.to_string()
+        } else {
+            outcome.name().to_string()
+        },
         exception,
         store,
         return_value,

@@ -277,7 +277,8 @@ pub fn main() -> i32 {
     let spawned = std::thread::Builder::new()
         .name("symdbg".into())
         .stack_size(STACK_SIZE)
-        .spawn(move || run(args));
+        // One Z3 watchdog for the whole run (time limits, see `solver/interrupt.rs`).
+        .spawn(move || crate::solver::with_watchdog(|| run(args)));
     match spawned {
         // A panic has already printed its message; 101 is Rust's code for it.
         Ok(handle) => handle.join().unwrap_or(101),

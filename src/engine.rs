@@ -581,6 +581,10 @@ impl Engine {
                 Strategy::Bfs => work.pop_front(),
             };
             let Some(id) = next else {
+                // A step cancelled inside a Z3 check leaves its node open, not explored.
+                if self.cancel.load(Ordering::Relaxed) {
+                    return (None, Stop::Cancelled);
+                }
                 return (None, Stop::Done);
             };
             if self.cancel.load(Ordering::Relaxed) {
@@ -685,18 +689,26 @@ impl Engine {
     /// Concrete inputs that reach exactly this node (any node, not only leaves), with the
     /// store evaluated under them. `None` if the path is infeasible or undecided.
     pub fn model(&mut self, id: NodeId) -> Option<NodeModel> {
+        self.try_model(id).ok()
+    }
+
+    /// Like [`Engine::model`], with the reason when there is none: `"infeasible"`, or the
+    /// solver's `unknown` reason (`"timeout"`, `"interrupted"`, ...).
+    pub fn try_model(&mut self, id: NodeId) -> Result<NodeModel, String> {
         self.cancel.store(false, Ordering::Relaxed);
         let cancel = self.cancel.clone();
         crate::solver::interruptible(&cancel, || self.model_inner(id))
     }
 
-    fn model_inner(&mut self, id: NodeId) -> Option<NodeModel> {
+    fn model_inner(&mut self, id: NodeId) -> Result<NodeModel, String> {
         let node = self.tree.node(id);
-        if matches!(
-            node.kind,
-            NodeKind::Leaf(Outcome::Infeasible | Outcome::Unknown)
-        ) {
-            return None;
+        match node.kind {
+            NodeKind::Leaf(Outcome::Infeasible) => return Err("infeasible".to_string()),
+            NodeKind::Leaf(Outcome::Unknown) => {
+                let reason = node.unknown_reason.as_deref().unwrap_or("unknown");
+                return Err(reason.to_string());
+            }
+            _ => {}
         }
         let pc = self.path_condition(id);
         let store = self.store(id);
@@ -710,8 +722,11 @@ impl Engine {
             t.vars(&mut syms);
         }
         let syms: Vec<Sym> = syms.into_iter().collect();
-        let model = self.solver.model(&pc, &syms)?;
-        Some(self.evaluate(&model, &store, rv.as_ref()))
+        let model = self.solver.try_model(&pc, &syms).map_err(|r| match r {
+            SatResult::Unknown(reason) => reason,
+            SatResult::Unsat | SatResult::Sat => "infeasible".to_string(),
+        })?;
+        Ok(self.evaluate(&model, &store, rv.as_ref()))
     }
 
     fn evaluate(&self, model: &Model, store: &[(String, Term)], rv: Option<&Term>) -> NodeModel {

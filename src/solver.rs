@@ -11,8 +11,9 @@
 //! - **incremental solving** (`solver/incremental.rs`): one Z3 solver, one push frame per
 //!   conjunct, popped back to the common prefix of consecutive queries.
 //!
-//! Every Z3 call has a timeout ([`SolverConfig::timeout_ms`]); a timeout answers
-//! `Unknown("timeout")`. [`Solver::model`] decodes a Z3 model into concrete values
+//! Every Z3 call has a time limit ([`SolverConfig::timeout_ms`]), enforced from outside Z3 by
+//! one watchdog thread per engine thread (`solver/interrupt.rs`, [`with_watchdog`]); a
+//! timeout answers `Unknown("timeout")`. [`Solver::model`] decodes a Z3 model into concrete values
 //! (tuples from sequences), and [`Model::eval`] evaluates any term under it in plain Rust.
 //! The translation (`solver/translate.rs`) encodes Python's `//`, `%` and negative indices
 //! exactly, like `Term::to_smt2`.
@@ -23,6 +24,7 @@
 mod cache;
 mod incremental;
 mod interrupt;
+mod minimize;
 mod model;
 mod slice;
 #[cfg(test)]
@@ -40,12 +42,16 @@ use cache::{Cache, Key};
 use incremental::Incremental;
 use slice::VarsMemo;
 
-pub use interrupt::{interruptible, INTERRUPTED};
+pub use interrupt::{interruptible, with_watchdog, INTERRUPTED};
 pub use model::{Model, EVAL_RANGE_LIMIT};
 pub use translate::UNROLL_LIMIT;
 
 /// A concrete value of a model: an int, a bool or a tuple of ints.
 pub type ConcreteValue = crate::concrete::Value;
+
+/// The most time spent on minimising one model ([`Solver::model`]); less if the per-call
+/// limit is smaller.
+pub const MINIMIZE_BUDGET: Duration = Duration::from_millis(250);
 
 /// The answer to a satisfiability question.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -103,6 +109,7 @@ pub struct Solver {
     stats: SolverStats,
     caching: bool,
     slicing: bool,
+    minimize: bool,
 }
 
 /// The conjuncts that are not `True`, or the answer if one is `False` or none is left.
@@ -127,6 +134,7 @@ impl Solver {
             stats: SolverStats::default(),
             caching: true,
             slicing: true,
+            minimize: true,
         }
     }
 
@@ -139,6 +147,18 @@ impl Solver {
     /// Turn the answer cache on or off (on by default; off for experiments).
     pub fn set_caching(&mut self, on: bool) {
         self.caching = on;
+    }
+
+    /// Turn model minimisation on or off (on by default: shortest tuples, smallest
+    /// absolute integers, see `solver/minimize.rs`; off: Z3's first model).
+    pub fn set_minimize(&mut self, on: bool) {
+        self.minimize = on;
+    }
+
+    /// For experiments: also set Z3's own per-check `timeout` parameter (off by default;
+    /// the watchdog enforces the limit either way). Measures what Z3's timer costs.
+    pub fn set_z3_timer(&mut self, on: bool) {
+        self.inc.set_z3_timer(on);
     }
 
     /// Turn constraint independence on or off (on by default; off for experiments).
@@ -160,6 +180,10 @@ impl Solver {
     /// path condition extends its parent's), which the cache, constraint independence and
     /// the incremental Z3 stack all exploit; any order gives the right answers.
     pub fn check(&mut self, pc: &[Term]) -> SatResult {
+        with_watchdog(|| self.check_watched(pc))
+    }
+
+    fn check_watched(&mut self, pc: &[Term]) -> SatResult {
         self.stats.checks += 1;
         let pc = match nontrivial(pc) {
             Ok(pc) => pc,
@@ -245,16 +269,28 @@ impl Solver {
 
     /// A model of `pc` giving a value to each of `syms` (symbols that `pc` does not
     /// mention get their defaults `0`, `False`, `()`). `None` if `pc` is unsat or unknown.
+    /// The model is minimal within [`MINIMIZE_BUDGET`]: shortest tuples, then smallest
+    /// absolute integers (see `solver/minimize.rs`).
     ///
     /// Each connected component of `pc` (conjuncts linked by shared symbols) is solved
     /// on its own and its model cached: the components have disjoint symbols, so the
     /// union of their models is a model of `pc`.
     pub fn model(&mut self, pc: &[Term], syms: &[Sym]) -> Option<Model> {
+        self.try_model(pc, syms).ok()
+    }
+
+    /// Like [`Solver::model`], with the reason when there is none: the solver's answer,
+    /// `Unsat` or `Unknown("timeout")`, `Unknown("interrupted")`, ...
+    pub fn try_model(&mut self, pc: &[Term], syms: &[Sym]) -> Result<Model, SatResult> {
+        with_watchdog(|| self.model_watched(pc, syms))
+    }
+
+    fn model_watched(&mut self, pc: &[Term], syms: &[Sym]) -> Result<Model, SatResult> {
         let wanted: BTreeSet<&Sym> = syms.iter().collect();
         let mut values = BTreeMap::new();
         match nontrivial(pc) {
             Err(SatResult::Sat) => {}
-            Err(_) => return None,
+            Err(r) => return Err(r),
             Ok(pc) => {
                 let parts = if self.slicing {
                     slice::components(&pc, &mut self.vars)
@@ -271,29 +307,47 @@ impl Solver {
         for s in syms {
             values.entry(s.clone()).or_insert_with(|| m_default(s));
         }
-        Some(Model { values })
+        Ok(Model { values })
     }
 
     /// A model of one component, for all its symbols.
-    fn part_model(&mut self, part: &[Term]) -> Option<Rc<Model>> {
+    fn part_model(&mut self, part: &[Term]) -> Result<Rc<Model>, SatResult> {
         let key = self.caching.then(|| Key::new(part));
         if let Some(m) = key.as_ref().and_then(|k| self.cache.model(k)) {
             self.stats.cache_hits += 1;
-            return Some(m.clone());
+            return Ok(m.clone());
         }
-        if self.solve(part) != SatResult::Sat {
-            return None;
+        let r = self.solve(part);
+        if r != SatResult::Sat {
+            return Err(r);
         }
         let mut syms = BTreeSet::new();
         part.iter().for_each(|t| t.vars(&mut syms));
+        let syms: Vec<Sym> = syms.into_iter().collect();
         let start = Instant::now();
-        let m = self.inc.model(&syms.into_iter().collect::<Vec<_>>());
+        let m = if self.minimize {
+            let budget = self
+                .inc
+                .budget()
+                .map_or(MINIMIZE_BUDGET, |b| b.min(MINIMIZE_BUDGET));
+            self.inc.minimal_model(&syms, budget)
+        } else {
+            let _armed = self.inc.arm(self.inc.budget());
+            self.inc.model(&syms)
+        };
         self.stats.z3_time += start.elapsed();
-        let m = Rc::new(m?);
+        let Some(m) = m else {
+            return Err(SatResult::Unknown(if self.inc.cancelled() {
+                INTERRUPTED.to_string()
+            } else {
+                "no model".to_string()
+            }));
+        };
+        let m = Rc::new(m);
         if let Some(k) = key {
             self.cache.insert_model(k, m.clone());
         }
-        Some(m)
+        Ok(m)
     }
 }
 

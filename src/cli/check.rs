@@ -66,6 +66,9 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
                     Some(b) if b.outcome == "unknown" => {
                         "its path ended in a solver `unknown` leaf"
                     }
+                    Some(b) if b.outcome == check::CUT => {
+                        "the exploration stopped at --max-nodes before this path ended: its node was cut there, not decided"
+                    }
                     _ => "no leaf represents this run",
                 };
                 s.push_str(&format!("exhaustive: no\n{}", describe(c, why)))
@@ -121,6 +124,9 @@ fn behaviour_text(b: &Behaviour) -> String {
 
 fn describe(c: &Counterexample, why: &str) -> String {
     let leaf = match (&c.symbolic, c.leaf) {
+        (Some(b), Some(id)) if b.outcome == check::CUT => {
+            format!("node {} (open): {}", id.0, behaviour_text(b))
+        }
         (Some(b), Some(id)) => format!("leaf {}: {}", id.0, behaviour_text(b)),
         _ => "no leaf's path condition holds".to_string(),
     };

@@ -11,6 +11,10 @@
 //! non-incremental mode (the tactic pipeline, e.g. for nonlinear integer arithmetic) can
 //! deadlock in `scoped_timer` (Z3 PR #5371) — a 1 ms limit on `x*x == y*y + 17` hangs
 //! forever there, while the incremental mode answers `sat` in 2 ms and honours timeouts.
+//!
+//! Time limits are enforced from outside Z3 (`interrupt.rs`: the watchdog interrupts the
+//! context at the deadline), not with Z3's `timeout` parameter. Z3's own Ctrl-C handler is
+//! off (`ctrl_c=false`): it would turn a Ctrl-C into an `unknown` and the run would go on.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -27,8 +31,20 @@ const RETRY_SEEDS: u32 = 3;
 /// Drop the translation memo beyond this many entries (it only saves time).
 const MEMO_LIMIT: usize = 200_000;
 
+/// A fresh Z3 solver with symdbg's parameters (`seed`: Z3's random seed, 0 its default).
+fn new_z3(seed: u32) -> z3::Solver {
+    let z3 = z3::Solver::new();
+    let mut p = z3::Params::new();
+    p.set_bool("ctrl_c", false);
+    if seed != 0 {
+        p.set_u32("random_seed", seed);
+    }
+    z3.set_params(&p);
+    z3
+}
+
 pub struct Incremental {
-    z3: z3::Solver,
+    pub(super) z3: z3::Solver,
     /// The conjuncts asserted, one push frame each, outermost first.
     stack: Vec<Term>,
     tr: Translator,
@@ -41,19 +57,13 @@ pub struct Incremental {
     /// See [`super::Solver::set_cancel`].
     pub cancel: Option<Arc<AtomicBool>>,
     /// The solver of a successful [`retry`](Self::retry) after the last check.
-    retried: Option<z3::Solver>,
+    pub(super) retried: Option<z3::Solver>,
 }
 
 impl Incremental {
     pub fn new(timeout_ms: Option<u64>) -> Incremental {
-        let z3 = z3::Solver::new();
-        if let Some(ms) = timeout_ms {
-            let mut p = z3::Params::new();
-            p.set_u32("timeout", u32::try_from(ms).unwrap_or(u32::MAX));
-            z3.set_params(&p);
-        }
         Incremental {
-            z3,
+            z3: new_z3(0),
             stack: Vec::new(),
             tr: Translator::default(),
             timeout: timeout_ms,
@@ -97,27 +107,20 @@ impl Incremental {
         let start = Instant::now();
         self.retried = None;
         self.sync(terms);
-        let checking = Instant::now();
+        let armed = self.arm(self.budget());
         let answer = self.z3.check();
         let r = match answer {
             z3::SatResult::Sat => SatResult::Sat,
             z3::SatResult::Unsat => SatResult::Unsat,
             z3::SatResult::Unknown => {
                 let reason = self.z3.get_reason_unknown().unwrap_or_default();
-                let cancelled = self
-                    .cancel
-                    .as_ref()
-                    .is_some_and(|c| c.load(Ordering::Relaxed));
-                // When the time limit strikes, Z3 4.8.12 answers "canceled" or whatever the
-                // interrupted theory says ("(incomplete (theory arithmetic))"): judge by the clock.
-                let limit = self.timeout.map(|ms| Duration::from_millis(ms) * 9 / 10);
-                if cancelled {
+                // An interrupted check answers "canceled" or whatever the interrupted theory
+                // says ("(incomplete (theory arithmetic))"): judge by the flag and the clock.
+                if self.cancelled() {
                     SatResult::Unknown(super::INTERRUPTED.into())
-                } else if limit.is_some_and(|l| checking.elapsed() >= l)
-                    || reason.contains("timeout")
-                {
+                } else if armed.late() || reason.contains("timeout") || reason == "canceled" {
                     SatResult::Unknown("timeout".into())
-                } else if let Some(r) = self.retry(terms, &reason, checking) {
+                } else if let Some(r) = self.retry(terms, &reason, armed.started()) {
                     r
                 } else if reason.is_empty() {
                     SatResult::Unknown("unknown".into())
@@ -126,7 +129,34 @@ impl Incremental {
                 }
             }
         };
+        drop(armed);
         (r, start.elapsed())
+    }
+
+    /// For experiments (`benches/solver_dfs.rs --limits`): also give Z3 its own `timeout`
+    /// parameter, as symdbg did before the watchdog, to measure what its timer costs.
+    pub fn set_z3_timer(&mut self, on: bool) {
+        let mut p = z3::Params::new();
+        let ms = self.timeout.filter(|_| on).unwrap_or(u64::from(u32::MAX));
+        p.set_u32("timeout", u32::try_from(ms).unwrap_or(u32::MAX));
+        self.z3.set_params(&p);
+    }
+
+    /// The time limit of one call (`None`: none).
+    pub fn budget(&self) -> Option<Duration> {
+        self.timeout.map(Duration::from_millis)
+    }
+
+    /// Arm the watchdog for one Z3 call of at most `budget`.
+    pub fn arm(&self, budget: Option<Duration>) -> super::interrupt::Armed {
+        super::interrupt::arm(budget, self.cancel.as_ref())
+    }
+
+    /// Is the cancel flag set?
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// Z3's quantifier instantiation depends on the order in which terms were created in
@@ -139,32 +169,25 @@ impl Incremental {
         }
         let asserted: Vec<z3::ast::Bool> = terms.iter().map(|t| self.tr.conjunct(t)).collect();
         for seed in 1..=RETRY_SEEDS {
-            let left = match self.timeout {
-                Some(ms) => {
-                    let left = Duration::from_millis(ms).checked_sub(started.elapsed())?;
-                    Some(u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1))
-                }
+            let left = match self.budget() {
+                Some(b) => Some(b.checked_sub(started.elapsed())?),
                 None => None,
             };
-            let z3 = z3::Solver::new();
-            let mut p = z3::Params::new();
-            p.set_u32("random_seed", seed);
-            if let Some(ms) = left {
-                p.set_u32("timeout", ms);
-            }
-            z3.set_params(&p);
+            let z3 = new_z3(seed);
             // Inside a push frame, as in `sync` (Z3 4.8.12's incremental mode).
             z3.push();
             for b in &asserted {
                 z3.assert(b);
             }
+            let armed = self.arm(left);
             let answer = z3.check();
-            if self
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
-            {
+            let late = armed.late();
+            drop(armed);
+            if self.cancelled() {
                 return Some(SatResult::Unknown(super::INTERRUPTED.into()));
+            }
+            if late {
+                return None;
             }
             match answer {
                 z3::SatResult::Sat => {

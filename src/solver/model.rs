@@ -205,13 +205,51 @@ fn numeral(i: &Int) -> Option<BigInt> {
 }
 
 /// A tuple symbol's value: its length, then each element (see `translate.rs`).
+///
+/// The elements are read from the element function's table once (its entries, and its
+/// `else` value where it is a numeral), not by one `Z3_model_eval` per element, each of
+/// which walks the table: that is quadratic in the length. Positions the table does not
+/// decide (an `else` that depends on the argument) fall back to `eval`.
 fn tuple(z3_model: &z3::Model, s: &Sym) -> Option<Vec<BigInt>> {
     let (len, elems) = translate::tuple_consts(s);
     let n = z3_model.eval(&len, true)?.as_u64()?;
-    (0..n)
-        .map(|k| {
-            let at = elems.apply(&[&Int::from_u64(k) as &dyn Ast]).as_int()?;
-            numeral(&z3_model.eval(&at, true)?)
+    let n_usize = usize::try_from(n).ok()?;
+    let mut items: Vec<Option<BigInt>> = vec![None; n_usize];
+    if let Some(table) = z3_model.get_func_interp(&elems) {
+        for entry in table.get_entries() {
+            let at = entry
+                .get_args()
+                .first()
+                .and_then(|a| a.as_int())
+                .and_then(|a| a.as_u64());
+            let value = entry.get_value().as_int().and_then(|v| numeral(&v));
+            if let (Some(k), Some(v)) = (at.and_then(|k| usize::try_from(k).ok()), value) {
+                if k < n_usize && items[k].is_none() {
+                    items[k] = Some(v);
+                }
+            }
+        }
+        if let Some(other) = table
+            .get_else()
+            .and_then(|e| e.as_int())
+            .and_then(|e| numeral(&e))
+        {
+            for item in items.iter_mut().filter(|i| i.is_none()) {
+                *item = Some(other.clone());
+            }
+        }
+    }
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(k, item)| match item {
+            Some(v) => Some(v),
+            None => {
+                let at = elems
+                    .apply(&[&Int::from_u64(k as u64) as &dyn Ast])
+                    .as_int()?;
+                numeral(&z3_model.eval(&at, true)?)
+            }
         })
         .collect()
 }

@@ -26,6 +26,13 @@
 //! Translations of closed subterms are memoised, keyed by the term (hash cached in the
 //! node): a path condition's conjuncts share most of their structure with the previous
 //! check's.
+//!
+//! **Products of high degree are named.** Z3 4.8.12's arithmetic solver, given a monomial
+//! of degree 32 (`x = x * x` five times, then `x == 7`), computes for minutes and ignores
+//! interrupts; with the intermediate products named (`p = x*x*x*x`, `q = p*p`, ...) it
+//! answers in milliseconds. A closed product whose degree exceeds [`NAME_DEGREE`] becomes a
+//! fresh constant, and every conjunct that mentions it carries its definition (so a pop
+//! never leaves a name undefined; asserting a definition twice is harmless).
 
 use std::collections::{BTreeSet, HashMap};
 use std::str::FromStr;
@@ -44,6 +51,9 @@ pub const UNROLL_LIMIT: usize = 16;
 /// Tuple equalities with a constant length up to this are compared element by element
 /// (beyond, with a quantifier).
 const EQ_UNROLL_LIMIT: usize = 256;
+
+/// Closed products of a higher degree than this are named (see the module doc).
+const NAME_DEGREE: u32 = 4;
 
 /// A translated Int or Bool term (tuple terms are never translated as a whole).
 #[derive(Clone)]
@@ -104,6 +114,12 @@ pub struct Translator {
     memo: HashMap<Term, Z>,
     /// Quantifier-bound variables in scope, innermost last.
     env: Vec<(Sym, Int)>,
+    /// Polynomial degrees of product terms (see [`NAME_DEGREE`]).
+    degrees: HashMap<Term, u32>,
+    /// Named products: their definitions `name == a * b`.
+    named: HashMap<Term, Bool>,
+    /// Names given so far (the names stay unique when the memo is cleared).
+    names: u64,
 }
 
 impl Translator {
@@ -117,6 +133,9 @@ impl Translator {
             .filter(|s| s.sort == Sort::Seq)
             .map(|s| tuple_consts(s).0.ge(Int::from_i64(0)))
             .collect();
+        if !self.named.is_empty() {
+            self.definitions(t, &mut parts);
+        }
         if parts.is_empty() {
             return b;
         }
@@ -131,6 +150,53 @@ impl Translator {
 
     pub fn clear_memo(&mut self) {
         self.memo.clear();
+        self.degrees.clear();
+        self.named.clear();
+    }
+
+    /// The definitions of the named products in `t`.
+    fn definitions(&self, t: &Term, out: &mut Vec<Bool>) {
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = vec![t];
+        while let Some(t) = todo.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            if let Some(def) = self.named.get(t) {
+                out.push(def.clone());
+            }
+            children(t, &mut todo);
+        }
+    }
+
+    /// The polynomial degree of an Int term (other operations count as atoms, degree 1).
+    fn degree(&mut self, t: &Term) -> u32 {
+        match t.kind() {
+            K::Int(_) => 0,
+            K::Neg(a) => self.degree(a),
+            K::Add(a, b) | K::Sub(a, b) => self.degree(a).max(self.degree(b)),
+            K::Mul(a, b) => {
+                if let Some(&d) = self.degrees.get(t) {
+                    return d;
+                }
+                let d = self.degree(a).saturating_add(self.degree(b));
+                self.degrees.insert(t.clone(), d);
+                d
+            }
+            _ => 1,
+        }
+    }
+
+    /// `a * b`, named when its degree is high (see [`NAME_DEGREE`]).
+    fn product(&mut self, t: &Term, a: &Term, b: &Term) -> Int {
+        let p = Int::mul(&[&self.int(a), &self.int(b)]);
+        if !self.env.is_empty() || self.degree(t) <= NAME_DEGREE {
+            return p;
+        }
+        self.names += 1;
+        let name = Int::new_const(format!("mul!{}", self.names));
+        self.named.insert(t.clone(), name.eq(&p));
+        name
     }
 
     fn bool(&mut self, t: &Term) -> Bool {
@@ -166,7 +232,7 @@ impl Translator {
             K::Neg(a) => Z::Int(self.int(a).unary_minus()),
             K::Add(a, b) => Z::Int(Int::add(&[&self.int(a), &self.int(b)])),
             K::Sub(a, b) => Z::Int(Int::sub(&[&self.int(a), &self.int(b)])),
-            K::Mul(a, b) => Z::Int(Int::mul(&[&self.int(a), &self.int(b)])),
+            K::Mul(a, b) => Z::Int(self.product(t, a, b)),
             K::FloorDiv(a, b) => Z::Int(self.division(a, b, false)),
             K::Mod(a, b) => Z::Int(self.division(a, b, true)),
             K::Abs(a) => {
@@ -370,5 +436,26 @@ impl Translator {
         } else {
             ast::exists_const(&[&k as &dyn Ast], &[], &Bool::and(&[&range, &zbody]))
         }
+    }
+}
+
+/// The direct subterms of `t`.
+fn children<'a>(t: &'a Term, out: &mut Vec<&'a Term>) {
+    match t.kind() {
+        K::Int(_) | K::Bool(_) | K::Var(_) | K::SeqEmpty => {}
+        K::Neg(a) | K::Abs(a) | K::Not(a) | K::SeqUnit(a) | K::Len(a) => out.push(a),
+        K::Add(a, b)
+        | K::Sub(a, b)
+        | K::Mul(a, b)
+        | K::FloorDiv(a, b)
+        | K::Mod(a, b)
+        | K::Min(a, b)
+        | K::Max(a, b)
+        | K::Cmp(_, a, b)
+        | K::Concat(a, b)
+        | K::Index(a, b) => out.extend([a, b]),
+        K::And(xs) | K::Or(xs) => out.extend(xs.iter()),
+        K::Ite(c, a, b) => out.extend([c, a, b]),
+        K::Forall(_, lo, hi, body) | K::Exists(_, lo, hi, body) => out.extend([lo, hi, body]),
     }
 }

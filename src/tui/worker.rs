@@ -162,6 +162,10 @@ impl Worker {
             None => self.engine.step(node),
         };
         let message = match children.len() {
+            // Esc inside a Z3 check: the node stays open.
+            0 if self.engine.tree().node(node).is_open() => {
+                format!("node {id}: interrupted (Esc), not stepped")
+            }
             0 => format!("stepped node {id}: no feasible successor"),
             1 => format!("stepped node {id}"),
             k => format!("stepped node {id}: {k} branches"),
@@ -222,6 +226,9 @@ impl Worker {
             }
             let children = self.engine.step(cur);
             match children.as_slice() {
+                [] if self.engine.tree().node(cur).is_open() => {
+                    return (cur, "interrupted (Esc)".to_string())
+                }
                 [] => return (cur, "no feasible successor".to_string()),
                 [only] => {
                     cur = *only;

@@ -9,7 +9,7 @@
 //! where the loop is (module level, inside a function). Every program has a real bug that
 //! python3 shows on the stripped program; the test asserts the red leaf symdbg must show: an
 //! invariant failure at the wrong `invariant` line (the second one: reported at the failing
-//! conjunct), or the bug's exception at its line with a model that CPython reproduces. The
+//! conjunct), or the bug's exception at its line, of the class CPython raises there. The
 //! same programs with the bug fixed and right invariants are the controls: no red leaf.
 
 use std::collections::BTreeMap;
@@ -368,11 +368,15 @@ fn judge(
                 reds.iter().all(|r| !r.invariant),
                 "right invariants never fail",
             )?;
-            // The bug, with inputs CPython fails on in the same way.
+            // The bug, as the class CPython raises there. (The leaf's model need not be
+            // an input CPython fails on: after `havoc` a too-weak invariant lets the
+            // minimal model pick an arbitrary iteration no run reaches; such lines say
+            // "not reproduced", tested in invariant_reports.rs.)
             check(
-                reds.iter()
-                    .any(|r| r.line == bug && r.n.is_some_and(|n| python_fails(n, &r.class))),
-                &format!("no red leaf at the bug (line {bug}) that python3 reproduces"),
+                reds.iter().any(|r| {
+                    r.line == bug && INPUTS.into_iter().any(|n| python_fails(n, &r.class))
+                }),
+                &format!("no red leaf at the bug (line {bug}) of the class python3 raises"),
             )
         }
         Failure::None => unreachable!(),

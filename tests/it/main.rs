@@ -29,6 +29,8 @@ mod invariants;
 mod parse;
 /// `symdbg run`: the --json schema, --dot, --counterexamples, exit codes.
 mod run;
+/// The solver's time limit (watchdog), Ctrl-C, minimal counterexamples, on the binary.
+mod solver_limits;
 /// The symbolic engine against python3: leaf models replayed, random inputs hit one leaf.
 mod symbolic;
 /// insta snapshots of `symdbg run --tree` for every example.

@@ -76,8 +76,8 @@ fn line(x: &mut Explored, id: NodeId) -> String {
     if inputs.is_empty() {
         return text;
     }
-    match x.engine.model(id) {
-        Some(model) => {
+    match x.engine.try_model(id) {
+        Ok(model) => {
             let values: Vec<String> = inputs
                 .iter()
                 .map(|(name, sort)| {
@@ -94,7 +94,15 @@ fn line(x: &mut Explored, id: NodeId) -> String {
                 let _ = write!(text, " -- {note}");
             }
         }
-        None => text.push_str(" (the solver found no inputs for this path)"),
+        Err(reason) if reason == "infeasible" => {
+            text.push_str(" (the solver found no inputs for this path)")
+        }
+        Err(reason) => {
+            let _ = write!(
+                text,
+                " (no inputs: the solver gave up on this path: {reason})"
+            );
+        }
     }
     text
 }

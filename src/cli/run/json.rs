@@ -7,7 +7,8 @@
 //!   `time_limit`, `cancelled`: why exploration ended);
 //! - node: `exception_line`, `exception_column` (1-based, where an exception leaf's
 //!   exception was raised), `unknown_reason` (the solver's reason at an `unknown` leaf),
-//!   `model_return_value` (the return value under the model), `label` (the node's step in
+//!   `model_return_value` (the return value under the model), `model_unknown_reason` (why a
+//!   satisfiable leaf has no model: the solver's reason, e.g. `timeout`), `label` (the node's step in
 //!   the loop-scope transformation: "invariant initially valid?", "body preserves
 //!   invariant?", "use case: ...", or null), `invariant_failure` (true at an exception leaf
 //!   that is a loop invariant's failure: no `except` catches it, `exception_line` and
@@ -96,6 +97,7 @@ struct JsonNode {
     model_return_value: Option<serde_json::Value>,
     label: Option<&'static str>,
     invariant_failure: bool,
+    model_unknown_reason: Option<String>,
 }
 
 /// The node's terms in SMT-LIB.
@@ -134,11 +136,24 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
         .filter(|n| n.is_leaf())
         .map(|n| n.id)
         .collect();
-    // `Engine::model` is None at infeasible and unknown leaves.
-    let models = leaves
-        .into_iter()
-        .filter_map(|id| x.engine.model(id).map(|m| (id, m)))
-        .collect();
+    // No model at infeasible and unknown leaves; elsewhere the solver's reason if none.
+    let mut models = HashMap::new();
+    let mut no_model = HashMap::new();
+    for id in leaves {
+        match x.engine.try_model(id) {
+            Ok(m) => {
+                models.insert(id, m);
+            }
+            Err(reason) => {
+                if !matches!(
+                    x.engine.tree().node(id).outcome(),
+                    Some(Outcome::Infeasible | Outcome::Unknown)
+                ) {
+                    no_model.insert(id, reason);
+                }
+            }
+        }
+    }
     let inputs = x
         .engine
         .inputs()
@@ -168,6 +183,7 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
         nodes: Nodes {
             x,
             models,
+            no_model,
             texts: RefCell::default(),
         },
         stats,
@@ -184,6 +200,8 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
 struct Nodes<'a> {
     x: &'a Explored,
     models: HashMap<NodeId, NodeModel>,
+    /// Why a leaf that is neither infeasible nor unknown has no model.
+    no_model: HashMap<NodeId, String>,
     texts: RefCell<Texts>,
 }
 
@@ -193,7 +211,9 @@ impl Serialize for Nodes<'_> {
         let mut seq = ser.serialize_seq(Some(tree.len()))?;
         let mut texts = self.texts.borrow_mut();
         for n in tree.nodes() {
-            seq.serialize_element(&node(self.x, n.id, self.models.get(&n.id), &mut texts))?;
+            let mut json = node(self.x, n.id, self.models.get(&n.id), &mut texts);
+            json.model_unknown_reason = self.no_model.get(&n.id).cloned();
+            seq.serialize_element(&json)?;
         }
         seq.end()
     }
@@ -292,6 +312,7 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
         model_return_value: model.and_then(|m| m.return_value.as_ref().map(Value::to_json)),
         label: n.label,
         invariant_failure: n.invariant_failure,
+        model_unknown_reason: None,
     }
 }
 

@@ -1,0 +1,270 @@
+//! Minimal models: the shortest tuples and the smallest absolute integers, within a budget.
+//!
+//! A model is what users read (counterexample lines, the model pane, generated tests), and
+//! Z3's first model is whatever its search ended at: tuples of 100,000 elements, integers
+//! of twenty digits. After a `sat` check, [`Incremental::minimal_model`] shrinks it one
+//! measure at a time, in this order: the length of each tuple, the absolute value of each
+//! integer, then the elements of each (now short) tuple: as many zeros as possible (all at
+//! once, else one position at a time, greedily), then the smallest largest absolute value. (The sum of
+//! absolute values would be a finer measure, but proving a bound on it optimal costs Z3
+//! milliseconds per check: 15× the whole run on the linear search at unroll 10.) Each measure is
+//! found by binary search with `push; assert measure <= k; check; pop`, starting with a
+//! probe just below the current value (Z3's values often sit at a bound already, so one
+//! check settles it); the bound found is then kept asserted while the next measures are
+//! minimised, so the final model is minimal for each measure in turn (lexicographically).
+//! Every check runs under the watchdog with what is left of the budget; a check that does
+//! not answer in time (or an `unknown`) keeps the best model found so far, which is always
+//! a model of the path condition.
+
+use std::time::{Duration, Instant};
+
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive, Zero};
+use z3::ast::{Ast, Bool, Int};
+
+use super::incremental::Incremental;
+use super::model::{decode, Model};
+use super::translate::{int_lit, tuple_consts};
+use crate::concrete::Value;
+use crate::engine::term::{Sort, Sym};
+
+/// Tuples up to this length get their elements minimised too.
+const ELEMENTS_LIMIT: usize = 64;
+
+/// One measure to minimise.
+enum Measure {
+    /// `len(t)`.
+    Len(Sym),
+    /// `|x|`.
+    Abs(Sym),
+    /// The largest `|t[k]|` for `k < len(t) <= n` (`n`: the length bound already asserted).
+    Elements(Sym, usize),
+}
+
+impl Measure {
+    /// Its value in `m` (always >= 0).
+    fn value(&self, m: &Model) -> BigInt {
+        match (self, m.values.get(self.sym())) {
+            (Measure::Len(_), Some(Value::Tuple(t))) => BigInt::from(t.len()),
+            (Measure::Abs(_), Some(Value::Int(i))) => i.abs(),
+            (Measure::Elements(..), Some(Value::Tuple(t))) => {
+                t.iter().map(|e| e.abs()).max().unwrap_or_default()
+            }
+            _ => BigInt::zero(),
+        }
+    }
+
+    fn sym(&self) -> &Sym {
+        match self {
+            Measure::Len(s) | Measure::Abs(s) | Measure::Elements(s, _) => s,
+        }
+    }
+
+    /// `measure <= k`.
+    fn at_most(&self, k: &BigInt) -> Bool {
+        let k = int_lit(k);
+        let abs_le = |x: &Int| Bool::and(&[&x.le(&k), &x.ge(k.unary_minus())]);
+        match self {
+            Measure::Len(s) => tuple_consts(s).0.le(&k),
+            Measure::Abs(s) => abs_le(&super::translate::int_const(s)),
+            Measure::Elements(s, n) => {
+                let (len, elems) = tuple_consts(s);
+                let parts: Vec<Bool> = (0..*n)
+                    .map(|i| {
+                        let at = Int::from_u64(i as u64);
+                        let e = elems
+                            .apply(&[&at as &dyn Ast])
+                            .as_int()
+                            .expect("an Int -> Int function");
+                        at.lt(&len).implies(abs_le(&e))
+                    })
+                    .collect();
+                Bool::and(&parts.iter().collect::<Vec<_>>())
+            }
+        }
+    }
+}
+
+impl Incremental {
+    /// After a `Sat` answer of [`Incremental::check`]: a model of the asserted conjuncts,
+    /// minimised (see the module doc) for at most `budget`. `None` if Z3 gives no model.
+    pub fn minimal_model(&mut self, syms: &[Sym], budget: Duration) -> Option<Model> {
+        let mut best = {
+            let _armed = self.arm(self.budget());
+            self.model(syms)?
+        };
+        if self.retried.is_some() || budget.is_zero() {
+            // A model from a retry's solver: the main one cannot search around it.
+            return Some(best);
+        }
+        let deadline = Instant::now() + budget;
+        self.z3.push();
+        let mut measures: Vec<Measure> = syms
+            .iter()
+            .filter(|s| s.sort == Sort::Seq)
+            .map(|s| Measure::Len(s.clone()))
+            .collect();
+        measures.extend(
+            syms.iter()
+                .filter(|s| s.sort == Sort::Int)
+                .map(|s| Measure::Abs(s.clone())),
+        );
+        let mut k = 0;
+        while k < measures.len() {
+            let m = &measures[k];
+            if let Measure::Elements(s, n) = m {
+                if !self.zeros(s, *n, &mut best, syms, deadline) {
+                    break;
+                }
+            }
+            let Some(found) = self.shrink(m, &mut best, syms, deadline) else {
+                break;
+            };
+            self.z3.assert(m.at_most(&found));
+            if let Measure::Len(s) = m {
+                if let Some(n) = found
+                    .to_usize()
+                    .filter(|n| (1..=ELEMENTS_LIMIT).contains(n))
+                {
+                    measures.push(Measure::Elements(s.clone(), n));
+                }
+            }
+            k += 1;
+        }
+        self.z3.pop(1);
+        Some(best)
+    }
+
+    /// Make the elements of tuple `s` (of length at most `n`) zero where possible: all at
+    /// once if the path allows it, else one position at a time (positions holding 1 or -1
+    /// are left alone: no more readable as 0, and each try is a check), keeping each zero
+    /// found asserted. `false` when out of time.
+    fn zeros(
+        &mut self,
+        s: &Sym,
+        n: usize,
+        best: &mut Model,
+        syms: &[Sym],
+        deadline: Instant,
+    ) -> bool {
+        let (len, elems) = tuple_consts(s);
+        let zero_at = |k: usize| {
+            let at = Int::from_u64(k as u64);
+            let e = elems
+                .apply(&[&at as &dyn Ast])
+                .as_int()
+                .expect("an Int -> Int function");
+            (at, e.eq(Int::from_i64(0)))
+        };
+        let all: Vec<Bool> = (0..n)
+            .map(|k| {
+                let (at, zero) = zero_at(k);
+                at.lt(&len).implies(zero)
+            })
+            .collect();
+        match self.try_with(
+            &Bool::and(&all.iter().collect::<Vec<_>>()),
+            best,
+            syms,
+            deadline,
+        ) {
+            Some(true) => return true,
+            Some(false) => {}
+            None => return false,
+        }
+        for k in 0..n {
+            let Value::Tuple(items) = best.get(s) else {
+                return true;
+            };
+            let Some(item) = items.get(k) else {
+                return true;
+            };
+            let (_, zero) = zero_at(k);
+            if item.magnitude() > &1u32.into() {
+                match self.try_with(&zero, best, syms, deadline) {
+                    Some(true) => {}
+                    Some(false) => continue,
+                    None => return false,
+                }
+            } else if !item.is_zero() {
+                continue;
+            }
+            self.z3.assert(&zero);
+        }
+        true
+    }
+
+    /// Is `extra` satisfiable with what is asserted? If so, `best` becomes such a model and
+    /// `extra` stays asserted. `None` when out of time, cancelled or undecided.
+    fn try_with(
+        &mut self,
+        extra: &Bool,
+        best: &mut Model,
+        syms: &[Sym],
+        deadline: Instant,
+    ) -> Option<bool> {
+        let left = deadline.checked_duration_since(Instant::now())?;
+        self.z3.push();
+        self.z3.assert(extra);
+        let armed = self.arm(Some(left));
+        let answer = self.z3.check();
+        drop(armed);
+        let model = match answer {
+            z3::SatResult::Sat => self.z3.get_model().map(|z| decode(&z, syms)),
+            _ => None,
+        };
+        self.z3.pop(1);
+        match (answer, model) {
+            (z3::SatResult::Sat, Some(m)) => {
+                *best = m;
+                self.z3.assert(extra);
+                Some(true)
+            }
+            (z3::SatResult::Unsat, _) => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The smallest value of `m` (given the bounds asserted so far) that the time allows,
+    /// updating `best` to a model with it. `None` when out of time or cancelled.
+    fn shrink(
+        &mut self,
+        m: &Measure,
+        best: &mut Model,
+        syms: &[Sym],
+        deadline: Instant,
+    ) -> Option<BigInt> {
+        let mut hi = m.value(best);
+        let mut lo = BigInt::zero();
+        let mut first = true;
+        while lo < hi {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            // First a probe just below the current value, then bisection.
+            let mid: BigInt = if first { &hi - 1 } else { (&lo + &hi) / 2 };
+            first = false;
+            self.z3.push();
+            self.z3.assert(m.at_most(&mid));
+            let armed = self.arm(Some(left));
+            let answer = self.z3.check();
+            drop(armed);
+            let sat = match answer {
+                z3::SatResult::Sat => self.z3.get_model().map(|z| decode(&z, syms)),
+                _ => None,
+            };
+            self.z3.pop(1);
+            match (answer, sat) {
+                (z3::SatResult::Sat, Some(model)) => {
+                    hi = m.value(&model).min(mid);
+                    *best = model;
+                }
+                (z3::SatResult::Unsat, _) => lo = mid + 1,
+                // Out of time, cancelled, or no answer: keep what was found.
+                _ => return None,
+            }
+            if self.cancelled() {
+                return None;
+            }
+        }
+        Some(hi)
+    }
+}
