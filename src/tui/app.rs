@@ -103,7 +103,7 @@ pub struct App {
     pub scroll: HashMap<Pane, usize>,
     pub breakpoints: BTreeSet<usize>,
     pub details: HashMap<u32, Details>,
-    pub models: HashMap<u32, Option<ModelInfo>>,
+    pub models: HashMap<u32, Result<ModelInfo, String>>,
     pub replays: HashMap<u32, Result<ReplayInfo, String>>,
     /// Requests sent and not answered yet: (kind, node).
     pending: HashSet<(char, u32)>,
@@ -274,8 +274,8 @@ impl App {
             }
             Reply::Model(id, m) => {
                 self.pending.remove(&('m', id));
-                if m.is_none() {
-                    self.message = format!("no model for node {id}: infeasible or undecided");
+                if let Err(why) = &m {
+                    self.message = format!("no model for node {id}: {}", no_model(why));
                 }
                 self.models.insert(id, m);
             }
@@ -348,5 +348,14 @@ impl App {
 
     pub fn line_count(&self) -> usize {
         self.source.text.lines().count().max(1)
+    }
+}
+
+/// Why a node has no model, in words: the path is infeasible, or the solver gave up (its
+/// reason, e.g. `timeout`), never "no inputs" for a path the solver could not decide.
+pub fn no_model(reason: &str) -> String {
+    match reason {
+        "infeasible" | "unsat" => "the path is infeasible (no inputs reach it)".to_string(),
+        r => format!("the solver gave up on this path ({r}); it may be feasible"),
     }
 }

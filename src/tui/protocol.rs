@@ -172,7 +172,8 @@ pub enum Reply {
         message: String,
     },
     Details(Details),
-    /// `None`: the path is infeasible or the solver could not decide.
-    Model(u32, Option<ModelInfo>),
+    /// `Err`: why there is no model (the path is infeasible, or the solver's reason such
+    /// as `timeout`).
+    Model(u32, Result<ModelInfo, String>),
     Replay(u32, Result<ReplayInfo, String>),
 }

@@ -85,7 +85,7 @@ impl Worker {
                 NodeId(id),
             ))),
             Cmd::Model(id) => {
-                let m = self.engine.model(NodeId(id)).map(describe::model);
+                let m = self.engine.try_model(NodeId(id)).map(describe::model);
                 emit(Reply::Model(id, m));
             }
             Cmd::Replay(id) => {

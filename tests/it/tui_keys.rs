@@ -530,3 +530,42 @@ fn an_exception_raised_in_a_call_shows_the_frames_at_the_raise() {
     assert_eq!(d.frames.len(), 1);
     assert!(!d.note.as_deref().unwrap_or("").contains("inside"));
 }
+
+/// A leaf the solver gave up on: `m` says why there is no model (the solver's reason), never
+/// that no inputs reach it (issue 10 item 10).
+#[test]
+fn a_timeout_leaf_says_why_it_has_no_model() {
+    use symdbg::engine::Config;
+    use symdbg::lang::SourceMap;
+    use symdbg::tui::{harness::Harness, Setup};
+    let src =
+        "x: int\ny: int\nz: int\nassume x > 0 and y > 0 and z > 0\nassert x*x*x + y*y*y != z*z*z\n";
+    let mut config = Config::default();
+    config.timeout_ms = Some(200);
+    let setup = Setup {
+        source: SourceMap::new("fermat.py", src),
+        entry: None,
+        config,
+        max_nodes: 1_000,
+        theme: None,
+        colors: Default::default(),
+    };
+    let mut h = Harness::open(setup, 120, 32).expect("opens");
+    h.keys("r");
+    let unknown = h
+        .app
+        .tree
+        .nodes
+        .iter()
+        .find(|n| n.info.summary.contains("unknown"))
+        .map(|n| n.info.id)
+        .expect("an unknown leaf");
+    h.app.selected = unknown;
+    h.keys("m");
+    let screen = h.screen();
+    assert!(
+        screen.contains("no model: the solver gave up on this path (timeout)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("infeasible"), "{screen}");
+}

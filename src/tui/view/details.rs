@@ -103,7 +103,7 @@ fn store(app: &App, id: u32, width: usize) -> Vec<Line<'static>> {
             .collect();
         return table(app, ["var", "symbolic", "here", "run end"], rows, width);
     }
-    if let Some(Some(m)) = app.models.get(&id) {
+    if let Some(Ok(m)) = app.models.get(&id) {
         let rows: Vec<[String; 3]> = d
             .store
             .iter()
@@ -211,7 +211,7 @@ fn model(app: &App, id: u32) -> Vec<Line<'static>> {
         };
     }
     match app.models.get(&id) {
-        Some(Some(m)) => {
+        Some(Ok(m)) => {
             let mut out = vec![dim(app, "inputs that reach this node:")];
             if m.inputs.is_empty() {
                 out.push(dim(app, "  (the program has no inputs)"));
@@ -242,7 +242,10 @@ fn model(app: &App, id: u32) -> Vec<Line<'static>> {
             out.push(dim(app, "R: replay these inputs concretely"));
             out
         }
-        Some(None) => vec![Line::raw("no model: the path is infeasible or undecided")],
+        Some(Err(why)) => vec![Line::raw(format!(
+            "no model: {}",
+            crate::tui::app::no_model(why)
+        ))],
         None if app.pending('m', id) || app.pending('r', id) => vec![dim(app, "computing…")],
         None => vec![dim(app, format!("m: inputs that reach node {id}"))],
     }
