@@ -240,11 +240,11 @@ impl Engine {
         }
         let mut state = State {
             globals,
-            frames: vec![Frame {
+            frames: state::Frames::new(Frame {
                 func: None,
                 locals: state::Env::new(),
                 call_site: None,
-            }],
+            }),
             defined: rpds::RedBlackTreeMap::new(),
             pc: PathCondition::default(),
             cont,

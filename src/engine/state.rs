@@ -143,12 +143,76 @@ impl PathCondition {
     }
 }
 
+/// A persistent call stack: pushing, popping and cloning are O(1), so the nodes of a deep
+/// recursion share their callers' frames instead of each holding a copy of the stack
+/// (which made memory grow with the square of the depth).
+#[derive(Clone, Debug, Default)]
+pub struct Frames {
+    /// The innermost frame and the frames below it.
+    head: Option<Rc<(Frame, Frames)>>,
+    len: usize,
+}
+
+impl Frames {
+    /// A stack of one frame (the module's, or an entry run's).
+    pub fn new(bottom: Frame) -> Frames {
+        let mut f = Frames::default();
+        f.push(bottom);
+        f
+    }
+
+    /// How many frames are active.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The innermost frame.
+    pub fn last(&self) -> Option<&Frame> {
+        self.head.as_ref().map(|n| &n.0)
+    }
+
+    /// The innermost frame, for writing (copied first if another state shares it).
+    pub fn last_mut(&mut self) -> Option<&mut Frame> {
+        self.head.as_mut().map(|n| &mut Rc::make_mut(n).0)
+    }
+
+    pub fn push(&mut self, frame: Frame) {
+        let below = std::mem::take(self);
+        *self = Frames {
+            len: below.len + 1,
+            head: Some(Rc::new((frame, below))),
+        };
+    }
+
+    /// Pop the innermost frame (nothing on an empty stack).
+    pub fn pop(&mut self) {
+        if let Some(n) = self.head.take() {
+            *self = n.1.clone();
+        }
+    }
+
+    /// The frames, outermost first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Frame> {
+        let mut out = Vec::with_capacity(self.len);
+        let mut cur = &self.head;
+        while let Some(n) = cur {
+            out.push(&n.0);
+            cur = &n.1.head;
+        }
+        out.into_iter().rev()
+    }
+}
+
 /// A complete symbolic state.
 #[derive(Clone, Debug)]
 pub struct State {
     pub globals: Env,
     /// The call stack; `frames[0]` is the module frame (or the entry frame of an entry run).
-    pub frames: Vec<Frame>,
+    pub frames: Frames,
     /// Functions whose `def` has run.
     pub defined: RedBlackTreeMap<Rc<str>, ()>,
     pub pc: PathCondition,

@@ -25,8 +25,9 @@ enum Item {
     Label(String),
 }
 
-pub(super) fn render(x: &Explored) -> String {
-    let mut out = String::new();
+/// Write the tree to `out` as it is walked (the text of a deep tree can be far bigger than
+/// the tree: it is never held in memory whole).
+pub(super) fn write(x: &Explored, out: &mut impl Write) {
     let tree = x.engine.tree();
     // Iterative (trees can be deep): a chain of single children stays at one level.
     let mut stack = vec![Item::Node(tree.root(), String::new())];
@@ -79,7 +80,6 @@ pub(super) fn render(x: &Explored) -> String {
     if x.stop != Stop::Done {
         let _ = writeln!(out, "stopped: {:?}", x.stop);
     }
-    out
 }
 
 fn describe(x: &Explored, id: NodeId) -> String {
