@@ -175,7 +175,8 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
         Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
         Outcome::Halt => "halt (a loop scope's invariant held at `continue`)".to_string(),
         Outcome::StepLimit => {
-            "step_limit (stopped: the run used up its step budget or built a too large value)"
+            "step_limit (stopped: the run used up its step budget, built a too large value \
+             or nested calls and expressions too deeply; see the README's Limits)"
                 .to_string()
         }
     };

@@ -7,6 +7,7 @@
 //! `a ∧ b`, not two paths; only exceptions branch. Python's evaluation order decides which
 //! exception wins (`1 // x + t[i]` raises ZeroDivisionError before looking at `i`).
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -65,15 +66,69 @@ pub struct Context<'a> {
     pub locals: &'a std::collections::BTreeMap<String, BTreeSet<String>>,
     /// Names of the inputs (quantifier variables are renamed if they clash).
     pub inputs: &'a BTreeSet<String>,
+    /// Set when an evaluation went past one of the engine's limits (a term too large or
+    /// too deep, predicates nested too deeply): the step must not happen; the engine makes
+    /// it an `unknown` leaf with this reason instead.
+    pub limit: Cell<Option<String>>,
+    /// Evaluations in progress, and predicate bodies among them.
+    nesting: Cell<u32>,
+    predicates: Cell<u32>,
+}
+
+/// How deeply predicate calls may nest while unfolding (a recursive predicate unfolds
+/// until its argument is a constant that ends the recursion, or until this bound).
+pub const MAX_PREDICATE_DEPTH: u32 = 100;
+
+/// How deeply evaluations may nest (the parser bounds one expression to 3,000 levels;
+/// predicate bodies unfold inside each other).
+const MAX_EVAL_DEPTH: u32 = 100_000;
+
+/// The outcome of an evaluation that went past a limit: nothing (the step is replaced).
+fn refused() -> Alts {
+    Alts {
+        ok: None,
+        errs: Vec::new(),
+    }
 }
 
 /// A bound quantifier variable in scope.
 type Bound = Vec<(String, Term)>;
 
-impl Context<'_> {
-    /// Evaluate `e` in `state`.
+impl<'a> Context<'a> {
+    pub fn new(
+        program: &'a ir::Program,
+        locals: &'a std::collections::BTreeMap<String, BTreeSet<String>>,
+        inputs: &'a BTreeSet<String>,
+    ) -> Context<'a> {
+        Context {
+            program,
+            locals,
+            inputs,
+            limit: Cell::new(None),
+            nesting: Cell::new(0),
+            predicates: Cell::new(0),
+        }
+    }
+
+    /// Record that a limit was hit (the first reason wins).
+    fn exceeded(&self, reason: String) {
+        let old = self.limit.take();
+        self.limit.set(old.or(Some(reason)));
+    }
+
+    /// Evaluate `e` in `state`. If a resulting term is past the engine's limits
+    /// ([`Term::limit_exceeded`]), [`Context::limit`] says so.
     pub fn eval(&self, state: &State, e: &Expr) -> Alts {
-        self.eval_in(state, e, &mut Vec::new())
+        let alts = self.eval_in(state, e, &mut Vec::new());
+        let terms = alts
+            .ok
+            .iter()
+            .flat_map(|(c, v)| [c, v])
+            .chain(alts.errs.iter().map(|(c, _, _)| c));
+        if let Some(reason) = terms.filter_map(Term::limit_exceeded).next() {
+            self.exceeded(reason);
+        }
+        alts
     }
 
     fn lookup(&self, state: &State, name: &str, bound: &Bound, at: Span) -> Alts {
@@ -101,7 +156,23 @@ impl Context<'_> {
         }
     }
 
+    /// Evaluate with a guard on nesting (predicate bodies unfold inside expressions, so
+    /// the stack grows on the heap when it runs low, up to [`MAX_EVAL_DEPTH`]).
     fn eval_in(&self, state: &State, e: &Expr, bound: &mut Bound) -> Alts {
+        let n = self.nesting.get();
+        if n >= MAX_EVAL_DEPTH {
+            self.exceeded(format!(
+                "expression too deep (more than {MAX_EVAL_DEPTH} nested evaluations)"
+            ));
+            return refused();
+        }
+        self.nesting.set(n + 1);
+        let r = stacker::maybe_grow(256 << 10, 16 << 20, || self.eval_here(state, e, bound));
+        self.nesting.set(n);
+        r
+    }
+
+    fn eval_here(&self, state: &State, e: &Expr, bound: &mut Bound) -> Alts {
         match &e.kind {
             ExprKind::Int(i) => Alts::value(Term::int(i.clone())),
             ExprKind::Bool(b) => Alts::value(Term::bool(*b)),
@@ -121,6 +192,12 @@ impl Context<'_> {
                 let Some((ac, av)) = a.ok.clone() else {
                     return a;
                 };
+                // A constant left operand that decides: Python does not evaluate the right
+                // one (this also ends the unfolding of a recursive predicate at its base
+                // case).
+                if av.as_bool() == Some(*op == BoolOp::Or) {
+                    return a;
+                }
                 let b = self.eval_in(state, rhs, bound);
                 // The right operand runs only when the left one does not decide.
                 let runs_rhs = match op {
@@ -364,6 +441,14 @@ impl Context<'_> {
             ("max", [x, y]) => Term::max(x.clone(), y.clone()),
             _ => match self.program.predicates.get(name) {
                 Some(p) => {
+                    let depth = self.predicates.get();
+                    if depth >= MAX_PREDICATE_DEPTH {
+                        self.exceeded(format!(
+                            "predicate calls nested more than {MAX_PREDICATE_DEPTH} deep \
+                             (a recursive predicate that does not reach its base case)"
+                        ));
+                        return refused();
+                    }
                     // A predicate is a formula: its body with the parameters bound.
                     let mut inner: Bound = p
                         .params
@@ -371,7 +456,9 @@ impl Context<'_> {
                         .map(|(n, _)| n.clone())
                         .zip(vals.iter().cloned())
                         .collect();
+                    self.predicates.set(depth + 1);
                     let body = self.eval_in(state, &p.body, &mut inner);
+                    self.predicates.set(depth);
                     body.ok.map_or(Term::bool(false), |(_, v)| v)
                 }
                 // The IR has no other calls; a missing function is a NameError.

@@ -68,9 +68,7 @@ impl Ctx {
             .with_label(format!(
                 "more than {MAX_EXPR_DEPTH} levels of operators, calls or indexing"
             ))
-            .with_note(
-                "CPython refuses such expressions too (RecursionError during compilation)",
-            )
+            .with_note("CPython refuses such expressions too (RecursionError during compilation)")
             .with_note("help: split the expression into several assignments"));
         }
         Ok(Ctx { depth, ..self })

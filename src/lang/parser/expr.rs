@@ -35,11 +35,7 @@ pub(super) fn expr_list(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
     let span = cx.span(&p);
     let parts: Vec<Pair<Rule>> = p.into_inner().collect();
     let commas = parts.iter().filter(|q| q.as_rule() == Rule::comma).count();
-    let sub = if commas == 0 {
-        cx
-    } else {
-        cx.deeper(1, span)?
-    };
+    let sub = if commas == 0 { cx } else { cx.deeper(1, span)? };
     let mut items = Vec::new();
     for q in parts {
         if q.as_rule() != Rule::comma {

@@ -331,7 +331,13 @@ fn expression_depth_is_bounded_like_cpython() {
 #[test]
 fn long_and_or_chains_are_balanced_and_round_trip() {
     on_big_stack(|| {
-        for (n, op) in [(3, "and"), (64, "or"), (65, "and"), (1000, "or"), (20_000, "and")] {
+        for (n, op) in [
+            (3, "and"),
+            (64, "or"),
+            (65, "and"),
+            (1000, "or"),
+            (20_000, "and"),
+        ] {
             let src = format!("b = True{}\n", format!(" {op} b").repeat(n - 1));
             let p = ok(&src);
             let StmtKind::Assign { value, .. } = &p.body[0].kind else {
@@ -342,7 +348,11 @@ fn long_and_or_chains_are_balanced_and_round_trip() {
             assert!(crate::lang::chain::is_canonical(op, value));
             // Printed flat, parsed back to the same tree.
             let printed = crate::lang::pretty::program(&p);
-            assert!(!printed.contains('('), "{}", &printed[..80.min(printed.len())]);
+            assert!(
+                !printed.contains('('),
+                "{}",
+                &printed[..80.min(printed.len())]
+            );
             let q = ok(&printed);
             assert_eq!(p.without_spans(), q.without_spans());
         }
