@@ -15,6 +15,8 @@ mod exec;
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.
 mod gen_check;
+/// Hostile programs under time and memory limits: every limit ends cleanly.
+mod hostile;
 /// Invariant-annotated loops: verifying programs and their one-token mutants.
 mod invariants;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
