@@ -14,6 +14,8 @@
 //! Z3) translates terms itself; the engine never sees a Z3 type.
 
 mod build;
+#[cfg(test)]
+mod limits_tests;
 mod print;
 mod smt2;
 #[cfg(test)]
