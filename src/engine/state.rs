@@ -92,6 +92,19 @@ impl Cont {
     }
 }
 
+/// Dropping a long list would recurse once per item: unlink the items that die with it.
+impl Drop for Cont {
+    fn drop(&mut self) {
+        let mut cur = self.0.take();
+        while let Some(rc) = cur {
+            match Rc::try_unwrap(rc) {
+                Ok((_, mut rest)) => cur = rest.0.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
 /// A path condition: a persistent list of conjuncts, newest first.
 #[derive(Clone, Debug, Default)]
 pub struct PathCondition {
@@ -140,6 +153,19 @@ impl PathCondition {
         }
         out.reverse();
         out
+    }
+}
+
+/// Dropping a long path condition would recurse once per conjunct (see `Cont`'s drop).
+impl Drop for PathCondition {
+    fn drop(&mut self) {
+        let mut cur = self.head.take();
+        while let Some(rc) = cur {
+            match Rc::try_unwrap(rc) {
+                Ok((_, mut rest)) => cur = rest.head.take(),
+                Err(_) => break,
+            }
+        }
     }
 }
 
@@ -235,5 +261,32 @@ impl State {
     /// The name of the function whose frame is innermost (`None`: module code).
     pub fn func(&self) -> Option<&Rc<str>> {
         self.frame().func.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::term::{Sort, Sym};
+    use super::*;
+
+    #[test]
+    fn long_lists_drop_without_recursion() {
+        // On the test harness's small stack: recursive drops would overflow it.
+        let mut pc = PathCondition::default();
+        for i in 0..30_000i64 {
+            let v = Term::var(Sym::new(&format!("v{i}"), Sort::Int));
+            pc = pc.and(Term::eq(v, Term::int(i)));
+        }
+        let mut cont = Cont::default();
+        for _ in 0..1_000_000 {
+            cont = cont.push(Kont::MethodFrame {
+                result: Rc::from("r"),
+            });
+        }
+        let shared = pc.clone();
+        drop(pc);
+        assert_eq!(shared.len(), 30_000);
+        drop(shared);
+        drop(cont);
     }
 }
