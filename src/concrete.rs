@@ -73,7 +73,8 @@ impl Outcome {
             Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
             Outcome::Halt => "halt (a loop scope's invariant held)".to_string(),
             Outcome::StepLimit => format!(
-                "the run used up its step budget ({} steps) or built a too large value",
+                "the run used up its step budget ({} steps), built a too large value or nested \
+                 calls and expressions too deeply (see the README's Limits)",
                 Config::default().max_steps
             ),
         }

@@ -247,11 +247,11 @@ impl Engine {
         }
         let mut state = State {
             globals,
-            frames: vec![Frame {
+            frames: state::Frames::new(Frame {
                 func: None,
                 locals: state::Env::new(),
                 call_site: None,
-            }],
+            }),
             defined: rpds::RedBlackTreeMap::new(),
             pc: PathCondition::default(),
             cont,
@@ -413,18 +413,23 @@ impl Engine {
     /// The feasible successors of a settled state (one transition), settled.
     fn successors(&mut self, state: &State) -> Vec<Child> {
         let result = {
-            let cx = eval::Context {
-                program: &self.ir,
-                locals: &self.locals,
-                inputs: &self.input_names,
-                formula: false,
-            };
-            Stepper {
-                cx,
+            let stepper = Stepper {
+                cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
                 config: &self.config,
                 types: &self.types,
+            };
+            let result = stepper.step(state);
+            if let Some(reason) = stepper.cx.limit.take() {
+                // The step would build a term past the engine's limits: it does not
+                // happen; the path ends here, undecided.
+                return vec![Child {
+                    state: state.clone(),
+                    settled: Settled::Running,
+                    forced: Some(Outcome::Unknown),
+                    unknown_reason: Some(reason),
+                }];
             }
-            .step(state)
+            result
         };
         let mut pc = state.pc.to_vec();
         let n = result.succs.len();

@@ -9,6 +9,7 @@
 //! [`parser`] parses each logical line with the pest grammar in `grammar.pest`.
 
 pub mod ast;
+pub mod chain;
 pub mod entry;
 pub mod escape;
 mod lines;

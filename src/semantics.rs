@@ -13,6 +13,12 @@ use num_traits::{Signed, Zero};
 use crate::lang::ast::{BinOp, CmpOp, Expr, ExprKind, UnaryOp};
 use crate::lang::Span;
 
+/// The largest int minipy computes with: 2^18 bits, about 79,000 decimal digits (CPython
+/// itself refuses to print ints of more than 4,300 digits by default). The concrete
+/// interpreter stops a run that builds a longer one (`step_limit`), the engine ends the
+/// path as an `unknown` leaf; neither multiplies nor divides longer ones.
+pub const MAX_INT_BITS: u64 = 1 << 18;
+
 /// `a // b` with Python's semantics: the quotient rounded towards negative infinity
 /// (`1 // -2 == -1`, `-7 // 2 == -4`). `b == 0` raises `ZeroDivisionError`.
 ///

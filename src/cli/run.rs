@@ -78,13 +78,16 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     let mut printed_nothing = false;
     if args.json {
         let _ = json::write(&mut x, &mut stdout);
+    } else if !args.counterexamples && !args.dot {
+        // Streamed: the text of a deep tree is far bigger than the tree.
+        let mut out = FmtIo(std::io::BufWriter::new(&mut stdout));
+        tree_text::write(&x, &mut out);
+        let _ = out.0.flush();
     } else {
         let text = if args.counterexamples {
             counterexamples::render(&mut x)
-        } else if args.dot {
-            dot::render(&x)
         } else {
-            tree_text::render(&x)
+            dot::render(&x)
         };
         printed_nothing = text.is_empty();
         let _ = stdout.write_all(text.as_bytes());
@@ -105,6 +108,15 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     } else {
         0
     })
+}
+
+/// A `fmt::Write` over an `io::Write` (errors such as a closed pipe end the writing).
+struct FmtIo<W: Write>(W);
+
+impl<W: Write> std::fmt::Write for FmtIo<W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.write_all(s.as_bytes()).map_err(|_| std::fmt::Error)
+    }
 }
 
 /// Is `node` an exception leaf?

@@ -44,9 +44,8 @@ pub(crate) enum Abrupt {
 /// The longest tuple a run may build (4 Mi elements, about 150 MiB).
 pub(crate) const MAX_TUPLE_LEN: usize = 1 << 22;
 
-/// The largest int a run may compute: 2^18 bits, about 79,000 decimal digits (CPython
-/// itself refuses to print ints of more than 4,300 digits by default).
-pub(crate) const MAX_INT_BITS: u64 = 1 << 18;
+/// The largest int a run may compute (see [`crate::semantics::MAX_INT_BITS`]).
+pub(crate) use crate::semantics::MAX_INT_BITS;
 
 type Exec = Result<(), Abrupt>;
 type Eval = Result<Value, Abrupt>;
@@ -71,6 +70,8 @@ pub(crate) struct Interp<'p> {
     locals_of: HashMap<&'p str, Rc<BTreeSet<String>>>,
     frames: Vec<Frame<'p>>,
     steps: u64,
+    /// Evaluations in progress (see `eval.rs`).
+    native_depth: u32,
     pub(crate) trace: Vec<Span>,
     /// The statement being executed: where an exception raised now is reported.
     cur: Span,
@@ -92,6 +93,7 @@ impl<'p> Interp<'p> {
                 quant: Vec::new(),
             }],
             steps: 0,
+            native_depth: 0,
             trace: Vec::new(),
             cur: Span::default(),
         }

@@ -7,6 +7,7 @@
 //! `a ∧ b`, not two paths; only exceptions branch. Python's evaluation order decides which
 //! exception wins (`1 // x + t[i]` raises ZeroDivisionError before looking at `i`).
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -65,7 +66,6 @@ impl Alts {
 /// `IndexError` as in CPython. Invariants and `assume` are formulas ([`Context::formula`]):
 /// a predicate is its body's value, never an exception; predicates called inside a
 /// predicate follow the mode of the outermost call.
-#[derive(Clone, Copy)]
 pub struct Context<'a> {
     pub program: &'a ir::Program,
     /// Per function: its parameters and every name it assigns.
@@ -73,7 +73,30 @@ pub struct Context<'a> {
     /// Names of the inputs (quantifier variables are renamed if they clash).
     pub inputs: &'a BTreeSet<String>,
     /// Evaluating a formula (invariant, `assume`): predicates do not raise.
-    pub formula: bool,
+    formula: Cell<bool>,
+    /// Set when an evaluation went past one of the engine's limits (a term too large or
+    /// too deep, predicates nested too deeply): the step must not happen; the engine makes
+    /// it an `unknown` leaf with this reason instead.
+    pub limit: Cell<Option<String>>,
+    /// Evaluations in progress, and predicate bodies among them.
+    nesting: Cell<u32>,
+    predicates: Cell<u32>,
+}
+
+/// How deeply predicate calls may nest while unfolding (a recursive predicate unfolds
+/// until its argument is a constant that ends the recursion, or until this bound).
+pub const MAX_PREDICATE_DEPTH: u32 = 100;
+
+/// How deeply evaluations may nest (the parser bounds one expression to 3,000 levels;
+/// predicate bodies unfold inside each other).
+const MAX_EVAL_DEPTH: u32 = 100_000;
+
+/// The outcome of an evaluation that went past a limit: nothing (the step is replaced).
+fn refused() -> Alts {
+    Alts {
+        ok: None,
+        errs: Vec::new(),
+    }
 }
 
 /// Read `name` from `env`: its value, or `class` if it is unbound. A variable that a loop's
@@ -99,19 +122,50 @@ fn read(state: &State, env: &super::state::Env, name: &str, class: ExcClass, at:
 /// A bound quantifier variable in scope.
 type Bound = Vec<(String, Term)>;
 
-impl Context<'_> {
-    /// Evaluate `e` in `state` as Python does.
+impl<'a> Context<'a> {
+    pub fn new(
+        program: &'a ir::Program,
+        locals: &'a std::collections::BTreeMap<String, BTreeSet<String>>,
+        inputs: &'a BTreeSet<String>,
+    ) -> Context<'a> {
+        Context {
+            program,
+            locals,
+            inputs,
+            formula: Cell::new(false),
+            limit: Cell::new(None),
+            nesting: Cell::new(0),
+            predicates: Cell::new(0),
+        }
+    }
+
+    /// Record that a limit was hit (the first reason wins).
+    fn exceeded(&self, reason: String) {
+        let old = self.limit.take();
+        self.limit.set(old.or(Some(reason)));
+    }
+
+    /// Evaluate `e` in `state`. If a resulting term is past the engine's limits
+    /// ([`Term::limit_exceeded`]), [`Context::limit`] says so.
     pub fn eval(&self, state: &State, e: &Expr) -> Alts {
-        self.eval_in(state, e, &mut Vec::new())
+        let alts = self.eval_in(state, e, &mut Vec::new());
+        let terms = alts
+            .ok
+            .iter()
+            .flat_map(|(c, v)| [c, v])
+            .chain(alts.errs.iter().map(|(c, _, _)| c));
+        if let Some(reason) = terms.filter_map(Term::limit_exceeded).next() {
+            self.exceeded(reason);
+        }
+        alts
     }
 
     /// Evaluate `e` as a formula (an invariant or an `assume`): see [`Context`].
     pub fn formula(&self, state: &State, e: &Expr) -> Alts {
-        let cx = Context {
-            formula: true,
-            ..*self
-        };
-        cx.eval_in(state, e, &mut Vec::new())
+        let outer = self.formula.replace(true);
+        let alts = self.eval(state, e);
+        self.formula.set(outer);
+        alts
     }
 
     fn lookup(&self, state: &State, name: &str, bound: &Bound, at: Span) -> Alts {
@@ -137,7 +191,23 @@ impl Context<'_> {
         read(state, &state.globals, name, ExcClass::NameError, at)
     }
 
+    /// Evaluate with a guard on nesting (predicate bodies unfold inside expressions, so
+    /// the stack grows on the heap when it runs low, up to [`MAX_EVAL_DEPTH`]).
     fn eval_in(&self, state: &State, e: &Expr, bound: &mut Bound) -> Alts {
+        let n = self.nesting.get();
+        if n >= MAX_EVAL_DEPTH {
+            self.exceeded(format!(
+                "expression too deep (more than {MAX_EVAL_DEPTH} nested evaluations)"
+            ));
+            return refused();
+        }
+        self.nesting.set(n + 1);
+        let r = stacker::maybe_grow(256 << 10, 16 << 20, || self.eval_here(state, e, bound));
+        self.nesting.set(n);
+        r
+    }
+
+    fn eval_here(&self, state: &State, e: &Expr, bound: &mut Bound) -> Alts {
         match &e.kind {
             ExprKind::Int(i) => Alts::value(Term::int(i.clone())),
             ExprKind::Bool(b) => Alts::value(Term::bool(*b)),
@@ -157,6 +227,12 @@ impl Context<'_> {
                 let Some((ac, av)) = a.ok.clone() else {
                     return a;
                 };
+                // A constant left operand that decides: Python does not evaluate the right
+                // one (this also ends the unfolding of a recursive predicate at its base
+                // case).
+                if av.as_bool() == Some(*op == BoolOp::Or) {
+                    return a;
+                }
                 let b = self.eval_in(state, rhs, bound);
                 // The right operand runs only when the left one does not decide.
                 let runs_rhs = match op {
@@ -400,6 +476,14 @@ impl Context<'_> {
             ("max", [x, y]) => Term::max(x.clone(), y.clone()),
             _ => match self.program.predicates.get(name) {
                 Some(p) => {
+                    let depth = self.predicates.get();
+                    if depth >= MAX_PREDICATE_DEPTH {
+                        self.exceeded(format!(
+                            "predicate calls nested more than {MAX_PREDICATE_DEPTH} deep \
+                             (a recursive predicate that does not reach its base case)"
+                        ));
+                        return refused();
+                    }
                     // The body with the parameters bound.
                     let mut inner: Bound = p
                         .params
@@ -407,8 +491,10 @@ impl Context<'_> {
                         .map(|(n, _)| n.clone())
                         .zip(vals.iter().cloned())
                         .collect();
+                    self.predicates.set(depth + 1);
                     let body = self.eval_in(state, &p.body, &mut inner);
-                    if self.formula {
+                    self.predicates.set(depth);
+                    if self.formula.get() {
                         // A formula: its value, whatever its body would raise in Python.
                         body.ok.map_or(Term::bool(false), |(_, v)| v)
                     } else {

@@ -98,6 +98,19 @@ impl Cont {
     }
 }
 
+/// Dropping a long list would recurse once per item: unlink the items that die with it.
+impl Drop for Cont {
+    fn drop(&mut self) {
+        let mut cur = self.0.take();
+        while let Some(rc) = cur {
+            match Rc::try_unwrap(rc) {
+                Ok((_, mut rest)) => cur = rest.0.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
 /// A path condition: a persistent list of conjuncts, newest first.
 #[derive(Clone, Debug, Default)]
 pub struct PathCondition {
@@ -149,12 +162,89 @@ impl PathCondition {
     }
 }
 
+/// Dropping a long path condition would recurse once per conjunct (see `Cont`'s drop).
+impl Drop for PathCondition {
+    fn drop(&mut self) {
+        let mut cur = self.head.take();
+        while let Some(rc) = cur {
+            match Rc::try_unwrap(rc) {
+                Ok((_, mut rest)) => cur = rest.head.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+/// A persistent call stack: pushing, popping and cloning are O(1), so the nodes of a deep
+/// recursion share their callers' frames instead of each holding a copy of the stack
+/// (which made memory grow with the square of the depth).
+#[derive(Clone, Debug, Default)]
+pub struct Frames {
+    /// The innermost frame and the frames below it.
+    head: Option<Rc<(Frame, Frames)>>,
+    len: usize,
+}
+
+impl Frames {
+    /// A stack of one frame (the module's, or an entry run's).
+    pub fn new(bottom: Frame) -> Frames {
+        let mut f = Frames::default();
+        f.push(bottom);
+        f
+    }
+
+    /// How many frames are active.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The innermost frame.
+    pub fn last(&self) -> Option<&Frame> {
+        self.head.as_ref().map(|n| &n.0)
+    }
+
+    /// The innermost frame, for writing (copied first if another state shares it).
+    pub fn last_mut(&mut self) -> Option<&mut Frame> {
+        self.head.as_mut().map(|n| &mut Rc::make_mut(n).0)
+    }
+
+    pub fn push(&mut self, frame: Frame) {
+        let below = std::mem::take(self);
+        *self = Frames {
+            len: below.len + 1,
+            head: Some(Rc::new((frame, below))),
+        };
+    }
+
+    /// Pop the innermost frame (nothing on an empty stack).
+    pub fn pop(&mut self) {
+        if let Some(n) = self.head.take() {
+            *self = n.1.clone();
+        }
+    }
+
+    /// The frames, outermost first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Frame> {
+        let mut out = Vec::with_capacity(self.len);
+        let mut cur = &self.head;
+        while let Some(n) = cur {
+            out.push(&n.0);
+            cur = &n.1.head;
+        }
+        out.into_iter().rev()
+    }
+}
+
 /// A complete symbolic state.
 #[derive(Clone, Debug)]
 pub struct State {
     pub globals: Env,
     /// The call stack; `frames[0]` is the module frame (or the entry frame of an entry run).
-    pub frames: Vec<Frame>,
+    pub frames: Frames,
     /// Functions whose `def` has run.
     pub defined: RedBlackTreeMap<Rc<str>, ()>,
     pub pc: PathCondition,
@@ -177,5 +267,32 @@ impl State {
     /// The name of the function whose frame is innermost (`None`: module code).
     pub fn func(&self) -> Option<&Rc<str>> {
         self.frame().func.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::term::{Sort, Sym};
+    use super::*;
+
+    #[test]
+    fn long_lists_drop_without_recursion() {
+        // On the test harness's small stack: recursive drops would overflow it.
+        let mut pc = PathCondition::default();
+        for i in 0..30_000i64 {
+            let v = Term::var(Sym::new(&format!("v{i}"), Sort::Int));
+            pc = pc.and(Term::eq(v, Term::int(i)));
+        }
+        let mut cont = Cont::default();
+        for _ in 0..1_000_000 {
+            cont = cont.push(Kont::MethodFrame {
+                result: Rc::from("r"),
+            });
+        }
+        let shared = pc.clone();
+        drop(pc);
+        assert_eq!(shared.len(), 30_000);
+        drop(shared);
+        drop(cont);
     }
 }

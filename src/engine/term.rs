@@ -14,6 +14,8 @@
 //! Z3) translates terms itself; the engine never sees a Z3 type.
 
 mod build;
+#[cfg(test)]
+mod limits_tests;
 mod print;
 mod smt2;
 #[cfg(test)]
@@ -89,6 +91,37 @@ struct Node {
     kind: TermKind,
     sort: Sort,
     hash: u64,
+    /// Levels from this node down to its deepest leaf (1 for a leaf), saturating.
+    depth: u32,
+    /// Nodes of the term written out as a tree (shared subterms counted each time),
+    /// saturating.
+    size: u64,
+    /// Some integer constant in the term has more than [`MAX_INT_BITS`] bits.
+    too_large: bool,
+}
+
+/// The largest integer constant the engine computes with: 2^18 bits, about 79,000 decimal
+/// digits (the concrete interpreter's limit too). Constant folding never multiplies or
+/// divides a longer one, so no computation costs more than a product of two such; a step
+/// that would build a longer one ends its path as an `unknown` leaf (see `engine::eval`).
+pub const MAX_INT_BITS: u64 = crate::semantics::MAX_INT_BITS;
+
+/// The deepest term a step may produce: every walk over terms (printing, SMT-LIB, the
+/// translation to Z3, evaluation under a model, dropping) recurses once per level, and this
+/// many levels fit the engine threads' stacks (256 MiB or more) with a wide margin. A step
+/// that would build a deeper one ends its path as an `unknown` leaf.
+pub const MAX_TERM_DEPTH: u32 = 20_000;
+
+/// The largest term printed in full: in minipy syntax ([`std::fmt::Display`]) a term of
+/// more nodes written out as a tree, in SMT-LIB ([`Term::to_smt2`], which names shared
+/// subterms with `let`) a term of more distinct subterms, prints as
+/// `…(term too large to print: N nodes)` instead. (Sharing makes a term of a few hundred
+/// nodes stand for an exponentially large tree, e.g. `y = y // x + y` repeated.)
+pub const MAX_PRINTED_NODES: u64 = 10_000;
+
+/// What a term too large to print prints as.
+pub fn too_large_to_print(nodes: u64) -> String {
+    format!("…(term too large to print: {nodes} nodes)")
 }
 
 /// The shape of a term; read it with [`Term::kind`], build it with the smart constructors.
@@ -130,6 +163,40 @@ pub enum TermKind {
 }
 
 impl TermKind {
+    /// Call `f` on each direct subterm.
+    fn for_each_child(&self, mut f: impl FnMut(&Term)) {
+        use TermKind::*;
+        match self {
+            Int(_) | Bool(_) | Var(_) | SeqEmpty => {}
+            Neg(a) | Abs(a) | Not(a) | SeqUnit(a) | Len(a) => f(a),
+            Add(a, b)
+            | Sub(a, b)
+            | Mul(a, b)
+            | FloorDiv(a, b)
+            | Mod(a, b)
+            | Min(a, b)
+            | Max(a, b)
+            | Cmp(_, a, b)
+            | Concat(a, b)
+            | Index(a, b) => {
+                f(a);
+                f(b);
+            }
+            And(xs) | Or(xs) => xs.iter().for_each(f),
+            Ite(a, b, c) | Forall(_, a, b, c) | Exists(_, a, b, c) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+        }
+    }
+
+    /// Move the direct subterms out into `out` (leaving a leaf behind).
+    fn take_children(&mut self, out: &mut Vec<Term>) {
+        let kind = std::mem::replace(self, TermKind::SeqEmpty);
+        kind.for_each_child(|c| out.push(c.clone()));
+    }
+
     fn sort(&self) -> Sort {
         use TermKind::*;
         match self {
@@ -149,11 +216,52 @@ impl Term {
         let mut h = DefaultHasher::new();
         kind.hash(&mut h);
         let sort = kind.sort();
+        let mut depth = 0u32;
+        let mut size = 1u64;
+        let mut too_large = matches!(&kind, TermKind::Int(i) if i.bits() > MAX_INT_BITS);
+        kind.for_each_child(|c| {
+            depth = depth.max(c.0.depth);
+            size = size.saturating_add(c.0.size);
+            too_large |= c.0.too_large;
+        });
         Term(Rc::new(Node {
             hash: h.finish(),
             sort,
+            depth: depth.saturating_add(1),
+            size,
+            too_large,
             kind,
         }))
+    }
+
+    /// Levels from the root to the deepest leaf (1 for a constant or a symbol).
+    pub fn depth(&self) -> u32 {
+        self.0.depth
+    }
+
+    /// How many nodes the term has written out as a tree (a subterm shared by two parents
+    /// counts twice), saturating at `u64::MAX`.
+    pub fn tree_size(&self) -> u64 {
+        self.0.size
+    }
+
+    /// Does the term hold an integer constant of more than [`MAX_INT_BITS`] bits?
+    pub fn too_large(&self) -> bool {
+        self.0.too_large
+    }
+
+    /// Why a step may not produce this term, if it may not: an integer constant too large
+    /// or a term too deep (see [`MAX_INT_BITS`], [`MAX_TERM_DEPTH`]).
+    pub fn limit_exceeded(&self) -> Option<String> {
+        if self.too_large() {
+            Some(format!("integer too large (more than {MAX_INT_BITS} bits)"))
+        } else if self.depth() > MAX_TERM_DEPTH {
+            Some(format!(
+                "expression too deep (more than {MAX_TERM_DEPTH} levels)"
+            ))
+        } else {
+            None
+        }
     }
 
     pub fn kind(&self) -> &TermKind {
@@ -224,45 +332,50 @@ impl Term {
     }
 
     /// The free symbols of the term (quantifier-bound variables excluded), added to `out`.
+    /// Each distinct subterm is visited once per quantifier scope (terms share subterms:
+    /// written out as trees they can be exponentially large), without recursion.
     pub fn vars(&self, out: &mut BTreeSet<Sym>) {
-        self.collect_vars(&mut Vec::new(), out);
-    }
-
-    fn collect_vars(&self, bound: &mut Vec<Sym>, out: &mut BTreeSet<Sym>) {
-        use TermKind::*;
-        match self.kind() {
-            Int(_) | Bool(_) | SeqEmpty => {}
-            Var(s) => {
-                if !bound.contains(s) {
-                    out.insert(s.clone());
+        // Scopes: the variables bound around a subterm; scope 0 binds none.
+        let mut scopes: Vec<Vec<Sym>> = vec![Vec::new()];
+        let mut seen: std::collections::HashSet<(Term, usize)> = Default::default();
+        let mut todo = vec![(self.clone(), 0usize)];
+        while let Some((t, scope)) = todo.pop() {
+            if !seen.insert((t.clone(), scope)) {
+                continue;
+            }
+            match t.kind() {
+                TermKind::Var(s) => {
+                    if !scopes[scope].contains(s) {
+                        out.insert(s.clone());
+                    }
                 }
+                TermKind::Forall(v, lo, hi, body) | TermKind::Exists(v, lo, hi, body) => {
+                    todo.push((lo.clone(), scope));
+                    todo.push((hi.clone(), scope));
+                    let mut inner = scopes[scope].clone();
+                    inner.push(v.clone());
+                    scopes.push(inner);
+                    todo.push((body.clone(), scopes.len() - 1));
+                }
+                kind => kind.for_each_child(|c| todo.push((c.clone(), scope))),
             }
-            Neg(a) | Abs(a) | Not(a) | SeqUnit(a) | Len(a) => a.collect_vars(bound, out),
-            Add(a, b)
-            | Sub(a, b)
-            | Mul(a, b)
-            | FloorDiv(a, b)
-            | Mod(a, b)
-            | Min(a, b)
-            | Max(a, b)
-            | Cmp(_, a, b)
-            | Concat(a, b)
-            | Index(a, b) => {
-                a.collect_vars(bound, out);
-                b.collect_vars(bound, out);
-            }
-            And(xs) | Or(xs) => xs.iter().for_each(|x| x.collect_vars(bound, out)),
-            Ite(c, a, b) => {
-                c.collect_vars(bound, out);
-                a.collect_vars(bound, out);
-                b.collect_vars(bound, out);
-            }
-            Forall(v, lo, hi, body) | Exists(v, lo, hi, body) => {
-                lo.collect_vars(bound, out);
-                hi.collect_vars(bound, out);
-                bound.push(v.clone());
-                body.collect_vars(bound, out);
-                bound.pop();
+        }
+    }
+}
+
+/// Dropping a deep term would recurse once per level: past a few thousand levels the
+/// subterms that die with the node are taken apart with a work list instead.
+impl Drop for Node {
+    fn drop(&mut self) {
+        if self.depth < 2_000 {
+            return;
+        }
+        let mut todo = Vec::new();
+        self.kind.take_children(&mut todo);
+        while let Some(t) = todo.pop() {
+            if let Ok(mut node) = Rc::try_unwrap(t.0) {
+                node.kind.take_children(&mut todo);
+                // `node` now holds a leaf: dropping it does not recurse.
             }
         }
     }

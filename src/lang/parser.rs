@@ -25,16 +25,53 @@ struct Grammar;
 
 type PResult<T> = Result<T, Diagnostic>;
 
-/// Positions of pest pairs (relative to one logical line) shifted into the file.
+/// The deepest expression minipy accepts: levels of operators, calls, indexing and tuples
+/// from a statement down to a leaf. CPython's compiler refuses about the same (a chain of
+/// 2,989 `+` or unary minuses is its limit: "RecursionError: maximum recursion depth
+/// exceeded during compilation"); `and`/`or` chains, which CPython keeps flat, are not
+/// bounded by it (the parser nests long chains as a balanced tree).
+pub const MAX_EXPR_DEPTH: usize = 3000;
+
+/// Logical lines longer than this are parsed on a stack of their own of
+/// [`PARSE_STACK`] bytes, so pest's stack guard bounds the nesting it accepts whatever
+/// the caller's stack (shorter lines cannot nest deeply enough to matter).
+const LONG_LINE: usize = 1000;
+const PARSE_STACK: usize = 64 << 20;
+
+/// Positions of pest pairs (relative to one logical line) shifted into the file, and the
+/// depth of the expression being built (see [`MAX_EXPR_DEPTH`]).
 #[derive(Clone, Copy)]
 struct Ctx {
     offset: usize,
+    depth: usize,
 }
 
 impl Ctx {
+    fn new(offset: usize) -> Ctx {
+        Ctx { offset, depth: 0 }
+    }
+
     fn span(&self, p: &Pair<'_, Rule>) -> Span {
         let s = p.as_span();
         Span::new(self.offset + s.start(), self.offset + s.end())
+    }
+
+    /// The context of subexpressions `by` levels below the expression at `at`; an error
+    /// past [`MAX_EXPR_DEPTH`].
+    fn deeper(self, by: usize, at: Span) -> PResult<Ctx> {
+        let depth = self.depth.saturating_add(by);
+        if depth > MAX_EXPR_DEPTH {
+            return Err(Diagnostic::error(
+                "this expression is nested too deeply",
+                Span::new(at.start, at.start),
+            )
+            .with_label(format!(
+                "more than {MAX_EXPR_DEPTH} levels of operators, calls or indexing"
+            ))
+            .with_note("CPython refuses such expressions too (RecursionError during compilation)")
+            .with_note("help: split the expression into several assignments"));
+        }
+        Ok(Ctx { depth, ..self })
     }
 }
 
@@ -53,10 +90,17 @@ pub fn parse_program(src: &str) -> Result<Program, Vec<Diagnostic>> {
 
 /// Parse one expression (the whole of `src`).
 pub fn parse_expression(src: &str) -> Result<Expr, Vec<Diagnostic>> {
+    if src.len() > LONG_LINE {
+        return stacker::grow(PARSE_STACK, || parse_expression_here(src));
+    }
+    parse_expression_here(src)
+}
+
+fn parse_expression_here(src: &str) -> Result<Expr, Vec<Diagnostic>> {
     let one = |d| vec![d];
     let pairs =
         Grammar::parse(Rule::expr_only, src).map_err(|e| one(errors::from_pest(src, 0, e)))?;
-    let cx = Ctx { offset: 0 };
+    let cx = Ctx::new(0);
     let top = pairs.into_iter().next().expect("expr_only matched");
     let e = top.into_inner().next().expect("expr_only has an expr");
     expr::expr(cx, e).map_err(one)
@@ -108,10 +152,18 @@ impl Header {
 /// Parse one logical line.
 fn parse_line(src: &str, node: &LineNode) -> PResult<Line> {
     let span = node.line.span;
+    if span.end - span.start > LONG_LINE {
+        return stacker::grow(PARSE_STACK, || parse_line_here(src, node));
+    }
+    parse_line_here(src, node)
+}
+
+fn parse_line_here(src: &str, node: &LineNode) -> PResult<Line> {
+    let span = node.line.span;
     let text = &src[span.start..span.end];
     let pairs =
         Grammar::parse(Rule::line, text).map_err(|e| errors::from_pest(src, span.start, e))?;
-    let cx = Ctx { offset: span.start };
+    let cx = Ctx::new(span.start);
     let line = pairs.into_iter().next().expect("line matched");
     let item = line.into_inner().next().expect("line has content");
     match item.as_rule() {

@@ -115,12 +115,22 @@ fn write_bare(out: &mut String, e: &Expr) {
             write_expr(out, rhs, p + 1);
         }
         ExprKind::BoolOp { op, lhs, rhs } => {
+            // A chain in the parser's shape prints flat (see `chain`); any other shape
+            // keeps its grouping with parentheses on both sides.
             let p = prec(e);
-            write_expr(out, lhs, p);
-            out.push(' ');
-            out.push_str(op.symbol());
-            out.push(' ');
-            write_expr(out, rhs, p + 1);
+            let items = if super::chain::is_canonical(*op, e) {
+                super::chain::operands(*op, e)
+            } else {
+                vec![&**lhs, &**rhs]
+            };
+            for (i, item) in items.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                    out.push_str(op.symbol());
+                    out.push(' ');
+                }
+                write_expr(out, item, p + 1);
+            }
         }
         ExprKind::Compare { first, rest } => {
             write_expr(out, first, ARITH);

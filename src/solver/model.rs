@@ -2,7 +2,7 @@
 //! under a model in plain Rust (with `crate::semantics`, no Z3), so the engine can show the
 //! store under a model and replay it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
@@ -34,11 +34,14 @@ impl Model {
     }
 
     /// Evaluate `t` under the model. `None` where the term is meaningless (a division by
-    /// zero, an index out of range) or a quantifier's range exceeds [`EVAL_RANGE_LIMIT`].
+    /// zero, an index out of range), a quantifier's range exceeds [`EVAL_RANGE_LIMIT`] or
+    /// an integer would exceed [`semantics::MAX_INT_BITS`] (`x * x` squared forty times).
+    /// Each distinct subterm outside quantifiers is evaluated once (terms share subterms).
     pub fn eval(&self, t: &Term) -> Option<ConcreteValue> {
         Eval {
             model: self,
             env: Vec::new(),
+            memo: HashMap::new(),
         }
         .value(t)
     }
@@ -47,6 +50,13 @@ impl Model {
 struct Eval<'a> {
     model: &'a Model,
     env: Vec<(Sym, BigInt)>,
+    /// Values of subterms evaluated outside quantifier bodies.
+    memo: HashMap<Term, Option<Value>>,
+}
+
+/// `i`, unless it is longer than minipy computes with.
+fn fit(i: BigInt) -> Option<Value> {
+    (i.bits() <= semantics::MAX_INT_BITS).then_some(Value::Int(i))
 }
 
 impl Eval<'_> {
@@ -72,6 +82,18 @@ impl Eval<'_> {
     }
 
     fn value(&mut self, t: &Term) -> Option<Value> {
+        if !self.env.is_empty() {
+            return self.compute(t);
+        }
+        if let Some(v) = self.memo.get(t) {
+            return v.clone();
+        }
+        let v = self.compute(t);
+        self.memo.insert(t.clone(), v.clone());
+        v
+    }
+
+    fn compute(&mut self, t: &Term) -> Option<Value> {
         let int = Value::Int;
         Some(match t.kind() {
             K::Int(i) => int(i.clone()),
@@ -81,9 +103,9 @@ impl Eval<'_> {
                 None => self.model.get(s),
             },
             K::Neg(a) => int(-self.int(a)?),
-            K::Add(a, b) => int(self.int(a)? + self.int(b)?),
-            K::Sub(a, b) => int(self.int(a)? - self.int(b)?),
-            K::Mul(a, b) => int(self.int(a)? * self.int(b)?),
+            K::Add(a, b) => fit(self.int(a)? + self.int(b)?)?,
+            K::Sub(a, b) => fit(self.int(a)? - self.int(b)?)?,
+            K::Mul(a, b) => fit(self.int(a)? * self.int(b)?)?,
             K::FloorDiv(a, b) => int(semantics::floor_div(&self.int(a)?, &self.int(b)?).ok()?),
             K::Mod(a, b) => int(semantics::floor_mod(&self.int(a)?, &self.int(b)?).ok()?),
             K::Abs(a) => int(semantics::abs(&self.int(a)?)),

@@ -15,6 +15,8 @@ mod exec;
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.
 mod gen_check;
+/// Hostile programs under time and memory limits: every limit ends cleanly.
+mod hostile;
 /// Hostile input for the front-end and the terminal: bursts, signals, control characters.
 mod hostile_front;
 /// Broken invariants in the outputs: the failing line and column, models with the havoc'd

@@ -25,7 +25,9 @@
 //! still inside the call), other leaves the module's variables.
 //!
 //! Terms are printed twice: in minipy syntax (Term's `Display`) and in SMT-LIB
-//! (`to_smt2`), with the declarations of every constant they use.
+//! (`to_smt2`, shared subterms named by `let`), with the declarations of every constant
+//! they use. A term too large to print (`engine::term::MAX_PRINTED_NODES`) is the string
+//! `…(term too large to print: N nodes)` in both.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -219,18 +221,30 @@ impl Serialize for Nodes<'_> {
     }
 }
 
-/// Each distinct term's minipy text, SMT-LIB text and constants, computed once.
+/// Each distinct term's minipy text, SMT-LIB text and constants, computed once (path
+/// conditions share prefixes). The texts kept are bounded: past [`TEXTS_BYTES`] the cache
+/// starts afresh (the nodes of a long path each hold a different large term).
 #[derive(Default)]
 struct Texts {
     terms: HashMap<Term, (String, String, Vec<Sym>)>,
+    bytes: usize,
 }
+
+const TEXTS_BYTES: usize = 64 << 20;
 
 impl Texts {
     fn get(&mut self, t: &Term) -> &(String, String, Vec<Sym>) {
+        if self.bytes > TEXTS_BYTES && !self.terms.contains_key(t) {
+            self.terms.clear();
+            self.bytes = 0;
+        }
+        let bytes = &mut self.bytes;
         self.terms.entry(t.clone()).or_insert_with(|| {
             let mut syms = BTreeSet::new();
             t.vars(&mut syms);
-            (t.to_string(), t.to_smt2(), syms.into_iter().collect())
+            let (text, smt2) = (t.to_string(), t.to_smt2());
+            *bytes += text.len() + smt2.len();
+            (text, smt2, syms.into_iter().collect())
         })
     }
 

@@ -26,8 +26,9 @@ enum Item {
     Label(String),
 }
 
-pub(super) fn render(x: &Explored) -> String {
-    let mut out = String::new();
+/// Write the tree to `out` as it is walked (the text of a deep tree can be far bigger than
+/// the tree: it is never held in memory whole).
+pub(super) fn write(x: &Explored, out: &mut impl Write) {
     let tree = x.engine.tree();
     // Iterative (trees can be deep): a chain of single children stays at one level.
     let mut stack = vec![Item::Node(tree.root(), String::new())];
@@ -85,7 +86,6 @@ pub(super) fn render(x: &Explored) -> String {
     if let Some(why) = stop_text(x.stop) {
         let _ = writeln!(out, "stopped: {why}");
     }
-    out
 }
 
 /// Why an exploration stopped early, in words (`None`: it did not).

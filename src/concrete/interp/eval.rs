@@ -12,6 +12,16 @@ use crate::lang::ast::*;
 use crate::lang::Span;
 use crate::semantics::{self, ExcClass};
 
+/// How deeply evaluations may nest (expressions inside calls inside expressions...):
+/// about 100 MiB of stack in a release build. CPython evaluates expressions without
+/// recursion; this is where minipy's interpreter stops instead (outcome `step_limit`).
+const MAX_NATIVE_DEPTH: u32 = 100_000;
+
+/// When less stack than this is left, evaluation continues on a new segment...
+const STACK_RED_ZONE: usize = 256 << 10;
+/// ...of this size.
+const STACK_SEGMENT: usize = 16 << 20;
+
 impl<'p> Interp<'p> {
     // ---- expressions ---------------------------------------------------------------------
 
@@ -29,7 +39,62 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// Evaluate `e`. Deep expressions inside deep recursions nest Rust calls far beyond
+    /// any fixed stack (CPython's evaluation of expressions does not recurse), so the
+    /// stack grows on the heap when it runs low.
+    /// Past [`MAX_NATIVE_DEPTH`] nested evaluations the run stops like the step limit.
     pub(super) fn eval(&mut self, e: &'p Expr) -> Eval {
+        if self.native_depth >= MAX_NATIVE_DEPTH {
+            return Err(Abrupt::StepLimit);
+        }
+        self.native_depth += 1;
+        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.eval_here(e));
+        self.native_depth -= 1;
+        r
+    }
+
+    fn eval_here(&mut self, e: &'p Expr) -> Eval {
+        match &e.kind {
+            // Chains (`not not x`, `a + b - c + ...`) are walked without recursion.
+            ExprKind::Unary { .. } => {
+                let mut ops = Vec::new();
+                let mut inner = e;
+                while let ExprKind::Unary { op, operand } = &inner.kind {
+                    ops.push(*op);
+                    inner = operand;
+                }
+                let mut v = self.eval(inner)?;
+                for op in ops.into_iter().rev() {
+                    v = match (op, v) {
+                        (UnaryOp::Neg, Value::Int(i)) => Value::Int(-i),
+                        (UnaryOp::Pos, Value::Int(i)) => Value::Int(i),
+                        (UnaryOp::Not, Value::Bool(b)) => Value::Bool(!b),
+                        _ => return self.raise(ExcClass::TypeError),
+                    };
+                }
+                Ok(v)
+            }
+            ExprKind::Binary { .. } => {
+                // The left spine, innermost (first evaluated) last.
+                let mut spine = Vec::new();
+                let mut inner = e;
+                while let ExprKind::Binary { op, lhs, rhs } = &inner.kind {
+                    // Each operation raises at its own expression.
+                    spine.push((*op, &**rhs, inner.span));
+                    inner = lhs;
+                }
+                let mut v = self.eval(inner)?;
+                for (op, rhs, at) in spine.into_iter().rev() {
+                    let r = self.eval(rhs)?;
+                    v = self.binary(op, v, r, at)?;
+                }
+                Ok(v)
+            }
+            _ => self.eval_other(e),
+        }
+    }
+
+    fn eval_other(&mut self, e: &'p Expr) -> Eval {
         match &e.kind {
             ExprKind::Int(i) => Ok(Value::Int(i.clone())),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
@@ -42,20 +107,7 @@ impl<'p> Interp<'p> {
                 self.charge_tuple(out.len())?;
                 Ok(Value::tuple(out))
             }
-            ExprKind::Unary { op, operand } => {
-                let v = self.eval(operand)?;
-                match (op, v) {
-                    (UnaryOp::Neg, Value::Int(i)) => Ok(Value::Int(-i)),
-                    (UnaryOp::Pos, Value::Int(i)) => Ok(Value::Int(i)),
-                    (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
-                    _ => self.raise(ExcClass::TypeError),
-                }
-            }
-            ExprKind::Binary { op, lhs, rhs } => {
-                let l = self.eval(lhs)?;
-                let r = self.eval(rhs)?;
-                self.binary(*op, l, r, e.span)
-            }
+            ExprKind::Unary { .. } | ExprKind::Binary { .. } => self.eval_here(e),
             ExprKind::BoolOp { op, lhs, rhs } => {
                 let l = self.eval_bool(lhs)?;
                 match (op, l) {
@@ -106,6 +158,15 @@ impl<'p> Interp<'p> {
     /// `l op r` for the expression at `at` (where its exception is raised).
     pub(super) fn binary(&mut self, op: BinOp, l: Value, r: Value, at: Span) -> Eval {
         match (l, r) {
+            // Products and divisions of huge ints (from hexadecimal literals) cost more
+            // than linear time: refuse them before computing, like a too large result.
+            (Value::Int(a), Value::Int(b))
+                if op != BinOp::Add
+                    && op != BinOp::Sub
+                    && a.bits().max(b.bits()) > super::MAX_INT_BITS =>
+            {
+                Err(Abrupt::StepLimit)
+            }
             (Value::Int(a), Value::Int(b)) => match semantics::int_binop(op, &a, &b) {
                 Ok(v) => {
                     self.charge_int(&v)?;

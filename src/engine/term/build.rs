@@ -29,6 +29,12 @@ fn multiple_of(a: &Term, b: &Term) -> bool {
         }
 }
 
+/// Both constants are short enough to multiply or divide (see [`super::MAX_INT_BITS`]);
+/// otherwise the operation stays a term, and the step that built it ends as `unknown`.
+fn foldable(x: &BigInt, y: &BigInt) -> bool {
+    x.bits().max(y.bits()) <= super::MAX_INT_BITS
+}
+
 fn is_int(t: &Term, v: i64) -> bool {
     t.as_int().is_some_and(|i| *i == BigInt::from(v))
 }
@@ -144,7 +150,9 @@ impl Term {
     pub fn mul(a: Term, b: Term) -> Term {
         debug_assert!(a.sort() == Sort::Int && b.sort() == Sort::Int);
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-            return Term::int(x * y);
+            if foldable(x, y) {
+                return Term::int(x * y);
+            }
         }
         for (c, other) in [(&a, &b), (&b, &a)] {
             if is_int(c, 0) {
@@ -164,8 +172,10 @@ impl Term {
     pub fn floor_div(a: Term, b: Term) -> Term {
         debug_assert!(a.sort() == Sort::Int && b.sort() == Sort::Int);
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-            if let Ok(q) = semantics::floor_div(x, y) {
-                return Term::int(q);
+            if foldable(x, y) {
+                if let Ok(q) = semantics::floor_div(x, y) {
+                    return Term::int(q);
+                }
             }
         }
         if is_int(&b, 1) {
@@ -190,8 +200,10 @@ impl Term {
     pub fn modulo(a: Term, b: Term) -> Term {
         debug_assert!(a.sort() == Sort::Int && b.sort() == Sort::Int);
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-            if let Ok(r) = semantics::floor_mod(x, y) {
-                return Term::int(r);
+            if foldable(x, y) {
+                if let Ok(r) = semantics::floor_mod(x, y) {
+                    return Term::int(r);
+                }
             }
         }
         if is_int(&b, 1) || is_int(&b, -1) {

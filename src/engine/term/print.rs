@@ -180,6 +180,9 @@ fn bare(f: &mut Formatter<'_>, t: &Term) -> fmt::Result {
 
 impl Display for Term {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if self.tree_size() > super::MAX_PRINTED_NODES {
+            return f.write_str(&super::too_large_to_print(self.tree_size()));
+        }
         write(f, self, 0)
     }
 }

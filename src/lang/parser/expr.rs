@@ -33,12 +33,13 @@ pub(super) fn unsupported_operator(op: &str, span: Span) -> Diagnostic {
 /// `expr_list`: one expression, or a parenthesis-free tuple `a, b` / `a,`.
 pub(super) fn expr_list(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
     let span = cx.span(&p);
+    let parts: Vec<Pair<Rule>> = p.into_inner().collect();
+    let commas = parts.iter().filter(|q| q.as_rule() == Rule::comma).count();
+    let sub = if commas == 0 { cx } else { cx.deeper(1, span)? };
     let mut items = Vec::new();
-    let mut commas = 0;
-    for q in p.into_inner() {
-        match q.as_rule() {
-            Rule::comma => commas += 1,
-            _ => items.push(expr(cx, q)?),
+    for q in parts {
+        if q.as_rule() != Rule::comma {
+            items.push(expr(sub, q)?);
         }
     }
     if commas == 0 && items.len() == 1 {
@@ -66,37 +67,33 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
             Ok(e)
         }
         Rule::or_test | Rule::and_test => {
-            let mut inner = p.into_inner();
-            // An operator's span covers its operands' parentheses: `(a or b) and c`.
-            let first = inner.next().expect("operand");
-            let mut outer = cx.span(&first);
-            let mut lhs = expr(cx, first)?;
-            while let Some(op) = inner.next() {
-                let op = if op.as_rule() == Rule::or_op {
-                    BoolOp::Or
-                } else {
-                    BoolOp::And
-                };
-                let rp = inner.next().expect("rhs");
-                outer = outer.to(cx.span(&rp));
-                let rhs = expr(cx, rp)?;
-                lhs = Expr {
-                    span: outer,
-                    kind: ExprKind::BoolOp {
-                        op,
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(rhs),
-                    },
-                };
+            let op = if p.as_rule() == Rule::or_test {
+                BoolOp::Or
+            } else {
+                BoolOp::And
+            };
+            let mut operands: Vec<Pair<Rule>> = p
+                .into_inner()
+                .filter(|q| !matches!(q.as_rule(), Rule::or_op | Rule::and_op))
+                .collect();
+            if operands.len() == 1 {
+                return expr(cx, operands.pop().expect("operand"));
             }
-            Ok(lhs)
+            // Nested as `chain` says: depth logarithmic in the length.
+            let sub = cx.deeper(crate::lang::chain::depth(operands.len()), span)?;
+            // An operator's span covers its operands' parentheses: `(a or b) and c`.
+            let items = operands
+                .into_iter()
+                .map(|q| Ok((cx.span(&q), expr(sub, q)?)))
+                .collect::<PResult<Vec<_>>>()?;
+            Ok(crate::lang::chain::build(op, items))
         }
         Rule::not_test => {
             let mut inner = p.into_inner();
             let first = inner.next().expect("not_test content");
             match first.as_rule() {
                 Rule::not_op => {
-                    let operand = expr(cx, inner.next().expect("operand"))?;
+                    let operand = expr(cx.deeper(1, span)?, inner.next().expect("operand"))?;
                     Ok(Expr {
                         span,
                         kind: ExprKind::Unary {
@@ -111,6 +108,11 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
         Rule::walrus => Err(unsupported("assignment expressions (`:=`) are", span)),
         Rule::comparison => {
             let mut inner = p.into_inner();
+            let cx = if inner.len() > 1 {
+                cx.deeper(1, span)?
+            } else {
+                cx
+            };
             let first = expr(cx, inner.next().expect("operand"))?;
             let mut rest = Vec::new();
             while let Some(op) = inner.next() {
@@ -142,6 +144,8 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
         }
         Rule::bitwise | Rule::arith | Rule::term => {
             let mut inner = p.into_inner();
+            // A chain of k operators nests k deep (to the left, as in CPython).
+            let cx = cx.deeper(inner.len() / 2, span)?;
             // An operator's span covers its operands' parentheses: `10 // (x - 1)`.
             let first = inner.next().expect("operand");
             let mut outer = cx.span(&first);
@@ -181,7 +185,7 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
                 "+" => UnaryOp::Pos,
                 other => return Err(unsupported_operator(other, cx.span(&first))),
             };
-            let operand = expr(cx, inner.next().expect("operand"))?;
+            let operand = expr(cx.deeper(1, span)?, inner.next().expect("operand"))?;
             Ok(Expr {
                 span,
                 kind: ExprKind::Unary {
@@ -204,7 +208,10 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
 }
 
 fn postfix(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
+    let span = cx.span(&p);
     let mut inner = p.into_inner();
+    // Each trailer (`[i]`, `(args)`) is one level around the atom.
+    let cx = cx.deeper(inner.len().saturating_sub(1), span)?;
     let first = inner.next().expect("atom");
     // `(t + u)[i]`: the subscript's span starts at the parenthesis.
     let mut outer = cx.span(&first);
@@ -315,6 +322,7 @@ fn call(cx: Ctx, func: Ident, args: Vec<Pair<Rule>>, span: Span) -> PResult<Expr
             kind: ExprKind::Tuple(Vec::new()),
         });
     }
+    let cx = cx.deeper(1, span)?;
     let args = args
         .into_iter()
         .map(|a| expr(cx, a))
@@ -337,6 +345,7 @@ fn quantifier(
     tail: Pair<Rule>,
     span: Span,
 ) -> PResult<Expr> {
+    let cx = cx.deeper(1, span)?;
     let body = expr(cx, body)?;
     let mut inner = tail.into_inner();
     inner.next(); // for
@@ -456,6 +465,9 @@ fn atom(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
 
 fn paren(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
     let span = cx.span(&p);
+    // A tuple's items are one level down (a parenthesised expression is not a level;
+    // brackets nest at most 200 deep anyway).
+    let cx = cx.deeper(1, span)?;
     let mut items = Vec::new();
     let mut commas = 0;
     for q in p.into_inner() {
@@ -477,6 +489,9 @@ fn paren(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
     })
 }
 
+/// CPython's limit on decimal integer literals (`sys.get_int_max_str_digits()`).
+const MAX_DECIMAL_DIGITS: usize = 4300;
+
 fn int_literal(text: &str, span: Span) -> PResult<BigInt> {
     let digits: String = text.chars().filter(|&c| c != '_').collect();
     let lower = digits.to_ascii_lowercase();
@@ -493,6 +508,17 @@ fn int_literal(text: &str, span: Span) -> PResult<BigInt> {
                 span,
             )
             .with_note("help: use an `0o` prefix for octal integers"));
+        }
+        if lower.len() > MAX_DECIMAL_DIGITS {
+            return Err(Diagnostic::error(
+                format!(
+                    "this integer literal has {} digits, more than {MAX_DECIMAL_DIGITS}",
+                    lower.len()
+                ),
+                span,
+            )
+            .with_note("CPython refuses it too (\"Exceeds the limit (4300 digits) for integer string conversion\")")
+            .with_note("help: write huge integers in hexadecimal (`0x...`)"));
         }
         (10, lower)
     };

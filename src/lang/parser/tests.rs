@@ -288,9 +288,93 @@ fn deep_inputs_do_not_crash() {
     .unwrap()
     .join()
     .unwrap();
-    // On a small stack, pest's guard turns the overflow into a diagnostic.
+    // A long line is parsed on a stack of its own: pest's guard turns the overflow into
+    // a diagnostic, whatever the caller's stack.
     let src = format!("x = {}1\n", "-".repeat(100_000));
     assert_eq!(err(&src), "this line is nested too deeply to parse");
+}
+
+/// Parse on a thread with the CLI's stack (deep but legal expressions recurse).
+fn on_big_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn expression_depth_is_bounded_like_cpython() {
+    on_big_stack(|| {
+        let deep = "this expression is nested too deeply";
+        // CPython refuses a chain of 2,990 `+` (RecursionError during compilation).
+        let chain = |op: &str, n: usize| format!("x = 1{}\n", format!(" {op} 1").repeat(n));
+        ok(&chain("+", 2999));
+        assert_eq!(err(&chain("+", 3001)), deep);
+        assert_eq!(err(&chain("*", 10_000)), deep);
+        assert_eq!(err(&chain("-", 30_000)), deep);
+        assert_eq!(err(&format!("x = {}1\n", "-".repeat(3001))), deep);
+        assert_eq!(err(&format!("x = {}True\n", "not ".repeat(3001))), deep);
+        assert_eq!(err(&format!("t = ()\nx = t{}\n", "[0]".repeat(3001))), deep);
+        // Nesting adds up across kinds of operators.
+        let mixed = format!("x = {}1{}\n", "-".repeat(2000), " + 1".repeat(1001));
+        assert_eq!(err(&mixed), deep);
+        let d = parse_program(&mixed).unwrap_err();
+        assert!(d[0].notes.iter().any(|n| n.contains("CPython")));
+        // Comparison chains and tuples are flat.
+        ok(&format!("b = 1{}\n", " < 1".repeat(10_000)));
+        ok(&format!("t = (1{})\n", ", 1".repeat(10_000)));
+    });
+}
+
+#[test]
+fn long_and_or_chains_are_balanced_and_round_trip() {
+    on_big_stack(|| {
+        for (n, op) in [
+            (3, "and"),
+            (64, "or"),
+            (65, "and"),
+            (1000, "or"),
+            (20_000, "and"),
+        ] {
+            let src = format!("b = True{}\n", format!(" {op} b").repeat(n - 1));
+            let p = ok(&src);
+            let StmtKind::Assign { value, .. } = &p.body[0].kind else {
+                panic!("not an assignment");
+            };
+            let op = if op == "and" { BoolOp::And } else { BoolOp::Or };
+            assert_eq!(crate::lang::chain::operands(op, value).len(), n);
+            assert!(crate::lang::chain::is_canonical(op, value));
+            // Printed flat, parsed back to the same tree.
+            let printed = crate::lang::pretty::program(&p);
+            assert!(
+                !printed.contains('('),
+                "{}",
+                &printed[..80.min(printed.len())]
+            );
+            let q = ok(&printed);
+            assert_eq!(p.without_spans(), q.without_spans());
+        }
+        // Explicit groupings survive printing.
+        for src in [
+            "b = x and (y and z)\n",
+            "b = (x and y) and z\n",
+            "b = x or (y or z) or w\n",
+            "b = (x or y) and (z or w)\n",
+        ] {
+            roundtrip(src);
+        }
+    });
+}
+
+#[test]
+fn huge_decimal_literals_are_refused_like_cpython() {
+    ok(&format!("x = {}\n", "7".repeat(4300)));
+    let e = err(&format!("x = {}\n", "7".repeat(4301)));
+    assert_eq!(e, "this integer literal has 4301 digits, more than 4300");
+    // Hexadecimal has no such limit in CPython.
+    ok(&format!("x = 0x{}\n", "f".repeat(10_000)));
 }
 
 #[test]
