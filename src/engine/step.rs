@@ -577,7 +577,7 @@ impl Stepper<'_> {
                 }
                 single(out)
             }
-            InstrKind::Assert(e) => {
+            InstrKind::Assert { cond: e, at } => {
                 // A loop-scope form's `assert Inv` checks a formula; a user's `assert` runs
                 // as Python.
                 let form = super::label::in_form(state);
@@ -601,7 +601,7 @@ impl Stepper<'_> {
                         if form {
                             span
                         } else {
-                            crate::semantics::assert_position(e, span)
+                            *at
                         },
                     ));
                 }

@@ -50,7 +50,12 @@ pub enum InstrKind {
     Break,
     Continue,
     Return(Option<Expr>),
-    Assert(Expr),
+    /// `assert cond`; `at` is where a failure is raised (where CPython 3.11 marks it:
+    /// [`crate::semantics::assert_position`] of the source condition).
+    Assert {
+        cond: Expr,
+        at: Span,
+    },
     Assume(Expr),
     /// The loop-scope form's `assume Inv`: like `Assume`, but where evaluating the
     /// invariant would raise, the path is dropped as well. Sound: the initial and the

@@ -99,7 +99,13 @@ impl<'a> Lowerer<'a> {
                         out,
                         InstrKind::Assign {
                             target: target.name.clone(),
-                            value: binary(*op, name_expr(&t, target.span), v, value.span),
+                            // CPython marks the whole statement, as without a call.
+                            value: binary(
+                                *op,
+                                name_expr(&t, target.span),
+                                v,
+                                target.span.to(value.span),
+                            ),
                         },
                     );
                 } else {
@@ -138,8 +144,11 @@ impl<'a> Lowerer<'a> {
                 push(out, InstrKind::Return(v));
             }
             StmtKind::Assert(e) => {
-                let v = self.expr(e, span, out);
-                push(out, InstrKind::Assert(v));
+                // Where it fails is decided on the source condition: lowering its calls
+                // turns comparisons and `and`/`or` into temporaries.
+                let at = crate::semantics::assert_position(e, span);
+                let cond = self.expr(e, span, out);
+                push(out, InstrKind::Assert { cond, at });
             }
             StmtKind::Assume(e) => {
                 let v = self.expr(e, span, out);
