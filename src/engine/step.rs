@@ -156,6 +156,10 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                         state.defined = state.defined.insert(Rc::from(name.as_str()), ());
                         state.cont = after;
                     }
+                    // A defined callee: nothing to do (an undefined one is a step: NameError).
+                    InstrKind::Lookup { func, .. } if state.defined.contains_key(func.as_str()) => {
+                        state.cont = after;
+                    }
                     // Inputs are bound before the module starts (as the harness binds them in
                     // Python); an annotation without a value binds nothing.
                     InstrKind::Declare { .. } => state.cont = after,
@@ -699,6 +703,21 @@ impl Stepper<'_> {
                 }])
             }
             // Settling handles these; a settled state never stops at them.
+            InstrKind::Lookup { func, at } => {
+                if state.defined.contains_key(func.as_str()) {
+                    return single(vec![Succ {
+                        cond: Term::bool(true),
+                        state: Self::advanced(state),
+                        forced: None,
+                    }]);
+                }
+                single(vec![raise(
+                    state,
+                    Term::bool(true),
+                    ExcClass::NameError,
+                    *at,
+                )])
+            }
             InstrKind::Def(_)
             | InstrKind::Declare { .. }
             | InstrKind::Try { .. }

@@ -44,6 +44,14 @@ pub enum InstrKind {
         /// at the start, is where a `NameError` is).
         at: Span,
     },
+    /// Look a callee up: CPython does it before it evaluates the arguments, so where the
+    /// arguments contain calls (hoisted before the [`InstrKind::Call`]) this comes first.
+    /// A defined function passes silently (no step); an undefined one raises NameError at
+    /// its name, `at`.
+    Lookup {
+        func: String,
+        at: Span,
+    },
     /// An expression statement without calls (evaluated for its exceptions).
     Eval(Expr),
     Pass,

@@ -100,6 +100,11 @@ pub(crate) struct Figures {
     pub leaves: usize,
     pub exceptions: usize,
     pub disagreements: Vec<String>,
+    /// RecursionErrors both sides raise, at different positions: where CPython 3.11 raises
+    /// at its recursion limit depends on its adaptive interpreter (an unspecialised
+    /// comparison of ints of 2^30 or more checks the C recursion limit in the deepest frame
+    /// before its next call does); symdbg raises at the call that exceeds the limit.
+    pub tolerated: Vec<String>,
     pub crashes: Vec<String>,
 }
 
@@ -269,8 +274,15 @@ fn replay(cases: &[Case], f: &mut Figures) {
                 f.exceptions += 1;
             }
             let diffs = said.differences(&py, c.entry.is_some());
+            let recursion = said.exception.as_deref() == Some("RecursionError")
+                && py.exception.as_deref() == Some("RecursionError");
             if !diffs.is_empty() {
-                f.disagreements.push(format!(
+                let list = if recursion {
+                    &mut f.tolerated
+                } else {
+                    &mut f.disagreements
+                };
+                list.push(format!(
                     "{} ({what}), inputs {inputs}: {}\n{}",
                     c.name,
                     diffs.join("; "),
@@ -320,14 +332,16 @@ fn report(f: &Figures, elapsed: f64) -> String {
     }
     format!(
         "{} programs ({} rejected), {} exec runs, {} run leaves replayed, {} exceptions; \
-         {} disagreements, {} crashes; {elapsed:.1} s\n{classes:?}",
+         {} disagreements, {} crashes, {} RecursionError positions tolerated; \
+         {elapsed:.1} s\n{classes:?}",
         f.programs,
         f.rejected,
         f.exec_runs,
         f.leaves,
         f.exceptions,
         f.disagreements.len(),
-        f.crashes.len()
+        f.crashes.len(),
+        f.tolerated.len()
     )
 }
 

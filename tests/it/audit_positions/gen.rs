@@ -151,6 +151,14 @@ pub struct Gen {
     assignable_from: usize,
     /// The program's indentation unit.
     unit: String,
+    /// The program's line break: `\n`, `\r\n` or a lone `\r` (old Mac files).
+    newline: &'static str,
+    /// The last line written is a simple statement at this level (another may follow
+    /// after `;`).
+    simple_open: Option<usize>,
+    /// A function declared before its `def` (calls of it before the `def` run raise
+    /// NameError): its index in `funcs`.
+    late: Option<usize>,
     out: String,
     level: usize,
 }
@@ -158,6 +166,11 @@ pub struct Gen {
 impl Gen {
     pub fn new(seed: u64) -> Gen {
         let mut rng = Rng::new(seed);
+        let newline = match rng.below(20) {
+            0 => "\r\n",
+            1 => "\r",
+            _ => "\n",
+        };
         let unit = match rng.below(6) {
             0 => "\t".to_string(),
             1 => "  ".to_string(),
@@ -176,6 +189,9 @@ impl Gen {
             in_predicate: false,
             assignable_from: 0,
             unit,
+            newline,
+            simple_open: None,
+            late: None,
             out: String::new(),
             level: 0,
         }
@@ -204,6 +220,23 @@ impl Gen {
                     }
                 }
                 for _ in 0..self.rng.below(3) {
+                    self.function(None);
+                }
+                // A function called before its `def` ran raises NameError.
+                if self.rng.chance(30) {
+                    self.fresh += 1;
+                    let name = format!("h{}", self.fresh);
+                    let (params, ret) = self.signature();
+                    self.late = Some(self.funcs.len());
+                    self.funcs.push(Func {
+                        name,
+                        params: params.iter().map(|p| p.1).collect(),
+                        ret,
+                        predicate: false,
+                    });
+                    for _ in 0..1 + self.rng.below(2) {
+                        self.stmt(2);
+                    }
                     self.function(None);
                 }
                 for _ in 0..1 + self.rng.below(5) {
@@ -264,9 +297,11 @@ impl Gen {
             88..=90 => "  ".into(),
             91..=96 if depth > 0 => {
                 let comment = if self.rng.chance(30) { "  # c" } else { "" };
-                format!("{comment}\n{}", self.junk_indent())
+                { let nl = self.newline; format!("{comment}{nl}{}", self.junk_indent()) }
             }
-            97..=99 if self.rng.chance(40) => format!(" \\\n{}", self.junk_indent()),
+            97..=99 if self.rng.chance(40) => {
+                let nl = self.newline; format!(" \\{nl}{}", self.junk_indent())
+            }
             _ => " ".into(),
         };
         if need && s.is_empty() {
@@ -287,8 +322,27 @@ impl Gen {
             .collect()
     }
 
+    /// Write a simple statement: on a line of its own, or after the previous simple
+    /// statement with `;`.
+    fn simple(&mut self, toks: Vec<String>) {
+        if self.simple_open == Some(self.level) && self.rng.chance(15) {
+            let nl = self.out.len() - self.newline.len();
+            self.out.truncate(nl);
+            let sep = self.ws(0, false);
+            self.out.push(';');
+            self.out.push_str(&sep);
+            self.tokens(toks);
+            self.out.push_str(self.newline);
+            return;
+        }
+        self.line(toks);
+        let trailing = self.out.ends_with(&format!("# trailing{}", self.newline));
+        self.simple_open = (!trailing).then_some(self.level);
+    }
+
     /// Write one logical line at the current level.
     fn line(&mut self, toks: Vec<String>) {
+        self.simple_open = None;
         // Blank lines and comment lines between statements, at any indentation.
         if self.rng.chance(8) {
             let junk = match self.rng.below(5) {
@@ -299,7 +353,7 @@ impl Gen {
                 _ => "# comment (with brackets ([".into(),
             };
             self.out.push_str(&junk);
-            self.out.push('\n');
+            self.out.push_str(self.newline);
         }
         if self.rng.chance(4) {
             // A form feed in the indentation resets CPython's column count.
@@ -307,6 +361,15 @@ impl Gen {
         }
         let indent = self.unit.repeat(self.level);
         self.out.push_str(&indent);
+        self.tokens(toks);
+        if self.rng.chance(5) {
+            self.out.push_str("  # trailing");
+        }
+        self.out.push_str(self.newline);
+    }
+
+    /// Write tokens with whitespace (and continuation lines inside brackets) between them.
+    fn tokens(&mut self, toks: Vec<String>) {
         let mut depth = 0usize;
         let mut prev: Option<char> = None;
         for tok in toks {
@@ -324,10 +387,6 @@ impl Gen {
             prev = tok.chars().last();
             self.out.push_str(&tok);
         }
-        if self.rng.chance(5) {
-            self.out.push_str("  # trailing");
-        }
-        self.out.push('\n');
     }
 
     // ------------------------------------------------------------------ expressions
@@ -623,7 +682,9 @@ impl Gen {
 
     fn fresh_name(&mut self, ty: Ty) -> String {
         self.fresh += 1;
-        let name = format!("v{}", self.fresh);
+        // Some names are not ASCII: columns count characters, CPython's bytes.
+        let stem = self.rng.pick(&["v", "v", "v", "v", "vé", "λ", "日", "ß"]);
+        let name = format!("{stem}{}", self.fresh);
         self.scope.push((name.clone(), ty));
         name
     }
@@ -631,7 +692,7 @@ impl Gen {
     fn assign(&mut self, target: &str, value: E) {
         let mut toks = vec![target.to_string(), "=".into()];
         toks.extend(self.expr_toks(&value));
-        self.line(toks);
+        self.simple(toks);
     }
 
     /// Statements of a block that may not run: what it binds leaves the scope afterwards
@@ -678,15 +739,31 @@ impl Gen {
                     let value = self.int(1);
                     let mut toks = vec![v, op.to_string()];
                     toks.extend(self.expr_toks(&value));
-                    self.line(toks);
+                    self.simple(toks);
                 }
-                None => self.line(vec!["pass".into()]),
+                None => self.simple(vec!["pass".into()]),
             },
             3 | 4 => {
                 let c = self.boolean(2);
                 let mut toks = vec!["assert".to_string()];
                 toks.extend(self.expr_toks(&c));
+                self.simple(toks);
+            }
+            5 if self.rng.chance(30) => {
+                // `if c: v = e` on one line.
+                let c = self.boolean(2);
+                let value = self.int(2);
+                let mut toks = vec!["if".to_string()];
+                toks.extend(self.expr_toks(&c));
+                toks.push(":".into());
+                let saved = self.scope.len();
+                let target = self.fresh_name(Ty::Int);
+                toks.extend([target, "=".into()]);
+                toks.extend(self.expr_toks(&value));
                 self.line(toks);
+                if !self.rng.chance(30) {
+                    self.scope.truncate(saved);
+                }
             }
             5 | 6 => {
                 let c = self.boolean(2);
@@ -706,15 +783,20 @@ impl Gen {
                 self.fresh += 1;
                 let c = format!("c{}", self.fresh);
                 let bound = self.rng.below(4);
-                self.line(vec![c.clone(), "=".into(), "0".into()]);
-                let cond = E::Cmp(
+                self.simple(vec![c.clone(), "=".into(), "0".into()]);
+                let mut cond = E::Cmp(
                     Box::new(E::Name(c.clone())),
                     vec![("<", E::Lit(bound.to_string()))],
                 );
+                if self.rng.chance(30) {
+                    // Evaluated at every iteration: it may raise at any of them.
+                    let extra = self.boolean(1);
+                    cond = E::BoolOp("and", Box::new(cond), Box::new(extra));
+                }
                 self.header("while", Some(&cond));
                 self.scope.push((c.clone(), Ty::Int));
                 self.level += 1;
-                self.line(vec![c, "+=".into(), "1".into()]);
+                self.simple(vec![c, "+=".into(), "1".into()]);
                 self.level -= 1;
                 self.loop_depth += 1;
                 self.block(2, depth - 1);
@@ -746,7 +828,7 @@ impl Gen {
                 if self.rng.chance(20) {
                     self.line(vec!["except".into(), ":".into()]);
                     self.level += 1;
-                    self.line(vec!["pass".into()]);
+                    self.simple(vec!["pass".into()]);
                     self.level -= 1;
                 }
             }
@@ -759,14 +841,14 @@ impl Gen {
                     .cloned()
                     .collect();
                 if fs.is_empty() {
-                    self.line(vec!["pass".into()]);
+                    self.simple(vec!["pass".into()]);
                     return;
                 }
                 let f = fs[self.rng.below(fs.len())].clone();
                 let args = f.params.iter().map(|t| self.expr(*t, 1)).collect();
                 let call = E::Call(f.name, args);
                 let toks = self.expr_toks(&call);
-                self.line(toks);
+                self.simple(toks);
             }
             _ => {
                 if self.loop_depth > 0 {
@@ -774,7 +856,7 @@ impl Gen {
                     self.header("if", Some(&c));
                     self.level += 1;
                     let jump = self.rng.pick(&["break", "continue"]);
-                    self.line(vec![jump.into()]);
+                    self.simple(vec![jump.into()]);
                     self.level -= 1;
                 } else if let Some(ret) = self.ret {
                     let c = self.boolean(1);
@@ -783,7 +865,7 @@ impl Gen {
                     let r = self.expr(ret, 1);
                     let mut toks = vec!["return".to_string()];
                     toks.extend(self.expr_toks(&r));
-                    self.line(toks);
+                    self.simple(toks);
                     self.level -= 1;
                 } else {
                     // A name read before it is bound (NameError) or a plain statement.
@@ -794,7 +876,7 @@ impl Gen {
                     if let Some(name) = later {
                         // Read it first, bind it afterwards.
                         let copy = self.fresh_name(ty);
-                        self.line(vec![copy, "=".into(), name]);
+                        self.simple(vec![copy, "=".into(), name]);
                     }
                     self.assign(&target, value);
                 }
@@ -804,9 +886,8 @@ impl Gen {
 
     /// `def`: a function `name` (or `gK`) with 1-3 parameters; the entry `f` takes 1-3
     /// typed parameters too. Returns the parameters.
-    fn function(&mut self, name: Option<&str>) -> Vec<(String, Ty)> {
-        self.fresh += 1;
-        let name = name.map_or_else(|| format!("g{}", self.fresh), str::to_string);
+    /// Random parameters (1-3, the second a tuple) and return type.
+    fn signature(&mut self) -> (Vec<(String, Ty)>, Ty) {
         let ret = self.rng.pick(&[Ty::Int, Ty::Int, Ty::Bool, Ty::Tuple]);
         let names = ["a", "u", "n", "w"];
         let count = 1 + self.rng.below(3);
@@ -816,7 +897,40 @@ impl Gen {
                 (names[i].to_string(), ty)
             })
             .collect();
-        let recursive = name != "f" && ret == Ty::Int && params[0].1 == Ty::Int && self.rng.chance(35);
+        (params, ret)
+    }
+
+    /// `def`: a function `name` (or `gK`, or the pending late function) with its body.
+    /// Returns the parameters.
+    fn function(&mut self, name: Option<&str>) -> Vec<(String, Ty)> {
+        if let (None, Some(k)) = (name, self.late.take()) {
+            let f = self.funcs[k].clone();
+            let names = ["a", "u", "n", "w"];
+            let params = f
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (names[i].to_string(), *t))
+                .collect();
+            // Already callable (also from its own body: it may recurse without end).
+            return self.function_body(f.name, params, f.ret, false, false);
+        }
+        self.fresh += 1;
+        let name = name.map_or_else(|| format!("g{}", self.fresh), str::to_string);
+        let (params, ret) = self.signature();
+        let recursive =
+            name != "f" && ret == Ty::Int && params[0].1 == Ty::Int && self.rng.chance(35);
+        self.function_body(name, params, ret, recursive, true)
+    }
+
+    fn function_body(
+        &mut self,
+        name: String,
+        params: Vec<(String, Ty)>,
+        ret: Ty,
+        recursive: bool,
+        register: bool,
+    ) -> Vec<(String, Ty)> {
         let mut header = vec!["def".to_string(), name.clone(), "(".into()];
         for (i, (p, ty)) in params.iter().enumerate() {
             if i > 0 {
@@ -835,7 +949,7 @@ impl Gen {
             ret,
             predicate: false,
         };
-        if recursive {
+        if recursive && register {
             // The function itself is callable in its body.
             self.funcs.push(func.clone());
         }
@@ -849,7 +963,7 @@ impl Gen {
             self.line(base_case(base));
             self.level += 1;
             let r = self.rng.below(3).to_string();
-            self.line(vec!["return".into(), r]);
+            self.simple(vec!["return".into(), r]);
             self.level -= 1;
             let mut args: Vec<String> = vec![step.into()];
             for (p, _) in &params[1..] {
@@ -868,7 +982,7 @@ impl Gen {
                 toks.extend(a.split(' ').map(str::to_string));
             }
             toks.push(")".into());
-            self.line(toks);
+            self.simple(toks);
         } else {
             for _ in 0..self.rng.below(3) {
                 self.stmt(1);
@@ -876,14 +990,14 @@ impl Gen {
             let r = self.expr(ret, 2);
             let mut toks = vec!["return".to_string()];
             toks.extend(self.expr_toks(&r));
-            self.line(toks);
+            self.simple(toks);
         }
         self.loop_depth = saved_loops;
         self.ret = None;
         self.level -= 1;
         self.scope = outer;
         self.assignable_from = outer_from;
-        if !recursive {
+        if !recursive && register {
             self.funcs.push(func);
         }
         params
