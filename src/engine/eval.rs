@@ -286,7 +286,10 @@ impl Context<'_> {
                 }
                 let base = name.clone();
                 let mut n = 1;
-                while free.iter().any(|s| *s.name == *name || *s.name == format!("{name}!p")) {
+                while free
+                    .iter()
+                    .any(|s| *s.name == *name || *s.name == format!("{name}!p"))
+                {
                     n += 1;
                     name = format!("{base}!{n}");
                 }
@@ -406,7 +409,10 @@ impl Context<'_> {
             && self.program.predicates.contains_key(name)
             && !state.defined.contains_key(name)
         {
-            return Alts::raise(ExcClass::NameError, Span::new(at.start, at.start + name.len()));
+            return Alts::raise(
+                ExcClass::NameError,
+                Span::new(at.start, at.start + name.len()),
+            );
         }
         let evaluated = self.all_values(state, args, bound);
         let Some((c, vals)) = evaluated.ok else {

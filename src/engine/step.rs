@@ -602,11 +602,7 @@ impl Stepper<'_> {
                         state,
                         Term::and(c, Term::not(v)),
                         ExcClass::AssertionError,
-                        if form {
-                            span
-                        } else {
-                            *at
-                        },
+                        if form { span } else { *at },
                     ));
                 }
                 single(out)
