@@ -149,9 +149,17 @@ struct ExecJson {
     trace: Vec<usize>,
     /// Addition to §3: the exception is a loop invariant's failure (no `except` catches it).
     invariant_failure: bool,
+    /// Additions to §3, as in `run --json`: where the exception was raised (1-based line
+    /// and column in characters, where CPython 3.11's traceback marks it), else null.
+    exception_line: Option<usize>,
+    exception_column: Option<usize>,
 }
 
 fn json(r: &RunResult, source: &SourceMap) -> String {
+    let at = r
+        .exception_at
+        .filter(|_| r.outcome.exception().is_some())
+        .map(|at| source.line_col(at.start));
     let obj = ExecJson {
         outcome: r.outcome.name(),
         exception: r.outcome.exception().map(|c| c.name()),
@@ -163,6 +171,8 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
         return_value: r.return_value.as_ref().map(Value::to_json),
         trace: r.trace.iter().map(|s| source.line(s.start)).collect(),
         invariant_failure: r.invariant_failure,
+        exception_line: at.map(|(line, _)| line),
+        exception_column: at.map(|(_, col)| col),
     };
     let mut text =
         serde_json::to_string(&obj).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));

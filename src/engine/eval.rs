@@ -347,11 +347,28 @@ impl<'a> Context<'a> {
                 };
                 let h = vs.pop().expect("hi");
                 let l = vs.pop().expect("lo");
-                let name = if self.inputs.contains(&var.name) {
+                let mut name = if self.inputs.contains(&var.name) {
                     format!("{}!q", var.name)
                 } else {
                     var.name.clone()
                 };
+                // The binder must not capture a variable of the values in scope: a
+                // predicate's parameter bound to the caller's quantifier variable of the
+                // same name (`any(p(u, k) for k in ...)` where `p` quantifies over its own
+                // `k`) would become the inner variable.
+                let mut free = std::collections::BTreeSet::new();
+                for (_, t) in bound.iter() {
+                    t.vars(&mut free);
+                }
+                let base = name.clone();
+                let mut n = 1;
+                while free
+                    .iter()
+                    .any(|s| *s.name == *name || *s.name == format!("{name}!p"))
+                {
+                    n += 1;
+                    name = format!("{base}!{n}");
+                }
                 let sym = Sym {
                     name: Rc::from(name.as_str()),
                     sort: Sort::Int,
@@ -462,6 +479,17 @@ impl<'a> Context<'a> {
     }
 
     fn call(&self, state: &State, name: &str, args: &[Expr], bound: &mut Bound, at: Span) -> Alts {
+        // Python looks the callee up before it evaluates the arguments: a predicate whose
+        // `def` has not run yet is a NameError at its name (a formula has no such order).
+        if !self.formula.get()
+            && self.program.predicates.contains_key(name)
+            && !state.defined.contains_key(name)
+        {
+            return Alts::raise(
+                ExcClass::NameError,
+                Span::new(at.start, at.start + name.len()),
+            );
+        }
         let evaluated = self.all_values(state, args, bound);
         let Some((c, vals)) = evaluated.ok else {
             return Alts {

@@ -156,6 +156,10 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                         state.defined = state.defined.insert(Rc::from(name.as_str()), ());
                         state.cont = after;
                     }
+                    // A defined callee: nothing to do (an undefined one is a step: NameError).
+                    InstrKind::Lookup { func, .. } if state.defined.contains_key(func.as_str()) => {
+                        state.cont = after;
+                    }
                     // Inputs are bound before the module starts (as the harness binds them in
                     // Python); an annotation without a value binds nothing.
                     InstrKind::Declare { .. } => state.cont = after,
@@ -577,7 +581,7 @@ impl Stepper<'_> {
                 }
                 single(out)
             }
-            InstrKind::Assert(e) => {
+            InstrKind::Assert { cond: e, at } => {
                 // A loop-scope form's `assert Inv` checks a formula; a user's `assert` runs
                 // as Python.
                 let form = super::label::in_form(state);
@@ -598,11 +602,7 @@ impl Stepper<'_> {
                         state,
                         Term::and(c, Term::not(v)),
                         ExcClass::AssertionError,
-                        if form {
-                            span
-                        } else {
-                            crate::semantics::assert_position(e, span)
-                        },
+                        if form { span } else { *at },
                     ));
                 }
                 single(out)
@@ -699,6 +699,21 @@ impl Stepper<'_> {
                 }])
             }
             // Settling handles these; a settled state never stops at them.
+            InstrKind::Lookup { func, at } => {
+                if state.defined.contains_key(func.as_str()) {
+                    return single(vec![Succ {
+                        cond: Term::bool(true),
+                        state: Self::advanced(state),
+                        forced: None,
+                    }]);
+                }
+                single(vec![raise(
+                    state,
+                    Term::bool(true),
+                    ExcClass::NameError,
+                    *at,
+                )])
+            }
             InstrKind::Def(_)
             | InstrKind::Declare { .. }
             | InstrKind::Try { .. }

@@ -322,8 +322,15 @@ fn ident(cx: Ctx, p: &Pair<Rule>) -> Ident {
 
 /// A type annotation. `None` is allowed (and returned as `Ok(None)`) only for return types.
 fn type_ann(cx: Ctx, p: Pair<Rule>, allow_none: bool) -> PResult<Option<Type>> {
-    let span = cx.span(&p);
-    let text = p.as_str().trim();
+    // The name's own text: the rule's span may run on over what follows the name inside
+    // the brackets (a comment, a `\` continuation) when no `[...]` comes.
+    let mut inner = p.clone().into_inner();
+    let name = inner.next();
+    let generic = inner.next().is_some();
+    let (span, text) = match name {
+        Some(n) if !generic => (cx.span(&n), n.as_str()),
+        _ => (cx.span(&p), p.as_str().trim()),
+    };
     if text == "None" {
         if allow_none {
             return Ok(None);

@@ -44,13 +44,26 @@ pub enum InstrKind {
         /// at the start, is where a `NameError` is).
         at: Span,
     },
+    /// Look a callee up: CPython does it before it evaluates the arguments, so where the
+    /// arguments contain calls (hoisted before the [`InstrKind::Call`]) this comes first.
+    /// A defined function passes silently (no step); an undefined one raises NameError at
+    /// its name, `at`.
+    Lookup {
+        func: String,
+        at: Span,
+    },
     /// An expression statement without calls (evaluated for its exceptions).
     Eval(Expr),
     Pass,
     Break,
     Continue,
     Return(Option<Expr>),
-    Assert(Expr),
+    /// `assert cond`; `at` is where a failure is raised (where CPython 3.11 marks it:
+    /// [`crate::semantics::assert_position`] of the source condition).
+    Assert {
+        cond: Expr,
+        at: Span,
+    },
     Assume(Expr),
     /// The loop-scope form's `assume Inv`: like `Assume`, but where evaluating the
     /// invariant would raise, the path is dropped as well. Sound: the initial and the

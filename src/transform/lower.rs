@@ -99,7 +99,13 @@ impl<'a> Lowerer<'a> {
                         out,
                         InstrKind::Assign {
                             target: target.name.clone(),
-                            value: binary(*op, name_expr(&t, target.span), v, value.span),
+                            // CPython marks the whole statement, as without a call.
+                            value: binary(
+                                *op,
+                                name_expr(&t, target.span),
+                                v,
+                                target.span.to(value.span),
+                            ),
                         },
                     );
                 } else {
@@ -115,6 +121,7 @@ impl<'a> Lowerer<'a> {
             }
             StmtKind::Expr(e) => {
                 if let Some((func, args)) = self.direct_call(e) {
+                    self.lookup(&func, args, e.span, span, out);
                     let args = self.seq(args, span, out);
                     push(
                         out,
@@ -138,8 +145,11 @@ impl<'a> Lowerer<'a> {
                 push(out, InstrKind::Return(v));
             }
             StmtKind::Assert(e) => {
-                let v = self.expr(e, span, out);
-                push(out, InstrKind::Assert(v));
+                // Where it fails is decided on the source condition: lowering its calls
+                // turns comparisons and `and`/`or` into temporaries.
+                let at = crate::semantics::assert_position(e, span);
+                let cond = self.expr(e, span, out);
+                push(out, InstrKind::Assert { cond, at });
             }
             StmtKind::Assume(e) => {
                 let v = self.expr(e, span, out);
@@ -241,6 +251,7 @@ impl<'a> Lowerer<'a> {
 
     fn assign(&mut self, target: &str, value: &Expr, span: Span, out: &mut Vec<Instr>) {
         if let Some((func, args)) = self.direct_call(value) {
+            self.lookup(&func, args, value.span, span, out);
             let args = self.seq(args, span, out);
             out.push(Instr {
                 kind: InstrKind::Call {
@@ -261,6 +272,22 @@ impl<'a> Lowerer<'a> {
             },
             span,
         });
+    }
+
+    /// Before the arguments of a call of `func` (at `call`) are lowered: if they contain
+    /// calls, those run before the call instruction, so the lookup of `func` (which CPython
+    /// does first) gets its own instruction. A predicate is looked up where it is
+    /// evaluated, and so is a callee of call-free arguments (the call step does it first).
+    fn lookup(&self, func: &str, args: &[Expr], call: Span, span: Span, out: &mut Vec<Instr>) {
+        if args.iter().any(|a| self.has_call(a)) {
+            out.push(Instr {
+                kind: InstrKind::Lookup {
+                    func: func.to_string(),
+                    at: Span::new(call.start, call.start + func.len()),
+                },
+                span,
+            });
+        }
     }
 
     /// `f(args)` where `f` is a user function.
@@ -348,6 +375,7 @@ impl<'a> Lowerer<'a> {
         let rebuild = |kind| Expr { kind, span: e.span };
         match &e.kind {
             ExprKind::Call { func, args } if self.functions.contains(&func.name) => {
+                self.lookup(&func.name, args, e.span, span, out);
                 let args = self.seq(args, span, out);
                 let t = self.temp();
                 out.push(Instr {

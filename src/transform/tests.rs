@@ -38,6 +38,7 @@ fn show(block: &[Instr], indent: usize, out: &mut String) {
             }
             InstrKind::Eval(e) => out.push_str(&format!("{pad}eval {}\n", pretty::expr(e))),
             InstrKind::Def(f) => out.push_str(&format!("{pad}def {f}\n")),
+            InstrKind::Lookup { func, .. } => out.push_str(&format!("{pad}lookup {func}\n")),
             InstrKind::Declare { name, ty } => out.push_str(&format!("{pad}{name}: {ty}\n")),
             k => out.push_str(&format!("{pad}{k:?}\n")),
         }
@@ -113,7 +114,11 @@ fn elif_conditions_with_calls_run_only_when_reached() {
 #[test]
 fn nested_calls() {
     let out = lowered(&format!("{F}x: int\ny = f(f(x) + 1)\n"));
-    assert_eq!(out, "def f\nx: int\n$1 = call f(x)\ny = call f($1 + 1)\n");
+    // The outer callee is looked up before its arguments' calls run, as CPython does.
+    assert_eq!(
+        out,
+        "def f\nx: int\nlookup f\n$1 = call f(x)\ny = call f($1 + 1)\n"
+    );
 }
 
 #[test]

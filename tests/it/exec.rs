@@ -83,6 +83,8 @@ fn json_of_a_module_run() {
             "return_value": null,
             "trace": [1, 2, 4, 12, 5, 6, 7, 9, 6, 7, 8, 13],
             "invariant_failure": false,
+            "exception_line": null,
+            "exception_column": null,
         })
     );
 }
@@ -94,6 +96,11 @@ fn an_exception_is_a_result_with_exit_code_0() {
     assert_eq!(v["exception"], "ZeroDivisionError");
     assert_eq!(v["store"], json!({"r": -1, "t": [], "x": 1}));
     assert_eq!(v["trace"], json!([1, 2, 4, 12, 5, 6, 10, 13]));
+    // Where CPython 3.11 marks it: `10 // (r + 1)` on line 13.
+    assert_eq!(
+        (&v["exception_line"], &v["exception_column"]),
+        (&json!(13), &json!(5))
+    );
 
     let (code, out, _) = exec(FIND, &["--input", "t=()", "--input", "x=1"]);
     assert_eq!(code, 0);

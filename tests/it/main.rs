@@ -1,6 +1,9 @@
 //! The one integration-test binary (one binary keeps link time down).
 //! Each module is one theme:
 
+/// Random programs (as text: odd spacing, parentheses, continuation lines) against python3:
+/// exception lines and columns, `--entry` as import + call, predicates called from code.
+mod audit_positions;
 /// The book's results for its examples (find, method frames, bounds).
 mod book;
 /// `symdbg check`: exhaustiveness and precision (the book's chapter 001 results).

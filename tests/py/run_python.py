@@ -25,6 +25,9 @@ Prints a JSON list with one result per input set, in the shape of `symdbg exec -
                             # no functions); entry run: the entry frame's locals at its exit
                             # (the module globals if the import failed)
      "return_value": null | value,   # entry run only
+     "line": null | n, "col": null | n,  # exception: where CPython 3.11's traceback marks
+                                         # the raise in the innermost frame (1-based; the
+                                         # column in characters, as symdbg counts them)
      "trace": []}
 
 `timeout` is not a symdbg outcome: the program ran longer than the request's
@@ -89,6 +92,30 @@ def snapshot(names):
     }
 
 
+def identity(f):
+    """`@predicate` is minipy syntax; in Python it is the identity decorator."""
+    return f
+
+
+def position(e, src):
+    """(line, col) where CPython 3.11's traceback marks `e`'s raise: the innermost frame's
+    instruction position (co_positions; the byte column becomes a character column)."""
+    tb = e.__traceback__
+    if tb is None:
+        return None, None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    line, col = tb.tb_lineno, None
+    positions = list(tb.tb_frame.f_code.co_positions())
+    index = tb.tb_lasti // 2
+    if index < len(positions) and positions[index][2] is not None:
+        line, byte_col = positions[index][0], positions[index][2]
+        lines = src.encode("utf-8").split(b"\n")
+        text = lines[line - 1] if 0 < line <= len(lines) else b""
+        col = len(text[:byte_col].decode("utf-8", errors="replace")) + 1
+    return line, col
+
+
 def depth():
     """Number of Python frames on the stack, this one included."""
     n, f = 0, sys._getframe()
@@ -97,35 +124,42 @@ def depth():
     return n
 
 
-def module_run(code, inputs):
+def failure(result, e, src):
+    result["outcome"] = "exception"
+    result["exception"] = type(e).__name__
+    result["line"], result["col"] = position(e, src)
+
+
+def module_run(code, src, inputs):
     g = dict(inputs)
     g["__name__"] = "__main__"
-    result = {"outcome": "normal", "exception": None, "return_value": None}
+    g["predicate"] = identity
+    result = {"outcome": "normal", "exception": None, "return_value": None,
+              "line": None, "col": None}
     # Calibrated against `python3 prog.py` (3.11): a script's module frame counts as frame 1
     # of 1000; here the exec() call costs one more level than the frames depth() sees.
     sys.setrecursionlimit(RECURSION_LIMIT + depth())
     try:
         exec(code, g)
     except Exception as e:  # noqa: BLE001 - every program exception is a result
-        result["outcome"] = "exception"
-        result["exception"] = type(e).__name__
+        failure(result, e, src)
     finally:
         sys.setrecursionlimit(RECURSION_LIMIT + 50)
     result["store"] = snapshot(g)
     return result
 
 
-def entry_run(code, entry, inputs):
+def entry_run(code, src, entry, inputs):
     # An imported module's name is not "__main__"; minipy cannot tell the difference.
-    g = {"__name__": "module"}
-    result = {"outcome": "return", "exception": None, "return_value": None, "store": {}}
+    g = {"__name__": "module", "predicate": identity}
+    result = {"outcome": "return", "exception": None, "return_value": None, "store": {},
+              "line": None, "col": None}
     # The module frame counts as frame 1, as in a module run.
     sys.setrecursionlimit(RECURSION_LIMIT + depth())
     try:
         exec(code, g)
     except Exception as e:  # noqa: BLE001 - the import fails: that is the result
-        result["outcome"] = "exception"
-        result["exception"] = type(e).__name__
+        failure(result, e, src)
         result["store"] = snapshot(g)
         return result
     finally:
@@ -140,8 +174,7 @@ def entry_run(code, entry, inputs):
         value = f(**inputs)
     except Exception as e:  # noqa: BLE001
         sys.setrecursionlimit(RECURSION_LIMIT + 50)
-        result["outcome"] = "exception"
-        result["exception"] = type(e).__name__
+        failure(result, e, src)
         # The entry frame's locals at the moment the exception left it: the first traceback
         # entry that runs the entry function's code is the outermost call.
         tb = e.__traceback__
@@ -178,18 +211,19 @@ def entry_locals_at_return(f, inputs):
     return state["locals"]
 
 
-TIMED_OUT = {"outcome": "timeout", "exception": None, "return_value": None, "store": {}}
+TIMED_OUT = {"outcome": "timeout", "exception": None, "return_value": None, "store": {},
+             "line": None, "col": None}
 
 
-def run_one(code, entry, inputs, time_limit):
+def run_one(code, src, entry, inputs, time_limit):
     ALARM["fired"] = False
     try:
         signal.setitimer(signal.ITIMER_REAL, time_limit)
         try:
             if entry is None:
-                result = module_run(code, inputs)
+                result = module_run(code, src, inputs)
             else:
-                result = entry_run(code, entry, inputs)
+                result = entry_run(code, src, entry, inputs)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
     except Timeout:
@@ -207,7 +241,7 @@ def answer(request):
     results = []
     for raw in request["inputs"]:
         inputs = {k: to_python(v) for k, v in raw.items()}
-        r = run_one(code, entry, inputs, time_limit)
+        r = run_one(code, src, entry, inputs, time_limit)
         r["trace"] = []
         results.append(r)
     return results
