@@ -88,6 +88,9 @@ struct Gen {
     lines: Vec<String>,
     fresh: u32,
     has_func: bool,
+    /// `g` reads the module global `q` (which module code assigns, maybe first in a loop).
+    reads_q: bool,
+    assigns_q: bool,
 }
 
 const INT_OPS: [&str; 6] = ["<", "<=", "==", "!=", ">", ">="];
@@ -109,6 +112,8 @@ impl Gen {
             lines: vec!["n: int".into(), "m: int".into(), "t: tuple".into()],
             fresh: 0,
             has_func: false,
+            reads_q: false,
+            assigns_q: false,
         };
         let top = Ctx {
             indent: 0,
@@ -126,6 +131,9 @@ impl Gen {
         for _ in 0..1 + g.r.below(2) {
             g.top_stmt(&mut ctx);
         }
+        if g.reads_q && !g.assigns_q {
+            g.lines.push("q = 0".into());
+        }
         g.lines.join("\n") + "\n"
     }
 
@@ -139,8 +147,12 @@ impl Gen {
             tuples: vec!["u".into()],
             loops: 0,
             in_func: true,
-            depth: 1,
+            depth: 2,
         };
+        if self.r.pct(30) {
+            ctx.ints.push("q".into());
+            self.reads_q = true;
+        }
         self.annotated_loop(&mut ctx);
         let e = self.int_expr(&ctx, true);
         self.emit(&ctx, &format!("return {e}"));
@@ -201,7 +213,7 @@ impl Gen {
     /// An int expression; `raising`: may raise (division, indexing).
     fn int_expr(&mut self, ctx: &Ctx, raising: bool) -> String {
         let k = if raising {
-            self.r.below(9)
+            self.r.below(10)
         } else {
             self.r.below(5)
         };
@@ -224,6 +236,12 @@ impl Gen {
                 let k = self.r.below(4);
                 format!("10 // ({a} - {k})")
             }
+            9 if self.has_func && !ctx.in_func => {
+                // A call of `g` (its loop, its exceptions, its invariant failures).
+                let a = self.atom(ctx);
+                let u = ctx.tuples[self.r.below(ctx.tuples.len())].clone();
+                format!("g({a}, {u})")
+            }
             _ => {
                 let u = ctx.tuples[self.r.below(ctx.tuples.len())].clone();
                 let a = self.atom(ctx);
@@ -243,7 +261,16 @@ impl Gen {
     /// An invariant over the loop's variables: a right one for the counter, or a random
     /// comparison (too weak or wrong).
     fn invariant(&mut self, ctx: &Ctx, counter: &str, bound: &str, down: bool) -> String {
-        match self.r.below(10) {
+        match self.r.below(11) {
+            10 => {
+                let u = ctx.tuples[self.r.below(ctx.tuples.len())].clone();
+                let a = self.atom(ctx);
+                match self.r.below(3) {
+                    0 => format!("{u}[{counter}] >= -5 or {counter} >= len({u})"),
+                    1 => format!("10 // ({counter} + 1) >= 0"),
+                    _ => format!("{u}[{a}] != 9"),
+                }
+            }
             0 | 1 if !down => format!("0 <= {counter}"),
             0 | 1 => format!("{counter} >= 0 or {counter} == {bound}"),
             2 if !down => format!("{counter} <= {bound} or {counter} == 0"),
@@ -342,7 +369,16 @@ impl Gen {
             self.emit(ctx, &format!("while {i} > 0:"));
         } else {
             self.emit(ctx, &format!("{i} = 0"));
-            self.emit(ctx, &format!("while {i} < {bound}:"));
+            // Sometimes a guard that may raise (IndexError) or calls `g` (a temporary).
+            let extra = match self.r.below(8) {
+                0 => format!(" and {tuple}[{i}] != 7"),
+                1 if self.has_func && !ctx.in_func => {
+                    let a = self.atom(ctx);
+                    format!(" and {i} < g({a}, {tuple})")
+                }
+                _ => String::new(),
+            };
+            self.emit(ctx, &format!("while {i} < {bound}{extra}:"));
         }
         let mut body = ctx.clone();
         body.indent += 1;
@@ -444,7 +480,11 @@ impl Gen {
             .filter(|v| !ctx.counters.contains(v) && !["n", "m", "a"].contains(&v.as_str()))
             .cloned()
             .collect();
-        if !targets.is_empty() && self.r.pct(50) {
+        if !ctx.in_func && !ctx.ints.contains(&"q".to_string()) && self.r.pct(15) {
+            self.emit(ctx, &format!("q = {e}"));
+            ctx.ints.push("q".into());
+            self.assigns_q = true;
+        } else if !targets.is_empty() && self.r.pct(50) {
             let v = targets[self.r.below(targets.len())].clone();
             self.emit(ctx, &format!("{v} = {e}"));
         } else {
@@ -738,6 +778,108 @@ fn to_json(v: &Value) -> serde_json::Value {
     }
 }
 
+/// The leaf of an unrolled tree whose path condition an input satisfies.
+#[derive(Clone, Debug, PartialEq)]
+enum Hit {
+    /// A bound, unknown or open node: no prediction.
+    Undecided,
+    Normal,
+    /// (class, line, invariant failure).
+    Raises(String, usize, bool),
+    /// Not exactly one leaf: how many.
+    Matches(usize),
+}
+
+fn input_model(inp: &Input) -> symdbg::solver::Model {
+    use symdbg::engine::term::{Sort, Sym};
+    let mut values = BTreeMap::new();
+    for (name, v) in inp {
+        let (sort, value) = match v {
+            serde_json::Value::Array(xs) => (
+                Sort::Seq,
+                Value::Tuple(
+                    xs.iter()
+                        .map(|x| x.to_string().parse().unwrap())
+                        .collect::<Vec<_>>()
+                        .into(),
+                ),
+            ),
+            x => (Sort::Int, Value::Int(x.to_string().parse().unwrap())),
+        };
+        values.insert(
+            Sym {
+                name: std::rc::Rc::from(name.as_str()),
+                sort,
+            },
+            value,
+        );
+    }
+    symdbg::solver::Model { values }
+}
+
+/// `--loops unroll`: per input, the one leaf whose path condition holds.
+fn unrolled(src: &str, inputs: &[Input]) -> Result<Vec<Hit>, String> {
+    let (program, types, ir) = transform::load(src).map_err(|d| format!("{d:?}"))?;
+    let mut config = Config::default();
+    config.loops = LoopMode::Unroll;
+    config.unroll = 4;
+    config.recursion = 3;
+    config.timeout_ms = Some(20_000);
+    let mut e = Engine::new(&program, types, ir, None, config).map_err(|d| format!("{d:?}"))?;
+    let root = e.tree().root();
+    e.run(
+        root,
+        Limits {
+            max_nodes: Some(20_000),
+            time: Some(Duration::from_secs(20)),
+            ..Limits::default()
+        },
+    );
+    let map = SourceMap::new("prog.py", src);
+    let candidates: Vec<_> = e
+        .tree()
+        .nodes()
+        .filter(|n| n.is_open() || n.outcome().is_some_and(|o| o != Outcome::Infeasible))
+        .map(|n| (n.id, e.path_condition(n.id)))
+        .collect();
+    Ok(inputs
+        .iter()
+        .map(|inp| {
+            let model = input_model(inp);
+            let ids: Vec<_> = candidates
+                .iter()
+                .filter(|(_, pc)| {
+                    pc.iter()
+                        .all(|t| matches!(model.eval(t), Some(Value::Bool(true))))
+                })
+                .map(|(id, _)| *id)
+                .collect();
+            let [id] = ids[..] else {
+                return Hit::Matches(ids.len());
+            };
+            let node = e.tree().node(id);
+            match node.outcome() {
+                Some(Outcome::Normal) => Hit::Normal,
+                Some(Outcome::Exception(c)) => Hit::Raises(
+                    c.name().to_string(),
+                    node.exception_at.map_or(0, |s| map.line(s.start)),
+                    node.invariant_failure,
+                ),
+                _ => Hit::Undecided,
+            }
+        })
+        .collect())
+}
+
+/// What python3's checked run predicts for the leaf an input reaches when unrolled.
+fn expected_hit(r: &PyRun) -> Hit {
+    match (&r.inv, &r.checked) {
+        (Some(line), _) => Hit::Raises("AssertionError".into(), *line, true),
+        (None, Some((c, line))) => Hit::Raises(c.clone(), *line, false),
+        (None, None) => Hit::Normal,
+    }
+}
+
 fn explore(src: &str) -> Result<Tree, String> {
     let (program, types, ir) = transform::load(src).map_err(|d| format!("{d:?}"))?;
     let mut config = Config::default();
@@ -875,6 +1017,10 @@ struct Figures {
     reproduced: usize,
     not_reproduced: usize,
     nodes: usize,
+    /// `--loops unroll`: inputs whose leaf disagrees with python3's checked run.
+    unroll_wrong: Vec<(u64, String, String)>,
+    unroll_decided: usize,
+    unroll_undecided: usize,
 }
 
 /// Generate, run and judge the programs of seeds `seeds`, in batches for python3.
@@ -883,16 +1029,25 @@ fn campaign(seeds: std::ops::Range<u64>) -> Figures {
     let seeds: Vec<u64> = seeds.collect();
     for chunk in seeds.chunks(50) {
         let progs: Vec<(u64, String)> = chunk.iter().map(|&s| (s, Gen::program(s))).collect();
-        let trees: Vec<Result<Tree, String>> = {
+        let inputs = grid_inputs();
+        type Both = (Result<Tree, String>, Result<Vec<Hit>, String>);
+        let (trees, hits): (Vec<_>, Vec<_>) = {
             let progs = progs.clone();
+            let inputs = inputs.clone();
             std::thread::Builder::new()
                 .stack_size(crate::differential::STACK_SIZE)
-                .spawn(move || progs.iter().map(|(_, p)| explore(p)).collect())
+                .spawn(move || -> Vec<Both> {
+                    progs
+                        .iter()
+                        .map(|(_, p)| (explore(p), unrolled(p, &inputs)))
+                        .collect()
+                })
                 .unwrap()
                 .join()
                 .unwrap()
+                .into_iter()
+                .unzip()
         };
-        let inputs = grid_inputs();
         let mut batch = Vec::new();
         for ((_, src), tree) in progs.iter().zip(&trees) {
             batch.push((src.clone(), inputs.clone()));
@@ -916,6 +1071,33 @@ fn campaign(seeds: std::ops::Range<u64>) -> Figures {
             f.nodes += tree.nodes;
             f.incomplete += usize::from(tree.incomplete);
             let v = judge(tree, &inputs, &py[2 * k], &py[2 * k + 1]);
+            if let Ok(hits) = &hits[k] {
+                let mut wrong = Vec::new();
+                for ((inp, hit), run) in inputs.iter().zip(hits).zip(&py[2 * k]) {
+                    if *hit == Hit::Undecided {
+                        f.unroll_undecided += 1;
+                        continue;
+                    }
+                    f.unroll_decided += 1;
+                    let want = expected_hit(run);
+                    // An invariant failure's class is the exception its evaluation raised,
+                    // or AssertionError: compare the line only.
+                    let same = match (hit, &want) {
+                        (Hit::Raises(_, a, true), Hit::Raises(_, b, true)) => a == b,
+                        _ => *hit == want,
+                    };
+                    if !same {
+                        wrong.push(format!("{inp:?}: unrolled {hit:?}, python3 {want:?}"));
+                    }
+                }
+                if !wrong.is_empty() {
+                    f.unroll_wrong.push((
+                        *seed,
+                        src.clone(),
+                        wrong[..wrong.len().min(3)].join("\n"),
+                    ));
+                }
+            }
             f.python_fails += usize::from(v.python_fails);
             f.excused += usize::from(v.excused);
             f.reds += v.reds;
@@ -954,7 +1136,7 @@ fn report(f: &Figures) -> String {
         "programs {}, inputs {}, python3 fails on some input: {}, unsound verdicts: {}, \
          uncovered failures: {}, no verdict (bound/unknown/open) where python3 fails: {}, \
          incomplete trees: {}, red leaves {} (reproduced {}, not reproduced {}), nodes {}, \
-         load errors {}\n",
+         load errors {}; unrolled: {} inputs decided ({} bound/unknown), {} programs disagree\n",
         f.programs,
         f.inputs,
         f.python_fails,
@@ -966,8 +1148,14 @@ fn report(f: &Figures) -> String {
         f.reproduced,
         f.not_reproduced,
         f.nodes,
-        f.load_errors.len()
+        f.load_errors.len(),
+        f.unroll_decided,
+        f.unroll_undecided,
+        f.unroll_wrong.len()
     );
+    for (seed, src, why) in f.unroll_wrong.iter().take(5) {
+        writeln!(s, "--- UNROLL seed {seed}\n{src}{why}").unwrap();
+    }
     for (seed, src, why) in f.unsound.iter().take(5) {
         writeln!(s, "--- UNSOUND seed {seed}\n{src}{why}").unwrap();
     }
@@ -988,7 +1176,10 @@ fn generated_programs_keep_the_verdict_rule() {
     let r = report(&f);
     eprintln!("{r}(in {:?})", start.elapsed());
     assert!(
-        f.unsound.is_empty() && f.uncovered.is_empty() && f.load_errors.is_empty(),
+        f.unsound.is_empty()
+            && f.uncovered.is_empty()
+            && f.unroll_wrong.is_empty()
+            && f.load_errors.is_empty(),
         "{r}"
     );
     assert!(
@@ -1007,7 +1198,10 @@ fn campaign_by_hand() {
     let f = campaign(seed..seed + n);
     let r = report(&f);
     eprintln!("{r}(in {:?})", start.elapsed());
-    assert!(f.unsound.is_empty() && f.uncovered.is_empty(), "{r}");
+    assert!(
+        f.unsound.is_empty() && f.uncovered.is_empty() && f.unroll_wrong.is_empty(),
+        "{r}"
+    );
 }
 
 /// Print one generated program (for debugging: `INVGEN_SHOW=seed`).
