@@ -1258,3 +1258,55 @@ fn show() {
     let src = Gen::program(seed);
     eprintln!("{src}\n--- checked\n{}", checked(&src));
 }
+
+/// The real `symdbg run --json` (what users read) gives the same red leaves as the engine
+/// the campaign drives, on a few generated programs.
+#[test]
+fn run_json_shows_the_same_red_leaves() {
+    let dir = std::env::temp_dir().join(format!("symdbg-invgen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut reds = 0;
+    for seed in 0..6u64 {
+        let src = Gen::program(seed);
+        let path = dir.join(format!("p{seed}.py"));
+        std::fs::write(&path, &src).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
+            .arg("run")
+            .arg(&path)
+            .args(["--json", "--unroll", "4", "--recursion", "3"])
+            .args(["--timeout-ms", "20000", "--max-nodes", "20000"])
+            .output()
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        let mut cli: Vec<(String, usize)> = json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["outcome"] == "exception")
+            .map(|n| {
+                (
+                    n["exception"].as_str().unwrap().to_string(),
+                    n["exception_line"].as_u64().unwrap() as usize,
+                )
+            })
+            .collect();
+        let tree = std::thread::Builder::new()
+            .stack_size(crate::differential::STACK_SIZE)
+            .spawn(move || explore(&src).unwrap())
+            .unwrap()
+            .join()
+            .unwrap();
+        let mut api: Vec<(String, usize)> = tree
+            .reds
+            .iter()
+            .map(|r| (r.class.clone(), r.line))
+            .collect();
+        cli.sort();
+        api.sort();
+        assert_eq!(cli, api, "seed {seed}");
+        reds += api.len();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(reds > 0, "some generated program has a red leaf");
+}
