@@ -281,7 +281,7 @@ fn report(f: &Figures) -> String {
 #[test]
 fn generated_programs_keep_the_verdict_rule() {
     let start = Instant::now();
-    let f = campaign(0..60);
+    let f = campaign(0..80);
     let r = report(&f);
     eprintln!("{r}(in {:?})", start.elapsed());
     assert!(

@@ -276,6 +276,10 @@ impl Gen {
         // A constant bound: fully unrolled within `--unroll`.
         let c = self.name("c");
         let k = 1 + self.r.below(2);
+        // `p` counts the iterations that reach the end of the body: an inner loop's
+        // `else: break/continue` skips it, and the division after the loop sees that.
+        let p = self.name("p");
+        self.emit(ctx, &format!("{p} = 0"));
         self.emit(ctx, &format!("{c} = 0"));
         self.emit(ctx, &format!("while {c} < {k}:"));
         let mut body = ctx.clone();
@@ -294,6 +298,7 @@ impl Gen {
         if !inner_annotated && body.depth > 0 && self.r.pct(50) {
             self.annotated_loop(&mut body);
         }
+        self.emit(&body, &format!("{p} = {p} + 1"));
         if self.r.pct(25) {
             self.emit(ctx, "else:");
             let mut e = ctx.clone();
@@ -301,6 +306,12 @@ impl Gen {
             self.else_stmt(&mut e);
         }
         ctx.ints.push(c);
+        if self.r.pct(60) {
+            let r = self.name("r");
+            let k = self.r.below(3);
+            self.emit(ctx, &format!("{r} = 10 // ({p} - {k})"));
+        }
+        ctx.ints.push(p);
     }
 
     fn loop_(&mut self, ctx: &mut Ctx, annotated: bool) {
@@ -408,7 +419,12 @@ impl Gen {
         for _ in 0..stmts.max(1) {
             self.body_stmt(&mut body);
         }
-        if self.r.pct(30) {
+        if self.r.pct(40) {
+            // The end of the body: skipped by a `break`/`continue` of an inner loop's else.
+            self.emit(&body, &format!("{s} = {s} + 1"));
+        }
+        let else_pct = if ctx.loops > 0 { 55 } else { 30 };
+        if self.r.pct(else_pct) {
             self.emit(ctx, "else:");
             let mut e = ctx.clone();
             e.indent += 1;
@@ -431,7 +447,12 @@ impl Gen {
     }
 
     fn else_stmt(&mut self, ctx: &mut Ctx) {
-        match self.r.below(5) {
+        let k = if ctx.loops > 0 && self.r.pct(50) {
+            self.r.below(2)
+        } else {
+            self.r.below(5)
+        };
+        match k {
             0 if ctx.loops > 0 => self.emit(ctx, "break"),
             1 if ctx.loops > 0 => self.emit(ctx, "continue"),
             2 if ctx.in_func => {
@@ -472,7 +493,7 @@ impl Gen {
         let targets: Vec<String> = ctx
             .ints
             .iter()
-            .filter(|v| !ctx.counters.contains(v) && !["n", "m", "a"].contains(&v.as_str()))
+            .filter(|v| !ctx.counters.contains(v) && !["n", "m", "a", "q"].contains(&v.as_str()))
             .cloned()
             .collect();
         if !ctx.in_func && !ctx.ints.contains(&"q".to_string()) && self.r.pct(15) {
