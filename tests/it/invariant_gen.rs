@@ -132,9 +132,18 @@ struct Figures {
 
 /// Generate, run and judge the programs of seeds `seeds`, in batches for python3.
 fn campaign(seeds: std::ops::Range<u64>) -> Figures {
+    let start = Instant::now();
+    let progress = std::env::var("INVGEN_PROGRESS").is_ok();
     let mut f = Figures::default();
     let seeds: Vec<u64> = seeds.collect();
     for chunk in seeds.chunks(50) {
+        if progress && f.programs > 0 {
+            eprintln!(
+                "{:?}: {}",
+                start.elapsed(),
+                report(&f).lines().next().unwrap_or("")
+            );
+        }
         let progs: Vec<(u64, String)> = chunk.iter().map(|&s| (s, Gen::program(s))).collect();
         let inputs = grid_inputs();
         type Both = (Result<Tree, String>, Result<Vec<Hit>, String>);
