@@ -22,6 +22,8 @@ mod gen_check;
 mod hostile;
 /// Hostile input for the front-end and the terminal: bursts, signals, control characters.
 mod hostile_front;
+/// The verdict rule for `invariant` loops over generated programs, against python3.
+mod invariant_gen;
 /// Broken invariants in the outputs: the failing line and column, models with the havoc'd
 /// values, counterexamples that say whether they reproduce; the TUI's model pane.
 mod invariant_reports;
