@@ -81,11 +81,12 @@ pub(super) fn input_model(inp: &Input) -> symdbg::solver::Model {
     symdbg::solver::Model { values }
 }
 
-/// `--loops unroll`: per input, the one leaf whose path condition holds.
-pub(super) fn unrolled(src: &str, inputs: &[Input]) -> Result<Vec<Hit>, String> {
+/// `src` explored as `run` explores it in the campaign: `mode`, `--unroll 4`,
+/// `--recursion 3`, 20 s per check, at most 20,000 nodes or 20 s.
+fn explored(src: &str, mode: LoopMode) -> Result<Engine, String> {
     let (program, types, ir) = transform::load(src).map_err(|d| format!("{d:?}"))?;
     let mut config = Config::default();
-    config.loops = LoopMode::Unroll;
+    config.loops = mode;
     config.unroll = 4;
     config.recursion = 3;
     config.timeout_ms = Some(20_000);
@@ -99,6 +100,12 @@ pub(super) fn unrolled(src: &str, inputs: &[Input]) -> Result<Vec<Hit>, String> 
             ..Limits::default()
         },
     );
+    Ok(e)
+}
+
+/// `--loops unroll`: per input, the one leaf whose path condition holds.
+pub(super) fn unrolled(src: &str, inputs: &[Input]) -> Result<Vec<Hit>, String> {
+    let e = explored(src, LoopMode::Unroll)?;
     let map = SourceMap::new("prog.py", src);
     let candidates: Vec<_> = e
         .tree()
@@ -145,22 +152,7 @@ pub(super) fn expected_hit(r: &PyRun) -> Hit {
 }
 
 pub(super) fn explore(src: &str) -> Result<Tree, String> {
-    let (program, types, ir) = transform::load(src).map_err(|d| format!("{d:?}"))?;
-    let mut config = Config::default();
-    config.loops = LoopMode::Invariant;
-    config.unroll = 4;
-    config.recursion = 3;
-    config.timeout_ms = Some(20_000);
-    let mut e = Engine::new(&program, types, ir, None, config).map_err(|d| format!("{d:?}"))?;
-    let root = e.tree().root();
-    e.run(
-        root,
-        Limits {
-            max_nodes: Some(20_000),
-            time: Some(Duration::from_secs(20)),
-            ..Limits::default()
-        },
-    );
+    let mut e = explored(src, LoopMode::Invariant)?;
     let map = SourceMap::new("prog.py", src);
     let mut tree = Tree {
         incomplete: e.stats().open > 0,
