@@ -117,11 +117,7 @@ fn symdbg(args: &[&str], timeout_s: u32) -> (i32, String, String) {
         .env("NO_COLOR", "1")
         .output()
         .expect("run symdbg");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    super::util::triple(out)
 }
 
 /// A random value of `ty`: small ones mostly (so `//` by 0 and short tuples happen),

@@ -31,11 +31,7 @@ fn exec(src: &str, args: &[&str]) -> (i32, String, String) {
     all.extend_from_slice(args);
     let out = symdbg(&all);
     let _ = std::fs::remove_file(&path);
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    super::util::triple(out)
 }
 
 /// `exec ... --json`, which must succeed; the parsed object.

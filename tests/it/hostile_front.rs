@@ -209,11 +209,7 @@ fn symdbg_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .env("NO_COLOR", "1")
         .output()
         .expect("run symdbg");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    super::util::triple(out)
 }
 
 /// `python3 FILE` in `dir`: exit code and the last line of stderr.

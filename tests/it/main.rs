@@ -50,3 +50,5 @@ mod tui;
 mod tui_e2e;
 /// The terminal UI's key scenarios: keys in, app state and frame out.
 mod tui_keys;
+/// What several modules share: running the real binary.
+mod util;

@@ -2,8 +2,8 @@
 //! values it promises (minipy and SMT-LIB text, models), `--dot` well-formedness,
 //! `--counterexamples` lines (format, location, replay with `symdbg exec`), exit codes.
 
+use super::util::symdbg;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use regex::Regex;
@@ -59,21 +59,6 @@ fn temp_file(contents: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("symdbg-run-{}-{n}.py", std::process::id()));
     std::fs::write(&path, contents).expect("write temp file");
     path
-}
-
-/// `symdbg ARGS...` from the repository root: (exit code, stdout, stderr).
-fn symdbg(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run symdbg");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// `symdbg run FILE ARGS...`, which must exit with `code`; its stdout.

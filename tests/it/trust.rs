@@ -11,27 +11,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
+pub(super) use super::util::symdbg;
+
 pub(super) fn temp_file(contents: &str) -> PathBuf {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let path = std::env::temp_dir().join(format!("symdbg-trust-{}-{n}.py", std::process::id()));
     std::fs::write(&path, contents).expect("write temp file");
     path
-}
-
-/// `symdbg ARGS...`: (exit code, stdout, stderr).
-pub(super) fn symdbg(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run symdbg");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// CPython's result for one run (see `tests/py/import_call.py`).

@@ -3,7 +3,7 @@
 //! the same screen; the solver time is hidden), and the real binary's refusals (malformed
 //! program, no terminal) that must happen before any screen opens.
 
-use std::process::Command;
+use super::util::symdbg as symdbg_bin;
 
 use symdbg::engine::Config;
 use symdbg::lang::SourceMap;
@@ -108,20 +108,6 @@ fn too_small_terminal_gets_a_message() {
     // Growing the terminal brings the layout back.
     h.resize(100, 30);
     assert!(h.screen().contains("tree: 1 node "));
-}
-
-fn symdbg_bin(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run symdbg");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]
