@@ -14,9 +14,9 @@
 
 use std::time::Instant;
 
-use symdbg::engine::term::{Sort, Sym, Term, TermKind};
 use symdbg::lang::ast::CmpOp;
 use symdbg::solver::{SatResult, Solver, SolverConfig, SolverStats};
+use symdbg::term::{Sort, Sym, Term, TermKind};
 
 type Gen = dyn Fn(usize, &[Term]) -> Option<Vec<Term>>;
 

@@ -20,8 +20,8 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 
+use symdbg::base::SourceMap;
 use symdbg::engine::Config;
-use symdbg::lang::SourceMap;
 use symdbg::tui::app::{App, Pane};
 use symdbg::tui::harness::Harness;
 use symdbg::tui::tree::RowKind;

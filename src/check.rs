@@ -20,10 +20,10 @@
 use std::collections::BTreeMap;
 
 use crate::concrete::{self, Outcome as COutcome, Value};
-use crate::engine::term::{Sym, Term};
 use crate::engine::{Engine, NodeId, Outcome};
 use crate::lang::{Program, Type, TypeInfo};
-use crate::solver::Model;
+use crate::term::Model;
+use crate::term::{Sym, Term};
 
 /// One concrete result, comparable between a leaf and a concrete run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub struct Report {
     pub undecided: usize,
     /// Inputs (random ones, or leaf models) skipped because the path conditions or the
     /// leaf's values cannot be evaluated under them in Rust (a quantifier over a range
-    /// larger than [`crate::solver::EVAL_RANGE_LIMIT`]): no verdict either way.
+    /// larger than [`crate::term::EVAL_RANGE_LIMIT`]): no verdict either way.
     pub unevaluated: usize,
     /// Concrete runs that used up the interpreter's step budget (`step_limit`): they end
     /// nowhere, so they are no verdict either way (random inputs and leaf models).
@@ -133,7 +133,7 @@ impl Rng {
 pub const CUT: &str = "cut";
 
 /// The leaf's behaviour under `model`; `None` if a value cannot be evaluated although the
-/// model covers its symbols (a quantifier past [`crate::solver::EVAL_RANGE_LIMIT`]). Store
+/// model covers its symbols (a quantifier past [`crate::term::EVAL_RANGE_LIMIT`]). Store
 /// terms over other symbols (havoc, opaque calls) are left out, as before.
 fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Option<Behaviour> {
     let eval = |t: &Term| -> Result<Option<Value>, ()> {
@@ -208,7 +208,7 @@ fn model_of(engine: &Engine, inputs: &BTreeMap<String, Value>) -> Model {
 
 /// Whether the path condition holds under `model`, as a three-valued conjunction: false if
 /// a conjunct is false, `None` if none is but one cannot be evaluated (`Model::eval` does
-/// not evaluate quantifiers over more than [`crate::solver::EVAL_RANGE_LIMIT`] values).
+/// not evaluate quantifiers over more than [`crate::term::EVAL_RANGE_LIMIT`] values).
 fn holds(model: &Model, pc: &[Term]) -> Option<bool> {
     let mut result = Some(true);
     for t in pc {

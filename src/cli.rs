@@ -19,8 +19,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::base::SourceMap;
 use crate::diagnostics::{render_all, Diagnostic};
-use crate::lang::SourceMap;
 
 /// Everything runs on a thread with this much stack: the interpreters recurse in Rust,
 /// once per minipy call and per nesting level of an expression.

@@ -27,9 +27,10 @@ pub use inputs::{article, check_inputs, describe, expected_inputs, InputSpec};
 pub use names::assigned_names;
 pub use value::Value;
 
+use crate::base::ExcClass;
+use crate::base::Span;
 use crate::diagnostics::Diagnostic;
-use crate::lang::{Program, Span, TypeInfo};
-use crate::semantics::ExcClass;
+use crate::lang::{Program, TypeInfo};
 use interp::{Abrupt, Interp};
 
 /// How a run ended.

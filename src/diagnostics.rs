@@ -7,8 +7,8 @@ use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 
-use crate::lang::escape::{escape, escape_text, Escaped};
-use crate::lang::{SourceMap, Span};
+use crate::base::escape::{escape, escape_text, Escaped};
+use crate::base::{SourceMap, Span};
 
 /// One error about the program or the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]

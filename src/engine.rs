@@ -16,7 +16,6 @@ mod eval;
 pub mod label;
 pub mod state;
 mod step;
-pub mod term;
 pub mod tree;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -25,14 +24,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::base::Span;
 use crate::concrete::Value;
 use crate::diagnostics::Diagnostic;
-use crate::lang::{self, Span, TypeInfo};
-use crate::solver::{Model, SatResult, Solver, SolverConfig, SolverStats};
+use crate::lang::{self, TypeInfo};
+use crate::solver::{SatResult, Solver, SolverConfig, SolverStats};
+use crate::term::Model;
+use crate::term::{Sym, Term};
 use crate::transform::ir::{self, InstrKind};
 use state::{Cont, Frame, Kont, PathCondition, State};
 use step::{settle, Settled, Stepper};
-use term::{Sym, Term};
 pub use tree::{Node, NodeId, NodeKind, Outcome, Tree};
 
 /// CPython's default recursion limit (frames, counting the module's).

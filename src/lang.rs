@@ -11,16 +11,13 @@
 pub mod ast;
 pub mod chain;
 pub mod entry;
-pub mod escape;
 mod lines;
 mod parser;
 pub mod pretty;
-pub mod span;
 pub mod types;
 
 pub use ast::*;
 pub use lines::universal_newlines;
-pub use span::{SourceMap, Span};
 pub use types::TypeInfo;
 
 use crate::diagnostics::Diagnostic;

@@ -14,6 +14,7 @@
 //! - [`cli`]: the command line (`symdbg exec`, ...); with [`tui`], the only stages that do IO.
 //! - [`tui`]: the terminal debugger (`symdbg FILE`): ratatui panes over an engine thread.
 
+pub mod base;
 pub mod check;
 pub mod cli;
 pub mod concrete;
@@ -22,5 +23,6 @@ pub mod engine;
 pub mod lang;
 pub mod semantics;
 pub mod solver;
+pub mod term;
 pub mod transform;
 pub mod tui;

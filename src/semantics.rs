@@ -10,8 +10,9 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
 
+use crate::base::exc::ExcClass;
+use crate::base::Span;
 use crate::lang::ast::{BinOp, CmpOp, Expr, ExprKind, UnaryOp};
-use crate::lang::Span;
 
 /// The largest int minipy computes with: 2^18 bits, about 79,000 decimal digits (CPython
 /// itself refuses to print ints of more than 4,300 digits by default). The concrete
@@ -126,105 +127,6 @@ pub fn max(a: &BigInt, b: &BigInt) -> BigInt {
         b.clone()
     } else {
         a.clone()
-    }
-}
-
-/// The exception classes minipy programs can raise or name in `except` clauses, with
-/// CPython's hierarchy (see [`ExcClass::parent`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ExcClass {
-    BaseException,
-    Exception,
-    ArithmeticError,
-    ZeroDivisionError,
-    OverflowError,
-    LookupError,
-    IndexError,
-    KeyError,
-    AssertionError,
-    RuntimeError,
-    RecursionError,
-    NameError,
-    UnboundLocalError,
-    TypeError,
-    ValueError,
-}
-
-impl ExcClass {
-    pub const ALL: &'static [ExcClass] = &[
-        ExcClass::BaseException,
-        ExcClass::Exception,
-        ExcClass::ArithmeticError,
-        ExcClass::ZeroDivisionError,
-        ExcClass::OverflowError,
-        ExcClass::LookupError,
-        ExcClass::IndexError,
-        ExcClass::KeyError,
-        ExcClass::AssertionError,
-        ExcClass::RuntimeError,
-        ExcClass::RecursionError,
-        ExcClass::NameError,
-        ExcClass::UnboundLocalError,
-        ExcClass::TypeError,
-        ExcClass::ValueError,
-    ];
-
-    /// Python's name of the class.
-    pub fn name(self) -> &'static str {
-        match self {
-            ExcClass::BaseException => "BaseException",
-            ExcClass::Exception => "Exception",
-            ExcClass::ArithmeticError => "ArithmeticError",
-            ExcClass::ZeroDivisionError => "ZeroDivisionError",
-            ExcClass::OverflowError => "OverflowError",
-            ExcClass::LookupError => "LookupError",
-            ExcClass::IndexError => "IndexError",
-            ExcClass::KeyError => "KeyError",
-            ExcClass::AssertionError => "AssertionError",
-            ExcClass::RuntimeError => "RuntimeError",
-            ExcClass::RecursionError => "RecursionError",
-            ExcClass::NameError => "NameError",
-            ExcClass::UnboundLocalError => "UnboundLocalError",
-            ExcClass::TypeError => "TypeError",
-            ExcClass::ValueError => "ValueError",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<ExcClass> {
-        ExcClass::ALL.iter().copied().find(|c| c.name() == name)
-    }
-
-    /// The direct base class, as in CPython; `None` for `BaseException`.
-    pub fn parent(self) -> Option<ExcClass> {
-        use ExcClass::*;
-        Some(match self {
-            BaseException => return None,
-            Exception => BaseException,
-            ArithmeticError | LookupError | AssertionError | RuntimeError | NameError
-            | TypeError | ValueError => Exception,
-            ZeroDivisionError | OverflowError => ArithmeticError,
-            IndexError | KeyError => LookupError,
-            RecursionError => RuntimeError,
-            UnboundLocalError => NameError,
-        })
-    }
-
-    /// Whether `except handler:` catches an exception of class `self`.
-    pub fn is_subclass_of(self, handler: ExcClass) -> bool {
-        let mut c = Some(self);
-        while let Some(k) = c {
-            if k == handler {
-                return true;
-            }
-            c = k.parent();
-        }
-        false
-    }
-}
-
-impl std::fmt::Display for ExcClass {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
     }
 }
 

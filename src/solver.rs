@@ -37,13 +37,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::engine::term::{Sym, Term};
+use crate::term::{Model, Sym, Term};
 use cache::{Cache, Key};
 use incremental::Incremental;
 use slice::VarsMemo;
 
 pub use interrupt::{interruptible, with_watchdog, INTERRUPTED};
-pub use model::{Model, EVAL_RANGE_LIMIT};
 pub use translate::UNROLL_LIMIT;
 
 /// A concrete value of a model: an int, a bool or a tuple of ints.

@@ -33,9 +33,9 @@ use std::time::Duration;
 
 use ratatui::crossterm::event::Event;
 
+use crate::base::SourceMap;
 use crate::diagnostics::render_all;
 use crate::engine::Config;
-use crate::lang::SourceMap;
 use app::App;
 
 /// Exit code for a bad program, bad usage or no terminal.

@@ -4,7 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use symdbg::diagnostics::render_all;
-use symdbg::lang::{self, pretty, SourceMap};
+use symdbg::lang::{self, pretty};
+use symdbg::base::SourceMap;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -7,10 +7,11 @@ use serde::Serialize;
 
 use super::source::read_source;
 use super::{ExecArgs, Failure};
+use crate::base::SourceMap;
 use crate::concrete::{
     self, article, check_inputs, describe, InputSpec, Outcome, RunResult, Value,
 };
-use crate::lang::{self, SourceMap, Type};
+use crate::lang::{self, Type};
 
 pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
     let source = read_source(&args.file)?;

@@ -10,8 +10,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use super::{Failure, Loaded, RunArgs};
+use crate::base::SourceMap;
 use crate::engine::{Engine, Limits, Node, NodeId, Outcome, Stop, Strategy};
-use crate::lang::SourceMap;
 
 mod counterexamples;
 mod dot;

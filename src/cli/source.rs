@@ -4,13 +4,13 @@ use std::io::ErrorKind;
 use std::path::Path;
 
 use super::Failure;
-use crate::lang::SourceMap;
+use crate::base::SourceMap;
 
 /// Read `path` as minipy source: it must exist, be a file, be UTF-8 (the position of the
 /// first bad byte is reported) and not be empty. A leading byte-order mark is dropped.
 pub(super) fn read_source(path: &Path) -> Result<SourceMap, Failure> {
     // Shown in every message and header: control characters escaped.
-    let name = crate::lang::escape::escape(&path.display().to_string()).into_owned();
+    let name = crate::base::escape::escape(&path.display().to_string()).into_owned();
     if path.is_dir() {
         return Err(Failure::plain(
             format!("`{name}` is a directory, not a minipy file"),

@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use super::Value;
+use crate::base::Span;
 use crate::diagnostics::Diagnostic;
 use crate::lang::ast::{Program, Type};
-use crate::lang::Span;
 
 /// One input a run expects: a module's `x: int` declaration or an entry function's parameter.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,9 +13,11 @@ use num_bigint::BigInt;
 
 use super::names::assigned_names;
 use super::{Config, Value, TRACE_LIMIT};
+use crate::base::ExcClass;
+use crate::base::Span;
 use crate::lang::ast::*;
-use crate::lang::{Span, TypeInfo};
-use crate::semantics::{self, ExcClass};
+use crate::lang::TypeInfo;
+use crate::semantics;
 
 /// Expressions and calls (the rest of `impl Interp`).
 mod eval;

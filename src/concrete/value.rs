@@ -114,7 +114,7 @@ impl fmt::Display for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::Span;
+    use crate::base::Span;
 
     fn e(kind: ExprKind) -> Expr {
         Expr {

@@ -12,10 +12,10 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use super::state::State;
-use super::term::{Sort, Sym, Term};
+use crate::base::ExcClass;
+use crate::base::Span;
 use crate::lang::ast::*;
-use crate::lang::Span;
-use crate::semantics::ExcClass;
+use crate::term::{Sort, Sym, Term};
 use crate::transform::ir;
 
 /// The result of evaluating an expression.

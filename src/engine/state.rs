@@ -9,9 +9,9 @@ use std::rc::Rc;
 
 use rpds::RedBlackTreeMap;
 
-use super::term::Term;
-use crate::lang::Span;
-use crate::semantics::ExcClass;
+use crate::base::ExcClass;
+use crate::base::Span;
+use crate::term::Term;
 use crate::transform::ir::Block;
 
 /// A variable store: name → symbolic value. A variable that a loop's `havoc` left possibly
@@ -272,8 +272,8 @@ impl State {
 
 #[cfg(test)]
 mod tests {
-    use super::super::term::{Sort, Sym};
     use super::*;
+    use crate::term::{Sort, Sym};
 
     #[test]
     fn long_lists_drop_without_recursion() {

@@ -12,11 +12,12 @@ use std::rc::Rc;
 
 use super::eval::{Alts, Context};
 use super::state::{Abrupt, Cont, Frame, Kont, State};
-use super::term::{Sort, Sym, Term};
 use super::tree::Outcome;
 use super::{Config, LoopMode};
-use crate::lang::{Span, Type};
-use crate::semantics::ExcClass;
+use crate::base::ExcClass;
+use crate::base::Span;
+use crate::lang::Type;
+use crate::term::{Sort, Sym, Term};
 use crate::transform::ir::{Block, InstrKind};
 
 /// The steps of loop invariants: checks, havoc, assume.

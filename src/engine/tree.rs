@@ -6,9 +6,9 @@
 use std::rc::Rc;
 
 use super::state::State;
-use super::term::Term;
-use crate::lang::Span;
-use crate::semantics::ExcClass;
+use crate::base::ExcClass;
+use crate::base::Span;
+use crate::term::Term;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);

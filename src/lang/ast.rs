@@ -1,14 +1,14 @@
 //! The minipy abstract syntax tree.
 //!
 //! Every statement and expression carries a [`Span`] (byte offsets into the source; turn it
-//! into line/column with [`crate::lang::SourceMap`]). The tree is plain data: the parser
+//! into line/column with [`crate::base::SourceMap`]). The tree is plain data: the parser
 //! builds it, the type checker reads it, the pretty printer prints it back to source that
 //! parses to the same tree (modulo spans, see [`Program::without_spans`]), and the
 //! interpreters execute it.
 
 use num_bigint::BigInt;
 
-use super::span::Span;
+use crate::base::span::Span;
 
 /// The three value types of minipy (plus `None` for procedures, see [`FunctionDef::ret`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -9,7 +9,7 @@
 //! The pretty printer uses [`is_canonical`] to print a chain of this shape flat again.
 
 use super::ast::{BoolOp, Expr, ExprKind};
-use super::Span;
+use crate::base::Span;
 
 /// Chains up to this many operands nest to the left.
 pub const FLAT: usize = 64;

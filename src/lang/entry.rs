@@ -18,7 +18,7 @@
 use std::collections::BTreeSet;
 
 use super::ast::*;
-use super::{SourceMap, Span};
+use crate::base::{SourceMap, Span};
 use crate::diagnostics::Diagnostic;
 
 /// The function `--entry name` analyses, or why there is none. `run`, `check`, `exec` and

@@ -10,8 +10,8 @@
 //! - [`blocks`] turns the indentation of those lines into a tree of [`LineNode`]s: each node is
 //!   a line and the indented block under it; inconsistent indentation is reported.
 
-use super::escape::is_printable;
-use super::span::Span;
+use crate::base::escape::is_printable;
+use crate::base::span::Span;
 use crate::diagnostics::Diagnostic;
 
 /// CPython's tokenizer refuses more than 200 nested brackets; so do we (it also bounds the

@@ -13,7 +13,7 @@ use pest_derive::Parser;
 
 use super::ast::*;
 use super::lines::{self, LineNode};
-use super::span::Span;
+use crate::base::span::Span;
 use crate::diagnostics::Diagnostic;
 
 mod errors;

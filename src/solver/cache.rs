@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::{Model, SatResult};
-use crate::engine::term::Term;
+use crate::term::Term;
 
 /// Whole path conditions kept at most.
 const PATHS_LIMIT: usize = 1 << 15;

@@ -20,10 +20,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::model::{self, Model};
+use super::model;
 use super::translate::Translator;
 use super::SatResult;
-use crate::engine::term::{Sym, Term};
+use crate::term::Model;
+use crate::term::{Sym, Term};
 
 /// Fresh solvers (random seeds) to try after "(incomplete quantifiers)".
 const RETRY_SEEDS: u32 = 3;

@@ -23,10 +23,11 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use z3::ast::{Ast, Bool, Int};
 
 use super::incremental::Incremental;
-use super::model::{decode, Model};
+use super::model::decode;
 use super::translate::{int_lit, tuple_consts};
 use crate::concrete::Value;
-use crate::engine::term::{Sort, Sym};
+use crate::term::Model;
+use crate::term::{Sort, Sym};
 
 /// Tuples up to this length get their elements minimised too.
 const ELEMENTS_LIMIT: usize = 64;

@@ -20,7 +20,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
-use crate::engine::term::{Sym, Term};
+use crate::term::{Sym, Term};
 
 /// Drop the memo beyond this many entries.
 const MEMO_LIMIT: usize = 200_000;
@@ -113,7 +113,7 @@ pub fn components(pc: &[Term], memo: &mut VarsMemo) -> Vec<Vec<Term>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::term::Sort;
+    use crate::term::Sort;
 
     fn v(name: &str) -> Term {
         Term::var(Sym::new(name, Sort::Int))

@@ -11,8 +11,8 @@ mod tuples;
 
 use super::*;
 use crate::concrete::Value;
-use crate::engine::term::{smt2_declarations, Sort, Sym, Term};
 use crate::semantics;
+use crate::term::{smt2_declarations, Sort, Sym, Term};
 
 fn sym(name: &str, sort: Sort) -> Sym {
     Sym::new(name, sort)

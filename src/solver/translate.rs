@@ -42,8 +42,8 @@ use num_traits::{Signed, ToPrimitive};
 use z3::ast::{self, Ast, Bool, Int};
 use z3::FuncDecl;
 
-use crate::engine::term::{Sort, Sym, Term, TermKind as K};
 use crate::lang::ast::CmpOp;
+use crate::term::{Sort, Sym, Term, TermKind as K};
 
 /// Quantifiers over constant ranges of at most this many values are unrolled.
 pub const UNROLL_LIMIT: usize = 16;

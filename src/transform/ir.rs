@@ -11,7 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use crate::lang::{Expr, Span, Type};
+use crate::base::Span;
+use crate::lang::{Expr, Type};
 
 /// A sequence of instructions, shared between the IR and the engine's continuations.
 pub type Block = Rc<[Instr]>;

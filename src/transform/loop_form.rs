@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use super::ir::{self, Block, Instr, InstrKind};
+use crate::base::Span;
 use crate::lang::ast::*;
-use crate::lang::Span;
 
 /// `[CheckInvariant(invariants)]` for a loop with invariants, at the first one's line.
 pub(super) fn check_block(invariants: &[Expr]) -> Option<Block> {

@@ -12,9 +12,9 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use super::ir::{self, Block, Instr, InstrKind};
+use crate::base::Span;
 use crate::diagnostics::Diagnostic;
 use crate::lang::ast::*;
-use crate::lang::Span;
 
 pub(super) struct Lowerer<'a> {
     /// Names of user functions (not predicates): calls of these are hoisted.

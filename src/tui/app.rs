@@ -19,7 +19,7 @@ use super::highlight::Highlighter;
 use super::protocol::{Cmd, Details, ModelInfo, ReplayInfo, Reply, StatsInfo};
 use super::theme::{Palette, Themes};
 use super::tree::Mirror;
-use crate::lang::SourceMap;
+use crate::base::SourceMap;
 
 /// The panes, in Tab order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

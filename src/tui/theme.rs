@@ -121,7 +121,7 @@ impl Themes {
                     // (user text: shown escaped, see `lang::escape`)
                     let shown = format!("theme {} skipped: {e}", path.display());
                     self.warnings
-                        .push(crate::lang::escape::escape(&shown).into_owned());
+                        .push(crate::base::escape::escape(&shown).into_owned());
                     continue;
                 }
             };

@@ -19,9 +19,10 @@ use std::time::{Duration, Instant};
 
 use super::protocol::{Cmd, Delta, Kind, Reply};
 use super::Setup;
+use crate::base::SourceMap;
 use crate::diagnostics::Diagnostic;
 use crate::engine::{Engine, Limits, LoopMode, Node, NodeId, Stop};
-use crate::lang::{Program, SourceMap, TypeInfo};
+use crate::lang::{Program, TypeInfo};
 
 /// How often long work reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);

@@ -22,8 +22,9 @@ use std::str::FromStr;
 
 use num_bigint::BigInt;
 use serde_json::Value as Json;
+use symdbg::base::SourceMap;
 use symdbg::concrete::{self, Config, Outcome, Value};
-use symdbg::lang::{self, Program, SourceMap, Stmt, StmtKind, Type};
+use symdbg::lang::{self, Program, Stmt, StmtKind, Type};
 
 /// Input sets per corpus program: edge combinations, then random ones.
 const EDGE_SETS: usize = 25;

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use symdbg::base::SourceMap;
 use symdbg::engine::{Config, Engine, Limits, NodeId, Outcome, Stop, Strategy};
-use symdbg::lang::SourceMap;
 use symdbg::transform;
 
 fn engine(src: &str, config: Config) -> Engine {

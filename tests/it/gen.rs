@@ -12,6 +12,7 @@
 use num_bigint::BigInt;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
+use symdbg::base::Span;
 use symdbg::lang::*;
 
 /// Proptest strategy: choice sequences of up to `len` entries. Each choice is one of 256

@@ -16,8 +16,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use symdbg::base::SourceMap;
 use symdbg::engine::{Config, Engine, Limits, LoopMode, NodeKind, Outcome};
-use symdbg::lang::SourceMap;
 use symdbg::transform;
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -2,8 +2,8 @@
 //! verify (no exception and no unknown leaf, every path ends normally or in `halt`) and a
 //! one-token mutant of each that shows the expected red leaf.
 
+use symdbg::base::ExcClass;
 use symdbg::engine::{Config, Engine, Limits, LoopMode, Outcome};
-use symdbg::semantics::ExcClass;
 use symdbg::transform;
 
 fn leaves(src: &str, loops: LoopMode) -> Vec<Outcome> {

@@ -1,6 +1,9 @@
 //! The one integration-test binary (one binary keeps link time down).
 //! Each module is one theme:
 
+/// The architecture invariants of docs/ARCHITECTURE.md: stage order, no import loops, z3
+/// only in the solver, no IO in the pure stages.
+mod architecture;
 /// Random programs (as text: odd spacing, parentheses, continuation lines) against python3:
 /// exception lines and columns, `--entry` as import + call, predicates called from code.
 mod audit_positions;

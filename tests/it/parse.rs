@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use proptest::prelude::*;
+use symdbg::base::SourceMap;
 use symdbg::diagnostics::render_all;
-use symdbg::lang::{self, pretty, SourceMap};
+use symdbg::lang::{self, pretty};
 
 use crate::gen;
 

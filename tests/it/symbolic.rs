@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use symdbg::concrete::Value;
-use symdbg::engine::term::{Sym, Term};
 use symdbg::engine::{Config, Engine, Limits, NodeId, NodeKind, Outcome};
 use symdbg::lang::Type;
-use symdbg::solver::Model;
+use symdbg::term::Model;
+use symdbg::term::{Sym, Term};
 use symdbg::transform;
 
 use crate::differential::{
@@ -77,9 +77,9 @@ fn model_of(params: &[(String, Type)], set: &Inputs) -> Model {
     let mut values = BTreeMap::new();
     for ((name, ty), (_, v)) in params.iter().zip(set) {
         let sort = match ty {
-            Type::Int => symdbg::engine::term::Sort::Int,
-            Type::Bool => symdbg::engine::term::Sort::Bool,
-            Type::Tuple => symdbg::engine::term::Sort::Seq,
+            Type::Int => symdbg::term::Sort::Int,
+            Type::Bool => symdbg::term::Sort::Bool,
+            Type::Tuple => symdbg::term::Sort::Seq,
         };
         values.insert(
             Sym {

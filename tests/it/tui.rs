@@ -5,8 +5,8 @@
 
 use super::util::symdbg as symdbg_bin;
 
+use symdbg::base::SourceMap;
 use symdbg::engine::Config;
-use symdbg::lang::SourceMap;
 use symdbg::tui::harness::Harness;
 use symdbg::tui::Setup;
 

@@ -535,8 +535,8 @@ fn an_exception_raised_in_a_call_shows_the_frames_at_the_raise() {
 /// that no inputs reach it (issue 10 item 10).
 #[test]
 fn a_timeout_leaf_says_why_it_has_no_model() {
+    use symdbg::base::SourceMap;
     use symdbg::engine::Config;
-    use symdbg::lang::SourceMap;
     use symdbg::tui::{harness::Harness, Setup};
     let src =
         "x: int\ny: int\nz: int\nassume x > 0 and y > 0 and z > 0\nassert x*x*x + y*y*y != z*z*z\n";

@@ -67,7 +67,7 @@ fn line(x: &mut Explored, id: NodeId) -> String {
         .or_else(|| node.parent.and_then(|p| tree.node(p).at));
     let (line, col) = span.map_or((1, 1), |s| x.source.line_col(s.start));
     let mut text = format!("{}:{line}:{col}: {class}", x.source.name);
-    let inputs: Vec<(String, crate::engine::term::Sort)> = x
+    let inputs: Vec<(String, crate::term::Sort)> = x
         .engine
         .inputs()
         .iter()
@@ -124,7 +124,7 @@ fn reproduction(x: &Explored, id: NodeId, inputs: &BTreeMap<String, Value>) -> O
         ..concrete::Config::default()
     };
     let run = concrete::run(&x.program, &x.types, x.engine.entry(), inputs, &config).ok();
-    let line = |s: crate::lang::Span| x.source.line(s.start);
+    let line = |s: crate::base::Span| x.source.line(s.start);
     let same = run.is_some_and(|r| {
         r.outcome.exception().map(Outcome::Exception) == node.outcome()
             && r.invariant_failure == node.invariant_failure

@@ -38,8 +38,8 @@ use serde::Serialize;
 
 use super::{statement_line, Explored};
 use crate::concrete::Value;
-use crate::engine::term::{smt2_declarations, Sym, Term};
 use crate::engine::{NodeId, NodeKind, NodeModel, Outcome, Stop};
+use crate::term::{smt2_declarations, Sym, Term};
 
 /// The whole output object.
 #[derive(Serialize)]

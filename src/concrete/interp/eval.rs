@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 use num_bigint::BigInt;
 
 use super::{Abrupt, Eval, Frame, Interp};
+use crate::base::ExcClass;
+use crate::base::Span;
 use crate::concrete::Value;
 use crate::lang::ast::*;
-use crate::lang::Span;
-use crate::semantics::{self, ExcClass};
+use crate::semantics;
 
 /// How deeply evaluations may nest (expressions inside calls inside expressions...):
 /// about 100 MiB of stack in a release build. CPython evaluates expressions without

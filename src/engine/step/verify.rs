@@ -5,10 +5,10 @@
 use std::rc::Rc;
 
 use super::{bind, Outcome, StepResult, Stepper, Succ};
+use crate::base::ExcClass;
+use crate::base::Span;
 use crate::engine::state::{Abrupt, State};
-use crate::engine::term::{Sort, Sym, Term};
-use crate::lang::Span;
-use crate::semantics::ExcClass;
+use crate::term::{Sort, Sym, Term};
 
 impl Stepper<'_> {
     /// Check invariant lines in order: `ok` (a forced leaf if `ok_forced`) where every line

@@ -3,8 +3,8 @@
 use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::Rule;
+use crate::base::span::Span;
 use crate::diagnostics::Diagnostic;
-use crate::lang::span::Span;
 
 enum Desc {
     /// A concrete token, listed by name: "`:`".

@@ -5,9 +5,9 @@ use num_bigint::BigInt;
 use pest::iterators::Pair;
 
 use super::{unsupported, Ctx, PResult, Rule};
+use crate::base::span::Span;
 use crate::diagnostics::Diagnostic;
 use crate::lang::ast::*;
-use crate::lang::span::Span;
 
 pub(super) fn unsupported_operator(op: &str, span: Span) -> Diagnostic {
     match op {

@@ -4,12 +4,12 @@ use std::collections::BTreeMap;
 
 use super::scope::{self, Scope};
 use super::{Signature, TypeInfo};
+use crate::base::ExcClass;
+use crate::base::Span;
 use crate::diagnostics::Diagnostic;
 use crate::lang::ast::{
     BinOp, Expr, ExprKind, FunctionDef, Ident, Program, Stmt, StmtKind, Type, BUILTINS,
 };
-use crate::lang::Span;
-use crate::semantics::ExcClass;
 
 mod expr;
 mod hints;

@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{type_of, Signature};
+use crate::base::Span;
 use crate::lang::ast::{BinOp, Expr, FunctionDef, Ident, Stmt, StmtKind, Type};
-use crate::lang::Span;
 
 /// How a binding site gives its variable a value.
 #[derive(Debug, Clone)]

@@ -1,6 +1,6 @@
 use super::*;
+use crate::base::Span;
 use crate::lang::ast::{FunctionDef, Ident, Param, Stmt, StmtKind};
-use crate::lang::Span;
 
 // ----- helpers ------------------------------------------------------------------------
 

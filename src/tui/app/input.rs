@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Position;
 
 use super::{App, Mode, Pane};
-use crate::lang::escape::is_printable;
+use crate::base::escape::is_printable;
 
 /// At most this many keys wait for a busy worker.
 const TYPEAHEAD: usize = 64;

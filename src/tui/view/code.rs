@@ -8,7 +8,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{block, follow};
-use crate::lang::escape::escape_text;
+use crate::base::escape::escape_text;
 use crate::tui::app::{App, Pane};
 
 pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {

@@ -1,8 +1,8 @@
 //! Engine data → the protocol's plain data (strings in minipy syntax, Python literals).
 
 use super::super::protocol::{Details, Kind, LeafKind, ModelInfo, NodeInfo, StatsInfo};
+use crate::base::SourceMap;
 use crate::engine::{Engine, LoopMode, Node, NodeId, NodeKind, NodeModel, Outcome};
-use crate::lang::SourceMap;
 
 /// Leaf summaries list at most this many variables.
 const SUMMARY_VARS: usize = 4;
@@ -108,7 +108,7 @@ pub(super) fn stats(engine: &Engine) -> StatsInfo {
 
 pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Details {
     let node = engine.tree().node(id);
-    let pairs = |v: Vec<(String, crate::engine::term::Term)>| {
+    let pairs = |v: Vec<(String, crate::term::Term)>| {
         v.into_iter()
             .map(|(k, t)| (k, t.to_string()))
             .collect::<Vec<_>>()

@@ -2,7 +2,7 @@
 //!
 //! The node's model gives concrete inputs. [`crate::concrete::run`] runs the program on
 //! them. The run follows the node's path exactly when every conjunct of the path condition
-//! evaluates to `True` under the inputs ([`crate::solver::Model::eval`], plain Rust), and,
+//! evaluates to `True` under the inputs ([`crate::term::Model::eval`], plain Rust), and,
 //! at a leaf, when the run also ends the way the leaf says (same outcome and exception
 //! class). Conjuncts that mention values the inputs do not determine (`havoc`ed variables
 //! of a loop scope) are not evaluated and are reported as such. Every variable of the
@@ -12,11 +12,12 @@
 use std::collections::BTreeSet;
 
 use super::super::protocol::{ReplayInfo, ReplayVar};
+use crate::base::SourceMap;
 use crate::concrete::{self, Value};
-use crate::engine::term::Sym;
 use crate::engine::{Engine, NodeId, Outcome};
-use crate::lang::{Program, SourceMap, TypeInfo};
-use crate::solver::Model;
+use crate::lang::{Program, TypeInfo};
+use crate::term::Model;
+use crate::term::Sym;
 
 pub(super) fn replay(
     engine: &mut Engine,

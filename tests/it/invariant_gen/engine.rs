@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use symdbg::base::SourceMap;
 use symdbg::concrete::Value;
 use symdbg::engine::{Config, Engine, Limits, LoopMode, Outcome};
-use symdbg::lang::SourceMap;
 use symdbg::transform;
 
 use super::python::{Input, PyRun};
@@ -54,8 +54,8 @@ pub(super) enum Hit {
     Matches(usize),
 }
 
-pub(super) fn input_model(inp: &Input) -> symdbg::solver::Model {
-    use symdbg::engine::term::{Sort, Sym};
+pub(super) fn input_model(inp: &Input) -> symdbg::term::Model {
+    use symdbg::term::{Sort, Sym};
     let mut values = BTreeMap::new();
     for (name, v) in inp {
         let (sort, value) = match v {
@@ -78,7 +78,7 @@ pub(super) fn input_model(inp: &Input) -> symdbg::solver::Model {
             value,
         );
     }
-    symdbg::solver::Model { values }
+    symdbg::term::Model { values }
 }
 
 /// `src` explored as `run` explores it in the campaign: `mode`, `--unroll 4`,

@@ -2,10 +2,10 @@
 
 use super::hints::{a, mismatch, plural, show, similar};
 use super::{Checker, Cx, Lookup};
+use crate::base::Span;
 use crate::diagnostics::Diagnostic;
 use crate::lang::ast::{BinOp, BoolOp, CmpOp, Expr, ExprKind, Ident, Type, UnaryOp, BUILTINS};
 use crate::lang::types::{builtin_signature, type_of};
-use crate::lang::Span;
 
 /// Python builtins that minipy does not have.
 const UNSUPPORTED_BUILTINS: &[&str] = &[

@@ -1,10 +1,10 @@
 //! Small helpers for building diagnostics: type mismatches, articles, short source text,
 //! "a similar name exists" suggestions.
 
+use crate::base::Span;
 use crate::diagnostics::Diagnostic;
 use crate::lang::ast::{Expr, Type};
 use crate::lang::pretty;
-use crate::lang::Span;
 
 pub(super) fn mismatch(span: Span, expected: Type, found: Type) -> Diagnostic {
     Diagnostic::error(

@@ -16,6 +16,7 @@
 mod build;
 #[cfg(test)]
 mod limits_tests;
+pub mod model;
 mod print;
 mod smt2;
 #[cfg(test)]
@@ -30,6 +31,7 @@ use num_bigint::BigInt;
 use crate::concrete::Value;
 use crate::lang::ast::{CmpOp, Type};
 
+pub use model::{Model, EVAL_RANGE_LIMIT};
 pub use smt2::smt2_declarations;
 
 /// The sort of a term. `Seq` is a minipy tuple, SMT-LIB `(Seq Int)`.

@@ -1,0 +1,10 @@
+//! The shared vocabulary at the bottom of the pipeline: source positions ([`Span`],
+//! [`SourceMap`]), the escaping every display of user text goes through, and the exception
+//! classes. It imports nothing from the crate; every stage may import it.
+
+pub mod escape;
+pub mod exc;
+pub mod span;
+
+pub use exc::ExcClass;
+pub use span::{SourceMap, Span};

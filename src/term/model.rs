@@ -1,0 +1,189 @@
+//! Models: concrete values for the inputs, and evaluation of any term under a model in
+//! plain Rust (with `crate::semantics`, no Z3), so the engine can show the store under a
+//! model, clients can replay it and tests can check a solver's answer outside the solver.
+//! The solver decodes Z3's models into this type (`solver/model.rs`).
+
+use std::collections::{BTreeMap, HashMap};
+
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
+
+use super::{Sym, Term, TermKind as K};
+use crate::concrete::Value;
+use crate::semantics;
+
+/// Quantifiers over more values than this are not evaluated (`eval` returns `None`).
+pub const EVAL_RANGE_LIMIT: u64 = 1 << 20;
+
+/// Concrete values for symbols; a symbol missing from `values` reads as its sort's default
+/// (`0`, `False`, `()`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Model {
+    pub values: BTreeMap<Sym, Value>,
+}
+
+impl Model {
+    /// The value of `sym` (its default if the model does not mention it).
+    pub fn get(&self, sym: &Sym) -> Value {
+        self.values
+            .get(sym)
+            .cloned()
+            .unwrap_or_else(|| Value::default_of(sym.sort.to_type()))
+    }
+
+    /// Evaluate `t` under the model. `None` where the term is meaningless (a division by
+    /// zero, an index out of range), a quantifier's range exceeds [`EVAL_RANGE_LIMIT`] or
+    /// an integer would exceed [`semantics::MAX_INT_BITS`] (`x * x` squared forty times).
+    /// Each distinct subterm outside quantifiers is evaluated once (terms share subterms).
+    pub fn eval(&self, t: &Term) -> Option<Value> {
+        Eval {
+            model: self,
+            env: Vec::new(),
+            memo: HashMap::new(),
+        }
+        .value(t)
+    }
+}
+
+struct Eval<'a> {
+    model: &'a Model,
+    env: Vec<(Sym, BigInt)>,
+    /// Values of subterms evaluated outside quantifier bodies.
+    memo: HashMap<Term, Option<Value>>,
+}
+
+/// `i`, unless it is longer than minipy computes with.
+fn fit(i: BigInt) -> Option<Value> {
+    (i.bits() <= semantics::MAX_INT_BITS).then_some(Value::Int(i))
+}
+
+impl Eval<'_> {
+    fn int(&mut self, t: &Term) -> Option<BigInt> {
+        match self.value(t)? {
+            Value::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    fn bool(&mut self, t: &Term) -> Option<bool> {
+        match self.value(t)? {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    fn tuple(&mut self, t: &Term) -> Option<Vec<BigInt>> {
+        match self.value(t)? {
+            Value::Tuple(items) => Some(items.to_vec()),
+            _ => None,
+        }
+    }
+
+    fn value(&mut self, t: &Term) -> Option<Value> {
+        if !self.env.is_empty() {
+            return self.compute(t);
+        }
+        if let Some(v) = self.memo.get(t) {
+            return v.clone();
+        }
+        let v = self.compute(t);
+        self.memo.insert(t.clone(), v.clone());
+        v
+    }
+
+    fn compute(&mut self, t: &Term) -> Option<Value> {
+        let int = Value::Int;
+        Some(match t.kind() {
+            K::Int(i) => int(i.clone()),
+            K::Bool(b) => Value::Bool(*b),
+            K::Var(s) => match self.env.iter().rev().find(|(v, _)| v == s) {
+                Some((_, k)) => int(k.clone()),
+                None => self.model.get(s),
+            },
+            K::Neg(a) => int(-self.int(a)?),
+            K::Add(a, b) => fit(self.int(a)? + self.int(b)?)?,
+            K::Sub(a, b) => fit(self.int(a)? - self.int(b)?)?,
+            K::Mul(a, b) => fit(self.int(a)? * self.int(b)?)?,
+            K::FloorDiv(a, b) => int(semantics::floor_div(&self.int(a)?, &self.int(b)?).ok()?),
+            K::Mod(a, b) => int(semantics::floor_mod(&self.int(a)?, &self.int(b)?).ok()?),
+            K::Abs(a) => int(semantics::abs(&self.int(a)?)),
+            K::Min(a, b) => int(semantics::min(&self.int(a)?, &self.int(b)?)),
+            K::Max(a, b) => int(semantics::max(&self.int(a)?, &self.int(b)?)),
+            K::Not(a) => Value::Bool(!self.bool(a)?),
+            // Like the solver's `and`: a false conjunct decides even if another is meaningless.
+            K::And(xs) => self.junction(xs, true)?,
+            K::Or(xs) => self.junction(xs, false)?,
+            K::Ite(c, a, b) => {
+                if self.bool(c)? {
+                    self.value(a)?
+                } else {
+                    self.value(b)?
+                }
+            }
+            K::Cmp(op, a, b) => {
+                let (a, b) = (self.value(a)?, self.value(b)?);
+                Value::Bool(match (a, b) {
+                    (Value::Int(a), Value::Int(b)) => semantics::int_compare(*op, &a, &b),
+                    (a, b) => match op {
+                        crate::lang::ast::CmpOp::Eq => a == b,
+                        crate::lang::ast::CmpOp::Ne => a != b,
+                        _ => return None,
+                    },
+                })
+            }
+            K::SeqEmpty => Value::tuple(Vec::new()),
+            K::SeqUnit(a) => Value::tuple(vec![self.int(a)?]),
+            K::Concat(a, b) => {
+                let mut items = self.tuple(a)?;
+                items.extend(self.tuple(b)?);
+                Value::tuple(items)
+            }
+            K::Len(a) => int(BigInt::from(self.tuple(a)?.len())),
+            K::Index(s, i) => {
+                let items = self.tuple(s)?;
+                let pos = semantics::normalize_index(&self.int(i)?, items.len()).ok()?;
+                int(items[pos].clone())
+            }
+            K::Forall(v, lo, hi, body) => self.quantifier(true, v, lo, hi, body)?,
+            K::Exists(v, lo, hi, body) => self.quantifier(false, v, lo, hi, body)?,
+        })
+    }
+
+    fn junction(&mut self, xs: &[Term], conj: bool) -> Option<Value> {
+        let mut unknown = false;
+        for x in xs {
+            match self.bool(x) {
+                Some(b) if b != conj => return Some(Value::Bool(b)),
+                Some(_) => {}
+                None => unknown = true,
+            }
+        }
+        (!unknown).then_some(Value::Bool(conj))
+    }
+
+    fn quantifier(
+        &mut self,
+        forall: bool,
+        v: &Sym,
+        lo: &Term,
+        hi: &Term,
+        body: &Term,
+    ) -> Option<Value> {
+        let (lo, hi) = (self.int(lo)?, self.int(hi)?);
+        let n = (&hi - &lo).to_u64().unwrap_or(0);
+        if hi > lo && n > EVAL_RANGE_LIMIT {
+            return None;
+        }
+        let mut k = lo;
+        while k < hi {
+            self.env.push((v.clone(), k.clone()));
+            let b = self.bool(body);
+            self.env.pop();
+            if b? != forall {
+                return Some(Value::Bool(!forall));
+            }
+            k += 1;
+        }
+        Some(Value::Bool(forall))
+    }
+}
