@@ -24,6 +24,7 @@ pub mod view;
 pub mod worker;
 
 pub mod highlight;
+pub mod syntax;
 pub mod theme;
 
 use std::io::IsTerminal;

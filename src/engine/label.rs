@@ -8,9 +8,9 @@
 //! invariants checks them before every test ([`CHECK`], [`BROKEN`]).
 
 use super::state::{Kont, State};
-use super::step::{next_action, Action};
+use super::step::{is_form, next_action, Action};
 use super::tree::Outcome;
-use crate::transform::ir::{Block, InstrKind};
+use crate::transform::ir::InstrKind;
 
 pub const LOOP_CHOICE: &str = "loop with invariant: apply it, or unroll once";
 pub const INITIALLY_VALID: &str = "invariant initially valid?";
@@ -29,20 +29,6 @@ pub const USE_CASE_BREAK: &str = "use case: break out of the loop";
 pub const CHECK: &str = "invariant holds here? (checked before every loop test)";
 pub const BROKEN: &str = "invariant does not hold here";
 pub const UNDECIDED_CHECK: &str = "undecided: does the invariant hold here?";
-
-/// Is `block` a loop-scope form (it ends with the loop scope)?
-fn is_form(block: &Block) -> bool {
-    matches!(
-        block.last().map(|i| &i.kind),
-        Some(InstrKind::LoopScope { .. })
-    )
-}
-
-/// Is the state's next instruction one of a loop-scope form's own (its `assert Inv`,
-/// `havoc`s, `assume Inv`), not the user's?
-pub fn in_form(state: &State) -> bool {
-    matches!(state.cont.top(), Some(Kont::Block { block, .. }) if is_form(block))
-}
 
 /// How many continuation items above the innermost `LoopScope` the state is, if the items
 /// above it are all blocks.

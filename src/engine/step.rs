@@ -22,6 +22,7 @@ use crate::transform::ir::{Block, InstrKind};
 
 /// The steps of loop invariants: checks, havoc, assume.
 mod verify;
+pub(crate) use verify::{in_form, is_form};
 
 /// What a settled state does next.
 #[derive(Clone, Debug)]
@@ -585,7 +586,7 @@ impl Stepper<'_> {
             InstrKind::Assert { cond: e, at } => {
                 // A loop-scope form's `assert Inv` checks a formula; a user's `assert` runs
                 // as Python.
-                let form = super::label::in_form(state);
+                let form = in_form(state);
                 let alts = if form {
                     self.cx.formula(state, e)
                 } else {

@@ -17,25 +17,11 @@ use std::sync::Arc;
 use ratatui::style::{Color, Modifier, Style};
 use syntect::easy::HighlightLines;
 use syntect::highlighting::{Color as SynColor, FontStyle, Style as SynStyle, Theme};
-use syntect::parsing::{SyntaxDefinition, SyntaxSet, SyntaxSetBuilder};
+use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
 
+use crate::tui::syntax::MINIPY;
 use crate::tui::theme::Themes;
-
-/// The minipy grammar, compiled into the binary.
-pub const MINIPY_SYNTAX: &str = include_str!("../../syntaxes/minipy.sublime-syntax");
-
-/// The syntax's name in the syntax set.
-pub const MINIPY: &str = "minipy";
-
-/// A syntax set holding only the minipy grammar.
-pub(crate) fn minipy_syntax_set() -> SyntaxSet {
-    let def = SyntaxDefinition::load_from_str(MINIPY_SYNTAX, true, None)
-        .unwrap_or_else(|e| panic!("embedded minipy syntax does not parse: {e}"));
-    let mut builder = SyntaxSetBuilder::new();
-    builder.add(def);
-    builder.build()
-}
 
 /// One line of highlighted text: (style, text) pieces in order.
 pub type StyledLine = Vec<(Style, String)>;
@@ -144,7 +130,7 @@ mod tests {
 
     /// The scope stack (as strings) of the first piece of `source` whose text is `token`.
     fn scopes_of(source: &str, token: &str) -> Vec<String> {
-        let ss = minipy_syntax_set();
+        let ss = crate::tui::syntax::minipy_syntax_set();
         let syntax = ss.find_syntax_by_name(MINIPY).unwrap();
         let mut parse = ParseState::new(syntax);
         let mut stack = ScopeStack::new();

@@ -89,7 +89,7 @@ impl Themes {
             .collect();
         Themes {
             entries,
-            syntaxes: Arc::new(crate::tui::highlight::minipy_syntax_set()),
+            syntaxes: Arc::new(crate::tui::syntax::minipy_syntax_set()),
             warnings: Vec::new(),
         }
     }

@@ -78,6 +78,8 @@ fn strip(text: &str) -> String {
     out
 }
 
+/// The crate's files, without unit-test files (`tests.rs`, `tests/*`, `*_tests.rs`: tests
+/// may reach anywhere).
 fn files() -> Vec<File> {
     let root = src_dir();
     let mut paths = Vec::new();
@@ -85,6 +87,12 @@ fn files() -> Vec<File> {
     paths.sort();
     paths
         .into_iter()
+        .filter(|p| {
+            !p.components().any(|c| c.as_os_str() == "tests")
+                && !p
+                    .file_stem()
+                    .is_some_and(|s| s == "tests" || s.to_string_lossy().ends_with("_tests"))
+        })
         .map(|path| {
             let rel = path.strip_prefix(&root).unwrap().with_extension("");
             let mut module: Module = rel
@@ -211,17 +219,15 @@ fn split_top(s: &str) -> Vec<String> {
 
 /// The module a path names, as the longest prefix that is a file of the crate.
 fn resolve(from: &Module, path: &[String], known: &BTreeSet<Module>) -> Option<Module> {
-    let mut abs: Module = Vec::new();
-    let mut rest = path;
-    match path.first().map(String::as_str) {
-        Some("crate") => rest = &path[1..],
+    let (mut abs, rest): (Module, &[String]) = match path.first().map(String::as_str) {
+        Some("crate") => (Vec::new(), &path[1..]),
         Some("super") => {
             let supers = path.iter().take_while(|s| *s == "super").count();
-            abs = from[..from.len().saturating_sub(supers)].to_vec();
-            rest = &path[supers..];
+            let up = from.len().saturating_sub(supers);
+            (from[..up].to_vec(), &path[supers..])
         }
         _ => return None,
-    }
+    };
     abs.extend(rest.iter().cloned());
     (1..=abs.len())
         .rev()
@@ -276,7 +282,11 @@ fn no_file_imports_a_later_stage() {
             }
         }
     }
-    assert!(bad.is_empty(), "imports against the stage order:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "imports against the stage order:\n{}",
+        bad.join("\n")
+    );
 }
 
 /// A module and its submodules may refer to each other (one unit split over files); any
@@ -356,7 +366,11 @@ fn only_the_solver_names_z3() {
             continue;
         }
         let names = f.code.contains("z3::") || f.code.contains("use z3");
-        assert!(!names, "{} names z3 (only src/solver* may)", f.path.display());
+        assert!(
+            !names,
+            "{} names z3 (only src/solver* may)",
+            f.path.display()
+        );
     }
 }
 
@@ -376,7 +390,11 @@ fn pure_stages_do_no_io() {
         "eprint!(",
     ];
     for f in files() {
-        if !f.module.first().is_some_and(|m| NO_IO.contains(&m.as_str())) {
+        if !f
+            .module
+            .first()
+            .is_some_and(|m| NO_IO.contains(&m.as_str()))
+        {
             continue;
         }
         for word in io {
