@@ -10,6 +10,7 @@
 //! - [`engine`]: the symbolic engine; [`engine::term`] is its term language.
 //! - [`solver`]: feasibility checks and models with Z3; the only module that names `z3`.
 //! - [`check`]: the book's exhaustiveness and precision tests (engine vs concrete runs).
+//! - [`testgen`]: one test per leaf (pytest text or JSON lines), cross-checked concretely.
 //! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
 //! - [`cli`]: the command line (`symdbg exec`, ...); with [`tui`], the only stages that do IO.
 //! - [`tui`]: the terminal debugger (`symdbg FILE`): ratatui panes over an engine thread.
@@ -22,5 +23,6 @@ pub mod engine;
 pub mod lang;
 pub mod semantics;
 pub mod solver;
+pub mod testgen;
 pub mod transform;
 pub mod tui;
