@@ -82,7 +82,11 @@ impl Expect {
                 .map_or("None".to_string(), Value::to_string);
             s.push_str(&format!(" {v}"));
         }
-        let vars: Vec<String> = self.store.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        let vars: Vec<String> = self
+            .store
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
         if !vars.is_empty() {
             s.push_str(&format!(", {}", vars.join(", ")));
         }
@@ -162,9 +166,7 @@ pub fn refuse_non_python(program: &Program) -> Result<(), Diagnostic> {
                 StmtKind::Assume(_) => Some("assume"),
                 StmtKind::LoopScope { .. } => Some("loop-scope"),
                 StmtKind::MethodFrame { .. } => Some("method-frame"),
-                StmtKind::While { invariants, .. } if !invariants.is_empty() => {
-                    Some("invariant")
-                }
+                StmtKind::While { invariants, .. } if !invariants.is_empty() => Some("invariant"),
                 _ => None,
             };
             if let Some(k) = kind {
@@ -176,7 +178,9 @@ pub fn refuse_non_python(program: &Program) -> Result<(), Diagnostic> {
                     .map(|(_, b)| b.as_slice())
                     .chain(orelse.as_deref())
                     .find_map(find),
-                StmtKind::While { body, orelse, .. } => find(body).or_else(|| find(orelse.as_deref()?)),
+                StmtKind::While { body, orelse, .. } => {
+                    find(body).or_else(|| find(orelse.as_deref()?))
+                }
                 StmtKind::Try { body, handlers } => {
                     find(body).or_else(|| handlers.iter().find_map(|h| find(&h.body)))
                 }
@@ -316,7 +320,9 @@ pub fn collect(
         let run = match concrete::run(program, types, entry.as_deref(), &model.inputs, &config) {
             Ok(r) => r,
             Err(d) => {
-                suite.skipped.push(skip(format!("the model does not run: {}", d.message)));
+                suite
+                    .skipped
+                    .push(skip(format!("the model does not run: {}", d.message)));
                 continue;
             }
         };
@@ -330,9 +336,9 @@ pub fn collect(
         }
         let lines: BTreeSet<usize> = run.trace.iter().map(|s| source.line(s.start)).collect();
         if new_lines_only && lines.is_subset(&covered) {
-            suite
-                .skipped
-                .push(skip("covers no line that an earlier test does not (--new-lines-only)".into()));
+            suite.skipped.push(skip(
+                "covers no line that an earlier test does not (--new-lines-only)".into(),
+            ));
             continue;
         }
         covered.extend(lines.iter().copied());

@@ -81,9 +81,8 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
         Format::Jsonl => jsonl::render(&suite),
     };
     match &args.output {
-        Some(out) => std::fs::write(out, &text).map_err(|e| {
-            Failure::plain(format!("cannot write `{}`: {e}", out.display()), &[])
-        })?,
+        Some(out) => std::fs::write(out, &text)
+            .map_err(|e| Failure::plain(format!("cannot write `{}`: {e}", out.display()), &[]))?,
         None => {
             use std::io::Write;
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
@@ -100,7 +99,11 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
     );
     let mut code = 0;
     for t in suite.disagreements() {
-        let said = t.disagreement.as_ref().map(|e| e.describe()).unwrap_or_default();
+        let said = t
+            .disagreement
+            .as_ref()
+            .map(|e| e.describe())
+            .unwrap_or_default();
         eprintln!(
             "symdbg: engine bug: leaf {} says {said}, but its model {} runs concretely as {}; {} expects the concrete result",
             t.leaf.0,

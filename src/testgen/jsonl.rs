@@ -48,7 +48,8 @@ pub struct Case {
 
 /// The suite as JSON lines (one per test, each ending in a newline).
 pub fn render(suite: &Suite) -> String {
-    let json = |m: &BTreeMap<String, Value>| m.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
+    let json =
+        |m: &BTreeMap<String, Value>| m.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
     let mut out = String::new();
     for t in &suite.tests {
         let e = &t.expect;
@@ -85,7 +86,9 @@ fn value(j: &Json) -> Result<Value, String> {
     };
     match j {
         Json::Bool(b) => Ok(Value::Bool(*b)),
-        Json::Array(items) => Ok(Value::tuple(items.iter().map(int).collect::<Result<_, _>>()?)),
+        Json::Array(items) => Ok(Value::tuple(
+            items.iter().map(int).collect::<Result<_, _>>()?,
+        )),
         other => int(other).map(Value::Int),
     }
 }

@@ -131,7 +131,11 @@ fn test(out: &mut String, t: &Test, entry: bool) {
     } else {
         &t.path_condition
     };
-    let _ = writeln!(out, "    {}", docstring(&format!("Leaf {}: {pc}", t.leaf.0)));
+    let _ = writeln!(
+        out,
+        "    {}",
+        docstring(&format!("Leaf {}: {pc}", t.leaf.0))
+    );
     if let Some(said) = &t.disagreement {
         let _ = writeln!(
             out,

@@ -33,7 +33,8 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("symdbg-testgen-{}-{name}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("symdbg-testgen-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch dir");
         Scratch(dir)
@@ -49,7 +50,15 @@ impl Drop for Scratch {
 /// pytest's counts over `paths`: (passed, failed), and its output for messages.
 fn pytest(paths: &[PathBuf]) -> (usize, usize, String) {
     let out = Command::new(python())
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "console_output_style=classic"])
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "console_output_style=classic",
+        ])
         .args(paths)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
@@ -61,7 +70,11 @@ fn pytest(paths: &[PathBuf]) -> (usize, usize, String) {
         re.captures(&summary).map_or(0, |c| c[1].parse().unwrap())
     };
     assert_eq!(count("error"), 0, "pytest errors:\n{stdout}{stderr}");
-    (count("passed"), count("failed"), format!("{stdout}{stderr}"))
+    (
+        count("passed"),
+        count("failed"),
+        format!("{stdout}{stderr}"),
+    )
 }
 
 /// `symdbg testgen ARGS` must succeed; returns how many tests the written file has.
@@ -189,12 +202,32 @@ fn generated_programs_pass_under_pytest() {
 fn mutants_fail_some_tests_and_pass_others() {
     let mutants: [(&str, &[&str], &str, &str); 7] = [
         ("examples/inversion.py", &[], "if x > 1:", "if x > 0:"),
-        ("examples/clamp.py", &[], "assert a + b < 20", "assert a + b <= 20"),
-        ("examples/safe_ratio.py", &[], "        return 0\n", "        return 1\n"),
+        (
+            "examples/clamp.py",
+            &[],
+            "assert a + b < 20",
+            "assert a + b <= 20",
+        ),
+        (
+            "examples/safe_ratio.py",
+            &[],
+            "        return 0\n",
+            "        return 1\n",
+        ),
         ("examples/window_sum.py", &[], "+ t[i + 1]", "+ t[i + 2]"),
         ("examples/find.py", &[], "i = i + 1", "i = i + 2"),
-        ("tests/data/programs/find_entry.py", &["--entry", "find"], "== needle", "!= needle"),
-        ("tests/data/programs/gcd.py", &["--entry", "gcd"], "return abs(a)", "return a"),
+        (
+            "tests/data/programs/find_entry.py",
+            &["--entry", "find"],
+            "== needle",
+            "!= needle",
+        ),
+        (
+            "tests/data/programs/gcd.py",
+            &["--entry", "gcd"],
+            "return abs(a)",
+            "return a",
+        ),
     ];
     let scratch = Scratch::new("mutants");
     for (path, extra, from, to) in mutants {
@@ -218,16 +251,26 @@ fn mutants_fail_some_tests_and_pass_others() {
             text.contains("SOURCE = pathlib.Path(__file__).parent / \"../"),
             "{name}: the program is found relative to the test file:\n{text}"
         );
-        assert_eq!(pytest(std::slice::from_ref(&test_file)).0, n, "{name} unmutated");
+        assert_eq!(
+            pytest(std::slice::from_ref(&test_file)).0,
+            n,
+            "{name} unmutated"
+        );
         assert!(original.contains(from), "{name}: no `{from}`");
         std::fs::write(&program, original.replacen(from, to, 1)).unwrap();
         let (passed, failed, log) = pytest(std::slice::from_ref(&test_file));
-        assert!(failed >= 1 && passed >= 1, "{name} with `{to}`: {passed} passed, {failed} failed\n{log}");
+        assert!(
+            failed >= 1 && passed >= 1,
+            "{name} with `{to}`: {passed} passed, {failed} failed\n{log}"
+        );
         assert_eq!(passed + failed, n);
         let (code, stdout, _) = symdbg(&["exec", p, "--replay", jsonl.to_str().unwrap()]);
         assert_eq!(code, 3, "{stdout}");
         let differ = stdout.lines().filter(|l| l.starts_with("DIFFERS")).count();
-        assert_eq!(differ, failed, "{name}: replay and pytest disagree\n{stdout}\n{log}");
+        assert_eq!(
+            differ, failed,
+            "{name}: replay and pytest disagree\n{stdout}\n{log}"
+        );
     }
 }
 
@@ -270,9 +313,17 @@ fn jsonl_replay_round_trips() {
             }
             // Deterministic: the same command writes the same bytes.
             testgen(&jargs, &j);
-            assert_eq!(std::fs::read_to_string(&j).unwrap(), text, "{file} {tag} jsonl");
+            assert_eq!(
+                std::fs::read_to_string(&j).unwrap(),
+                text,
+                "{file} {tag} jsonl"
+            );
             testgen(&args, &py);
-            assert_eq!(std::fs::read_to_string(&py).unwrap(), pytext, "{file} {tag}");
+            assert_eq!(
+                std::fs::read_to_string(&py).unwrap(),
+                pytext,
+                "{file} {tag}"
+            );
         }
     }
 }
