@@ -343,12 +343,15 @@ pub fn collect(
         }
         covered.extend(lines.iter().copied());
         let said = leaf_expect(engine, id, &model, source);
-        let path_condition = engine
-            .path_condition(id)
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(" and ");
+        // Each conjunct once (a guard and an index check can add the same one).
+        let mut conjuncts: Vec<String> = Vec::new();
+        for c in engine.path_condition(id) {
+            let c = c.to_string();
+            if !conjuncts.contains(&c) {
+                conjuncts.push(c);
+            }
+        }
+        let path_condition = conjuncts.join(" and ");
         suite.tests.push(Test {
             leaf: id,
             name: format!("test_leaf{}_{}", id.0, expect.name_suffix()),

@@ -37,12 +37,13 @@ fn head(out: &mut String, suite: &Suite, h: &Header) {
     );
     let _ = writeln!(
         out,
-        "# One test per leaf of the symbolic execution tree ({}). Inputs: the leaf's minimal",
+        "# One test per leaf of the symbolic execution tree ({}).",
         h.bounds
     );
     out.push_str(
-        "# model; expected results: symdbg's concrete interpreter on them (CPython's semantics),\n\
-         # checked against the leaf. The program is read from its path when the tests run.\n",
+        "# Inputs: each leaf's minimal model; expected results: symdbg's concrete interpreter on\n\
+         # them (CPython's semantics), checked against the leaf. The tests read the program from\n\
+         # its path when they run.\n",
     );
     if suite.skipped.is_empty() {
         out.push_str("# Leaves without a test: none.\n");

@@ -327,3 +327,59 @@ fn jsonl_replay_round_trips() {
         }
     }
 }
+
+/// The README's generated file is the binary's output, byte for byte.
+#[test]
+fn readme_shows_a_real_generated_file() {
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    let (code, stdout, stderr) = symdbg(&["testgen", "examples/inversion.py"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        readme.contains(&format!("```python\n{stdout}```")),
+        "README.md's Test generation section is not `symdbg testgen examples/inversion.py`:\n{stdout}"
+    );
+}
+
+/// Refusals and usage errors: exit 2 with a located or plain message, nothing written.
+#[test]
+fn refusals_and_usage_errors() {
+    let (code, stdout, stderr) = symdbg(&["testgen", "examples/product.py"]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("`invariant` is not Python") && stderr.contains("examples/product.py:26:5"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = symdbg(&["testgen", "examples/inversion.py", "-o", "no/such/dir/t.py"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot resolve `no/such/dir`"), "{stderr}");
+    let scratch = Scratch::new("usage");
+    let bad = scratch.0.join("bad.jsonl");
+    std::fs::write(&bad, "{\"test\": \"t\"}\n").unwrap();
+    let (code, _, stderr) = symdbg(&[
+        "exec",
+        "examples/inversion.py",
+        "--replay",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("bad.jsonl:1: not a testgen test"),
+        "{stderr}"
+    );
+    let (code, _, _) = symdbg(&[
+        "exec",
+        "examples/inversion.py",
+        "--replay",
+        "x.jsonl",
+        "--input",
+        "x=1",
+    ]);
+    assert_eq!(code, 2);
+    // A jsonl test of another program's inputs does not run: a clear error, not a verdict.
+    let j = scratch.0.join("inv.jsonl");
+    testgen(&["examples/inversion.py", "--format", "jsonl"], &j);
+    let (code, _, stderr) = symdbg(&["exec", "examples/clamp.py", "--replay", j.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("does not run"), "{stderr}");
+}
