@@ -258,7 +258,9 @@ fn leaf_expect(
 fn no_test_reason(engine: &Engine, id: NodeId) -> Option<String> {
     let node = engine.tree().node(id);
     if node.is_open() {
-        return Some("open: the exploration stopped before this node (--max-nodes)".into());
+        return Some(
+            "open: not explored (the exploration stopped before it, e.g. at --max-nodes)".into(),
+        );
     }
     let config = engine.config();
     match node.outcome()? {
@@ -285,13 +287,25 @@ pub fn collect(
     engine: &mut Engine,
     new_lines_only: bool,
 ) -> Suite {
-    let entry = engine.entry().map(str::to_string);
     let candidates: Vec<NodeId> = engine
         .tree()
         .nodes()
         .filter(|n| n.is_leaf() || n.is_open())
         .map(|n| n.id)
         .collect();
+    collect_nodes(program, types, source, engine, &candidates, new_lines_only)
+}
+
+/// [`collect`] for the given leaves (and open nodes) only, in this order.
+pub fn collect_nodes(
+    program: &Program,
+    types: &TypeInfo,
+    source: &SourceMap,
+    engine: &mut Engine,
+    candidates: &[NodeId],
+    new_lines_only: bool,
+) -> Suite {
+    let entry = engine.entry().map(str::to_string);
     let mut suite = Suite {
         entry: entry.clone(),
         tests: Vec::new(),
@@ -299,7 +313,7 @@ pub fn collect(
     };
     let mut covered = BTreeSet::new();
     let config = concrete::Config::default();
-    for id in candidates {
+    for &id in candidates {
         let line = engine.node_span(id).map(|s| source.line(s.start));
         let skip = |reason: String| Skipped {
             node: id,

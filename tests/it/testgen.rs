@@ -383,3 +383,53 @@ fn refusals_and_usage_errors() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("does not run"), "{stderr}");
 }
+
+/// The debugger's `T` key: on an exception leaf it writes that leaf's test beside the
+/// program, on the root one test per explored leaf; the status line says where; pytest
+/// passes them.
+#[test]
+fn tui_key_writes_tests_beside_the_program() {
+    use symdbg::lang::SourceMap;
+    use symdbg::tui::{harness::Harness, Setup};
+    let scratch = Scratch::new("tui");
+    let program = scratch.0.join("inversion.py");
+    let text = std::fs::read_to_string(repo("examples/inversion.py")).unwrap();
+    std::fs::write(&program, &text).unwrap();
+    let setup = Setup {
+        source: SourceMap::new(program.to_str().unwrap(), text),
+        entry: None,
+        config: symdbg::engine::Config::default(),
+        max_nodes: 1_000,
+        theme: None,
+        colors: Default::default(),
+    };
+    let mut h = Harness::open(setup, 120, 32).expect("opens");
+    h.keys("r");
+    h.keys("e");
+    let leaf = h.app.selected;
+    h.keys("T");
+    let one = scratch.0.join(format!("test_inversion_leaf{leaf}.py"));
+    assert!(
+        h.app
+            .message
+            .starts_with(&format!("wrote 1 test to {}", one.display())),
+        "{}",
+        h.app.message
+    );
+    let written = std::fs::read_to_string(&one).unwrap();
+    assert!(
+        written.contains(&format!("def test_leaf{leaf}_assertion_error():")),
+        "{written}"
+    );
+    assert!(written.contains("SOURCE = pathlib.Path(__file__).parent / \"inversion.py\""));
+    h.app.selected = 0;
+    h.keys("T");
+    let all = scratch.0.join("test_inversion.py");
+    assert!(
+        h.app.message.starts_with("wrote 3 tests to "),
+        "{}",
+        h.app.message
+    );
+    let (passed, failed, log) = pytest(&[one, all]);
+    assert_eq!((passed, failed), (4, 0), "{log}");
+}
