@@ -12,9 +12,11 @@
 //! [`Suite::skipped`] with the reason.
 //!
 //! The tests run the program under real Python, so programs with verification statements
-//! (`invariant`, `assume`, `havoc`, `loop-scope`, `method-frame`) are refused
-//! ([`refuse_non_python`]); `@predicate` is Python syntax (the tests define `predicate` as
-//! the identity decorator). Renderers: [`pytest`] (a pytest module that loads the program
+//! (`assume`, `havoc`, `loop-scope`, `method-frame`) are refused ([`refuse_non_python`]).
+//! `invariant` lines are annotations of a loop: the tests run the program without them
+//! (the pytest loader blanks them), as CPython would, and the caller explores
+//! [`without_invariants`] of the program. `@predicate` is Python syntax (the tests define
+//! `predicate` as the identity decorator). Renderers: [`pytest`] (a pytest module that loads the program
 //! from its path at test time) and [`jsonl`] (one object per test, replayed by
 //! `symdbg exec --replay`).
 
@@ -155,9 +157,14 @@ pub struct Header {
     pub bounds: String,
     /// The program's path relative to the directory of the test file (forward slashes).
     pub program_path: String,
+    /// The program has `invariant` lines: the tests blank them before running it.
+    pub invariants: bool,
 }
 
-/// Refuse a program that python3 cannot run: one with verification statements.
+/// Refuse a program that python3 cannot run: one with verification statements other than
+/// `invariant` lines (`assume`, `havoc`, `loop-scope`, `method-frame`). `invariant` lines
+/// are annotations of a loop: the tests run the program without them
+/// ([`without_invariants`]; the pytest loader blanks them).
 pub fn refuse_non_python(program: &Program) -> Result<(), Diagnostic> {
     fn find(body: &[Stmt]) -> Option<(&'static str, &Stmt)> {
         for s in body {
@@ -166,26 +173,14 @@ pub fn refuse_non_python(program: &Program) -> Result<(), Diagnostic> {
                 StmtKind::Assume(_) => Some("assume"),
                 StmtKind::LoopScope { .. } => Some("loop-scope"),
                 StmtKind::MethodFrame { .. } => Some("method-frame"),
-                StmtKind::While { invariants, .. } if !invariants.is_empty() => Some("invariant"),
                 _ => None,
             };
             if let Some(k) = kind {
                 return Some((k, s));
             }
             let nested = match &s.kind {
-                StmtKind::If { branches, orelse } => branches
-                    .iter()
-                    .map(|(_, b)| b.as_slice())
-                    .chain(orelse.as_deref())
-                    .find_map(find),
-                StmtKind::While { body, orelse, .. } => {
-                    find(body).or_else(|| find(orelse.as_deref()?))
-                }
-                StmtKind::Try { body, handlers } => {
-                    find(body).or_else(|| handlers.iter().find_map(|h| find(&h.body)))
-                }
                 StmtKind::FunctionDef(f) => find(&f.body),
-                _ => None,
+                _ => s.nested_blocks().into_iter().find_map(find),
             };
             if nested.is_some() {
                 return nested;
@@ -200,8 +195,60 @@ pub fn refuse_non_python(program: &Program) -> Result<(), Diagnostic> {
             stmt.span,
         )
         .with_label("a verification statement")
-        .with_note("testgen writes tests for plain-Python minipy programs (`@predicate` is fine); remove the verification statements, or explore with `symdbg run`")),
+        .with_note("testgen writes tests for minipy programs that are Python once their `invariant` lines are removed (`@predicate` is fine); remove the other verification statements, or explore with `symdbg run`")),
     }
+}
+
+/// Does the program have `invariant` lines?
+pub fn has_invariants(program: &Program) -> bool {
+    fn any(body: &[Stmt]) -> bool {
+        body.iter().any(|s| match &s.kind {
+            StmtKind::While { invariants, .. } if !invariants.is_empty() => true,
+            StmtKind::FunctionDef(f) => any(&f.body),
+            _ => s.nested_blocks().into_iter().any(any),
+        })
+    }
+    any(&program.body)
+}
+
+/// The program without its `invariant` lines: what CPython runs (spans unchanged).
+pub fn without_invariants(program: &Program) -> Program {
+    fn strip(body: &mut [Stmt]) {
+        for s in body {
+            match &mut s.kind {
+                StmtKind::While {
+                    invariants,
+                    body,
+                    orelse,
+                    ..
+                } => {
+                    invariants.clear();
+                    strip(body);
+                    if let Some(b) = orelse {
+                        strip(b);
+                    }
+                }
+                StmtKind::If { branches, orelse } => {
+                    branches.iter_mut().for_each(|(_, b)| strip(b));
+                    if let Some(b) = orelse {
+                        strip(b);
+                    }
+                }
+                StmtKind::Try { body, handlers } => {
+                    strip(body);
+                    handlers.iter_mut().for_each(|h| strip(&mut h.body));
+                }
+                StmtKind::FunctionDef(f) => strip(&mut f.body),
+                StmtKind::MethodFrame { body, .. } | StmtKind::LoopScope { body, .. } => {
+                    strip(body)
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut p = program.clone();
+    strip(&mut p.body);
+    p
 }
 
 /// `AssertionError` → `assertion_error`.

@@ -19,7 +19,7 @@ pub const EXIT_DIFFERS: i32 = 3;
 
 #[derive(Debug, Args)]
 pub(super) struct TestgenArgs {
-    /// The minipy program (a .py file without verification statements)
+    /// The minipy program (a .py file; `invariant` lines are left out, other verification statements refused)
     file: PathBuf,
     /// Write the tests to OUT (default: stdout, for a test file in the current directory); the tests find the program by its path relative to OUT's directory
     #[arg(short = 'o', long = "output", value_name = "OUT")]
@@ -43,8 +43,8 @@ enum Format {
 
 pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
     let loaded = Loaded::read(&args.file)?;
-    testgen::refuse_non_python(&loaded.program)
-        .map_err(|d| Failure::diagnostics(&[d], &loaded.source))?;
+    let invariants = testgen::has_invariants(&loaded.program);
+    let loaded = python_program(loaded)?;
     let program_path = program_path(&args.file, args.output.as_deref())?;
     let mut engine = args.explore.engine(&loaded, Loops::Unroll, true)?;
     let limits = Limits {
@@ -76,6 +76,7 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
                     args.explore.unroll, args.explore.recursion
                 ),
                 program_path,
+                invariants,
             },
         ),
         Format::Jsonl => jsonl::render(&suite),
@@ -132,6 +133,25 @@ fn inputs_text(inputs: &std::collections::BTreeMap<String, crate::concrete::Valu
     } else {
         items.join(", ")
     }
+}
+
+/// The program as CPython runs it: refused with verification statements other than
+/// `invariant` lines, which are removed (the tests blank them too). Spans are unchanged.
+fn python_program(loaded: Loaded) -> Result<Loaded, Failure> {
+    let fail = |d: Vec<crate::diagnostics::Diagnostic>| Failure::diagnostics(&d, &loaded.source);
+    testgen::refuse_non_python(&loaded.program).map_err(|d| fail(vec![d]))?;
+    if !testgen::has_invariants(&loaded.program) {
+        return Ok(loaded);
+    }
+    let program = testgen::without_invariants(&loaded.program);
+    let types = crate::lang::types::check(&program).map_err(fail)?;
+    let ir = crate::transform::lower(&program).map_err(fail)?;
+    Ok(Loaded {
+        program,
+        types,
+        ir: std::rc::Rc::new(ir),
+        source: loaded.source,
+    })
 }
 
 /// The command for the file's header, with the options that change the tests.
@@ -196,11 +216,15 @@ fn relative(target: &Path, base: &Path) -> PathBuf {
 }
 
 /// `symdbg exec FILE --replay T.jsonl`: run every test of the file concretely and say
-/// which still behave as recorded.
+/// which still behave as recorded (the program as CPython runs it: without its
+/// `invariant` lines, as the tests were generated).
 pub(super) fn replay(file: &Path, tests: &Path) -> Result<i32, Failure> {
-    let source = super::source::read_source(file)?;
-    let (program, types) =
-        crate::lang::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
+    let Loaded {
+        source,
+        program,
+        types,
+        ..
+    } = python_program(Loaded::read(file)?)?;
     let text = std::fs::read_to_string(tests)
         .map_err(|e| Failure::plain(format!("cannot read `{}`: {e}", tests.display()), &[]))?;
     let mut out = String::new();

@@ -65,7 +65,13 @@ fn head(out: &mut String, suite: &Suite, h: &Header) {
             bad.join(", ")
         );
     }
+    if h.invariants {
+        out.push_str("import io\n");
+    }
     out.push_str("import pathlib\n");
+    if h.invariants {
+        out.push_str("import tokenize\n");
+    }
     if suite.entry.is_some() {
         out.push_str("import types\n");
     }
@@ -75,15 +81,54 @@ fn head(out: &mut String, suite: &Suite, h: &Header) {
         "SOURCE = pathlib.Path(__file__).parent / {}",
         py_str(&h.program_path)
     );
-    match &suite.entry {
+    let helpers = match &suite.entry {
         Some(f) => {
             let _ = writeln!(out, "ENTRY = {}", py_str(f));
-            out.push_str(ENTRY_HELPERS);
+            ENTRY_HELPERS
         }
-        None => out.push_str(MODULE_HELPERS),
+        None => MODULE_HELPERS,
+    };
+    if h.invariants {
+        out.push_str(&helpers.replace(READ, "program_text()"));
+        out.push_str(INVARIANTS);
+    } else {
+        out.push_str(helpers);
     }
     out.push_str(RAISED_AT);
 }
+
+/// How the helpers read the program.
+const READ: &str = "SOURCE.read_text(encoding=\"utf-8-sig\")";
+
+/// The loader of a program with `invariant` lines: each becomes `pass` (its continuation
+/// lines blank), so CPython runs the loop without it and every line keeps its number. A
+/// logical line is an `invariant` line when it starts with the name `invariant` not
+/// followed by an assignment (minipy's rule: `invariant` is not a keyword).
+const INVARIANTS: &str = r#"
+
+def program_text():
+    """SOURCE's text with its `invariant` lines (minipy's loop annotations) made `pass`."""
+    text = SOURCE.read_text(encoding="utf-8-sig")
+    lines = text.splitlines(keepends=True)
+    skip = (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER)
+    logical = [[]]
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type not in skip:
+            logical[-1].append(tok)
+            if tok.type == tokenize.NEWLINE:
+                logical.append([])
+    assign = ("=", ":", "+=", "-=", "*=", "//=", "%=")
+    for toks in logical:
+        if len(toks) < 3 or toks[0].type != tokenize.NAME or toks[0].string != "invariant":
+            continue
+        if toks[1].type == tokenize.OP and toks[1].string in assign:
+            continue
+        first, last = toks[0].start[0], toks[-1].start[0]
+        lines[first - 1] = lines[first - 1][: toks[0].start[1]] + "pass\n"
+        for row in range(first + 1, last + 1):
+            lines[row - 1] = "\n"
+    return "".join(lines)
+"#;
 
 const MODULE_HELPERS: &str = r#"
 

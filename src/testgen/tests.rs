@@ -28,6 +28,7 @@ fn header() -> Header {
         command: "symdbg testgen p.py".into(),
         bounds: "--unroll 3 --recursion 5".into(),
         program_path: "../p.py".into(),
+        invariants: false,
     }
 }
 

@@ -200,7 +200,13 @@ fn generated_programs_pass_under_pytest() {
 /// passing tests; `exec --replay` of the jsonl form reports the same tests as differing.
 #[test]
 fn mutants_fail_some_tests_and_pass_others() {
-    let mutants: [(&str, &[&str], &str, &str); 7] = [
+    let mutants: [(&str, &[&str], &str, &str); 8] = [
+        (
+            "examples/product.py",
+            &[],
+            "result = result * elem",
+            "result = result + elem",
+        ),
         ("examples/inversion.py", &[], "if x > 1:", "if x > 0:"),
         (
             "examples/clamp.py",
@@ -343,11 +349,12 @@ fn readme_shows_a_real_generated_file() {
 /// Refusals and usage errors: exit 2 with a located or plain message, nothing written.
 #[test]
 fn refusals_and_usage_errors() {
-    let (code, stdout, stderr) = symdbg(&["testgen", "examples/product.py"]);
+    let (code, stdout, stderr) = symdbg(&["testgen", "examples/loop_scope.py"]);
     assert_eq!(code, 2);
     assert!(stdout.is_empty());
     assert!(
-        stderr.contains("`invariant` is not Python") && stderr.contains("examples/product.py:26:5"),
+        stderr.contains("`loop-scope` is not Python")
+            && stderr.contains("examples/loop_scope.py:30:5"),
         "{stderr}"
     );
     let (code, _, stderr) = symdbg(&["testgen", "examples/inversion.py", "-o", "no/such/dir/t.py"]);
@@ -432,4 +439,52 @@ fn tui_key_writes_tests_beside_the_program() {
     );
     let (passed, failed, log) = pytest(&[one, all]);
     assert_eq!((passed, failed), (4, 0), "{log}");
+}
+
+/// `invariant` lines are annotations: the tests run the program without them (the loader
+/// makes each `pass`, continuation lines blank), whatever their shape: continued over
+/// lines, with comments, nested, beside a variable named `invariant`.
+#[test]
+fn annotated_programs_run_without_their_invariants() {
+    let scratch = Scratch::new("annotated");
+    let program = scratch.0.join("ann.py");
+    std::fs::write(
+        &program,
+        "\
+n: int
+invariant = 3
+i = 0
+total = 0
+while i < n:
+    invariant (0 <= i and
+               i <= n)   # a comment
+    # a comment line between
+    invariant total >= 0
+    j = 0
+    while j < i:
+        invariant j <= i
+        total += j
+        j += 1
+    i += 1
+    invariant += 1
+assert total < 2
+",
+    )
+    .unwrap();
+    let p = program.to_str().unwrap();
+    let test_file = scratch.0.join("test_ann.py");
+    let n = testgen(&[p, "--unroll", "4"], &test_file);
+    let text = std::fs::read_to_string(&test_file).unwrap();
+    assert!(text.contains("def program_text():"), "{text}");
+    assert!(text.contains("_assertion_error():"), "{text}");
+    let (passed, failed, log) = pytest(&[test_file]);
+    assert_eq!((passed, failed), (n, 0), "{log}");
+    let j = scratch.0.join("ann.jsonl");
+    testgen(&[p, "--unroll", "4", "--format", "jsonl"], &j);
+    let (code, stdout, stderr) = symdbg(&["exec", p, "--replay", j.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.ends_with(&format!(": {n} behave the same, 0 differ\n")),
+        "{stdout}"
+    );
 }

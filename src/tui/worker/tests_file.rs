@@ -19,6 +19,9 @@ pub fn write(
     if let Err(d) = testgen::refuse_non_python(program) {
         return format!("no tests: {}", d.message);
     }
+    if testgen::has_invariants(program) {
+        return "no tests here: the loops have invariants; `symdbg testgen FILE` writes tests of the program without them".to_string();
+    }
     let path = Path::new(&source.name);
     let (Some(stem), Some(file)) = (
         path.file_stem().and_then(|s| s.to_str()),
@@ -55,6 +58,7 @@ pub fn write(
             config.unroll, config.recursion
         ),
         program_path: file.to_string(),
+        invariants: false,
     };
     let out = path.with_file_name(&name);
     let text = testgen::pytest::render(&suite, &header);
