@@ -150,8 +150,8 @@ fn verification_statements_are_refused_where_they_are() {
         ("x: int\nassume x > 0\n", "assume", 2),
         ("x: int\nif x > 0:\n    havoc x\n", "havoc", 3),
         (
-            "def f(n: int) -> int:\n    i = 0\n    while i < n:\n        invariant i >= 0\n        i = i + 1\n    return i\n",
-            "invariant",
+            "def f(i: int) -> int:\n    if i > 0:\n        loop-scope(inv=i >= 0):\n            break\n    return i\n",
+            "loop-scope",
             3,
         ),
     ];
