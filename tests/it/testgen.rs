@@ -488,3 +488,46 @@ assert total < 2
         "{stdout}"
     );
 }
+
+/// Programs written as people write them (audit_positions' text generator: continuation
+/// lines, parentheses, comments, tabs; programs that raise on purpose, `--entry f` modules
+/// with driver code, `@predicate`s called from code): the tests pass under pytest, exception
+/// lines included.
+#[test]
+fn hand_written_style_programs_pass_under_pytest() {
+    use crate::audit_positions::gen::{Flavour, Gen};
+    let scratch = Scratch::new("text");
+    let mut files = Vec::new();
+    let mut tests = 0;
+    let mut raising = 0;
+    for seed in 0..30u64 {
+        for (k, flavour) in [Flavour::Module, Flavour::Entry, Flavour::Predicate]
+            .into_iter()
+            .enumerate()
+        {
+            let g = Gen::new(seed * 3 + k as u64).program(flavour);
+            let path = scratch.0.join(format!("p{seed}_{k}.py"));
+            std::fs::write(&path, &g.src).unwrap();
+            let p = path.to_str().unwrap();
+            let mut args = vec![p, "--max-nodes", "2000", "--timeout-ms", "300"];
+            if let Some(f) = &g.entry {
+                args.extend_from_slice(&["--entry", f]);
+            }
+            let out = scratch.0.join(format!("test_p{seed}_{k}.py"));
+            let started = std::time::Instant::now();
+            tests += testgen(&args, &out);
+            if std::env::var_os("SYMDBG_TESTGEN_TIMES").is_some() {
+                eprintln!("{seed} {k}: {:.2}s", started.elapsed().as_secs_f64());
+            }
+            raising += std::fs::read_to_string(&out)
+                .unwrap()
+                .matches("raised_at(excinfo) ==")
+                .count();
+            files.push(out);
+        }
+    }
+    let (passed, failed, log) = pytest(&files);
+    eprintln!("testgen: text-generated programs, {tests} tests ({raising} raise): {passed} passed, {failed} failed");
+    assert!(raising >= 30, "only {raising} exception tests");
+    assert_eq!((passed, failed), (tests, 0), "{log}");
+}
