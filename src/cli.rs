@@ -7,11 +7,13 @@
 //! - `exec` ([`exec`]): run the concrete interpreter on one input.
 //! - `run` ([`run`]): explore the SET with the symbolic engine and print it.
 //! - `check` ([`check`]): exhaustiveness and precision against concrete runs.
+//! - `testgen` ([`testgen`]): one pytest test (or JSON line) per leaf.
 
 mod check;
 mod exec;
 mod run;
 mod source;
+mod testgen;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -93,6 +95,8 @@ enum Command {
     Run(RunArgs),
     /// Test the symbolic execution for exhaustiveness and precision against concrete runs
     Check(CheckArgs),
+    /// Write one pytest test (or JSON line) per leaf of the tree, with the leaf's inputs
+    Testgen(testgen::TestgenArgs),
 }
 
 #[derive(Debug, Args)]
@@ -268,6 +272,9 @@ struct ExecArgs {
     /// Exit with code 3 when the run ends in an uncaught exception (for scripts and tests)
     #[arg(long)]
     fail_on_exception: bool,
+    /// Run every test of a `symdbg testgen --format jsonl` file and say which still behave as recorded (exit 3 if one differs)
+    #[arg(long, value_name = "TESTS", conflicts_with_all = ["entry", "inputs", "json"])]
+    replay: Option<PathBuf>,
 }
 
 /// Run the command line on the process arguments; returns the process exit code.
@@ -301,6 +308,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Some(Command::Exec(args)) => exec::exec(&args),
         Some(Command::Run(args)) => run::run(&args),
         Some(Command::Check(args)) => check::check(&args),
+        Some(Command::Testgen(args)) => testgen::testgen(&args),
         None => debug(&cli.debug),
     };
     match result {

@@ -7,9 +7,12 @@
 //!   shared by the concrete interpreter and the symbolic engine.
 //! - [`transform`]: checked AST → the engine's IR (calls hoisted into instructions).
 //! - [`concrete`]: the concrete interpreter with CPython's semantics (one input, one run).
-//! - [`engine`]: the symbolic engine; [`engine::term`] is its term language.
+//! - [`base`]: shared vocabulary (spans, escaping, exception classes).
+//! - [`term`]: the formulas the engine builds, SMT-LIB, models and their evaluation.
+//! - [`engine`]: the symbolic engine.
 //! - [`solver`]: feasibility checks and models with Z3; the only module that names `z3`.
 //! - [`check`]: the book's exhaustiveness and precision tests (engine vs concrete runs).
+//! - [`testgen`]: one test per leaf (pytest text or JSON lines), cross-checked concretely.
 //! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
 //! - [`cli`]: the command line (`symdbg exec`, ...); with [`tui`], the only stages that do IO.
 //! - [`tui`]: the terminal debugger (`symdbg FILE`): ratatui panes over an engine thread.
@@ -24,5 +27,6 @@ pub mod lang;
 pub mod semantics;
 pub mod solver;
 pub mod term;
+pub mod testgen;
 pub mod transform;
 pub mod tui;

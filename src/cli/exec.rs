@@ -1,4 +1,5 @@
-//! `symdbg exec FILE [--entry F] [--input name=value ...] [--json]`: one concrete run.
+//! `symdbg exec FILE [--entry F] [--input name=value ...] [--json]`: one concrete run
+//! (`--replay T.jsonl`: the runs of a testgen file, in [`super::testgen`]).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -14,6 +15,9 @@ use crate::concrete::{
 use crate::lang::{self, Type};
 
 pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
+    if let Some(tests) = &args.replay {
+        return super::testgen::replay(&args.file, tests);
+    }
     let source = read_source(&args.file)?;
     let (program, info) =
         lang::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;

@@ -41,6 +41,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "replay the model concretely and compare with the symbolic values",
     ),
     (
+        "T",
+        "write pytest tests beside the program: this leaf's, or every explored leaf's",
+    ),
+    (
         "b",
         "toggle a breakpoint on the code line under the code cursor",
     ),

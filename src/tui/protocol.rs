@@ -27,6 +27,8 @@ pub enum Cmd {
     Model(u32),
     /// Run the concrete interpreter on the node's model and compare.
     Replay(u32),
+    /// Write pytest tests for the leaf (or every explored leaf): answered with `Done`.
+    Tests(u32),
 }
 
 /// How a node shows in the tree.

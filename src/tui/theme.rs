@@ -118,7 +118,7 @@ impl Themes {
             {
                 Ok(theme) => theme,
                 Err(e) => {
-                    // (user text: shown escaped, see `lang::escape`)
+                    // (user text: shown escaped, see `base::escape`)
                     let shown = format!("theme {} skipped: {e}", path.display());
                     self.warnings
                         .push(crate::base::escape::escape(&shown).into_owned());

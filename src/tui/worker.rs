@@ -9,6 +9,7 @@
 
 mod describe;
 mod replay;
+mod tests_file;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -98,6 +99,14 @@ impl Worker {
                     NodeId(id),
                 );
                 emit(Reply::Replay(id, r));
+            }
+            Cmd::Tests(id) => {
+                let (e, p, t, s) = (&mut self.engine, &self.program, &self.types, &self.source);
+                let message = tests_file::write(e, p, t, s, NodeId(id));
+                emit(Reply::Done {
+                    select: None,
+                    message,
+                });
             }
             Cmd::Step(id) => self.step(id, None, &emit),
             Cmd::StepWith(id, mode) => self.step(id, Some(mode), &emit),

@@ -29,7 +29,7 @@ use serde_json::Value as Json;
 
 use crate::differential::{python_output, spawn_oracle};
 
-mod gen;
+pub(crate) mod gen;
 mod regressions;
 
 use gen::{Flavour, Gen, Generated, Rng, Ty};

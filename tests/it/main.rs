@@ -43,6 +43,9 @@ mod run;
 mod solver_limits;
 /// The symbolic engine against python3: leaf models replayed, random inputs hit one leaf.
 mod symbolic;
+/// `symdbg testgen`: generated pytest files pass under real pytest, mutants fail some,
+/// jsonl replay round-trips.
+mod testgen;
 /// insta snapshots of `symdbg run --tree` for every example.
 mod trees;
 /// Issue 10: `--entry` as `import`, predicates as Python, exception columns, small ones.

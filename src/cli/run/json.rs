@@ -26,7 +26,7 @@
 //!
 //! Terms are printed twice: in minipy syntax (Term's `Display`) and in SMT-LIB
 //! (`to_smt2`, shared subterms named by `let`), with the declarations of every constant
-//! they use. A term too large to print (`engine::term::MAX_PRINTED_NODES`) is the string
+//! they use. A term too large to print (`term::MAX_PRINTED_NODES`) is the string
 //! `…(term too large to print: N nodes)` in both.
 
 use std::cell::RefCell;

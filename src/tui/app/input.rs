@@ -143,6 +143,7 @@ impl App {
                 self.request(Cmd::Replay(self.selected));
                 self.show_detail(Pane::Model);
             }
+            KeyCode::Char('T') => self.work("write tests", Cmd::Tests(self.selected)),
             KeyCode::Char('b') => self.toggle_breakpoint(self.code_cursor),
             KeyCode::Char('e') => self.next_exception(true),
             KeyCode::Char('E') => self.next_exception(false),

@@ -1,0 +1,279 @@
+//! `symdbg testgen FILE [--entry F] [-o OUT] [--format pytest|jsonl] [--new-lines-only]
+//! [options]`: one test per leaf ([`crate::testgen`]), and `symdbg exec FILE --replay
+//! T.jsonl`.
+//!
+//! Exit codes: 0, 2 (bad program or usage, a program with verification statements), 3 when
+//! a leaf disagrees with the concrete interpreter (an engine bug; the tests keep the
+//! concrete result) or, for `--replay`, when a test no longer behaves as recorded.
+
+use std::path::{Component, Path, PathBuf};
+
+use clap::Args;
+
+use super::{ExploreOpts, Failure, Loaded, Loops};
+use crate::engine::{Limits, Stop, Strategy};
+use crate::testgen::{self, jsonl, Header};
+
+/// Exit code for an engine/interpreter disagreement, or a replay that differs.
+pub const EXIT_DIFFERS: i32 = 3;
+
+#[derive(Debug, Args)]
+pub(super) struct TestgenArgs {
+    /// The minipy program (a .py file; `invariant` lines are left out, other verification statements refused)
+    file: PathBuf,
+    /// Write the tests to OUT (default: stdout, for a test file in the current directory); the tests find the program by its path relative to OUT's directory
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// A pytest module, or one JSON object per test (for `symdbg exec FILE --replay OUT`)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Pytest)]
+    format: Format,
+    /// Keep only tests whose run executes a line no earlier test executes
+    #[arg(long)]
+    new_lines_only: bool,
+    #[command(flatten)]
+    explore: ExploreOpts,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Pytest,
+    Jsonl,
+}
+
+pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
+    let loaded = Loaded::read(&args.file)?;
+    let invariants = testgen::has_invariants(&loaded.program);
+    let loaded = python_program(loaded)?;
+    let program_path = program_path(&args.file, args.output.as_deref())?;
+    let mut engine = args.explore.engine(&loaded, Loops::Unroll, true)?;
+    let limits = Limits {
+        max_nodes: Some(args.explore.max_nodes),
+        time: None,
+        strategy: Strategy::Dfs,
+    };
+    let root = engine.tree().root();
+    if engine.run(root, limits) == Stop::NodeLimit {
+        eprintln!(
+            "symdbg: stopped at --max-nodes {} (the nodes left open get no test)",
+            args.explore.max_nodes
+        );
+    }
+    let suite = testgen::collect(
+        &loaded.program,
+        &loaded.types,
+        &loaded.source,
+        &mut engine,
+        args.new_lines_only,
+    );
+    let text = match args.format {
+        Format::Pytest => testgen::pytest::render(
+            &suite,
+            &Header {
+                command: command_line(args),
+                bounds: format!(
+                    "--unroll {} --recursion {}",
+                    args.explore.unroll, args.explore.recursion
+                ),
+                program_path,
+                invariants,
+            },
+        ),
+        Format::Jsonl => jsonl::render(&suite),
+    };
+    match &args.output {
+        Some(out) => std::fs::write(out, &text)
+            .map_err(|e| Failure::plain(format!("cannot write `{}`: {e}", out.display()), &[]))?,
+        None => {
+            use std::io::Write;
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+    }
+    let to = args
+        .output
+        .as_ref()
+        .map_or(String::new(), |o| format!(" to {}", o.display()));
+    eprintln!(
+        "symdbg: wrote {}{to}; {} without a test",
+        count(suite.tests.len(), "test"),
+        count(suite.skipped.len(), "leaf")
+    );
+    let mut code = 0;
+    for t in suite.disagreements() {
+        let said = t
+            .disagreement
+            .as_ref()
+            .map(|e| e.describe())
+            .unwrap_or_default();
+        eprintln!(
+            "symdbg: engine bug: leaf {} says {said}, but its model {} runs concretely as {}; {} expects the concrete result",
+            t.leaf.0,
+            inputs_text(&t.inputs),
+            t.expect.describe(),
+            t.name
+        );
+        code = EXIT_DIFFERS;
+    }
+    Ok(code)
+}
+
+fn count(n: usize, noun: &str) -> String {
+    let noun = match (n, noun) {
+        (1, _) => noun.to_string(),
+        (_, "leaf") => "leaves".to_string(),
+        _ => format!("{noun}s"),
+    };
+    format!("{n} {noun}")
+}
+
+fn inputs_text(inputs: &std::collections::BTreeMap<String, crate::concrete::Value>) -> String {
+    let items: Vec<String> = inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+    if items.is_empty() {
+        "(no inputs)".to_string()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// The program as CPython runs it: refused with verification statements other than
+/// `invariant` lines, which are removed (the tests blank them too). Spans are unchanged.
+fn python_program(loaded: Loaded) -> Result<Loaded, Failure> {
+    let fail = |d: Vec<crate::diagnostics::Diagnostic>| Failure::diagnostics(&d, &loaded.source);
+    testgen::refuse_non_python(&loaded.program).map_err(|d| fail(vec![d]))?;
+    if !testgen::has_invariants(&loaded.program) {
+        return Ok(loaded);
+    }
+    let program = testgen::without_invariants(&loaded.program);
+    let types = crate::lang::types::check(&program).map_err(fail)?;
+    let ir = crate::transform::lower(&program).map_err(fail)?;
+    Ok(Loaded {
+        program,
+        types,
+        ir: std::rc::Rc::new(ir),
+        source: loaded.source,
+    })
+}
+
+/// The command for the file's header, with the options that change the tests.
+fn command_line(args: &TestgenArgs) -> String {
+    let mut s = format!("symdbg testgen {}", args.file.display());
+    if let Some(f) = &args.explore.entry {
+        s.push_str(&format!(" --entry {f}"));
+    }
+    if args.new_lines_only {
+        s.push_str(" --new-lines-only");
+    }
+    if let Some(o) = &args.output {
+        s.push_str(&format!(" -o {}", o.display()));
+    }
+    crate::base::escape::escape(&s).into_owned()
+}
+
+/// The program's path as the test file reaches it: relative to the directory of `output`
+/// (or of the current directory, for stdout), with `/` separators.
+fn program_path(file: &Path, output: Option<&Path>) -> Result<String, Failure> {
+    let fail = |what: &Path, e: std::io::Error| {
+        Failure::plain(format!("cannot resolve `{}`: {e}", what.display()), &[])
+    };
+    let program = std::fs::canonicalize(file).map_err(|e| fail(file, e))?;
+    let dir = match output.map(|o| o.parent().unwrap_or(Path::new(""))) {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let dir = std::fs::canonicalize(dir).map_err(|e| fail(dir, e))?;
+    let rel = relative(&program, &dir);
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    match parts {
+        Some(parts) if rel.is_relative() => Ok(parts.join("/")),
+        Some(_) => Ok(rel.display().to_string()),
+        None => Err(Failure::plain(
+            format!(
+                "the path of `{}` is not UTF-8: a generated test could not name it",
+                file.display()
+            ),
+            &[],
+        )),
+    }
+}
+
+/// `target` relative to the directory `base` (both absolute); `target` itself when they
+/// share no root.
+fn relative(target: &Path, base: &Path) -> PathBuf {
+    let t: Vec<Component> = target.components().collect();
+    let b: Vec<Component> = base.components().collect();
+    let common = t.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return target.to_path_buf();
+    }
+    let mut out = PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &t[common..] {
+        out.push(c.as_os_str());
+    }
+    out
+}
+
+/// `symdbg exec FILE --replay T.jsonl`: run every test of the file concretely and say
+/// which still behave as recorded (the program as CPython runs it: without its
+/// `invariant` lines, as the tests were generated).
+pub(super) fn replay(file: &Path, tests: &Path) -> Result<i32, Failure> {
+    let Loaded {
+        source,
+        program,
+        types,
+        ..
+    } = python_program(Loaded::read(file)?)?;
+    let text = std::fs::read_to_string(tests)
+        .map_err(|e| Failure::plain(format!("cannot read `{}`: {e}", tests.display()), &[]))?;
+    let mut out = String::new();
+    let (mut same, mut differ) = (0, 0);
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{}:{}", tests.display(), n + 1);
+        let case = jsonl::parse(line)
+            .map_err(|e| Failure::plain(format!("{at}: not a testgen test: {e}"), &[]))?;
+        let got = jsonl::replay(&program, &types, &source, &case).map_err(|d| {
+            let mut f = Failure::plain(format!("{at}: `{}` does not run", case.test), &[]);
+            f.0.push_str(&Failure::diagnostics(&[d], &source).0);
+            f
+        })?;
+        if got == case.expect {
+            same += 1;
+            out.push_str(&format!("same     {}\n", case.test));
+        } else {
+            differ += 1;
+            out.push_str(&format!(
+                "DIFFERS  {} ({}): expected {}, got {}\n",
+                case.test,
+                inputs_text(&case.inputs),
+                case.expect.describe(),
+                got.describe()
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "{}: {same} behave the same, {differ} differ\n",
+        count(same + differ, "test")
+    ));
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    Ok(if differ > 0 { EXIT_DIFFERS } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths() {
+        let r = |t: &str, b: &str| relative(Path::new(t), Path::new(b));
+        assert_eq!(r("/a/b/p.py", "/a/b"), PathBuf::from("p.py"));
+        assert_eq!(r("/a/b/p.py", "/a/c/d"), PathBuf::from("../../b/p.py"));
+        assert_eq!(r("/a/p.py", "/a/t"), PathBuf::from("../p.py"));
+        assert_eq!(r("/p.py", "/"), PathBuf::from("p.py"));
+    }
+}

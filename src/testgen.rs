@@ -1,0 +1,431 @@
+//! Test generation: one test per leaf of an explored tree, as data and text (no IO).
+//!
+//! [`collect`] walks the leaves of an explored engine in node-id order. Every `normal`,
+//! `return` and `exception` leaf with a model becomes a [`Test`]: the model's inputs (the
+//! engine's models are minimal: shortest tuples, smallest ints, see `solver/minimize.rs`)
+//! and the behaviour to expect. The expected behaviour is what symdbg's concrete
+//! interpreter does on those inputs, cross-checked against what the leaf says (outcome,
+//! exception class and line, final module variables or return value): a difference is an
+//! engine bug, recorded in [`Test::disagreement`] (the test keeps the concrete result, the
+//! CPython semantics). Every other leaf (`bound`, `unknown`, `infeasible`, no model, a model
+//! whose concrete run exhausts the step budget) and every node left open is listed in
+//! [`Suite::skipped`] with the reason.
+//!
+//! The tests run the program under real Python, so programs with verification statements
+//! (`assume`, `havoc`, `loop-scope`, `method-frame`) are refused ([`refuse_non_python`]).
+//! `invariant` lines are annotations of a loop: the tests run the program without them
+//! (the pytest loader blanks them), as CPython would, and the caller explores
+//! [`without_invariants`] of the program. `@predicate` is Python syntax (the tests define
+//! `predicate` as the identity decorator). Renderers: [`pytest`] (a pytest module that loads the program
+//! from its path at test time) and [`jsonl`] (one object per test, replayed by
+//! `symdbg exec --replay`).
+
+pub mod jsonl;
+pub mod pytest;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::base::SourceMap;
+use crate::concrete::{self, RunResult, Value};
+use crate::diagnostics::Diagnostic;
+use crate::engine::{Engine, NodeId, Outcome};
+use crate::lang::ast::{Program, Stmt, StmtKind};
+use crate::lang::TypeInfo;
+
+/// What a test expects of one run: how it ends and the values it leaves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expect {
+    /// `normal`, `return` or `exception` (for a leaf: also `bound`, ...; for a concrete run
+    /// also `step_limit`, ...).
+    pub outcome: String,
+    /// The exception class (`AssertionError`).
+    pub exception: Option<String>,
+    /// The 1-based line where the exception was raised (innermost frame).
+    pub line: Option<usize>,
+    /// Module runs: the final module variables (at the raise, for an exception). Entry
+    /// runs: empty.
+    pub store: BTreeMap<String, Value>,
+    /// Entry runs that return: the returned value (`None`: the function returned `None`).
+    pub return_value: Option<Value>,
+}
+
+impl Expect {
+    /// The expectation of a concrete run (module run, or entry run when `entry`).
+    pub fn of_run(r: &RunResult, source: &SourceMap, entry: bool) -> Expect {
+        let exception = r.outcome.exception().map(|c| c.name().to_string());
+        Expect {
+            outcome: r.outcome.name().to_string(),
+            line: exception
+                .as_ref()
+                .and(r.exception_at)
+                .map(|s| source.line(s.start)),
+            exception,
+            store: if entry {
+                BTreeMap::new()
+            } else {
+                r.store.clone()
+            },
+            return_value: if entry { r.return_value.clone() } else { None },
+        }
+    }
+
+    /// For people: `exception AssertionError at line 23, x = -1` or `return 3`.
+    pub fn describe(&self) -> String {
+        let mut s = self.outcome.clone();
+        if let Some(e) = &self.exception {
+            s.push_str(&format!(" {e}"));
+        }
+        if let Some(l) = self.line {
+            s.push_str(&format!(" at line {l}"));
+        }
+        if self.outcome == "return" {
+            let v = self
+                .return_value
+                .as_ref()
+                .map_or("None".to_string(), Value::to_string);
+            s.push_str(&format!(" {v}"));
+        }
+        let vars: Vec<String> = self
+            .store
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        if !vars.is_empty() {
+            s.push_str(&format!(", {}", vars.join(", ")));
+        }
+        s
+    }
+
+    /// The test-name suffix: `normal`, `return`, or the exception class in snake case
+    /// (`assertion_error`).
+    pub fn name_suffix(&self) -> String {
+        match &self.exception {
+            Some(class) => snake_case(class),
+            None => self.outcome.clone(),
+        }
+    }
+}
+
+/// One generated test.
+#[derive(Clone, Debug)]
+pub struct Test {
+    pub leaf: NodeId,
+    /// `test_leaf7_assertion_error`.
+    pub name: String,
+    /// The model's inputs (module inputs, or the entry function's parameters).
+    pub inputs: BTreeMap<String, Value>,
+    /// The concrete interpreter's behaviour on `inputs`.
+    pub expect: Expect,
+    /// What the leaf said, when it differs from `expect` (an engine bug).
+    pub disagreement: Option<Expect>,
+    /// The leaf's path condition, as Python-like text (`x <= 1 and -x < 0`).
+    pub path_condition: String,
+    /// The source lines the concrete run executed.
+    pub lines: BTreeSet<usize>,
+}
+
+/// A leaf (or open node) without a test, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub node: NodeId,
+    /// The line of the node's statement (or of its exception).
+    pub line: Option<usize>,
+    pub reason: String,
+}
+
+/// The tests of one exploration.
+#[derive(Clone, Debug)]
+pub struct Suite {
+    /// The `--entry` function, if any.
+    pub entry: Option<String>,
+    pub tests: Vec<Test>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Suite {
+    /// The tests whose leaf disagreed with the concrete interpreter.
+    pub fn disagreements(&self) -> impl Iterator<Item = &Test> {
+        self.tests.iter().filter(|t| t.disagreement.is_some())
+    }
+}
+
+/// How the file says where it came from and where the program is.
+#[derive(Clone, Debug)]
+pub struct Header {
+    /// The command that generated the file (`symdbg testgen examples/x.py -o t.py`).
+    pub command: String,
+    /// The exploration bounds (`--unroll 3 --recursion 5`).
+    pub bounds: String,
+    /// The program's path relative to the directory of the test file (forward slashes).
+    pub program_path: String,
+    /// The program has `invariant` lines: the tests blank them before running it.
+    pub invariants: bool,
+}
+
+/// Refuse a program that python3 cannot run: one with verification statements other than
+/// `invariant` lines (`assume`, `havoc`, `loop-scope`, `method-frame`). `invariant` lines
+/// are annotations of a loop: the tests run the program without them
+/// ([`without_invariants`]; the pytest loader blanks them).
+pub fn refuse_non_python(program: &Program) -> Result<(), Diagnostic> {
+    fn find(body: &[Stmt]) -> Option<(&'static str, &Stmt)> {
+        for s in body {
+            let kind = match &s.kind {
+                StmtKind::Havoc(_) => Some("havoc"),
+                StmtKind::Assume(_) => Some("assume"),
+                StmtKind::LoopScope { .. } => Some("loop-scope"),
+                StmtKind::MethodFrame { .. } => Some("method-frame"),
+                _ => None,
+            };
+            if let Some(k) = kind {
+                return Some((k, s));
+            }
+            let nested = match &s.kind {
+                StmtKind::FunctionDef(f) => find(&f.body),
+                _ => s.nested_blocks().into_iter().find_map(find),
+            };
+            if nested.is_some() {
+                return nested;
+            }
+        }
+        None
+    }
+    match find(&program.body) {
+        None => Ok(()),
+        Some((kind, stmt)) => Err(Diagnostic::error(
+            format!("`{kind}` is not Python: the generated tests run the program under python3"),
+            stmt.span,
+        )
+        .with_label("a verification statement")
+        .with_note("testgen writes tests for minipy programs that are Python once their `invariant` lines are removed (`@predicate` is fine); remove the other verification statements, or explore with `symdbg run`")),
+    }
+}
+
+/// Does the program have `invariant` lines?
+pub fn has_invariants(program: &Program) -> bool {
+    fn any(body: &[Stmt]) -> bool {
+        body.iter().any(|s| match &s.kind {
+            StmtKind::While { invariants, .. } if !invariants.is_empty() => true,
+            StmtKind::FunctionDef(f) => any(&f.body),
+            _ => s.nested_blocks().into_iter().any(any),
+        })
+    }
+    any(&program.body)
+}
+
+/// The program without its `invariant` lines: what CPython runs (spans unchanged).
+pub fn without_invariants(program: &Program) -> Program {
+    fn strip(body: &mut [Stmt]) {
+        for s in body {
+            match &mut s.kind {
+                StmtKind::While {
+                    invariants,
+                    body,
+                    orelse,
+                    ..
+                } => {
+                    invariants.clear();
+                    strip(body);
+                    if let Some(b) = orelse {
+                        strip(b);
+                    }
+                }
+                StmtKind::If { branches, orelse } => {
+                    branches.iter_mut().for_each(|(_, b)| strip(b));
+                    if let Some(b) = orelse {
+                        strip(b);
+                    }
+                }
+                StmtKind::Try { body, handlers } => {
+                    strip(body);
+                    handlers.iter_mut().for_each(|h| strip(&mut h.body));
+                }
+                StmtKind::FunctionDef(f) => strip(&mut f.body),
+                StmtKind::MethodFrame { body, .. } | StmtKind::LoopScope { body, .. } => {
+                    strip(body)
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut p = program.clone();
+    strip(&mut p.body);
+    p
+}
+
+/// `AssertionError` → `assertion_error`.
+pub fn snake_case(class: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in class.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The leaf's own behaviour under its model (outcome, exception, line, values).
+fn leaf_expect(
+    engine: &Engine,
+    leaf: NodeId,
+    model: &crate::engine::NodeModel,
+    source: &SourceMap,
+) -> Expect {
+    let node = engine.tree().node(leaf);
+    let entry = engine.entry().is_some();
+    let outcome = node.outcome().unwrap_or(Outcome::Unknown);
+    let exception = match outcome {
+        Outcome::Exception(c) => Some(c.name().to_string()),
+        _ => None,
+    };
+    Expect {
+        outcome: outcome.name().to_string(),
+        line: exception
+            .as_ref()
+            .and(node.exception_at)
+            .map(|s| source.line(s.start)),
+        exception,
+        store: if entry {
+            BTreeMap::new()
+        } else {
+            model.store.clone()
+        },
+        return_value: if entry && outcome == Outcome::Return {
+            model.return_value.clone()
+        } else {
+            None
+        },
+    }
+}
+
+/// Why a leaf gets no test, or `None` if it claims a concrete result.
+fn no_test_reason(engine: &Engine, id: NodeId) -> Option<String> {
+    let node = engine.tree().node(id);
+    if node.is_open() {
+        return Some(
+            "open: not explored (the exploration stopped before it, e.g. at --max-nodes)".into(),
+        );
+    }
+    let config = engine.config();
+    match node.outcome()? {
+        Outcome::Normal | Outcome::Return | Outcome::Exception(_) => None,
+        Outcome::Bound => Some(format!(
+            "bound: the path was cut by --unroll {} or --recursion {}",
+            config.unroll, config.recursion
+        )),
+        Outcome::Unknown => Some(format!(
+            "unknown: the solver could not decide the path ({})",
+            node.unknown_reason.as_deref().unwrap_or("unknown")
+        )),
+        Outcome::Infeasible => Some("infeasible: no input takes this path".into()),
+        Outcome::Halt => Some("halt: a loop scope's leaf, no concrete run ends there".into()),
+    }
+}
+
+/// The tests of an explored engine (see the module docs). `new_lines_only`: keep a test
+/// only if its run executes a source line that no earlier kept test executes.
+pub fn collect(
+    program: &Program,
+    types: &TypeInfo,
+    source: &SourceMap,
+    engine: &mut Engine,
+    new_lines_only: bool,
+) -> Suite {
+    let candidates: Vec<NodeId> = engine
+        .tree()
+        .nodes()
+        .filter(|n| n.is_leaf() || n.is_open())
+        .map(|n| n.id)
+        .collect();
+    collect_nodes(program, types, source, engine, &candidates, new_lines_only)
+}
+
+/// [`collect`] for the given leaves (and open nodes) only, in this order.
+pub fn collect_nodes(
+    program: &Program,
+    types: &TypeInfo,
+    source: &SourceMap,
+    engine: &mut Engine,
+    candidates: &[NodeId],
+    new_lines_only: bool,
+) -> Suite {
+    let entry = engine.entry().map(str::to_string);
+    let mut suite = Suite {
+        entry: entry.clone(),
+        tests: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let mut covered = BTreeSet::new();
+    let config = concrete::Config::default();
+    for &id in candidates {
+        let line = engine.node_span(id).map(|s| source.line(s.start));
+        let skip = |reason: String| Skipped {
+            node: id,
+            line,
+            reason,
+        };
+        if let Some(reason) = no_test_reason(engine, id) {
+            suite.skipped.push(skip(reason));
+            continue;
+        }
+        let model = match engine.try_model(id) {
+            Ok(m) => m,
+            Err(why) => {
+                suite.skipped.push(skip(format!("no model: {why}")));
+                continue;
+            }
+        };
+        let run = match concrete::run(program, types, entry.as_deref(), &model.inputs, &config) {
+            Ok(r) => r,
+            Err(d) => {
+                suite
+                    .skipped
+                    .push(skip(format!("the model does not run: {}", d.message)));
+                continue;
+            }
+        };
+        let expect = Expect::of_run(&run, source, entry.is_some());
+        if !matches!(expect.outcome.as_str(), "normal" | "return" | "exception") {
+            suite.skipped.push(skip(format!(
+                "its model's concrete run ends as {}",
+                run.outcome.describe()
+            )));
+            continue;
+        }
+        let lines: BTreeSet<usize> = run.trace.iter().map(|s| source.line(s.start)).collect();
+        if new_lines_only && lines.is_subset(&covered) {
+            suite.skipped.push(skip(
+                "covers no line that an earlier test does not (--new-lines-only)".into(),
+            ));
+            continue;
+        }
+        covered.extend(lines.iter().copied());
+        let said = leaf_expect(engine, id, &model, source);
+        // Each conjunct once (a guard and an index check can add the same one).
+        let mut conjuncts: Vec<String> = Vec::new();
+        for c in engine.path_condition(id) {
+            let c = c.to_string();
+            if !conjuncts.contains(&c) {
+                conjuncts.push(c);
+            }
+        }
+        let path_condition = conjuncts.join(" and ");
+        suite.tests.push(Test {
+            leaf: id,
+            name: format!("test_leaf{}_{}", id.0, expect.name_suffix()),
+            inputs: model.inputs,
+            disagreement: (said != expect).then_some(said),
+            expect,
+            path_condition,
+            lines,
+        });
+    }
+    suite
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,223 @@
+use super::*;
+use crate::engine::{Config, Limits, LoopMode, Strategy};
+
+/// Explore `src` (unrolled loops, `unroll` iterations) and collect its tests.
+fn suite_of(src: &str, entry: Option<&str>, unroll: u32, new_lines_only: bool) -> Suite {
+    let (program, types, ir) = crate::transform::load(src).expect("program loads");
+    let config = Config {
+        unroll,
+        loops: LoopMode::Unroll,
+        ..Config::default()
+    };
+    let mut engine = Engine::new(&program, types.clone(), ir, entry, config).expect("engine");
+    let root = engine.tree().root();
+    engine.run(
+        root,
+        Limits {
+            max_nodes: Some(10_000),
+            time: None,
+            strategy: Strategy::Dfs,
+        },
+    );
+    let source = SourceMap::new("p.py", src);
+    collect(&program, &types, &source, &mut engine, new_lines_only)
+}
+
+fn header() -> Header {
+    Header {
+        command: "symdbg testgen p.py".into(),
+        bounds: "--unroll 3 --recursion 5".into(),
+        program_path: "../p.py".into(),
+        invariants: false,
+    }
+}
+
+const INVERSION: &str = "x: int\nif x > 1:\n    pass\nelse:\n    x = -x\nassert x >= 0\n";
+
+#[test]
+fn one_test_per_leaf_with_minimal_inputs_and_concrete_results() {
+    let s = suite_of(INVERSION, None, 3, false);
+    let names: Vec<&str> = s.tests.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names.iter().filter(|n| n.ends_with("_normal")).count() == 2);
+    let bug = s
+        .tests
+        .iter()
+        .find(|t| t.expect.exception.is_some())
+        .unwrap();
+    assert!(bug.name.ends_with("_assertion_error"), "{}", bug.name);
+    // The only input that breaks the assert, x = 1; minimal models elsewhere (|x| small).
+    assert_eq!(bug.inputs["x"], Value::Int(1.into()));
+    assert_eq!(bug.expect.line, Some(6));
+    assert_eq!(bug.expect.store["x"], Value::Int((-1).into()));
+    for t in &s.tests {
+        assert!(t.disagreement.is_none(), "{t:?}");
+        let Value::Int(x) = &t.inputs["x"] else {
+            panic!()
+        };
+        assert!(x.magnitude() <= &2u32.into(), "not minimal: {x}");
+    }
+    assert!(s.skipped.is_empty());
+}
+
+#[test]
+fn bound_leaves_are_listed_not_tested() {
+    let src = "n: int\ni = 0\nwhile i < n:\n    i = i + 1\n";
+    let s = suite_of(src, None, 1, false);
+    assert!(!s.tests.is_empty());
+    assert!(
+        s.skipped.iter().any(|k| k.reason.starts_with("bound")),
+        "{:?}",
+        s.skipped
+    );
+    let text = pytest::render(&s, &header());
+    assert!(
+        text.contains("# Leaves without a test:\n#   leaf "),
+        "{text}"
+    );
+    assert!(
+        text.contains("bound: the path was cut by --unroll 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn entry_runs_compare_return_values() {
+    let src = "\
+def sign(x: int) -> bool:
+    if x > 0:
+        return True
+    return False
+
+def proc(t: tuple):
+    assert len(t) < 2
+";
+    let s = suite_of(src, Some("sign"), 3, false);
+    let text = pytest::render(&s, &header());
+    assert!(text.contains("ENTRY = \"sign\""), "{text}");
+    assert!(text.contains("assert call({\"x\": 1}) is True"), "{text}");
+    assert!(text.contains("assert call({\"x\": 0}) is False"), "{text}");
+    let s = suite_of(src, Some("proc"), 3, false);
+    let text = pytest::render(&s, &header());
+    assert!(text.contains("assert call({\"t\": ()}) is None"), "{text}");
+    assert!(
+        text.contains(
+            "with pytest.raises(AssertionError) as excinfo:\n        call({\"t\": (0, 0)})"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("assert raised_at(excinfo) == 7"), "{text}");
+}
+
+#[test]
+fn new_lines_only_keeps_tests_that_cover_new_lines() {
+    let src = "\
+a: int
+b: int
+x = 0
+if a > 0:
+    x = 1
+if b > 0:
+    x = x + 2
+";
+    let all = suite_of(src, None, 3, false);
+    let some = suite_of(src, None, 3, true);
+    assert_eq!(all.tests.len(), 4);
+    assert!(some.tests.len() < all.tests.len());
+    let mut covered = BTreeSet::new();
+    for t in &some.tests {
+        assert!(
+            !t.lines.is_subset(&covered),
+            "{} covers nothing new",
+            t.name
+        );
+        covered.extend(t.lines.iter().copied());
+    }
+    let every: BTreeSet<usize> = all.tests.iter().flat_map(|t| t.lines.clone()).collect();
+    assert_eq!(
+        covered, every,
+        "the kept tests cover every line all tests cover"
+    );
+    assert!(some
+        .skipped
+        .iter()
+        .any(|k| k.reason.contains("--new-lines-only")));
+}
+
+#[test]
+fn verification_statements_are_refused_where_they_are() {
+    let cases = [
+        ("x: int\nassume x > 0\n", "assume", 2),
+        ("x: int\nif x > 0:\n    havoc x\n", "havoc", 3),
+        (
+            "def f(i: int) -> int:\n    if i > 0:\n        loop-scope(inv=i >= 0):\n            break\n    return i\n",
+            "loop-scope",
+            3,
+        ),
+    ];
+    for (src, kind, line) in cases {
+        let (program, _) = crate::lang::load(src).expect(src);
+        let d = refuse_non_python(&program).expect_err(src);
+        assert!(
+            d.message.starts_with(&format!("`{kind}` is not Python")),
+            "{d:?}"
+        );
+        let source = SourceMap::new("p.py", src);
+        assert_eq!(source.line(d.span.unwrap().start), line, "{src}");
+    }
+    let predicate =
+        "@predicate\ndef pos(x: int) -> bool:\n    return x > 0\n\nx: int\nassert pos(x)\n";
+    let (program, _) = crate::lang::load(predicate).unwrap();
+    assert!(refuse_non_python(&program).is_ok());
+}
+
+#[test]
+fn jsonl_lines_parse_back() {
+    let src = "t: tuple\nb: bool\nn: int\nm = n * 1000000000000000000000\nassert b or len(t) < 1\n";
+    let s = suite_of(src, None, 3, false);
+    let text = jsonl::render(&s);
+    assert_eq!(text.lines().count(), s.tests.len());
+    for (line, t) in text.lines().zip(&s.tests) {
+        let case = jsonl::parse(line).unwrap();
+        assert_eq!(case.test, t.name);
+        assert_eq!(case.inputs, t.inputs);
+        assert_eq!(case.expect, t.expect);
+        assert_eq!(case.entry, None);
+    }
+    assert!(jsonl::parse("{\"test\": 1}").is_err());
+}
+
+#[test]
+fn disagreements_are_written_with_the_concrete_result() {
+    let mut s = suite_of(INVERSION, None, 3, false);
+    let t = &mut s.tests[0];
+    let mut said = t.expect.clone();
+    said.outcome = "exception".into();
+    said.exception = Some("ZeroDivisionError".into());
+    t.disagreement = Some(said);
+    let leaf = t.leaf.0;
+    let text = pytest::render(&s, &header());
+    assert!(
+        text.contains(&format!(
+            "# symdbg: engine bug: the symbolic result of leaf {leaf} differs"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("    # symdbg: the symbolic leaf said: exception ZeroDivisionError"),
+        "{text}"
+    );
+    assert_eq!(s.disagreements().count(), 1);
+    let line = jsonl::render(&s);
+    assert!(
+        line.contains("\"disagreement\":\"exception ZeroDivisionError"),
+        "{line}"
+    );
+}
+
+#[test]
+fn names_and_literals() {
+    assert_eq!(snake_case("AssertionError"), "assertion_error");
+    assert_eq!(snake_case("UnboundLocalError"), "unbound_local_error");
+    assert_eq!(pytest::py_str("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+}

@@ -1,0 +1,85 @@
+//! The `T` key: write pytest tests ([`crate::testgen`]) next to the program: the selected
+//! leaf's test (`test_<stem>_leaf<N>.py`) when it has one, else one per explored leaf
+//! (`test_<stem>.py`). The answer is the status-line message.
+
+use std::path::Path;
+
+use crate::base::SourceMap;
+use crate::engine::{Engine, NodeId, Outcome};
+use crate::lang::{Program, TypeInfo};
+use crate::testgen::{self, Header};
+
+/// Write the file and say where (or why not).
+pub fn write(
+    engine: &mut Engine,
+    program: &Program,
+    types: &TypeInfo,
+    source: &SourceMap,
+    id: NodeId,
+) -> String {
+    if let Err(d) = testgen::refuse_non_python(program) {
+        return format!("no tests: {}", d.message);
+    }
+    if testgen::has_invariants(program) {
+        return "no tests here: the loops have invariants; `symdbg testgen FILE` writes tests of the program without them".to_string();
+    }
+    let path = Path::new(&source.name);
+    let (Some(stem), Some(file)) = (
+        path.file_stem().and_then(|s| s.to_str()),
+        path.file_name().and_then(|s| s.to_str()),
+    ) else {
+        return "no tests: the program has no file name".to_string();
+    };
+    if !path.is_file() {
+        return format!("no tests: cannot find `{}` to write beside it", source.name);
+    }
+    let one = matches!(
+        engine.tree().node(id).outcome(),
+        Some(Outcome::Normal | Outcome::Return | Outcome::Exception(_))
+    );
+    let suite = if one {
+        testgen::collect_nodes(program, types, source, engine, &[id], false)
+    } else {
+        testgen::collect(program, types, source, engine, false)
+    };
+    let name = if one {
+        format!("test_{stem}_leaf{}.py", id.0)
+    } else {
+        format!("test_{stem}.py")
+    };
+    let config = engine.config();
+    let mut command = format!("symdbg {}", source.name);
+    if let Some(f) = engine.entry() {
+        command.push_str(&format!(" --entry {f}"));
+    }
+    let header = Header {
+        command: format!("{command} (key T in the debugger)"),
+        bounds: format!(
+            "--unroll {} --recursion {}",
+            config.unroll, config.recursion
+        ),
+        program_path: file.to_string(),
+        invariants: false,
+    };
+    let out = path.with_file_name(&name);
+    let text = testgen::pytest::render(&suite, &header);
+    if let Err(e) = std::fs::write(&out, text) {
+        return format!("no tests: cannot write `{}`: {e}", out.display());
+    }
+    let n = suite.tests.len();
+    let mut msg = format!(
+        "wrote {n} test{} to {}",
+        if n == 1 { "" } else { "s" },
+        out.display()
+    );
+    if !suite.skipped.is_empty() {
+        msg.push_str(&format!(
+            "; {} without a test (see its header)",
+            suite.skipped.len()
+        ));
+    }
+    if suite.disagreements().next().is_some() {
+        msg.push_str("; engine bug: a leaf disagrees with the concrete run (see the file)");
+    }
+    msg
+}
