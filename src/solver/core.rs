@@ -54,7 +54,10 @@ const RETRY_SEEDS: u32 = 3;
 pub enum CoreAnswer {
     /// The parts are unsatisfiable; `core` (ascending indices into the parts) already is.
     /// `minimal`: dropping any one member makes the rest satisfiable (checked).
-    Unsat { core: Vec<usize>, minimal: bool },
+    Unsat {
+        core: Vec<usize>,
+        minimal: bool,
+    },
     Sat,
     /// Undecided: `"timeout"`, `"interrupted"`, `"too large: …"`, or Z3's reason.
     Unknown(String),
@@ -125,7 +128,9 @@ impl<'a> Tracked<'a> {
         if self.cancelled() {
             return Check::Unknown(INTERRUPTED.into());
         }
-        let left = self.deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let left = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
         if left.is_some_and(|l| l.is_zero()) {
             return Check::Unknown("timeout".into());
         }

@@ -193,14 +193,21 @@ mod tests {
     fn divisions_by_symbols_and_quantifiers_and_tuple_equalities() {
         let (x, y, k) = (v("x"), v("y"), Sym::new("k", Sort::Int));
         assert_eq!(
-            kinds(&Term::eq(Term::floor_div(x.clone(), y.clone()), Term::int(2))),
+            kinds(&Term::eq(
+                Term::floor_div(x.clone(), y.clone()),
+                Term::int(2)
+            )),
             vec![FeatureKind::SymbolicDivisor]
         );
         assert_eq!(
             kinds(&Term::eq(Term::modulo(x.clone(), y.clone()), Term::int(0))),
             vec![FeatureKind::SymbolicDivisor]
         );
-        assert!(kinds(&Term::eq(Term::modulo(x.clone(), Term::int(3)), Term::int(0))).is_empty());
+        assert!(kinds(&Term::eq(
+            Term::modulo(x.clone(), Term::int(3)),
+            Term::int(0)
+        ))
+        .is_empty());
         let t = s("t");
         let body = Term::gt(Term::index(t.clone(), Term::var(k.clone())), Term::int(0));
         let q = Term::forall(k.clone(), Term::int(0), Term::len(t.clone()), body.clone());

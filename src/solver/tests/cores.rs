@@ -123,7 +123,10 @@ fn satisfiable_parts_false_parts_and_true_parts() {
     assert_eq!(solver().core(&parts, &[2], BUDGET, None), CoreAnswer::Sat);
     assert_eq!(solver().core(&parts, &[], BUDGET, None), CoreAnswer::Sat);
     let parts = vec![gt(x.clone(), 0), Term::bool(false)];
-    assert_eq!(unsat_core(solver().core(&parts, &[0], BUDGET, None)), vec![1]);
+    assert_eq!(
+        unsat_core(solver().core(&parts, &[0], BUDGET, None)),
+        vec![1]
+    );
 }
 
 #[test]
@@ -171,7 +174,11 @@ fn cancelling_a_core_computation_returns_promptly() {
     let answer = s.core(&hard(), &[3], Duration::from_secs(240), Some(&cancel));
     setter.join().unwrap();
     assert_eq!(answer, CoreAnswer::Unknown(INTERRUPTED.into()));
-    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
     // Already cancelled: no Z3 call at all.
     let calls = s.stats().z3_calls;
     let answer = s.core(&hard(), &[3], Duration::from_secs(240), Some(&cancel));
@@ -187,5 +194,9 @@ fn the_budget_bounds_the_whole_computation() {
     let start = Instant::now();
     let answer = s.core(&hard(), &[3], Duration::from_millis(300), None);
     assert_eq!(answer, CoreAnswer::Unknown("timeout".into()));
-    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
 }
