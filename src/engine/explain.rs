@@ -19,7 +19,7 @@
 //! satisfiable); the root has no parent and no goal (each component is checked).
 //!
 //! An `unknown` leaf gets no full core check (it would only time out again): its features
-//! are listed, then one **relaxation** check drops the conjuncts that hold them: unsat →
+//! are listed, then one **relaxation** check drops the parts that hold them: unsat →
 //! infeasible even without them (with that core), sat → undecided because of them. Any
 //! other target whose core check answers `unknown` gets the same relaxation. The total
 //! budget is four times the per-check timeout; the cancel flag ([`Engine::cancel_handle`])
@@ -48,10 +48,10 @@ pub enum Target {
 pub enum Verdict {
     /// Unsatisfiable; `core` says why.
     Infeasible,
-    /// Undecided as a whole, but unsatisfiable without the conjuncts holding `features`;
+    /// Undecided as a whole, but unsatisfiable without the parts holding `features`;
     /// `core` (free of them) says why.
     InfeasibleWithoutFeatures,
-    /// Satisfiable without the conjuncts holding `features`: undecided because of them.
+    /// Satisfiable without the parts holding `features`: undecided because of them.
     Undecided,
     /// Satisfiable: nothing to explain (the branch was not pruned, the leaf is feasible).
     Feasible,
@@ -145,10 +145,10 @@ impl Engine {
                 (Verdict::Unknown(r), Vec::new(), false)
             }
             CoreAnswer::Unknown(_) => {
-                // Relaxation: the parts of conjuncts without hard constructs.
-                let hard: Vec<usize> = feats.iter().map(|f| f.conjunct).collect();
+                // Relaxation: the parts without hard constructs (a conjunct `a and b`
+                // with a hard `a` keeps `b`).
                 let kept: Vec<usize> = (0..split.len())
-                    .filter(|&k| !hard.contains(&split[k].0))
+                    .filter(|&k| features::term_features(&split[k].1).is_empty())
                     .collect();
                 let sub: Vec<Term> = kept.iter().map(|&k| parts[k].clone()).collect();
                 let sub_goal: Vec<usize> = (0..kept.len())

@@ -238,7 +238,7 @@ fn an_unknown_leaf_reports_the_nonlinear_products() {
 }
 
 #[test]
-fn an_undecided_branch_that_is_infeasible_without_the_hard_facts() {
+fn a_pruned_branch_with_a_hard_fact_and_a_linear_clash() {
     // The pruned branch holds a nonlinear fact and a linear clash with the assumption.
     let src = "x: int\ny: int\nassume x > 3\nif y > 0:\n    pass\n";
     let mut e = explored(src, 10_000);
@@ -353,4 +353,47 @@ fn generated_programs_cores_of_infeasible_leaves_and_pruned_branches() {
     assert!(leaves >= 10, "only {leaves} infeasible leaves");
     assert!(branches >= 30, "only {branches} pruned branches");
     eprintln!("{leaves} leaves, {branches} pruned branches, {feasible} feasible negations");
+}
+
+#[test]
+fn a_branch_that_times_out_is_relaxed_part_by_part() {
+    let mut e = engine(CUBES, 200);
+    let mut id = e.tree().root();
+    let map = SourceMap::new("t.py", CUBES);
+    while e.tree().node(id).at.is_some_and(|s| map.line(s.start) != 7) {
+        id = e.step(id)[0];
+    }
+    let pc_len = e.path_condition(id).len();
+    let cube = |n: &str| {
+        let v = Term::var(Sym::new(n, Sort::Int));
+        Term::mul(v.clone(), Term::mul(v.clone(), v))
+    };
+    let hard = Term::eq(Term::add(cube("x"), cube("y")), cube("z"));
+    // The goal is all hard: the rest is the node's (satisfiable) path condition.
+    let ex = e.explain(id, Target::Branch(hard.clone()));
+    assert_eq!(ex.verdict, Verdict::Undecided, "{ex:?}");
+    assert!(ex.features.iter().all(|f| f.conjunct == pc_len));
+    assert!(ex
+        .features
+        .iter()
+        .any(|f| f.to_string() == "nonlinear: x * (x * x)"));
+    // `hard and x > 5`: the linear part stays in the relaxed check, which is satisfiable.
+    let x = Term::var(Sym::new("x", Sort::Int));
+    let both = Term::and(hard.clone(), Term::gt(x.clone(), Term::int(5)));
+    let ex = e.explain(id, Target::Branch(both));
+    assert_eq!(ex.verdict, Verdict::Undecided, "{ex:?}");
+    assert_eq!(ex.checks, 2, "the full check, then the relaxed one");
+    // `hard and x < 0`: the linear part clashes with `assume x > 0`, whatever Z3 makes of
+    // the rest (decided at once, or relaxed).
+    let clash = Term::and(hard, Term::lt(x, Term::int(0)));
+    let ex = e.explain(id, Target::Branch(clash));
+    assert!(
+        matches!(
+            ex.verdict,
+            Verdict::Infeasible | Verdict::InfeasibleWithoutFeatures
+        ),
+        "{ex:?}"
+    );
+    let parts: Vec<String> = ex.core.iter().map(|i| i.part.to_string()).collect();
+    assert_eq!(parts, vec!["x > 0", "x < 0"]);
 }
