@@ -61,15 +61,18 @@ fn sample(src: &str) -> Sample {
     let targets = targets(&e);
     let start = Instant::now();
     let (mut infeasible, mut checks, mut core_parts, mut largest_core) = (0, 0, 0, 0);
-    for (id, t) in &targets {
-        let x = e.explain(*id, t.clone());
-        checks += x.checks;
-        if x.verdict == Verdict::Infeasible {
-            infeasible += 1;
-            core_parts += x.core.len();
-            largest_core = largest_core.max(x.core.len());
+    // One watchdog for all of them, as in the CLI (`with_watchdog` around the run).
+    symdbg::solver::with_watchdog(|| {
+        for (id, t) in &targets {
+            let x = e.explain(*id, t.clone());
+            checks += x.checks;
+            if x.verdict == Verdict::Infeasible {
+                infeasible += 1;
+                core_parts += x.core.len();
+                largest_core = largest_core.max(x.core.len());
+            }
         }
-    }
+    });
     let n = targets.len().max(1);
     Sample {
         explore,
