@@ -13,6 +13,7 @@
 //! `unknown` leaf, never a guess.
 
 mod eval;
+pub mod explain;
 pub mod label;
 pub mod state;
 mod step;

@@ -22,6 +22,7 @@
 //! the thread that created it (it is `!Send`).
 
 mod cache;
+mod core;
 mod incremental;
 mod interrupt;
 mod minimize;
@@ -42,6 +43,7 @@ use cache::{Cache, Key};
 use incremental::Incremental;
 use slice::VarsMemo;
 
+pub use self::core::{CoreAnswer, CORE_PART_LIMIT};
 pub use interrupt::{interruptible, with_watchdog, INTERRUPTED};
 pub use translate::UNROLL_LIMIT;
 

@@ -14,6 +14,7 @@
 //! Z3) translates terms itself; the engine never sees a Z3 type.
 
 mod build;
+pub mod features;
 #[cfg(test)]
 mod limits_tests;
 pub mod model;

@@ -33,7 +33,7 @@ const RETRY_SEEDS: u32 = 3;
 const MEMO_LIMIT: usize = 200_000;
 
 /// A fresh Z3 solver with symdbg's parameters (`seed`: Z3's random seed, 0 its default).
-fn new_z3(seed: u32) -> z3::Solver {
+pub(super) fn new_z3(seed: u32) -> z3::Solver {
     let z3 = z3::Solver::new();
     let mut p = z3::Params::new();
     p.set_bool("ctrl_c", false);

@@ -51,17 +51,28 @@ impl VarsMemo {
 /// The conjuncts of `pc` that need checking when `pc[..known]` is known satisfiable: those
 /// connected to `pc[known..]` by shared symbols, in their order in `pc`.
 pub fn cluster(pc: &[Term], known: usize, memo: &mut VarsMemo) -> Vec<Term> {
+    let seeds: Vec<usize> = (known..pc.len()).collect();
+    connected(pc, &seeds, memo)
+        .into_iter()
+        .map(|i| pc[i].clone())
+        .collect()
+}
+
+/// The indices of the conjuncts of `pc` connected to `pc[seeds]` by shared symbols (the
+/// seeds included), ascending. The soundness argument above holds for any seed set whose
+/// complement is known satisfiable (`solver/core.rs` relies on it for unsat cores).
+pub fn connected(pc: &[Term], seeds: &[usize], memo: &mut VarsMemo) -> Vec<usize> {
     let vars: Vec<Rc<[Sym]>> = pc.iter().map(|t| memo.vars(t)).collect();
     let mut inside = vec![false; pc.len()];
     let mut reached: HashSet<&Sym> = HashSet::new();
-    for i in known..pc.len() {
+    for &i in seeds {
         inside[i] = true;
         reached.extend(vars[i].iter());
     }
-    // Fixpoint: add prefix conjuncts sharing a symbol with the cluster.
+    // Fixpoint: add conjuncts sharing a symbol with the cluster.
     loop {
         let mut grew = false;
-        for i in 0..known {
+        for i in 0..pc.len() {
             if !inside[i] && vars[i].iter().any(|s| reached.contains(s)) {
                 inside[i] = true;
                 reached.extend(vars[i].iter());
@@ -72,16 +83,21 @@ pub fn cluster(pc: &[Term], known: usize, memo: &mut VarsMemo) -> Vec<Term> {
             break;
         }
     }
-    pc.iter()
-        .zip(&inside)
-        .filter(|(_, inside)| **inside)
-        .map(|(t, _)| t.clone())
-        .collect()
+    (0..pc.len()).filter(|&i| inside[i]).collect()
 }
 
 /// The connected components of `pc` (conjuncts linked by shared symbols), each in `pc`'s
 /// order. A model of `pc` is the union of models of its components (disjoint symbols).
 pub fn components(pc: &[Term], memo: &mut VarsMemo) -> Vec<Vec<Term>> {
+    component_indices(pc, memo)
+        .into_iter()
+        .map(|g| g.into_iter().map(|i| pc[i].clone()).collect())
+        .collect()
+}
+
+/// [`components`] as indices into `pc`: ascending within a component, components ordered
+/// by their first conjunct.
+pub fn component_indices(pc: &[Term], memo: &mut VarsMemo) -> Vec<Vec<usize>> {
     // Union-find over conjunct indices; a symbol links every conjunct it occurs in.
     let mut parent: Vec<usize> = (0..pc.len()).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
@@ -99,15 +115,15 @@ pub fn components(pc: &[Term], memo: &mut VarsMemo) -> Vec<Vec<Term>> {
             parent[a] = b;
         }
     }
-    let mut groups: Vec<(usize, Vec<Term>)> = Vec::new();
-    for (i, t) in pc.iter().enumerate() {
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+    for i in 0..pc.len() {
         let r = root(&mut parent, i);
         match groups.iter_mut().find(|(g, _)| *g == r) {
-            Some((_, terms)) => terms.push(t.clone()),
-            None => groups.push((r, vec![t.clone()])),
+            Some((_, members)) => members.push(i),
+            None => groups.push((r, vec![i])),
         }
     }
-    groups.into_iter().map(|(_, terms)| terms).collect()
+    groups.into_iter().map(|(_, members)| members).collect()
 }
 
 #[cfg(test)]

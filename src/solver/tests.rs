@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use num_bigint::BigInt;
 
+mod cores;
 mod limits;
 mod property;
 mod tuples;

@@ -45,12 +45,10 @@ use z3::FuncDecl;
 use crate::lang::ast::CmpOp;
 use crate::term::{Sort, Sym, Term, TermKind as K};
 
-/// Quantifiers over constant ranges of at most this many values are unrolled.
-pub const UNROLL_LIMIT: usize = 16;
-
-/// Tuple equalities with a constant length up to this are compared element by element
-/// (beyond, with a quantifier).
-const EQ_UNROLL_LIMIT: usize = 256;
+/// Quantifiers over constant ranges of at most this many values are unrolled; tuple
+/// equalities with a constant length up to `EQ_UNROLL_LIMIT` are compared element by element
+/// (beyond, with a quantifier). Defined beside the feature detection that mirrors them.
+pub use crate::term::features::{EQ_UNROLL_LIMIT, UNROLL_LIMIT};
 
 /// Closed products of a higher degree than this are named (see the module doc).
 const NAME_DEGREE: u32 = 4;

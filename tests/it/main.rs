@@ -17,6 +17,8 @@ mod differential;
 mod engine_api;
 /// `symdbg exec`: JSON shape, outcomes, exit codes, errors for bad inputs/files.
 mod exec;
+/// `Engine::explain`: unsat cores checked outside Z3, features of unknown leaves, cancel.
+mod explain;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.
