@@ -20,10 +20,11 @@
 use std::collections::BTreeMap;
 
 use crate::concrete::{self, Outcome as COutcome, Value};
-use crate::engine::{Engine, NodeId, Outcome};
-use crate::lang::{Program, Type, TypeInfo};
+use crate::engine::{NodeId, Outcome};
+use crate::lang::Type;
+use crate::session::{ReplayError, Session};
 use crate::term::Model;
-use crate::term::{Sym, Term};
+use crate::term::Term;
 
 /// One concrete result, comparable between a leaf and a concrete run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,7 +136,13 @@ pub const CUT: &str = "cut";
 /// The leaf's behaviour under `model`; `None` if a value cannot be evaluated although the
 /// model covers its symbols (a quantifier past [`crate::term::EVAL_RANGE_LIMIT`]). Store
 /// terms over other symbols (havoc, opaque calls) are left out, as before.
-fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Option<Behaviour> {
+fn leaf_behaviour(
+    session: &Session,
+    leaf: NodeId,
+    model: &Model,
+    entry: bool,
+) -> Option<Behaviour> {
+    let engine = session.engine();
     let eval = |t: &Term| -> Result<Option<Value>, ()> {
         match model.eval(t) {
             Some(v) => Ok(Some(v)),
@@ -197,15 +204,6 @@ fn concrete_behaviour(r: &concrete::RunResult, entry: bool) -> Behaviour {
     }
 }
 
-fn model_of(engine: &Engine, inputs: &BTreeMap<String, Value>) -> Model {
-    let values = engine
-        .inputs()
-        .iter()
-        .filter_map(|s: &Sym| inputs.get(&*s.name).map(|v| (s.clone(), v.clone())))
-        .collect();
-    Model { values }
-}
-
 /// Whether the path condition holds under `model`, as a three-valued conjunction: false if
 /// a conjunct is false, `None` if none is but one cannot be evaluated (`Model::eval` does
 /// not evaluate quantifiers over more than [`crate::term::EVAL_RANGE_LIMIT`] values).
@@ -221,43 +219,35 @@ fn holds(model: &Model, pc: &[Term]) -> Option<bool> {
     result
 }
 
-/// Run both tests on an explored engine. `runs` random inputs for exhaustiveness; every
+/// Run both tests on an explored session. `runs` random inputs for exhaustiveness; every
 /// satisfiable leaf for precision.
-pub fn check(
-    program: &Program,
-    types: &TypeInfo,
-    engine: &mut Engine,
-    runs: usize,
-    seed: u64,
-) -> Report {
+pub fn check(session: &mut Session, runs: usize, seed: u64) -> Report {
     let options = Options {
         runs,
         seed,
         undecided: Undecided::Counterexample,
     };
-    check_with(program, types, engine, &options)
+    check_with(session, &options)
+}
+
+/// The concrete behaviour of a run on `inputs` (`None`: the interpreter refused them).
+fn run(session: &Session, inputs: &BTreeMap<String, Value>) -> Option<Behaviour> {
+    let is_entry = session.entry().is_some();
+    session
+        .run_concrete(inputs, &concrete::Config::default())
+        .ok()
+        .map(|r| concrete_behaviour(&r, is_entry))
 }
 
 /// [`check`] with all parameters.
-pub fn check_with(
-    program: &Program,
-    types: &TypeInfo,
-    engine: &mut Engine,
-    options: &Options,
-) -> Report {
+pub fn check_with(session: &mut Session, options: &Options) -> Report {
     let Options {
         runs,
         seed,
         undecided: on_undecided,
     } = *options;
-    let entry = engine.entry().map(str::to_string);
-    let is_entry = entry.is_some();
-    let config = concrete::Config::default();
-    let run = |inputs: &BTreeMap<String, Value>| {
-        concrete::run(program, types, entry.as_deref(), inputs, &config)
-            .ok()
-            .map(|r| concrete_behaviour(&r, is_entry))
-    };
+    let is_entry = session.entry().is_some();
+    let engine = session.engine();
     let candidates: Vec<(NodeId, Vec<Term>)> = engine
         .tree()
         .nodes()
@@ -281,7 +271,7 @@ pub fn check_with(
             .iter()
             .map(|(n, t)| (n.clone(), rng.value(*t)))
             .collect();
-        let Some(concrete) = run(&inputs) else {
+        let Some(concrete) = run(session, &inputs) else {
             continue;
         };
         // A run past the step budget ends nowhere; a run that violates an `assume` is
@@ -294,7 +284,7 @@ pub fn check_with(
         if concrete.outcome == "infeasible" {
             continue;
         }
-        let model = model_of(engine, &inputs);
+        let model = session.input_model(&inputs);
         let verdicts: Vec<Option<bool>> =
             candidates.iter().map(|(_, pc)| holds(&model, pc)).collect();
         let leaf = candidates
@@ -308,14 +298,14 @@ pub fn check_with(
         }
         if on_undecided == Undecided::Skip
             && leaf.is_some_and(|l| {
-                let node = engine.tree().node(l);
+                let node = session.tree().node(l);
                 node.is_open() || matches!(node.outcome(), Some(Outcome::Bound | Outcome::Unknown))
             })
         {
             undecided += 1;
             continue;
         }
-        let symbolic = match leaf.map(|l| leaf_behaviour(engine, l, &model, is_entry)) {
+        let symbolic = match leaf.map(|l| leaf_behaviour(session, l, &model, is_entry)) {
             Some(None) => {
                 unevaluated += 1;
                 continue;
@@ -334,7 +324,7 @@ pub fn check_with(
     }
 
     // Precision: every satisfiable leaf that claims a result.
-    let leaves: Vec<NodeId> = engine
+    let leaves: Vec<NodeId> = session
         .tree()
         .nodes()
         .filter(|n| {
@@ -347,20 +337,24 @@ pub fn check_with(
         .collect();
     let mut precise = None;
     let mut checked = 0;
+    let config = concrete::Config::default();
     for leaf in leaves {
-        let Some(m) = engine.model(leaf) else {
-            continue;
+        let replay = match session.replay(leaf, None, &config) {
+            Ok(r) => r,
+            Err(ReplayError::NoModel(_)) => continue,
+            Err(ReplayError::Run(_)) => {
+                checked += 1;
+                continue;
+            }
         };
         checked += 1;
-        let inputs = m.inputs.clone();
-        let model = model_of(engine, &inputs);
-        let Some(symbolic) = leaf_behaviour(engine, leaf, &model, is_entry) else {
+        let inputs = replay.inputs;
+        let model = session.input_model(&inputs);
+        let Some(symbolic) = leaf_behaviour(session, leaf, &model, is_entry) else {
             unevaluated += 1;
             continue;
         };
-        let Some(concrete) = run(&inputs) else {
-            continue;
-        };
+        let concrete = concrete_behaviour(&replay.run, is_entry);
         if concrete.outcome == "step_limit" {
             unfinished += 1;
             continue;

@@ -22,6 +22,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod lang;
 pub mod semantics;
+pub mod session;
 pub mod solver;
 pub mod term;
 pub mod transform;

@@ -6,30 +6,23 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::{CheckArgs, Failure, Loaded};
+use super::{CheckArgs, Failure};
 use crate::check::{self, Behaviour, Counterexample};
 use crate::concrete::Value;
 use crate::diagnostics::count;
 use crate::engine::Limits;
+use crate::session::Policy;
 
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
-    let loaded = Loaded::read(&args.file)?;
-    let mut engine = args.explore.engine(&loaded, args.loops, true)?;
-    let root = engine.tree().root();
-    engine.run(
-        root,
-        Limits {
-            max_nodes: Some(args.explore.max_nodes),
-            ..Limits::default()
-        },
-    );
-    let report = check::check(
-        &loaded.program,
-        &loaded.types,
-        &mut engine,
-        args.runs,
-        args.seed,
-    );
+    let loaded = super::load(&args.file)?;
+    let mut session = args.explore.session(loaded, args.loops, true)?;
+    let root = session.tree().root();
+    let limits = Limits {
+        max_nodes: Some(args.explore.max_nodes),
+        ..Limits::default()
+    };
+    session.run(root, Policy::Subtree, limits, &|_| {});
+    let report = check::check(&mut session, args.runs, args.seed);
     let text = if args.json {
         let side = |c: &Option<Counterexample>| {
             json!({
