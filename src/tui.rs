@@ -153,13 +153,13 @@ fn event_loop(
     signals: &terminal::Signals,
     watchdog: &terminal::Watchdog,
 ) -> std::io::Result<i32> {
-    let mut session = terminal::Session::enter()?;
+    let mut screen = terminal::Screen::enter()?;
     let input = terminal::Input::start(watchdog)?;
     let mut dirty = true;
     let mut code = 0;
     loop {
         if dirty {
-            session.terminal.draw(|f| view::draw(f, app))?;
+            screen.terminal.draw(|f| view::draw(f, app))?;
             dirty = false;
             if std::env::var_os(TEST_PANIC).is_some() {
                 panic!("{TEST_PANIC} is set: a deliberate panic to test the terminal's restore");
@@ -173,7 +173,7 @@ fn event_loop(
                 }
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
-                    drop(session);
+                    drop(screen);
                     terminal::report("error: the engine thread stopped unexpectedly");
                     return Ok(101);
                 }
@@ -219,6 +219,6 @@ fn event_loop(
             break;
         }
     }
-    drop(session);
+    drop(screen);
     Ok(code)
 }
