@@ -19,7 +19,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::concrete::{self, Outcome as COutcome, Value};
+use crate::concrete::{self, Value};
 use crate::engine::{NodeId, Outcome};
 use crate::lang::Type;
 use crate::session::{ReplayError, Session};
@@ -29,12 +29,23 @@ use crate::term::Term;
 /// One concrete result, comparable between a leaf and a concrete run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Behaviour {
-    /// `normal`, `return`, `exception`, `halt`, `infeasible`, `bound`, `unknown`, ...
-    pub outcome: String,
-    pub exception: Option<String>,
+    /// How it ended; `None` at a node the exploration left open (cut by `--max-nodes`).
+    pub outcome: Option<Outcome>,
     /// Module runs: the final variables; entry runs: empty.
     pub store: BTreeMap<String, Value>,
     pub return_value: Option<Value>,
+}
+
+impl Behaviour {
+    /// The outcome's name, or [`CUT`] at a node left open.
+    pub fn outcome_name(&self) -> &'static str {
+        self.outcome.map_or(CUT, Outcome::name)
+    }
+
+    /// The exception class's name at an exception.
+    pub fn exception(&self) -> Option<&'static str> {
+        self.outcome.and_then(Outcome::exception).map(|c| c.name())
+    }
 }
 
 /// A failed check: the input and what went wrong.
@@ -159,10 +170,6 @@ fn leaf_behaviour(
     };
     let node = engine.tree().node(leaf);
     let outcome = node.outcome().unwrap_or(Outcome::Unknown);
-    let exception = match outcome {
-        Outcome::Exception(c) => Some(c.name().to_string()),
-        _ => None,
-    };
     let mut store = BTreeMap::new();
     if !entry {
         for (k, t) in engine.store(leaf).iter() {
@@ -177,12 +184,7 @@ fn leaf_behaviour(
     };
     Some(Behaviour {
         // A node the exploration left open (`--max-nodes`) was cut, not decided.
-        outcome: if node.is_open() {
-            CUT.to_string()
-        } else {
-            outcome.name().to_string()
-        },
-        exception,
+        outcome: (!node.is_open()).then_some(outcome),
         store,
         return_value,
     })
@@ -190,11 +192,7 @@ fn leaf_behaviour(
 
 fn concrete_behaviour(r: &concrete::RunResult, entry: bool) -> Behaviour {
     Behaviour {
-        outcome: r.outcome.name().to_string(),
-        exception: match r.outcome {
-            COutcome::Exception(c) => Some(c.name().to_string()),
-            _ => None,
-        },
+        outcome: Some(r.outcome),
         store: if entry {
             BTreeMap::new()
         } else {
@@ -277,11 +275,11 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         // A run past the step budget ends nowhere; a run that violates an `assume` is
         // outside the inputs the program is about (the SET keeps no leaf for it: its
         // `infeasible` leaves have unsatisfiable path conditions).
-        if concrete.outcome == "step_limit" {
+        if concrete.outcome == Some(Outcome::StepLimit) {
             unfinished += 1;
             continue;
         }
-        if concrete.outcome == "infeasible" {
+        if concrete.outcome == Some(Outcome::Infeasible) {
             continue;
         }
         let model = session.input_model(&inputs);
@@ -355,7 +353,7 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
             continue;
         };
         let concrete = concrete_behaviour(&replay.run, is_entry);
-        if concrete.outcome == "step_limit" {
+        if concrete.outcome == Some(Outcome::StepLimit) {
             unfinished += 1;
             continue;
         }

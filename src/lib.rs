@@ -9,6 +9,8 @@
 //! - [`concrete`]: the concrete interpreter with CPython's semantics (one input, one run).
 //! - [`engine`]: the symbolic engine; [`engine::term`] is its term language.
 //! - [`solver`]: feasibility checks and models with Z3; the only module that names `z3`.
+//! - [`session`]: one [`session::Session`] per program between the engine and every client:
+//!   run policies, node views, replay.
 //! - [`check`]: the book's exhaustiveness and precision tests (engine vs concrete runs).
 //! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
 //! - [`cli`]: the command line (`symdbg exec`, ...); with [`tui`], the only stages that do IO.

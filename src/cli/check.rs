@@ -10,7 +10,7 @@ use super::{CheckArgs, Failure};
 use crate::check::{self, Behaviour, Counterexample};
 use crate::concrete::Value;
 use crate::diagnostics::count;
-use crate::engine::Limits;
+use crate::engine::{Limits, Outcome};
 use crate::session::Policy;
 
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
@@ -53,13 +53,13 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             )),
             Some(c) => {
                 let why = match &c.symbolic {
-                    Some(b) if b.outcome == "bound" => {
+                    Some(b) if b.outcome == Some(Outcome::Bound) => {
                         "the run goes past --unroll/--recursion: its path was cut by a bound leaf"
                     }
-                    Some(b) if b.outcome == "unknown" => {
+                    Some(b) if b.outcome == Some(Outcome::Unknown) => {
                         "its path ended in a solver `unknown` leaf"
                     }
-                    Some(b) if b.outcome == check::CUT => {
+                    Some(b) if b.outcome.is_none() => {
                         "the exploration stopped at --max-nodes before this path ended: its node was cut there, not decided"
                     }
                     _ => "no leaf represents this run",
@@ -101,8 +101,8 @@ fn literal_inputs(inputs: &BTreeMap<String, Value>) -> String {
 }
 
 fn behaviour_text(b: &Behaviour) -> String {
-    let mut s = b.outcome.clone();
-    if let Some(e) = &b.exception {
+    let mut s = b.outcome_name().to_string();
+    if let Some(e) = b.exception() {
         s.push(' ');
         s.push_str(e);
     }
@@ -117,7 +117,7 @@ fn behaviour_text(b: &Behaviour) -> String {
 
 fn describe(c: &Counterexample, why: &str) -> String {
     let leaf = match (&c.symbolic, c.leaf) {
-        (Some(b), Some(id)) if b.outcome == check::CUT => {
+        (Some(b), Some(id)) if b.outcome.is_none() => {
             format!("node {} (open): {}", id.0, behaviour_text(b))
         }
         (Some(b), Some(id)) => format!("leaf {}: {}", id.0, behaviour_text(b)),
@@ -133,8 +133,8 @@ fn describe(c: &Counterexample, why: &str) -> String {
 fn counterexample_json(c: &Counterexample) -> serde_json::Value {
     let b = |b: &Behaviour| {
         json!({
-            "outcome": b.outcome,
-            "exception": b.exception,
+            "outcome": b.outcome_name(),
+            "exception": b.exception(),
             "store": b.store.iter().map(|(k, v)| (k.clone(), v.to_json())).collect::<serde_json::Map<_, _>>(),
             "return_value": b.return_value.as_ref().map(Value::to_json),
         })

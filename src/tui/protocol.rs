@@ -59,7 +59,7 @@ impl LeafKind {
             O::Infeasible => LeafKind::Infeasible,
             O::Halt => LeafKind::Halt,
             O::Bound => LeafKind::Bound,
-            O::Unknown => LeafKind::Unknown,
+            O::Unknown | O::StepLimit => LeafKind::Unknown,
         }
     }
 }

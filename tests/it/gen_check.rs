@@ -106,8 +106,8 @@ fn seed() -> [u8; 32] {
 }
 
 fn behaviour(b: &Behaviour) -> String {
-    let mut s = b.outcome.clone();
-    if let Some(e) = &b.exception {
+    let mut s = b.outcome_name().to_string();
+    if let Some(e) = b.exception() {
         s.push_str(&format!(" {e}"));
     }
     if let Some(v) = &b.return_value {

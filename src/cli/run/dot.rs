@@ -77,7 +77,7 @@ fn style(kind: NodeKind) -> &'static str {
         NodeKind::Leaf(Outcome::Bound) => {
             ", style=\"rounded,dashed,filled\", color=grey40, fillcolor=grey90"
         }
-        NodeKind::Leaf(Outcome::Unknown) => {
+        NodeKind::Leaf(Outcome::Unknown | Outcome::StepLimit) => {
             ", style=\"rounded,filled\", color=orange, fillcolor=\"#ffe4c4\", penwidth=2"
         }
     }

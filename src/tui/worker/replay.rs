@@ -84,7 +84,9 @@ fn describe_run(run: &concrete::RunResult, source: &SourceMap) -> String {
             Some(v) => format!("return {v}"),
             None => "return".to_string(),
         },
-        concrete::Outcome::StepLimit => format!("stopped: {}", run.outcome.describe()),
+        concrete::Outcome::StepLimit => {
+            format!("stopped: {}", concrete::outcome_text(run.outcome))
+        }
         o => o.name().to_string(),
     }
 }
