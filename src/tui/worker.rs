@@ -54,6 +54,12 @@ impl Worker {
         })
     }
 
+    /// With `--entry f`: the warning when the module's top level reads a declared input (an
+    /// import leaves it unbound), for the status line at the start.
+    pub fn entry_warning(&self) -> Option<String> {
+        self.session.entry_warning()
+    }
+
     pub fn cancel_handle(&self) -> Arc<AtomicBool> {
         self.session.engine().cancel_handle()
     }
@@ -221,6 +227,8 @@ pub struct Handle {
     pub commands: Sender<Cmd>,
     pub replies: Receiver<Reply>,
     pub cancel: Arc<AtomicBool>,
+    /// See [`Worker::entry_warning`].
+    pub entry_warning: Option<String>,
 }
 
 /// Start the worker thread; returns once the engine is built (or the program rejected).
@@ -239,7 +247,7 @@ pub fn spawn(setup: Setup) -> Result<Handle, Vec<Diagnostic>> {
                     return;
                 }
             };
-            let _ = ready_tx.send(Ok(worker.cancel_handle()));
+            let _ = ready_tx.send(Ok((worker.cancel_handle(), worker.entry_warning())));
             let _ = reply_tx.send(worker.ready());
             // Ends when the UI drops its sender (quit).
             while let Ok(cmd) = cmd_rx.recv() {
@@ -254,10 +262,11 @@ pub fn spawn(setup: Setup) -> Result<Handle, Vec<Diagnostic>> {
         ))]);
     }
     match ready_rx.recv() {
-        Ok(Ok(cancel)) => Ok(Handle {
+        Ok(Ok((cancel, entry_warning))) => Ok(Handle {
             commands: cmd_tx,
             replies: reply_rx,
             cancel,
+            entry_warning,
         }),
         Ok(Err(d)) => Err(d),
         Err(_) => Err(vec![Diagnostic::global(

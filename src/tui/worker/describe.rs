@@ -1,6 +1,6 @@
 //! Engine data → the protocol's plain data (strings in minipy syntax, Python literals).
 
-use super::super::protocol::{Details, Kind, LeafKind, ModelInfo, NodeInfo, StatsInfo};
+use super::super::protocol::{Details, Kind, ModelInfo, NodeInfo, StatsInfo};
 use crate::engine::{NodeId, NodeKind, NodeModel, Outcome};
 use crate::session::{Form, Session};
 
@@ -8,7 +8,7 @@ pub(super) fn kind(kind: NodeKind) -> Kind {
     match kind {
         NodeKind::Open => Kind::Open,
         NodeKind::Inner => Kind::Inner,
-        NodeKind::Leaf(o) => Kind::Leaf(LeafKind::of(o)),
+        NodeKind::Leaf(o) => Kind::Leaf(o),
     }
 }
 
