@@ -19,21 +19,33 @@
 
 use std::collections::BTreeMap;
 
-use crate::concrete::{self, Outcome as COutcome, Value};
-use crate::engine::{Engine, NodeId, Outcome};
-use crate::lang::{Program, Type, TypeInfo};
+use crate::concrete::{self, Value};
+use crate::engine::{NodeId, Outcome};
+use crate::lang::Type;
+use crate::session::{ReplayError, Session};
 use crate::term::Model;
-use crate::term::{Sym, Term};
+use crate::term::Term;
 
 /// One concrete result, comparable between a leaf and a concrete run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Behaviour {
-    /// `normal`, `return`, `exception`, `halt`, `infeasible`, `bound`, `unknown`, ...
-    pub outcome: String,
-    pub exception: Option<String>,
+    /// How it ended; `None` at a node the exploration left open (cut by `--max-nodes`).
+    pub outcome: Option<Outcome>,
     /// Module runs: the final variables; entry runs: empty.
     pub store: BTreeMap<String, Value>,
     pub return_value: Option<Value>,
+}
+
+impl Behaviour {
+    /// The outcome's name, or [`CUT`] at a node left open.
+    pub fn outcome_name(&self) -> &'static str {
+        self.outcome.map_or(CUT, Outcome::name)
+    }
+
+    /// The exception class's name at an exception.
+    pub fn exception(&self) -> Option<&'static str> {
+        self.outcome.and_then(Outcome::exception).map(|c| c.name())
+    }
 }
 
 /// A failed check: the input and what went wrong.
@@ -135,7 +147,13 @@ pub const CUT: &str = "cut";
 /// The leaf's behaviour under `model`; `None` if a value cannot be evaluated although the
 /// model covers its symbols (a quantifier past [`crate::term::EVAL_RANGE_LIMIT`]). Store
 /// terms over other symbols (havoc, opaque calls) are left out, as before.
-fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Option<Behaviour> {
+fn leaf_behaviour(
+    session: &Session,
+    leaf: NodeId,
+    model: &Model,
+    entry: bool,
+) -> Option<Behaviour> {
+    let engine = session.engine();
     let eval = |t: &Term| -> Result<Option<Value>, ()> {
         match model.eval(t) {
             Some(v) => Ok(Some(v)),
@@ -152,10 +170,6 @@ fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> 
     };
     let node = engine.tree().node(leaf);
     let outcome = node.outcome().unwrap_or(Outcome::Unknown);
-    let exception = match outcome {
-        Outcome::Exception(c) => Some(c.name().to_string()),
-        _ => None,
-    };
     let mut store = BTreeMap::new();
     if !entry {
         for (k, t) in engine.store(leaf).iter() {
@@ -170,12 +184,7 @@ fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> 
     };
     Some(Behaviour {
         // A node the exploration left open (`--max-nodes`) was cut, not decided.
-        outcome: if node.is_open() {
-            CUT.to_string()
-        } else {
-            outcome.name().to_string()
-        },
-        exception,
+        outcome: (!node.is_open()).then_some(outcome),
         store,
         return_value,
     })
@@ -183,11 +192,7 @@ fn leaf_behaviour(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> 
 
 fn concrete_behaviour(r: &concrete::RunResult, entry: bool) -> Behaviour {
     Behaviour {
-        outcome: r.outcome.name().to_string(),
-        exception: match r.outcome {
-            COutcome::Exception(c) => Some(c.name().to_string()),
-            _ => None,
-        },
+        outcome: Some(r.outcome),
         store: if entry {
             BTreeMap::new()
         } else {
@@ -195,15 +200,6 @@ fn concrete_behaviour(r: &concrete::RunResult, entry: bool) -> Behaviour {
         },
         return_value: if entry { r.return_value.clone() } else { None },
     }
-}
-
-fn model_of(engine: &Engine, inputs: &BTreeMap<String, Value>) -> Model {
-    let values = engine
-        .inputs()
-        .iter()
-        .filter_map(|s: &Sym| inputs.get(&*s.name).map(|v| (s.clone(), v.clone())))
-        .collect();
-    Model { values }
 }
 
 /// Whether the path condition holds under `model`, as a three-valued conjunction: false if
@@ -221,43 +217,35 @@ fn holds(model: &Model, pc: &[Term]) -> Option<bool> {
     result
 }
 
-/// Run both tests on an explored engine. `runs` random inputs for exhaustiveness; every
+/// Run both tests on an explored session. `runs` random inputs for exhaustiveness; every
 /// satisfiable leaf for precision.
-pub fn check(
-    program: &Program,
-    types: &TypeInfo,
-    engine: &mut Engine,
-    runs: usize,
-    seed: u64,
-) -> Report {
+pub fn check(session: &mut Session, runs: usize, seed: u64) -> Report {
     let options = Options {
         runs,
         seed,
         undecided: Undecided::Counterexample,
     };
-    check_with(program, types, engine, &options)
+    check_with(session, &options)
+}
+
+/// The concrete behaviour of a run on `inputs` (`None`: the interpreter refused them).
+fn run(session: &Session, inputs: &BTreeMap<String, Value>) -> Option<Behaviour> {
+    let is_entry = session.entry().is_some();
+    session
+        .run_concrete(inputs, &concrete::Config::default())
+        .ok()
+        .map(|r| concrete_behaviour(&r, is_entry))
 }
 
 /// [`check`] with all parameters.
-pub fn check_with(
-    program: &Program,
-    types: &TypeInfo,
-    engine: &mut Engine,
-    options: &Options,
-) -> Report {
+pub fn check_with(session: &mut Session, options: &Options) -> Report {
     let Options {
         runs,
         seed,
         undecided: on_undecided,
     } = *options;
-    let entry = engine.entry().map(str::to_string);
-    let is_entry = entry.is_some();
-    let config = concrete::Config::default();
-    let run = |inputs: &BTreeMap<String, Value>| {
-        concrete::run(program, types, entry.as_deref(), inputs, &config)
-            .ok()
-            .map(|r| concrete_behaviour(&r, is_entry))
-    };
+    let is_entry = session.entry().is_some();
+    let engine = session.engine();
     let candidates: Vec<(NodeId, Vec<Term>)> = engine
         .tree()
         .nodes()
@@ -281,20 +269,20 @@ pub fn check_with(
             .iter()
             .map(|(n, t)| (n.clone(), rng.value(*t)))
             .collect();
-        let Some(concrete) = run(&inputs) else {
+        let Some(concrete) = run(session, &inputs) else {
             continue;
         };
         // A run past the step budget ends nowhere; a run that violates an `assume` is
         // outside the inputs the program is about (the SET keeps no leaf for it: its
         // `infeasible` leaves have unsatisfiable path conditions).
-        if concrete.outcome == "step_limit" {
+        if concrete.outcome == Some(Outcome::StepLimit) {
             unfinished += 1;
             continue;
         }
-        if concrete.outcome == "infeasible" {
+        if concrete.outcome == Some(Outcome::Infeasible) {
             continue;
         }
-        let model = model_of(engine, &inputs);
+        let model = session.input_model(&inputs);
         let verdicts: Vec<Option<bool>> =
             candidates.iter().map(|(_, pc)| holds(&model, pc)).collect();
         let leaf = candidates
@@ -308,14 +296,14 @@ pub fn check_with(
         }
         if on_undecided == Undecided::Skip
             && leaf.is_some_and(|l| {
-                let node = engine.tree().node(l);
+                let node = session.tree().node(l);
                 node.is_open() || matches!(node.outcome(), Some(Outcome::Bound | Outcome::Unknown))
             })
         {
             undecided += 1;
             continue;
         }
-        let symbolic = match leaf.map(|l| leaf_behaviour(engine, l, &model, is_entry)) {
+        let symbolic = match leaf.map(|l| leaf_behaviour(session, l, &model, is_entry)) {
             Some(None) => {
                 unevaluated += 1;
                 continue;
@@ -334,7 +322,7 @@ pub fn check_with(
     }
 
     // Precision: every satisfiable leaf that claims a result.
-    let leaves: Vec<NodeId> = engine
+    let leaves: Vec<NodeId> = session
         .tree()
         .nodes()
         .filter(|n| {
@@ -347,21 +335,25 @@ pub fn check_with(
         .collect();
     let mut precise = None;
     let mut checked = 0;
+    let config = concrete::Config::default();
     for leaf in leaves {
-        let Some(m) = engine.model(leaf) else {
-            continue;
+        let replay = match session.replay(leaf, None, &config) {
+            Ok(r) => r,
+            Err(ReplayError::NoModel(_)) => continue,
+            Err(ReplayError::Run(_)) => {
+                checked += 1;
+                continue;
+            }
         };
         checked += 1;
-        let inputs = m.inputs.clone();
-        let model = model_of(engine, &inputs);
-        let Some(symbolic) = leaf_behaviour(engine, leaf, &model, is_entry) else {
+        let inputs = replay.inputs;
+        let model = session.input_model(&inputs);
+        let Some(symbolic) = leaf_behaviour(session, leaf, &model, is_entry) else {
             unevaluated += 1;
             continue;
         };
-        let Some(concrete) = run(&inputs) else {
-            continue;
-        };
-        if concrete.outcome == "step_limit" {
+        let concrete = concrete_behaviour(&replay.run, is_entry);
+        if concrete.outcome == Some(Outcome::StepLimit) {
             unfinished += 1;
             continue;
         }

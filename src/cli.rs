@@ -23,6 +23,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::base::SourceMap;
 use crate::diagnostics::{render_all, Diagnostic};
+use crate::session::{Loaded, Session};
 
 /// Everything runs on a thread with this much stack: the interpreters recurse in Rust,
 /// once per minipy call and per nesting level of an expression.
@@ -156,14 +157,12 @@ struct ExploreOpts {
 }
 
 impl ExploreOpts {
-    /// The engine for a loaded program with these options.
-    fn engine(
-        &self,
-        loaded: &Loaded,
-        loops: Loops,
-        frames: bool,
-    ) -> Result<crate::engine::Engine, Failure> {
-        warn_entry(&loaded.program, self.entry.as_deref(), &loaded.source);
+    /// The session for a loaded program with these options (the `--entry` warning on
+    /// stderr first).
+    fn session(&self, loaded: Loaded, loops: Loops, frames: bool) -> Result<Session, Failure> {
+        if let Some(w) = loaded.entry_warning(self.entry.as_deref()) {
+            eprintln!("symdbg: warning: {w}");
+        }
         let config = crate::engine::Config {
             unroll: self.unroll,
             recursion: self.recursion,
@@ -171,54 +170,24 @@ impl ExploreOpts {
             loops: loops.into(),
             frames,
         };
-        crate::engine::Engine::new(
-            &loaded.program,
-            loaded.types.clone(),
-            std::rc::Rc::clone(&loaded.ir),
-            self.entry.as_deref(),
-            config,
-        )
-        .map_err(|d| Failure::diagnostics(&[d], &loaded.source))
+        let source = loaded.source.clone();
+        Session::new(loaded, self.entry.as_deref(), config)
+            .map_err(|d| Failure::diagnostics(&d, &source))
     }
 }
 
-/// With `--entry f`, say on stderr when the module's top level reads a declared input: an
-/// import leaves it unbound, so the run ends in `NameError` there (`lang::entry`).
+/// With `--entry f`, say on stderr when the module's top level reads a declared input
+/// (`exec`, which needs no session; see [`Loaded::entry_warning`]).
 fn warn_entry(program: &crate::lang::Program, entry: Option<&str>, source: &SourceMap) {
-    if let Some(text) = entry_warning(program, entry, source) {
-        eprintln!("{text}");
+    if let Some(w) = entry.and_then(|f| crate::lang::entry::import_warning(program, f, source)) {
+        eprintln!("symdbg: warning: {w}");
     }
 }
 
-fn entry_warning(
-    program: &crate::lang::Program,
-    entry: Option<&str>,
-    source: &SourceMap,
-) -> Option<String> {
-    crate::lang::entry::import_warning(program, entry?, source)
-        .map(|w| format!("symdbg: warning: {w}"))
-}
-
-/// A program read, checked and lowered for the engine.
-struct Loaded {
-    source: SourceMap,
-    program: crate::lang::Program,
-    types: crate::lang::TypeInfo,
-    ir: std::rc::Rc<crate::transform::ir::Program>,
-}
-
-impl Loaded {
-    fn read(file: &std::path::Path) -> Result<Loaded, Failure> {
-        let source = source::read_source(file)?;
-        let (program, types, ir) =
-            crate::transform::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
-        Ok(Loaded {
-            source,
-            program,
-            types,
-            ir,
-        })
-    }
+/// Read, check and lower a program file.
+fn load(file: &std::path::Path) -> Result<Loaded, Failure> {
+    let source = source::read_source(file)?;
+    Loaded::new(source.clone()).map_err(|d| Failure::diagnostics(&d, &source))
 }
 
 #[derive(Debug, Args)]

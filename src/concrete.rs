@@ -27,66 +27,26 @@ pub use inputs::{article, check_inputs, describe, expected_inputs, InputSpec};
 pub use names::assigned_names;
 pub use value::Value;
 
-use crate::base::ExcClass;
 use crate::base::Span;
 use crate::diagnostics::Diagnostic;
 use crate::lang::{Program, TypeInfo};
 use interp::{Abrupt, Interp};
 
-/// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// A module run completed.
-    Normal,
-    /// An entry run's function returned (or a procedure completed).
-    Return,
-    /// An uncaught exception (also a failed `assert`, or a violated invariant: see
-    /// [`RunResult::invariant_failure`]).
-    Exception(ExcClass),
-    /// An `assume` did not hold.
-    Infeasible,
-    /// A loop scope's invariant held at `continue`: the path ends successfully.
-    Halt,
-    /// The run used up [`Config::max_steps`] (or built a huge int or tuple) and was stopped.
-    StepLimit,
-}
+/// How a run ended: the crate's one [`Outcome`] (a run never ends `Bound` or `Unknown`).
+pub use crate::base::Outcome;
 
-impl Outcome {
-    /// The name used in JSON output: `normal`, `return`, `exception`, `infeasible`,
-    /// `halt`, `step_limit`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Normal => "normal",
-            Outcome::Return => "return",
-            Outcome::Exception(_) => "exception",
-            Outcome::Infeasible => "infeasible",
-            Outcome::Halt => "halt",
-            Outcome::StepLimit => "step_limit",
-        }
-    }
-
-    /// What the outcome means, for people (the JSON names are [`Outcome::name`]).
-    pub fn describe(self) -> String {
-        match self {
-            Outcome::Normal => "normal".to_string(),
-            Outcome::Return => "return".to_string(),
-            Outcome::Exception(c) => format!("exception {c}"),
-            Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
-            Outcome::Halt => "halt (a loop scope's invariant held)".to_string(),
-            Outcome::StepLimit => format!(
-                "the run used up its step budget ({} steps), built a too large value or nested \
-                 calls and expressions too deeply (see the README's Limits)",
-                Config::default().max_steps
-            ),
-        }
-    }
-
-    /// The exception class of an `Exception` outcome.
-    pub fn exception(self) -> Option<ExcClass> {
-        match self {
-            Outcome::Exception(c) => Some(c),
-            _ => None,
-        }
+/// What an outcome means, for people (the JSON names are [`Outcome::name`]).
+pub fn outcome_text(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
+        Outcome::Halt => "halt (a loop scope's invariant held)".to_string(),
+        Outcome::StepLimit => format!(
+            "the run used up its step budget ({} steps), built a too large value or nested \
+             calls and expressions too deeply (see the README's Limits)",
+            Config::default().max_steps
+        ),
+        Outcome::Exception(c) => format!("exception {c}"),
+        o => o.name().to_string(),
     }
 }
 

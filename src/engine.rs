@@ -524,7 +524,19 @@ impl Engine {
         limits: Limits,
         stop: &dyn Fn(&Node) -> bool,
     ) -> Stop {
-        self.explore(from, limits, stop, &|_| false).1
+        self.run_with(from, limits, stop, &|_| {})
+    }
+
+    /// [`Engine::run_until`] reporting progress: `progress` gets the tree's node count
+    /// after every step.
+    pub fn run_with(
+        &mut self,
+        from: NodeId,
+        limits: Limits,
+        stop: &dyn Fn(&Node) -> bool,
+        progress: &dyn Fn(usize),
+    ) -> Stop {
+        self.explore(from, limits, stop, &|_| false, progress).1
     }
 
     /// Explore like [`Engine::run`] until a step creates a node for which `target` holds
@@ -536,7 +548,7 @@ impl Engine {
         limits: Limits,
         target: &dyn Fn(&Node) -> bool,
     ) -> Result<NodeId, Stop> {
-        match self.explore(from, limits, &|_| false, target) {
+        match self.explore(from, limits, &|_| false, target, &|_| {}) {
             (Some(found), _) => Ok(found),
             (None, stop) => Err(stop),
         }
@@ -562,10 +574,13 @@ impl Engine {
         limits: Limits,
         stop: &dyn Fn(&Node) -> bool,
         target: &dyn Fn(&Node) -> bool,
+        progress: &dyn Fn(usize),
     ) -> (Option<NodeId>, Stop) {
         self.cancel.store(false, Ordering::Relaxed);
         let cancel = self.cancel.clone();
-        crate::solver::interruptible(&cancel, || self.explore_inner(from, limits, stop, target))
+        crate::solver::interruptible(&cancel, || {
+            self.explore_inner(from, limits, stop, target, progress)
+        })
     }
 
     fn explore_inner(
@@ -574,6 +589,7 @@ impl Engine {
         limits: Limits,
         stop: &dyn Fn(&Node) -> bool,
         target: &dyn Fn(&Node) -> bool,
+        progress: &dyn Fn(usize),
     ) -> (Option<NodeId>, Stop) {
         let started = Instant::now();
         let mut work: std::collections::VecDeque<NodeId> = self
@@ -604,6 +620,7 @@ impl Engine {
                 return (None, Stop::TimeLimit);
             }
             let children = self.step_inner(id);
+            progress(self.tree.len());
             if let Some(&found) = children.iter().find(|c| target(self.tree.node(**c))) {
                 return (Some(found), Stop::Done);
             }

@@ -11,6 +11,8 @@
 //! - [`term`]: the formulas the engine builds, SMT-LIB, models and their evaluation.
 //! - [`engine`]: the symbolic engine.
 //! - [`solver`]: feasibility checks and models with Z3; the only module that names `z3`.
+//! - [`session`]: one [`session::Session`] per program between the engine and every client:
+//!   run policies, node views, replay.
 //! - [`check`]: the book's exhaustiveness and precision tests (engine vs concrete runs).
 //! - [`testgen`]: one test per leaf (pytest text or JSON lines), cross-checked concretely.
 //! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
@@ -25,6 +27,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod lang;
 pub mod semantics;
+pub mod session;
 pub mod solver;
 pub mod term;
 pub mod testgen;

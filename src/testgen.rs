@@ -30,7 +30,7 @@ use crate::concrete::{self, RunResult, Value};
 use crate::diagnostics::Diagnostic;
 use crate::engine::{Engine, NodeId, Outcome};
 use crate::lang::ast::{Program, Stmt, StmtKind};
-use crate::lang::TypeInfo;
+use crate::session::Session;
 
 /// What a test expects of one run: how it ends and the values it leaves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -323,36 +323,26 @@ fn no_test_reason(engine: &Engine, id: NodeId) -> Option<String> {
         )),
         Outcome::Infeasible => Some("infeasible: no input takes this path".into()),
         Outcome::Halt => Some("halt: a loop scope's leaf, no concrete run ends there".into()),
+        Outcome::StepLimit => Some("step limit: the path used up its step budget".into()),
     }
 }
 
 /// The tests of an explored engine (see the module docs). `new_lines_only`: keep a test
 /// only if its run executes a source line that no earlier kept test executes.
-pub fn collect(
-    program: &Program,
-    types: &TypeInfo,
-    source: &SourceMap,
-    engine: &mut Engine,
-    new_lines_only: bool,
-) -> Suite {
-    let candidates: Vec<NodeId> = engine
+pub fn collect(session: &mut Session, new_lines_only: bool) -> Suite {
+    let candidates: Vec<NodeId> = session
         .tree()
         .nodes()
         .filter(|n| n.is_leaf() || n.is_open())
         .map(|n| n.id)
         .collect();
-    collect_nodes(program, types, source, engine, &candidates, new_lines_only)
+    collect_nodes(session, &candidates, new_lines_only)
 }
 
 /// [`collect`] for the given leaves (and open nodes) only, in this order.
-pub fn collect_nodes(
-    program: &Program,
-    types: &TypeInfo,
-    source: &SourceMap,
-    engine: &mut Engine,
-    candidates: &[NodeId],
-    new_lines_only: bool,
-) -> Suite {
+pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_only: bool) -> Suite {
+    let (loaded, engine) = session.parts_mut();
+    let (program, types, source) = (&loaded.program, &loaded.types, &loaded.source);
     let entry = engine.entry().map(str::to_string);
     let mut suite = Suite {
         entry: entry.clone(),
@@ -392,7 +382,7 @@ pub fn collect_nodes(
         if !matches!(expect.outcome.as_str(), "normal" | "return" | "exception") {
             suite.skipped.push(skip(format!(
                 "its model's concrete run ends as {}",
-                run.outcome.describe()
+                concrete::outcome_text(run.outcome)
             )));
             continue;
         }

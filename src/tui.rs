@@ -61,14 +61,6 @@ pub struct Setup {
     pub colors: color::ColorDepth,
 }
 
-/// With `--entry f`: the warning when the module's top level reads a declared input (an
-/// import leaves it unbound), for the status line at the start.
-pub fn entry_warning(setup: &Setup) -> Option<String> {
-    let f = setup.entry.as_deref()?;
-    let program = crate::lang::parse(&setup.source.text).ok()?;
-    crate::lang::entry::import_warning(&program, f, &setup.source)
-}
-
 /// Run the UI; returns the exit code. The program is checked (and the engine built) before
 /// the screen opens: a malformed program prints its diagnostics and exits with 2.
 pub fn run(setup: Setup) -> i32 {
@@ -91,7 +83,6 @@ pub fn run(setup: Setup) -> i32 {
     let source = setup.source.clone();
     let theme = setup.theme.clone();
     let colors = setup.colors;
-    let warning = entry_warning(&setup);
     let handle = match worker::spawn(setup) {
         Ok(h) => h,
         Err(diags) => {
@@ -108,7 +99,7 @@ pub fn run(setup: Setup) -> i32 {
     }
     let mut app = App::new(source, theme.as_deref());
     app.colors = colors;
-    if let Some(w) = warning {
+    if let Some(w) = handle.entry_warning.clone() {
         // The entry warning first; a theme warning already there follows it.
         app.message = if app.message.is_empty() {
             w
@@ -153,13 +144,13 @@ fn event_loop(
     signals: &terminal::Signals,
     watchdog: &terminal::Watchdog,
 ) -> std::io::Result<i32> {
-    let mut session = terminal::Session::enter()?;
+    let mut screen = terminal::Screen::enter()?;
     let input = terminal::Input::start(watchdog)?;
     let mut dirty = true;
     let mut code = 0;
     loop {
         if dirty {
-            session.terminal.draw(|f| view::draw(f, app))?;
+            screen.terminal.draw(|f| view::draw(f, app))?;
             dirty = false;
             if std::env::var_os(TEST_PANIC).is_some() {
                 panic!("{TEST_PANIC} is set: a deliberate panic to test the terminal's restore");
@@ -173,7 +164,7 @@ fn event_loop(
                 }
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
-                    drop(session);
+                    drop(screen);
                     terminal::report("error: the engine thread stopped unexpectedly");
                     return Ok(101);
                 }
@@ -219,6 +210,6 @@ fn event_loop(
             break;
         }
     }
-    drop(session);
+    drop(screen);
     Ok(code)
 }

@@ -6,30 +6,23 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::{CheckArgs, Failure, Loaded};
+use super::{CheckArgs, Failure};
 use crate::check::{self, Behaviour, Counterexample};
 use crate::concrete::Value;
 use crate::diagnostics::count;
-use crate::engine::Limits;
+use crate::engine::{Limits, Outcome};
+use crate::session::Policy;
 
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
-    let loaded = Loaded::read(&args.file)?;
-    let mut engine = args.explore.engine(&loaded, args.loops, true)?;
-    let root = engine.tree().root();
-    engine.run(
-        root,
-        Limits {
-            max_nodes: Some(args.explore.max_nodes),
-            ..Limits::default()
-        },
-    );
-    let report = check::check(
-        &loaded.program,
-        &loaded.types,
-        &mut engine,
-        args.runs,
-        args.seed,
-    );
+    let loaded = super::load(&args.file)?;
+    let mut session = args.explore.session(loaded, args.loops, true)?;
+    let root = session.tree().root();
+    let limits = Limits {
+        max_nodes: Some(args.explore.max_nodes),
+        ..Limits::default()
+    };
+    session.run(root, Policy::Subtree, limits, &|_| {});
+    let report = check::check(&mut session, args.runs, args.seed);
     let text = if args.json {
         let side = |c: &Option<Counterexample>| {
             json!({
@@ -60,13 +53,13 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             )),
             Some(c) => {
                 let why = match &c.symbolic {
-                    Some(b) if b.outcome == "bound" => {
+                    Some(b) if b.outcome == Some(Outcome::Bound) => {
                         "the run goes past --unroll/--recursion: its path was cut by a bound leaf"
                     }
-                    Some(b) if b.outcome == "unknown" => {
+                    Some(b) if b.outcome == Some(Outcome::Unknown) => {
                         "its path ended in a solver `unknown` leaf"
                     }
-                    Some(b) if b.outcome == check::CUT => {
+                    Some(b) if b.outcome.is_none() => {
                         "the exploration stopped at --max-nodes before this path ended: its node was cut there, not decided"
                     }
                     _ => "no leaf represents this run",
@@ -108,8 +101,8 @@ fn literal_inputs(inputs: &BTreeMap<String, Value>) -> String {
 }
 
 fn behaviour_text(b: &Behaviour) -> String {
-    let mut s = b.outcome.clone();
-    if let Some(e) = &b.exception {
+    let mut s = b.outcome_name().to_string();
+    if let Some(e) = b.exception() {
         s.push(' ');
         s.push_str(e);
     }
@@ -124,7 +117,7 @@ fn behaviour_text(b: &Behaviour) -> String {
 
 fn describe(c: &Counterexample, why: &str) -> String {
     let leaf = match (&c.symbolic, c.leaf) {
-        (Some(b), Some(id)) if b.outcome == check::CUT => {
+        (Some(b), Some(id)) if b.outcome.is_none() => {
             format!("node {} (open): {}", id.0, behaviour_text(b))
         }
         (Some(b), Some(id)) => format!("leaf {}: {}", id.0, behaviour_text(b)),
@@ -140,8 +133,8 @@ fn describe(c: &Counterexample, why: &str) -> String {
 fn counterexample_json(c: &Counterexample) -> serde_json::Value {
     let b = |b: &Behaviour| {
         json!({
-            "outcome": b.outcome,
-            "exception": b.exception,
+            "outcome": b.outcome_name(),
+            "exception": b.exception(),
             "store": b.store.iter().map(|(k, v)| (k.clone(), v.to_json())).collect::<serde_json::Map<_, _>>(),
             "return_value": b.return_value.as_ref().map(Value::to_json),
         })

@@ -196,7 +196,9 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
         Outcome::Exception(c) => format!("exception {c}"),
         Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
         Outcome::Halt => "halt (a loop scope's invariant held at `continue`)".to_string(),
-        Outcome::StepLimit => format!("stopped: {}", Outcome::StepLimit.describe()),
+        Outcome::StepLimit => format!("stopped: {}", concrete::outcome_text(Outcome::StepLimit)),
+        // (engine outcomes: a concrete run never ends so)
+        Outcome::Bound | Outcome::Unknown => r.outcome.name().to_string(),
     };
     out.push_str(&format!("outcome: {outcome}\n"));
     if let (Some(class), Some(at)) = (r.outcome.exception(), r.exception_at) {

@@ -9,9 +9,9 @@
 use std::io::Write;
 use std::time::Instant;
 
-use super::{Failure, Loaded, RunArgs};
-use crate::base::SourceMap;
-use crate::engine::{Engine, Limits, Node, NodeId, Outcome, Stop, Strategy};
+use super::{Failure, RunArgs};
+use crate::engine::{Limits, Node, NodeId, Outcome, Stop, Strategy};
+use crate::session::{Ended, Policy, Session};
 
 mod counterexamples;
 mod dot;
@@ -23,11 +23,7 @@ pub const EXIT_EXCEPTION: i32 = 3;
 
 /// What `run` explored, for the printers.
 pub(super) struct Explored {
-    pub engine: Engine,
-    pub source: SourceMap,
-    /// The checked program (for replaying counterexamples concretely).
-    pub program: crate::lang::Program,
-    pub types: crate::lang::TypeInfo,
+    pub session: Session,
     pub stop: Stop,
     /// With `--first`: the exception leaf the exploration stopped at.
     pub first: Option<NodeId>,
@@ -43,9 +39,9 @@ impl Explored {
 }
 
 pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
-    let loaded = Loaded::read(&args.file)?;
+    let loaded = super::load(&args.file)?;
     let started = Instant::now();
-    let mut engine = args.explore.engine(&loaded, args.loops, !args.no_frames)?;
+    let mut session = args.explore.session(loaded, args.loops, !args.no_frames)?;
     let limits = Limits {
         max_nodes: Some(args.explore.max_nodes),
         time: None,
@@ -55,22 +51,23 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
             Strategy::Dfs
         },
     };
-    let root = engine.tree().root();
-    let (stop, first) = if args.first {
-        match engine.run_to(root, limits, &is_exception) {
-            Ok(leaf) => (Stop::Done, Some(leaf)),
-            Err(stop) => (stop, None),
-        }
+    let root = session.tree().root();
+    let policy = if args.first {
+        Policy::FirstException
     } else {
-        (engine.run(root, limits), None)
+        Policy::Subtree
+    };
+    let ran = session.run(root, policy, limits, &|_| {});
+    let stop = match ran.ended {
+        Ended::NodeLimit => Stop::NodeLimit,
+        Ended::TimeLimit => Stop::TimeLimit,
+        Ended::Cancelled => Stop::Cancelled,
+        _ => Stop::Done,
     };
     let mut x = Explored {
-        engine,
-        source: loaded.source,
-        program: loaded.program,
-        types: loaded.types,
+        session,
         stop,
-        first,
+        first: if args.first { ran.select } else { None },
         started,
     };
     // A closed pipe (`symdbg run f --json | head`) is not an error worth a message.
@@ -102,7 +99,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     if args.counterexamples && printed_nothing {
         eprintln!("{}", counterexamples::none_found(&x));
     }
-    let has_exception = x.engine.tree().nodes().any(is_exception);
+    let has_exception = x.session.tree().nodes().any(is_exception);
     Ok(if args.fail_on_exception && has_exception {
         EXIT_EXCEPTION
     } else {
@@ -122,19 +119,4 @@ impl<W: Write> std::fmt::Write for FmtIo<W> {
 /// Is `node` an exception leaf?
 pub(super) fn is_exception(node: &Node) -> bool {
     matches!(node.outcome(), Some(Outcome::Exception(_)))
-}
-
-/// The 1-based line of a node's statement (or of its exception).
-pub(super) fn node_line(x: &Explored, id: NodeId) -> Option<usize> {
-    x.engine.node_span(id).map(|s| x.source.line(s.start))
-}
-
-/// The 1-based line of the statement a node is about to run (`None` at leaves).
-pub(super) fn statement_line(x: &Explored, id: NodeId) -> Option<usize> {
-    x.engine.tree().node(id).at.map(|s| x.source.line(s.start))
-}
-
-/// The text of a 1-based line, trimmed (comments included, control characters escaped).
-pub(super) fn line_text(x: &Explored, line: usize) -> String {
-    x.source.shown_line(line).trim().to_string()
 }

@@ -42,30 +42,24 @@ enum Format {
 }
 
 pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
-    let loaded = Loaded::read(&args.file)?;
+    let loaded = super::load(&args.file)?;
     let invariants = testgen::has_invariants(&loaded.program);
     let loaded = python_program(loaded)?;
     let program_path = program_path(&args.file, args.output.as_deref())?;
-    let mut engine = args.explore.engine(&loaded, Loops::Unroll, true)?;
+    let mut session = args.explore.session(loaded, Loops::Unroll, true)?;
     let limits = Limits {
         max_nodes: Some(args.explore.max_nodes),
         time: None,
         strategy: Strategy::Dfs,
     };
-    let root = engine.tree().root();
-    if engine.run(root, limits) == Stop::NodeLimit {
+    let root = session.tree().root();
+    if session.engine_mut().run(root, limits) == Stop::NodeLimit {
         eprintln!(
             "symdbg: stopped at --max-nodes {} (the nodes left open get no test)",
             args.explore.max_nodes
         );
     }
-    let suite = testgen::collect(
-        &loaded.program,
-        &loaded.types,
-        &loaded.source,
-        &mut engine,
-        args.new_lines_only,
-    );
+    let suite = testgen::collect(&mut session, args.new_lines_only);
     let text = match args.format {
         Format::Pytest => testgen::pytest::render(
             &suite,
@@ -224,7 +218,7 @@ pub(super) fn replay(file: &Path, tests: &Path) -> Result<i32, Failure> {
         program,
         types,
         ..
-    } = python_program(Loaded::read(file)?)?;
+    } = python_program(super::load(file)?)?;
     let text = std::fs::read_to_string(tests)
         .map_err(|e| Failure::plain(format!("cannot read `{}`: {e}", tests.display()), &[]))?;
     let mut out = String::new();

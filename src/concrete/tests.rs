@@ -4,6 +4,7 @@
 use num_bigint::BigInt;
 
 use super::*;
+use crate::base::ExcClass;
 use crate::lang::ast::*;
 
 /// Where an exception of these tests is raised: at the expression (CPython's traceback

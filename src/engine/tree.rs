@@ -6,7 +6,6 @@
 use std::rc::Rc;
 
 use super::state::State;
-use crate::base::ExcClass;
 use crate::base::Span;
 use crate::term::Term;
 
@@ -19,36 +18,8 @@ impl NodeId {
     }
 }
 
-/// How a leaf ended (the book's colours: normal/return blue, exception red, infeasible
-/// green; plus halt, bound and unknown).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Normal,
-    Return,
-    Exception(ExcClass),
-    Infeasible,
-    /// A loop scope's invariant was preserved: the path ends successfully.
-    Halt,
-    /// Cut off by `--unroll` or `--recursion`.
-    Bound,
-    /// The solver could not decide feasibility.
-    Unknown,
-}
-
-impl Outcome {
-    /// The JSON name: `normal`, `return`, `exception`, ...
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Normal => "normal",
-            Outcome::Return => "return",
-            Outcome::Exception(_) => "exception",
-            Outcome::Infeasible => "infeasible",
-            Outcome::Halt => "halt",
-            Outcome::Bound => "bound",
-            Outcome::Unknown => "unknown",
-        }
-    }
-}
+/// How a leaf ended: the crate's one [`Outcome`] (a leaf never ends `StepLimit`).
+pub use crate::base::Outcome;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {

@@ -3,15 +3,15 @@ use crate::engine::{Config, Limits, LoopMode, Strategy};
 
 /// Explore `src` (unrolled loops, `unroll` iterations) and collect its tests.
 fn suite_of(src: &str, entry: Option<&str>, unroll: u32, new_lines_only: bool) -> Suite {
-    let (program, types, ir) = crate::transform::load(src).expect("program loads");
     let config = Config {
         unroll,
         loops: LoopMode::Unroll,
         ..Config::default()
     };
-    let mut engine = Engine::new(&program, types.clone(), ir, entry, config).expect("engine");
-    let root = engine.tree().root();
-    engine.run(
+    let source = crate::base::SourceMap::new("p.py", src);
+    let mut session = Session::open(source, entry, config).expect("program loads");
+    let root = session.tree().root();
+    session.engine_mut().run(
         root,
         Limits {
             max_nodes: Some(10_000),
@@ -19,8 +19,7 @@ fn suite_of(src: &str, entry: Option<&str>, unroll: u32, new_lines_only: bool) -
             strategy: Strategy::Dfs,
         },
     );
-    let source = SourceMap::new("p.py", src);
-    collect(&program, &types, &source, &mut engine, new_lines_only)
+    collect(&mut session, new_lines_only)
 }
 
 fn header() -> Header {

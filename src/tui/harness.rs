@@ -31,7 +31,7 @@ impl Harness {
         app.colors = setup.colors;
         app.set_cancel(worker.cancel_handle());
         app.apply(worker.ready());
-        app.message = super::entry_warning(&setup).unwrap_or_default();
+        app.message = worker.entry_warning().unwrap_or_default();
         let terminal = Terminal::new(TestBackend::new(width, height))
             .map_err(|e| vec![Diagnostic::global(e.to_string())])?;
         let mut h = Harness {

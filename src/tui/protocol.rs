@@ -4,6 +4,7 @@
 //! on the worker thread; the UI sends [`Cmd`]s and receives [`Reply`]s that hold only
 //! strings and numbers. Node ids are the engine's creation indices (`u32`).
 
+pub use crate::base::Outcome;
 use crate::engine::LoopMode;
 
 /// UI → worker.
@@ -31,38 +32,26 @@ pub enum Cmd {
     Tests(u32),
 }
 
-/// How a node shows in the tree.
+/// How a node shows in the tree (a leaf's outcome colours it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     Open,
     Inner,
-    Leaf(LeafKind),
+    Leaf(Outcome),
 }
 
-/// A leaf's outcome class (what colours it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LeafKind {
-    Normal,
-    Return,
-    Exception,
-    Infeasible,
-    Halt,
-    Bound,
-    Unknown,
-}
-
-impl LeafKind {
-    pub fn of(o: crate::engine::Outcome) -> LeafKind {
-        use crate::engine::Outcome as O;
-        match o {
-            O::Normal => LeafKind::Normal,
-            O::Return => LeafKind::Return,
-            O::Exception(_) => LeafKind::Exception,
-            O::Infeasible => LeafKind::Infeasible,
-            O::Halt => LeafKind::Halt,
-            O::Bound => LeafKind::Bound,
-            O::Unknown => LeafKind::Unknown,
+impl Kind {
+    /// The outcome of a leaf.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            Kind::Leaf(o) => Some(*o),
+            _ => None,
         }
+    }
+
+    /// Is this an exception leaf (of any class)?
+    pub fn is_exception(&self) -> bool {
+        matches!(self, Kind::Leaf(Outcome::Exception(_)))
     }
 }
 

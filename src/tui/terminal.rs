@@ -1,6 +1,6 @@
 //! The real terminal: raw mode, alternate screen, mouse; always restored.
 //!
-//! [`Session::enter`] sets the terminal up and returns a guard that restores it when
+//! [`Screen::enter`] sets the terminal up and returns a guard that restores it when
 //! dropped (quit, error, or unwinding from a panic). A panic hook restores it before the
 //! panic message is printed (so the message is readable), and every catchable fatal signal
 //! ([`FATAL_SIGNALS`]: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, …) is recorded for the
@@ -35,14 +35,14 @@ use ratatui::crossterm::{cursor, execute};
 use ratatui::Terminal;
 
 /// The terminal in UI mode; dropping it restores the terminal.
-pub struct Session {
+pub struct Screen {
     /// Never dropped: ratatui's drop shows the cursor and `eprintln!`s a failure, which
     /// panics when the terminal has gone away. [`restore`] shows the cursor instead.
     pub terminal: ManuallyDrop<Terminal<CrosstermBackend<Stdout>>>,
 }
 
-impl Session {
-    pub fn enter() -> io::Result<Session> {
+impl Screen {
+    pub fn enter() -> io::Result<Screen> {
         install_panic_hook();
         enable_raw_mode()?;
         let mut out = io::stdout();
@@ -57,7 +57,7 @@ impl Session {
             return Err(e);
         }
         match Terminal::new(CrosstermBackend::new(out)) {
-            Ok(terminal) => Ok(Session {
+            Ok(terminal) => Ok(Screen {
                 terminal: ManuallyDrop::new(terminal),
             }),
             Err(e) => {
@@ -68,7 +68,7 @@ impl Session {
     }
 }
 
-impl Drop for Session {
+impl Drop for Screen {
     fn drop(&mut self) {
         restore();
     }

@@ -356,7 +356,7 @@ impl Palette {
             Outcome::Infeasible => self.infeasible_leaf,
             Outcome::Halt => self.halt_leaf,
             Outcome::Bound => self.bound_leaf,
-            Outcome::Unknown => self.unknown_leaf,
+            Outcome::Unknown | Outcome::StepLimit => self.unknown_leaf,
         }
     }
 }

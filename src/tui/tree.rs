@@ -393,7 +393,8 @@ impl Mirror {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::protocol::{LeafKind, NodeInfo};
+    use crate::base::ExcClass;
+    use crate::tui::protocol::{NodeInfo, Outcome};
 
     fn info(id: u32, parent: Option<u32>, kind: Kind, branch: Option<&str>) -> NodeInfo {
         NodeInfo {
@@ -416,7 +417,7 @@ mod tests {
             nodes: vec![
                 info(0, None, Kind::Inner, None),
                 info(1, Some(0), Kind::Inner, None),
-                info(2, Some(1), Kind::Leaf(LeafKind::Normal), Some("x > 1")),
+                info(2, Some(1), Kind::Leaf(Outcome::Normal), Some("x > 1")),
                 info(3, Some(1), Kind::Open, Some("not (x > 1)")),
             ],
             ..Delta::default()
@@ -480,11 +481,11 @@ mod tests {
                 n(1, Some(0), Kind::Inner, None, 2),
                 n(2, Some(1), Kind::Inner, Some("x > 0"), 2),
                 n(3, Some(2), Kind::Inner, None, 1),
-                n(4, Some(3), Kind::Leaf(LeafKind::Normal), None, 1),
+                n(4, Some(3), Kind::Leaf(Outcome::Normal), None, 1),
                 n(
                     5,
                     Some(1),
-                    Kind::Leaf(LeafKind::Exception),
+                    Kind::Leaf(Outcome::Exception(ExcClass::ZeroDivisionError)),
                     Some("not (x > 0)"),
                     2,
                 ),

@@ -12,18 +12,16 @@ mod replay;
 mod tests_file;
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::protocol::{Cmd, Delta, Kind, Reply};
 use super::Setup;
-use crate::base::SourceMap;
 use crate::diagnostics::Diagnostic;
-use crate::engine::{Engine, Limits, LoopMode, Node, NodeId, Stop};
-use crate::lang::{Program, TypeInfo};
+use crate::engine::{Limits, LoopMode, NodeId};
+use crate::session::{Ended, Policy, Session, Stepped};
 
 /// How often long work reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
@@ -32,10 +30,7 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 const STACK_SIZE: usize = 256 << 20;
 
 pub struct Worker {
-    engine: Engine,
-    program: Program,
-    types: TypeInfo,
-    source: SourceMap,
+    session: Session,
     max_nodes: usize,
     /// Nodes `0..sent` have been sent to the UI.
     sent: usize,
@@ -44,31 +39,30 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Load the program and build the engine (diagnostics if the program is malformed or
+    /// Load the program and build the session (diagnostics if the program is malformed or
     /// the entry function does not exist).
     pub fn new(setup: &Setup) -> Result<Worker, Vec<Diagnostic>> {
-        let (program, types, ir) = crate::transform::load(&setup.source.text)?;
-        let engine = Engine::new(
-            &program,
-            types.clone(),
-            Rc::clone(&ir),
+        let session = Session::open(
+            setup.source.clone(),
             setup.entry.as_deref(),
             setup.config.clone(),
-        )
-        .map_err(|d| vec![d])?;
+        )?;
         Ok(Worker {
-            engine,
-            program,
-            types,
-            source: setup.source.clone(),
+            session,
             max_nodes: setup.max_nodes,
             sent: 0,
             open_sent: Vec::new(),
         })
     }
 
+    /// With `--entry f`: the warning when the module's top level reads a declared input (an
+    /// import leaves it unbound), for the status line at the start.
+    pub fn entry_warning(&self) -> Option<String> {
+        self.session.entry_warning()
+    }
+
     pub fn cancel_handle(&self) -> Arc<AtomicBool> {
-        self.engine.cancel_handle()
+        self.session.engine().cancel_handle()
     }
 
     /// The first reply: the tree as it is (the root).
@@ -81,28 +75,21 @@ impl Worker {
         let out = RefCell::new(out);
         let emit = |r: Reply| (out.borrow_mut())(r);
         match cmd {
-            Cmd::Details(id) => emit(Reply::Details(describe::details(
-                &self.engine,
-                &self.source,
-                NodeId(id),
-            ))),
+            Cmd::Details(id) => emit(Reply::Details(describe::details(&self.session, NodeId(id)))),
             Cmd::Model(id) => {
-                let m = self.engine.try_model(NodeId(id)).map(describe::model);
+                let m = self
+                    .session
+                    .engine_mut()
+                    .try_model(NodeId(id))
+                    .map(describe::model);
                 emit(Reply::Model(id, m));
             }
             Cmd::Replay(id) => {
-                let r = replay::replay(
-                    &mut self.engine,
-                    &self.program,
-                    &self.types,
-                    &self.source,
-                    NodeId(id),
-                );
+                let r = replay::replay(&mut self.session, NodeId(id));
                 emit(Reply::Replay(id, r));
             }
             Cmd::Tests(id) => {
-                let (e, p, t, s) = (&mut self.engine, &self.program, &self.types, &self.source);
-                let message = tests_file::write(e, p, t, s, NodeId(id));
+                let message = tests_file::write(&mut self.session, NodeId(id));
                 emit(Reply::Done {
                     select: None,
                     message,
@@ -110,42 +97,35 @@ impl Worker {
             }
             Cmd::Step(id) => self.step(id, None, &emit),
             Cmd::StepWith(id, mode) => self.step(id, Some(mode), &emit),
-            Cmd::StepOver(id) | Cmd::Finish(id) => {
-                let over = matches!(cmd, Cmd::StepOver(_));
-                let node = NodeId(id);
-                let depth = self.engine.tree().node(node).state.frames.len();
-                let limits = self.limits();
-                let progress = Progress::new(&emit);
-                let stop = self.engine.run_until(node, limits, &|n: &Node| {
-                    progress.tick(n);
-                    let d = n.state.frames.len();
-                    if over {
-                        d <= depth
-                    } else {
-                        d < depth
-                    }
-                });
-                let select = self.first_stop(node);
-                let done = if over {
-                    "step over: every path is back in this frame or has ended"
-                } else {
-                    "finish: every path has left the frame or ended"
+            Cmd::StepOver(id) | Cmd::Finish(id) | Cmd::Run(id) => {
+                let (policy, done) = match cmd {
+                    Cmd::StepOver(_) => (
+                        Policy::StepOver,
+                        "step over: every path is back in this frame or has ended",
+                    ),
+                    Cmd::Finish(_) => (
+                        Policy::Finish,
+                        "finish: every path has left the frame or ended",
+                    ),
+                    _ => (Policy::Subtree, "run: the subtree is explored"),
                 };
-                self.finish(&emit, select, stop_message(stop, self.max_nodes, done));
-            }
-            Cmd::Run(id) => {
-                let limits = self.limits();
                 let progress = Progress::new(&emit);
-                let stop = self.engine.run_until(NodeId(id), limits, &|n: &Node| {
-                    progress.tick(n);
-                    false
-                });
-                let done = "run: the subtree is explored";
-                self.finish(&emit, Some(id), stop_message(stop, self.max_nodes, done));
+                let ran = self
+                    .session
+                    .run(NodeId(id), policy, self.limits(), &|n| progress.tick(n));
+                let message = self.message(ran.ended, done);
+                self.finish(&emit, ran.select.map(|n| n.0), message);
             }
             Cmd::Continue { from, breakpoints } => {
-                let (select, message) = self.continue_from(NodeId(from), &breakpoints, &emit);
-                self.finish(&emit, Some(select.0), message);
+                let progress = Progress::new(&emit);
+                let policy = Policy::Continue {
+                    breakpoints: &breakpoints,
+                };
+                let ran = self
+                    .session
+                    .run(NodeId(from), policy, self.limits(), &|n| progress.tick(n));
+                let message = self.message(ran.ended, "");
+                self.finish(&emit, ran.select.map(|n| n.0), message);
             }
         }
     }
@@ -158,106 +138,39 @@ impl Worker {
     }
 
     fn step(&mut self, id: u32, mode: Option<LoopMode>, emit: &dyn Fn(Reply)) {
-        let node = NodeId(id);
-        if !self.engine.tree().node(node).is_open() {
-            let what = if self.engine.tree().node(node).is_leaf() {
-                "a leaf"
-            } else {
-                "already stepped"
-            };
-            return self.finish(emit, None, format!("node {id} is {what}"));
-        }
-        let children = match mode {
-            Some(mode) => describe::step_with(&mut self.engine, node, mode),
-            None => self.engine.step(node),
-        };
-        let message = match children.len() {
+        let stepped = self.session.step(NodeId(id), mode);
+        let message = match &stepped {
+            Stepped::Leaf => format!("node {id} is a leaf"),
+            Stepped::AlreadyStepped => format!("node {id} is already stepped"),
             // Esc inside a Z3 check: the node stays open.
-            0 if self.engine.tree().node(node).is_open() => {
-                format!("node {id}: interrupted (Esc), not stepped")
-            }
-            0 => format!("stepped node {id}: no feasible successor"),
-            1 => format!("stepped node {id}"),
-            k => format!("stepped node {id}: {k} branches"),
+            Stepped::Cancelled => format!("node {id}: interrupted (Esc), not stepped"),
+            Stepped::NoSuccessors => format!("stepped node {id}: no feasible successor"),
+            Stepped::Children(c) if c.len() == 1 => format!("stepped node {id}"),
+            Stepped::Children(c) => format!("stepped node {id}: {} branches", c.len()),
         };
-        self.finish(emit, children.first().map(|c| c.0), message);
+        let select = match &stepped {
+            Stepped::Children(c) => c.first().map(|c| c.0),
+            _ => None,
+        };
+        self.finish(emit, select, message);
     }
 
-    /// Step along one path from `from` until it branches, ends, reaches an annotated loop
-    /// (the user picks the transition) or a node at a breakpoint line.
-    fn continue_from(
-        &mut self,
-        from: NodeId,
-        breakpoints: &[usize],
-        emit: &dyn Fn(Reply),
-    ) -> (NodeId, String) {
-        let cancel = self.engine.cancel_handle();
-        cancel.store(false, Ordering::Relaxed);
-        let progress = Progress::new(emit);
-        let mut cur = from;
-        let mut moved = false;
-        loop {
-            let node = self.engine.tree().node(cur);
-            progress.tick(node);
-            if moved {
-                if let Some(line) = describe::statement_line(&self.engine, &self.source, cur) {
-                    if breakpoints.contains(&line) {
-                        return (cur, format!("stopped at the breakpoint on line {line}"));
-                    }
-                }
+    /// The status line's message for how a run ended (`done`: its goal reached).
+    fn message(&self, ended: Ended, done: &str) -> String {
+        match ended {
+            Ended::Done => done.to_string(),
+            Ended::Breakpoint(line) => format!("stopped at the breakpoint on line {line}"),
+            Ended::PathEnded => "the path ended".to_string(),
+            Ended::BranchPoint { at_start: true } => {
+                "branch point: select a branch (j) and press c again to go on".to_string()
             }
-            if node.is_leaf() {
-                return (cur, "the path ended".to_string());
-            }
-            if node.children.len() > 1 {
-                let what = if moved {
-                    "branch point"
-                } else {
-                    "branch point: select a branch (j) and press c again to go on"
-                };
-                return (cur, what.to_string());
-            }
-            if let [only] = node.children.as_slice() {
-                cur = *only;
-                moved = true;
-                continue;
-            }
-            if describe::loop_choice(&self.engine, cur) {
-                return (cur, "annotated loop: pick the transition".to_string());
-            }
-            if cancel.load(Ordering::Relaxed) {
-                return (cur, "interrupted (Esc)".to_string());
-            }
-            if self.engine.tree().len() >= self.max_nodes {
-                return (
-                    cur,
-                    format!("stopped at the node limit ({})", self.max_nodes),
-                );
-            }
-            let children = self.engine.step(cur);
-            match children.as_slice() {
-                [] if self.engine.tree().node(cur).is_open() => {
-                    return (cur, "interrupted (Esc)".to_string())
-                }
-                [] => return (cur, "no feasible successor".to_string()),
-                [only] => {
-                    cur = *only;
-                    moved = true;
-                }
-                _ => return (cur, "branch point".to_string()),
-            }
+            Ended::BranchPoint { at_start: false } => "branch point".to_string(),
+            Ended::LoopChoice => "annotated loop: pick the transition".to_string(),
+            Ended::NoSuccessors => "no feasible successor".to_string(),
+            Ended::NodeLimit => format!("stopped at the node limit ({})", self.max_nodes),
+            Ended::TimeLimit => "stopped at the time limit".to_string(),
+            Ended::Cancelled => "interrupted (Esc)".to_string(),
         }
-    }
-
-    /// After step over / finish: the first node under `from` (depth-first) where a path
-    /// stopped (open) or ended.
-    fn first_stop(&self, from: NodeId) -> Option<u32> {
-        let tree = self.engine.tree();
-        tree.subtree(from)
-            .into_iter()
-            .skip(1)
-            .find(|&n| tree.node(n).children.is_empty())
-            .map(|n| n.0)
     }
 
     fn finish(&mut self, emit: &dyn Fn(Reply), select: Option<u32>, message: String) {
@@ -267,19 +180,19 @@ impl Worker {
 
     /// New nodes and changed kinds since the last delta.
     fn delta(&mut self) -> Delta {
-        let tree = self.engine.tree();
+        let tree = self.session.tree();
         let mut changed = Vec::new();
         self.open_sent.retain(|&id| {
             let node = tree.node(NodeId(id));
             if node.is_open() {
                 true
             } else {
-                changed.push((id, describe::kind(node)));
+                changed.push((id, describe::kind(node.kind)));
                 false
             }
         });
         let nodes: Vec<_> = (self.sent..tree.len())
-            .map(|i| describe::node_info(&self.engine, &self.source, NodeId(i as u32)))
+            .map(|i| describe::node_info(&self.session, NodeId(i as u32)))
             .collect();
         for n in &nodes {
             if n.kind == Kind::Open {
@@ -290,17 +203,8 @@ impl Worker {
         Delta {
             nodes,
             changed,
-            stats: describe::stats(&self.engine),
+            stats: describe::stats(&self.session),
         }
-    }
-}
-
-fn stop_message(stop: Stop, max_nodes: usize, done: &str) -> String {
-    match stop {
-        Stop::Done => done.to_string(),
-        Stop::NodeLimit => format!("stopped at the node limit ({max_nodes})"),
-        Stop::TimeLimit => "stopped at the time limit".to_string(),
-        Stop::Cancelled => "interrupted (Esc)".to_string(),
     }
 }
 
@@ -318,12 +222,10 @@ impl<'a> Progress<'a> {
         }
     }
 
-    fn tick(&self, newest: &Node) {
+    fn tick(&self, nodes: usize) {
         if self.last.get().elapsed() >= PROGRESS_EVERY {
             self.last.set(Instant::now());
-            (self.emit)(Reply::Progress {
-                nodes: newest.id.index() + 1,
-            });
+            (self.emit)(Reply::Progress { nodes });
         }
     }
 }
@@ -333,6 +235,8 @@ pub struct Handle {
     pub commands: Sender<Cmd>,
     pub replies: Receiver<Reply>,
     pub cancel: Arc<AtomicBool>,
+    /// See [`Worker::entry_warning`].
+    pub entry_warning: Option<String>,
 }
 
 /// Start the worker thread; returns once the engine is built (or the program rejected).
@@ -351,7 +255,7 @@ pub fn spawn(setup: Setup) -> Result<Handle, Vec<Diagnostic>> {
                     return;
                 }
             };
-            let _ = ready_tx.send(Ok(worker.cancel_handle()));
+            let _ = ready_tx.send(Ok((worker.cancel_handle(), worker.entry_warning())));
             let _ = reply_tx.send(worker.ready());
             // Ends when the UI drops its sender (quit).
             while let Ok(cmd) = cmd_rx.recv() {
@@ -366,10 +270,11 @@ pub fn spawn(setup: Setup) -> Result<Handle, Vec<Diagnostic>> {
         ))]);
     }
     match ready_rx.recv() {
-        Ok(Ok(cancel)) => Ok(Handle {
+        Ok(Ok((cancel, entry_warning))) => Ok(Handle {
             commands: cmd_tx,
             replies: reply_rx,
             cancel,
+            entry_warning,
         }),
         Ok(Err(d)) => Err(d),
         Err(_) => Err(vec![Diagnostic::global(

@@ -31,7 +31,7 @@ const STAGES: &[&str] = &[
 ];
 
 /// Stages that must not do IO (no files, terminal, clock or processes).
-const NO_IO: &[&str] = &["base", "lang", "semantics", "concrete"];
+const NO_IO: &[&str] = &["base", "lang", "semantics", "concrete", "session"];
 
 type Module = Vec<String>;
 

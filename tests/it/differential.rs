@@ -199,14 +199,11 @@ impl Observed {
     }
 
     fn from_symdbg(r: &concrete::RunResult) -> Observed {
-        let (outcome, exception) = match &r.outcome {
-            Outcome::Normal => ("normal", None),
-            Outcome::Return => ("return", None),
-            Outcome::Exception(c) => ("exception", Some(c.name().to_string())),
-            Outcome::Infeasible => ("infeasible", None),
-            Outcome::Halt => ("halt", None),
-            Outcome::StepLimit => ("step_limit", None),
-        };
+        // (the JSON names: `normal`, `exception`, `step_limit`, ...)
+        let (outcome, exception) = (
+            r.outcome.name(),
+            r.outcome.exception().map(|c| c.name().to_string()),
+        );
         Observed {
             outcome: outcome.to_string(),
             exception,

@@ -25,9 +25,11 @@ use std::time::Instant;
 use proptest::test_runner::{
     Config as PtConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner,
 };
+use symdbg::base::SourceMap;
 use symdbg::check::{self, Behaviour, Counterexample, Undecided};
 use symdbg::engine::{Config, Engine, Limits, LoopMode, Outcome};
 use symdbg::lang::pretty;
+use symdbg::session::{Loaded, Session};
 
 use crate::gen;
 
@@ -104,8 +106,8 @@ fn seed() -> [u8; 32] {
 }
 
 fn behaviour(b: &Behaviour) -> String {
-    let mut s = b.outcome.clone();
-    if let Some(e) = &b.exception {
+    let mut s = b.outcome_name().to_string();
+    if let Some(e) = b.exception() {
         s.push_str(&format!(" {e}"));
     }
     if let Some(v) = &b.return_value {
@@ -132,9 +134,9 @@ fn describe(which: &str, c: &Counterexample) -> String {
 
 /// Explore and check one program source; `Err` says what went wrong.
 fn check_source(src: &str, stats: &mut Stats) -> Result<(), String> {
-    let (program, types, ir) = symdbg::transform::load(src).map_err(|d| format!("{d:?}"))?;
+    let loaded = Loaded::new(SourceMap::new("gen.py", src)).map_err(|d| format!("{d:?}"))?;
     let mut entries = vec![None];
-    if program.function("f0").is_some() {
+    if loaded.program.function("f0").is_some() {
         entries.push(Some("f0"));
     }
     for entry in entries {
@@ -143,8 +145,9 @@ fn check_source(src: &str, stats: &mut Stats) -> Result<(), String> {
         config.recursion = 5;
         config.timeout_ms = Some(2_000);
         config.loops = LoopMode::Unroll;
-        let mut engine = Engine::new(&program, types.clone(), ir.clone(), entry, config)
-            .map_err(|d| format!("Engine::new: {d:?}"))?;
+        let mut session = Session::new(loaded.clone(), entry, config)
+            .map_err(|d| format!("Session::new: {d:?}"))?;
+        let engine = session.engine_mut();
         let root = engine.tree().root();
         engine.run(
             root,
@@ -174,7 +177,7 @@ fn check_source(src: &str, stats: &mut Stats) -> Result<(), String> {
             seed: 7,
             undecided: Undecided::Skip,
         };
-        let report = check::check_with(&program, &types, &mut engine, &options);
+        let report = check::check_with(&mut session, &options);
         stats.explorations += 1;
         stats.runs += report.runs;
         stats.undecided += report.undecided;
@@ -196,7 +199,7 @@ fn check_source(src: &str, stats: &mut Stats) -> Result<(), String> {
         if let Some(c) = &report.precise {
             return Err(format!("{run}: {}", describe("not precise", c)));
         }
-        let bound = engine
+        let bound = session
             .tree()
             .nodes()
             .find(|n| n.outcome() == Some(Outcome::Bound))
@@ -413,20 +416,19 @@ fn gen_check_shrinks_an_engine_property() {
 #[test]
 fn gen_check_finding_1_unassigned_local_in_quantifier() {
     let src = "def f(a: int) -> bool:\n    if a > 100:\n        v = False\n    return all(v for k in range(1))\n";
-    let (program, types, ir) = symdbg::transform::load(src).unwrap();
-    let mut engine =
-        Engine::new(&program, types.clone(), ir, Some("f"), Config::default()).unwrap();
-    let root = engine.tree().root();
-    engine.run(root, Limits::default());
+    let mut session =
+        Session::open(SourceMap::new("t.py", src), Some("f"), Config::default()).unwrap();
+    let root = session.tree().root();
+    session.engine_mut().run(root, Limits::default());
     let options = check::Options {
         runs: 50,
         seed: 1,
         undecided: Undecided::Counterexample,
     };
-    let report = check::check_with(&program, &types, &mut engine, &options);
+    let report = check::check_with(&mut session, &options);
     assert!(report.exhaustive.is_none(), "{:?}", report.exhaustive);
     assert!(report.precise.is_none(), "{:?}", report.precise);
-    let leaf_classes: Vec<String> = engine
+    let leaf_classes: Vec<String> = session
         .tree()
         .nodes()
         .filter_map(|n| match n.outcome() {
@@ -444,16 +446,15 @@ fn gen_check_finding_1_unassigned_local_in_quantifier() {
 #[test]
 fn gen_check_finding_2_unevaluable_quantifier_is_no_counterexample() {
     let src = "x: int\nx *= x\nassert any(0 == 0 for k in range(x * x))\n";
-    let (program, types, ir) = symdbg::transform::load(src).unwrap();
-    let mut engine = Engine::new(&program, types.clone(), ir, None, Config::default()).unwrap();
-    let root = engine.tree().root();
-    engine.run(root, Limits::default());
+    let mut session = Session::open(SourceMap::new("t.py", src), None, Config::default()).unwrap();
+    let root = session.tree().root();
+    session.engine_mut().run(root, Limits::default());
     let options = check::Options {
         runs: 200,
         seed: 3,
         undecided: Undecided::Counterexample,
     };
-    let report = check::check_with(&program, &types, &mut engine, &options);
+    let report = check::check_with(&mut session, &options);
     assert!(report.exhaustive.is_none(), "{:?}", report.exhaustive);
     assert!(report.precise.is_none(), "{:?}", report.precise);
     // Inputs with |x| ≥ 32 make x⁴ exceed the limit; the check's inputs include some.
@@ -468,16 +469,15 @@ fn gen_check_finding_2_unevaluable_quantifier_is_no_counterexample() {
 #[test]
 fn gen_check_finding_3_step_limit_model_is_no_counterexample() {
     let src = "y: int\nassume 0 < y < 3\ny = y * 1000000\ny = y * y * y\nv = False\nif any(v for k in range(2, y)):\n    pass\n";
-    let (program, types, ir) = symdbg::transform::load(src).unwrap();
-    let mut engine = Engine::new(&program, types.clone(), ir, None, Config::default()).unwrap();
-    let root = engine.tree().root();
-    engine.run(root, Limits::default());
+    let mut session = Session::open(SourceMap::new("t.py", src), None, Config::default()).unwrap();
+    let root = session.tree().root();
+    session.engine_mut().run(root, Limits::default());
     let options = check::Options {
         runs: 5,
         seed: 3,
         undecided: Undecided::Counterexample,
     };
-    let report = check::check_with(&program, &types, &mut engine, &options);
+    let report = check::check_with(&mut session, &options);
     assert!(report.exhaustive.is_none(), "{:?}", report.exhaustive);
     assert!(report.precise.is_none(), "{:?}", report.precise);
     assert!(report.unfinished > 0, "{report:?}");

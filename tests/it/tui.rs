@@ -158,7 +158,7 @@ fn subcommands_still_parse_next_to_the_file_form() {
 /// A tree of `n` nodes without an engine: a chain in which every other node branches
 /// into a leaf and the rest of the chain.
 pub fn synthetic_app(n: u32) -> symdbg::tui::app::App {
-    use symdbg::tui::protocol::{Delta, Kind, LeafKind, NodeInfo, Reply};
+    use symdbg::tui::protocol::{Delta, Kind, NodeInfo, Outcome, Reply};
     let source = SourceMap::new("big.py", "x: int\nif x > 0:\n    x = x - 1\n");
     let mut app = symdbg::tui::app::App::new(source, None);
     app.show_timing = false;
@@ -174,7 +174,7 @@ pub fn synthetic_app(n: u32) -> symdbg::tui::app::App {
             id,
             parent,
             kind: if leaf {
-                Kind::Leaf(LeafKind::Normal)
+                Kind::Leaf(Outcome::Normal)
             } else {
                 Kind::Inner
             },

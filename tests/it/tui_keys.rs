@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use symdbg::tui::app::{Mode, Pane};
-use symdbg::tui::protocol::{Kind, LeafKind};
+use symdbg::tui::protocol::{Kind, Outcome};
 
 use super::tui::{open, open_source};
 
@@ -47,7 +47,7 @@ fn run_then_exception_leaves_then_model_and_replay() {
     assert_eq!(h.app.stats.exceptions, 1);
     h.keys("e");
     let leaf = h.app.selected;
-    assert_eq!(kind(&h, leaf), Kind::Leaf(LeafKind::Exception));
+    assert!(kind(&h, leaf).is_exception(), "{:?}", kind(&h, leaf));
     assert_eq!(h.app.message, "exception leaf 1 of 1");
     // E from the leaf wraps to the same single leaf.
     h.keys("gE");
@@ -140,7 +140,7 @@ fn h_collapses_a_subtree_and_l_expands_it() {
     // Jumping to a hidden node reveals it.
     h.keys("gh");
     h.keys("e");
-    assert_eq!(kind(&h, h.app.selected), Kind::Leaf(LeafKind::Exception));
+    assert!(kind(&h, h.app.selected).is_exception());
     assert!(!h.app.tree.node(0).collapsed);
 }
 
@@ -304,7 +304,7 @@ fn entry_runs_and_bound_leaves() {
         .tree
         .nodes
         .iter()
-        .filter(|n| n.info.kind == Kind::Leaf(LeafKind::Return))
+        .filter(|n| n.info.kind == Kind::Leaf(Outcome::Return))
         .map(|n| n.info.summary.clone())
         .collect();
     assert_eq!(
@@ -318,7 +318,7 @@ fn a_bound_leaf_inside_calls_shows_the_innermost_frame_in_the_store() {
     let mut h = open("power.py", None, 140, 40);
     h.keys("r");
     let bound = (0..h.app.tree.len() as u32)
-        .find(|&id| kind(&h, id) == Kind::Leaf(LeafKind::Bound))
+        .find(|&id| kind(&h, id) == Kind::Leaf(Outcome::Bound))
         .expect("a bound leaf (--recursion)");
     h.app.select(bound);
     h.pump();
@@ -403,7 +403,7 @@ fn replay_skips_conjuncts_over_havocked_values() {
     let mut h = open("find_invariant.py", None, 140, 40);
     h.keys("r/result = i<Enter>R");
     let leaf = h.app.selected;
-    assert_eq!(kind(&h, leaf), Kind::Leaf(LeafKind::Normal));
+    assert_eq!(kind(&h, leaf), Kind::Leaf(Outcome::Normal));
     let replay = h.app.replays[&leaf].clone().expect("a replay");
     assert!(
         replay.verdict.contains("havoc'd values"),
@@ -497,7 +497,7 @@ fn an_exception_raised_in_a_call_shows_the_frames_at_the_raise() {
     h.keys("r");
     let index_error = (0..h.app.tree.len() as u32)
         .find(|&id| {
-            kind(&h, id) == Kind::Leaf(LeafKind::Exception)
+            kind(&h, id).is_exception()
                 && h.app.tree.node(id).info.summary.starts_with("IndexError")
         })
         .expect("an IndexError leaf");

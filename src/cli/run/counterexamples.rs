@@ -31,6 +31,7 @@ use super::{is_exception, Explored};
 use crate::concrete::{self, Value};
 use crate::diagnostics::count;
 use crate::engine::{label, NodeId, Outcome, Stop};
+use crate::session::Session;
 
 /// The concrete replay's step budget (a loop the invariant let through may never end).
 const REPLAY_STEPS: u64 = 1_000_000;
@@ -39,7 +40,7 @@ pub(super) fn render(x: &mut Explored) -> String {
     let leaves: Vec<NodeId> = match x.first {
         Some(leaf) => vec![leaf],
         None => x
-            .engine
+            .session
             .tree()
             .nodes()
             .filter(|n| is_exception(n))
@@ -55,7 +56,8 @@ pub(super) fn render(x: &mut Explored) -> String {
 
 /// The line for one exception leaf.
 fn line(x: &mut Explored, id: NodeId) -> String {
-    let tree = x.engine.tree();
+    let source = x.session.source();
+    let tree = x.session.tree();
     let node = tree.node(id);
     let class = match node.outcome() {
         Some(Outcome::Exception(class)) => class.name(),
@@ -65,10 +67,11 @@ fn line(x: &mut Explored, id: NodeId) -> String {
     let span = node
         .exception_at
         .or_else(|| node.parent.and_then(|p| tree.node(p).at));
-    let (line, col) = span.map_or((1, 1), |s| x.source.line_col(s.start));
-    let mut text = format!("{}:{line}:{col}: {class}", x.source.name);
+    let (line, col) = span.map_or((1, 1), |s| source.line_col(s.start));
+    let mut text = format!("{}:{line}:{col}: {class}", source.name);
     let inputs: Vec<(String, crate::term::Sort)> = x
-        .engine
+        .session
+        .engine()
         .inputs()
         .iter()
         .map(|s| (s.name.to_string(), s.sort))
@@ -76,7 +79,7 @@ fn line(x: &mut Explored, id: NodeId) -> String {
     if inputs.is_empty() {
         return text;
     }
-    match x.engine.try_model(id) {
+    match x.session.engine_mut().try_model(id) {
         Ok(model) => {
             let values: Vec<String> = inputs
                 .iter()
@@ -90,7 +93,7 @@ fn line(x: &mut Explored, id: NodeId) -> String {
                 })
                 .collect();
             let _ = write!(text, " for {}", values.join(", "));
-            if let Some(note) = reproduction(x, id, &model.inputs) {
+            if let Some(note) = reproduction(&mut x.session, id, &model.inputs) {
                 let _ = write!(text, " -- {note}");
             }
         }
@@ -109,8 +112,12 @@ fn line(x: &mut Explored, id: NodeId) -> String {
 
 /// For an invariant's failure, or a leaf after a loop's invariant: which check failed and
 /// whether the inputs alone reproduce the leaf concretely. `None` for other leaves.
-fn reproduction(x: &Explored, id: NodeId, inputs: &BTreeMap<String, Value>) -> Option<String> {
-    let tree = x.engine.tree();
+fn reproduction(
+    session: &mut Session,
+    id: NodeId,
+    inputs: &BTreeMap<String, Value>,
+) -> Option<String> {
+    let tree = session.tree();
     let node = tree.node(id);
     let abstracted = tree
         .path(id)
@@ -119,23 +126,20 @@ fn reproduction(x: &Explored, id: NodeId, inputs: &BTreeMap<String, Value>) -> O
     if !node.invariant_failure && !abstracted {
         return None;
     }
+    let (invariant_failure, label) = (node.invariant_failure, node.label);
     let config = concrete::Config {
         max_steps: REPLAY_STEPS,
         ..concrete::Config::default()
     };
-    let run = concrete::run(&x.program, &x.types, x.engine.entry(), inputs, &config).ok();
-    let line = |s: crate::base::Span| x.source.line(s.start);
-    let same = run.is_some_and(|r| {
-        r.outcome.exception().map(Outcome::Exception) == node.outcome()
-            && r.invariant_failure == node.invariant_failure
-            && r.exception_at.map(line) == node.exception_at.map(line)
-    });
+    let same = session
+        .replay(id, Some(inputs), &config)
+        .is_ok_and(|r| session.reproduces(id, &r));
     let verdict = if same {
         "reproduced"
     } else {
         "not reproduced: the invariant may be too weak to prove this"
     };
-    Some(match node.label.filter(|_| node.invariant_failure) {
+    Some(match label.filter(|_| invariant_failure) {
         Some(l) => format!("{l}; {verdict}"),
         None => verdict.to_string(),
     })
@@ -144,9 +148,9 @@ fn reproduction(x: &Explored, id: NodeId, inputs: &BTreeMap<String, Value>) -> O
 /// The stderr note when there is no exception leaf: whether that is a proof within the
 /// bounds or only as far as the exploration got.
 pub(super) fn none_found(x: &Explored) -> String {
-    let s = x.engine.stats();
+    let s = x.session.engine().stats();
     let unknown = x
-        .engine
+        .session
         .tree()
         .nodes()
         .filter(|n| n.outcome() == Some(Outcome::Unknown))

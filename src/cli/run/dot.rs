@@ -11,20 +11,21 @@
 
 use std::fmt::Write;
 
-use super::{line_text, node_line, statement_line, Explored};
-use crate::engine::{NodeId, NodeKind, Outcome};
+use super::Explored;
+use crate::engine::{NodeKind, Outcome};
+use crate::session::Form;
 
 /// The longest label text, in characters.
 pub const MAX_LABEL: usize = 400;
 
 pub(super) fn render(x: &Explored) -> String {
-    let tree = x.engine.tree();
+    let tree = x.session.tree();
     let mut out = String::new();
     let _ = writeln!(out, "digraph SET {{");
     let _ = writeln!(
         out,
         "  graph [label=\"{}\", labelloc=t, fontname=\"monospace\"];",
-        escape(&x.source.name)
+        escape(&x.session.source().name)
     );
     out.push_str("  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
     out.push_str("  edge [fontname=\"monospace\", fontsize=9];\n");
@@ -33,7 +34,7 @@ pub(super) fn render(x: &Explored) -> String {
             out,
             "  n{} [label=\"{}\", tooltip=\"node {}\"{}];",
             n.id.0,
-            escape(&label(x, n.id)),
+            escape(&x.session.view(n.id).text(Form::Graph)),
             n.id.0,
             style(n.kind)
         );
@@ -56,31 +57,6 @@ pub(super) fn render(x: &Explored) -> String {
     out
 }
 
-/// The text of a node (lines separated by `\n`, escaped later).
-fn label(x: &Explored, id: NodeId) -> String {
-    let node = x.engine.tree().node(id);
-    match node.kind {
-        NodeKind::Inner | NodeKind::Open => {
-            let line = statement_line(x, id).unwrap_or(0);
-            let open = if node.is_open() { "\n(open)" } else { "" };
-            format!("{line}: {}{open}", line_text(x, line))
-        }
-        NodeKind::Leaf(Outcome::Exception(class)) => match node_line(x, id) {
-            Some(line) => format!("{class}\nline {line}"),
-            None => class.to_string(),
-        },
-        NodeKind::Leaf(Outcome::Return) => match &node.return_value {
-            Some(rv) => format!("return {rv}"),
-            None => "return".to_string(),
-        },
-        NodeKind::Leaf(Outcome::Unknown) => format!(
-            "unknown\n({})",
-            node.unknown_reason.as_deref().unwrap_or("solver")
-        ),
-        NodeKind::Leaf(o) => o.name().to_string(),
-    }
-}
-
 /// The attributes after the label: shape, border and fill by kind and outcome.
 fn style(kind: NodeKind) -> &'static str {
     match kind {
@@ -101,7 +77,7 @@ fn style(kind: NodeKind) -> &'static str {
         NodeKind::Leaf(Outcome::Bound) => {
             ", style=\"rounded,dashed,filled\", color=grey40, fillcolor=grey90"
         }
-        NodeKind::Leaf(Outcome::Unknown) => {
+        NodeKind::Leaf(Outcome::Unknown | Outcome::StepLimit) => {
             ", style=\"rounded,filled\", color=orange, fillcolor=\"#ffe4c4\", penwidth=2"
         }
     }

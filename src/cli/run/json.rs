@@ -36,9 +36,9 @@ use std::io::{self, Write};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
-use super::{statement_line, Explored};
+use super::Explored;
 use crate::concrete::Value;
-use crate::engine::{NodeId, NodeKind, NodeModel, Outcome, Stop};
+use crate::engine::{NodeId, NodeModel, Outcome, Stop};
 use crate::term::{smt2_declarations, Sym, Term};
 
 /// The whole output object.
@@ -132,7 +132,7 @@ struct Stats {
 /// straight to `out`, printing each distinct term once (path conditions share prefixes).
 pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
     let leaves: Vec<NodeId> = x
-        .engine
+        .session
         .tree()
         .nodes()
         .filter(|n| n.is_leaf())
@@ -142,13 +142,13 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
     let mut models = HashMap::new();
     let mut no_model = HashMap::new();
     for id in leaves {
-        match x.engine.try_model(id) {
+        match x.session.engine_mut().try_model(id) {
             Ok(m) => {
                 models.insert(id, m);
             }
             Err(reason) => {
                 if !matches!(
-                    x.engine.tree().node(id).outcome(),
+                    x.session.tree().node(id).outcome(),
                     Some(Outcome::Infeasible | Outcome::Unknown)
                 ) {
                     no_model.insert(id, reason);
@@ -157,7 +157,8 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
         }
     }
     let inputs = x
-        .engine
+        .session
+        .engine()
         .inputs()
         .iter()
         .map(|s| Input {
@@ -165,7 +166,7 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
             ty: s.sort.to_type().to_string(),
         })
         .collect();
-    let s = x.engine.stats();
+    let s = x.session.engine().stats();
     let stats = Stats {
         nodes: s.nodes,
         leaves: s.leaves,
@@ -180,7 +181,7 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
     };
     let doc = Output {
         version: 1,
-        file: x.source.name.clone(),
+        file: x.session.source().name.clone(),
         inputs,
         nodes: Nodes {
             x,
@@ -189,7 +190,7 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
             texts: RefCell::default(),
         },
         stats,
-        entry: x.engine.entry().map(str::to_string),
+        entry: x.session.entry().map(str::to_string),
         stop: stop_name(x.stop),
     };
     let mut out = io::BufWriter::new(out);
@@ -209,7 +210,7 @@ struct Nodes<'a> {
 
 impl Serialize for Nodes<'_> {
     fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let tree = self.x.engine.tree();
+        let tree = self.x.session.tree();
         let mut seq = ser.serialize_seq(Some(tree.len()))?;
         let mut texts = self.texts.borrow_mut();
         for n in tree.nodes() {
@@ -258,16 +259,13 @@ impl Texts {
 }
 
 fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) -> JsonNode {
-    let engine = &x.engine;
-    let n = engine.tree().node(id);
+    let session = &x.session;
+    let engine = session.engine();
+    let n = session.tree().node(id);
+    let view = session.view(id);
     let pc = engine.path_condition(id);
     let store = engine.store(id);
     let return_value = n.return_value.as_ref();
-    let line = statement_line(x, id);
-    let exception_at = match n.kind {
-        NodeKind::Leaf(Outcome::Exception(_)) => n.exception_at.map(|s| x.source.line_col(s.start)),
-        _ => None,
-    };
     let mut syms = BTreeSet::<Sym>::new();
     for t in pc
         .iter()
@@ -278,25 +276,19 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
     }
     JsonNode {
         id: id.0,
-        parent: n.parent.map(|p| p.0),
+        parent: view.parent.map(|p| p.0),
         children: n.children.iter().map(|c| c.0).collect(),
-        depth: n.depth,
-        kind: match n.kind {
-            NodeKind::Inner => "inner",
-            NodeKind::Open => "open",
-            NodeKind::Leaf(_) => "leaf",
-        },
-        line,
+        depth: view.depth,
+        kind: view.kind_name(),
+        line: view.line,
         // (raw: JSON escapes control characters itself)
-        statement: line
-            .map_or("", |l| x.source.line_text(l).trim())
+        statement: view
+            .line
+            .map_or("", |l| session.source().line_text(l).trim())
             .to_string(),
         branch: n.branch.as_ref().map(|b| texts.minipy(b)),
-        outcome: n.outcome().map(Outcome::name),
-        exception: match n.kind {
-            NodeKind::Leaf(Outcome::Exception(class)) => Some(class.name()),
-            _ => None,
-        },
+        outcome: view.outcome().map(Outcome::name),
+        exception: view.exception().map(|c| c.name()),
         // At an exception leaf: the frames at the raise, like a traceback (and the TUI).
         frames: engine.frames(engine.raise_node(id)),
         path_condition: pc.iter().map(|t| texts.minipy(t)).collect(),
@@ -320,12 +312,12 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
             all
         }),
         model_store: model.map(|m| values(&m.store)),
-        exception_line: exception_at.map(|(l, _)| l),
-        exception_column: exception_at.map(|(_, c)| c),
-        unknown_reason: n.unknown_reason.clone(),
+        exception_line: view.raised_at.map(|(l, _)| l),
+        exception_column: view.raised_at.map(|(_, c)| c),
+        unknown_reason: view.unknown_reason,
         model_return_value: model.and_then(|m| m.return_value.as_ref().map(Value::to_json)),
-        label: n.label,
-        invariant_failure: n.invariant_failure,
+        label: view.label,
+        invariant_failure: view.invariant_failure,
         model_unknown_reason: None,
     }
 }

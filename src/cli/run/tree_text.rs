@@ -15,9 +15,10 @@
 
 use std::fmt::Write;
 
-use super::{node_line, Explored};
+use super::Explored;
 use crate::diagnostics::count;
-use crate::engine::{NodeId, NodeKind, Outcome, Stop};
+use crate::engine::{NodeId, Stop};
+use crate::session::Form;
 
 enum Item {
     /// A node and the prefix of its lines.
@@ -29,7 +30,7 @@ enum Item {
 /// Write the tree to `out` as it is walked (the text of a deep tree can be far bigger than
 /// the tree: it is never held in memory whole).
 pub(super) fn write(x: &Explored, out: &mut impl Write) {
-    let tree = x.engine.tree();
+    let tree = x.session.tree();
     // Iterative (trees can be deep): a chain of single children stays at one level.
     let mut stack = vec![Item::Node(tree.root(), String::new())];
     while let Some(item) = stack.pop() {
@@ -72,7 +73,7 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
             }
         }
     }
-    let s = x.engine.stats();
+    let s = x.session.engine().stats();
     let _ = writeln!(
         out,
         "\n{}, {} ({}, {} bound), {} open; {}",
@@ -98,69 +99,12 @@ fn stop_text(stop: Stop) -> Option<&'static str> {
     }
 }
 
+/// `[3] 5: x = -x`, `[7] exception ZeroDivisionError at line 4  -- label`.
 fn describe(x: &Explored, id: NodeId) -> String {
-    let tree = x.engine.tree();
-    let node = tree.node(id);
-    let mut text = describe_node(x, id);
-    if let Some(label) = node.label {
+    let view = x.session.view(id);
+    let mut text = format!("[{}] {}", id.0, view.text(Form::Tree));
+    if let Some(label) = view.label {
         let _ = write!(text, "  -- {label}");
     }
     text
-}
-
-fn describe_node(x: &Explored, id: NodeId) -> String {
-    let node = x.engine.tree().node(id);
-    match node.kind {
-        NodeKind::Open | NodeKind::Inner => {
-            let line = node_line(x, id).unwrap_or(0);
-            let text = x.source.shown_line(line);
-            let text = text.trim();
-            let open = if node.is_open() { "  (open)" } else { "" };
-            format!("[{}] {line}: {text}{open}", id.0)
-        }
-        NodeKind::Leaf(outcome) => {
-            let mut s = format!("[{}] {}", id.0, outcome_text(x, id, outcome));
-            if let Some(rv) = &node.return_value {
-                let _ = write!(s, "  return {rv}");
-            }
-            s
-        }
-    }
-}
-
-fn outcome_text(x: &Explored, id: NodeId, outcome: Outcome) -> String {
-    let node = x.engine.tree().node(id);
-    match outcome {
-        // A broken invariant: where exactly (which `invariant` line failed) and that it is
-        // one (no `except` caught it).
-        Outcome::Exception(class) if node.invariant_failure => {
-            let at = node.exception_at.map_or(String::new(), |s| {
-                let (l, c) = x.source.line_col(s.start);
-                format!(" at line {l}, column {c}")
-            });
-            format!("exception {class}{at} (invariant)")
-        }
-        Outcome::Exception(class) => {
-            let at = node_line(x, id).map_or(String::new(), |l| format!(" at line {l}"));
-            format!("exception {class}{at}")
-        }
-        Outcome::Unknown => format!(
-            "unknown ({})",
-            node.unknown_reason.as_deref().unwrap_or("solver")
-        ),
-        Outcome::Normal | Outcome::Return => {
-            let store: Vec<String> = x
-                .engine
-                .store(id)
-                .iter()
-                .map(|(k, v)| format!("{k} = {v}"))
-                .collect();
-            if store.is_empty() || outcome == Outcome::Return {
-                outcome.name().to_string()
-            } else {
-                format!("{}  {}", outcome.name(), store.join(", "))
-            }
-        }
-        o => o.name().to_string(),
-    }
 }

@@ -1,7 +1,7 @@
 //! Moving around: rows, collapse/expand, search, exception leaves.
 
 use super::{App, Pane};
-use crate::tui::protocol::{Kind, LeafKind};
+use crate::tui::protocol::Kind;
 use crate::tui::tree::RowKind;
 
 impl App {
@@ -147,7 +147,7 @@ impl App {
         let leaves: Vec<u32> = order
             .iter()
             .copied()
-            .filter(|&id| self.tree.node(id).info.kind == Kind::Leaf(LeafKind::Exception))
+            .filter(|&id| self.tree.node(id).info.kind.is_exception())
             .collect();
         match self.next_in(&order, &leaves, forward) {
             Some((id, k)) => {
@@ -188,7 +188,7 @@ impl App {
     fn node_text(&self, id: u32) -> String {
         let info = &self.tree.node(id).info;
         let mut s = String::new();
-        if info.kind != Kind::Leaf(LeafKind::Exception) && !matches!(info.kind, Kind::Leaf(_)) {
+        if !info.kind.is_exception() && !matches!(info.kind, Kind::Leaf(_)) {
             if let Some(l) = info.line {
                 s.push_str(self.line_text(l));
             }

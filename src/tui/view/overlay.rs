@@ -93,7 +93,8 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
 
 /// `○ open  • stepped  ▸ collapsed  ● normal ● exception ...` in the theme's colours.
 fn legend(app: &App) -> Line<'static> {
-    use crate::tui::protocol::LeafKind as L;
+    use crate::base::ExcClass;
+    use crate::tui::protocol::Outcome as L;
     let p = app.palette;
     let mut spans = vec![
         Span::styled("○", Style::default().fg(p.open_node)),
@@ -106,7 +107,8 @@ fn legend(app: &App) -> Line<'static> {
     for (k, name) in [
         (L::Normal, "normal"),
         (L::Return, "return"),
-        (L::Exception, "exception"),
+        // (any class: the colour is the outcome's)
+        (L::Exception(ExcClass::Exception), "exception"),
         (L::Infeasible, "infeasible"),
         (L::Halt, "halt"),
         (L::Bound, "bound"),

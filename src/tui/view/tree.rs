@@ -16,7 +16,7 @@ use ratatui::Frame;
 
 use super::{block, clip, follow};
 use crate::tui::app::{App, Pane};
-use crate::tui::protocol::{Kind, LeafKind};
+use crate::tui::protocol::{Kind, Outcome};
 use crate::tui::theme::Palette;
 use crate::tui::tree::RowKind;
 
@@ -166,14 +166,6 @@ pub(super) fn clip_spans(
     out
 }
 
-pub(super) fn leaf_color(p: &Palette, k: LeafKind) -> Color {
-    match k {
-        LeafKind::Normal => p.normal_leaf,
-        LeafKind::Return => p.return_leaf,
-        LeafKind::Exception => p.exception_leaf,
-        LeafKind::Infeasible => p.infeasible_leaf,
-        LeafKind::Halt => p.halt_leaf,
-        LeafKind::Bound => p.bound_leaf,
-        LeafKind::Unknown => p.unknown_leaf,
-    }
+pub(super) fn leaf_color(p: &Palette, k: Outcome) -> Color {
+    p.outcome(k)
 }

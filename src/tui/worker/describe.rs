@@ -1,100 +1,35 @@
 //! Engine data → the protocol's plain data (strings in minipy syntax, Python literals).
 
-use super::super::protocol::{Details, Kind, LeafKind, ModelInfo, NodeInfo, StatsInfo};
-use crate::base::SourceMap;
-use crate::engine::{Engine, LoopMode, Node, NodeId, NodeKind, NodeModel, Outcome};
+use super::super::protocol::{Details, Kind, ModelInfo, NodeInfo, StatsInfo};
+use crate::engine::{NodeId, NodeKind, NodeModel, Outcome};
+use crate::session::{Form, Session};
 
-/// Leaf summaries list at most this many variables.
-const SUMMARY_VARS: usize = 4;
-
-pub(super) fn kind(node: &Node) -> Kind {
-    match node.kind {
+pub(super) fn kind(kind: NodeKind) -> Kind {
+    match kind {
         NodeKind::Open => Kind::Open,
         NodeKind::Inner => Kind::Inner,
-        NodeKind::Leaf(o) => Kind::Leaf(LeafKind::of(o)),
+        NodeKind::Leaf(o) => Kind::Leaf(o),
     }
 }
 
-/// 1-based line of the statement a node is about to run (`None` at leaves).
-pub(super) fn statement_line(engine: &Engine, source: &SourceMap, id: NodeId) -> Option<usize> {
-    engine.tree().node(id).at.map(|s| source.line(s.start))
-}
-
-/// Does the node sit at an annotated loop where the user picks the transition?
-pub(super) fn loop_choice(engine: &Engine, id: NodeId) -> bool {
-    engine.loop_choice(id)
-}
-
-/// Step with a chosen loop transition.
-pub(super) fn step_with(engine: &mut Engine, id: NodeId, mode: LoopMode) -> Vec<NodeId> {
-    engine.step_with(id, mode)
-}
-
-pub(super) fn node_info(engine: &Engine, source: &SourceMap, id: NodeId) -> NodeInfo {
-    let node = engine.tree().node(id);
-    let line = engine.node_span(id).map(|s| source.line(s.start));
-    let func = node.state.frames.last().and_then(|f| f.func.as_deref());
+pub(super) fn node_info(session: &Session, id: NodeId) -> NodeInfo {
+    let view = session.view(id);
     NodeInfo {
         id: id.0,
-        parent: node.parent.map(|p| p.0),
-        kind: kind(node),
-        branch: node.branch.as_ref().map(|b| b.to_string()),
-        label: node.label.map(str::to_string),
-        line,
-        frames: node.state.frames.len(),
-        func: func.map(str::to_string),
-        summary: summary(engine, node, line),
-        loop_choice: node.is_open() && loop_choice(engine, id),
+        parent: view.parent.map(|p| p.0),
+        kind: kind(view.kind),
+        branch: session.branch_text(id),
+        label: view.label.map(str::to_string),
+        line: view.place,
+        frames: view.frames,
+        summary: view.text(Form::Row),
+        func: view.func,
+        loop_choice: view.loop_choice,
     }
 }
 
-/// What a leaf says in the tree (empty for other nodes).
-fn summary(engine: &Engine, node: &Node, line: Option<usize>) -> String {
-    let Some(outcome) = node.outcome() else {
-        return String::new();
-    };
-    match outcome {
-        Outcome::Exception(class) => {
-            let what = if node.invariant_failure {
-                " (invariant)"
-            } else {
-                ""
-            };
-            match line {
-                Some(l) => format!("{class} at line {l}{what}"),
-                None => format!("{class}{what}"),
-            }
-        }
-        Outcome::Unknown => format!(
-            "unknown ({})",
-            node.unknown_reason.as_deref().unwrap_or("solver")
-        ),
-        Outcome::Return => match &node.return_value {
-            Some(rv) => format!("return {rv}"),
-            None => "return".to_string(),
-        },
-        Outcome::Normal => {
-            let store = engine.store(node.id);
-            let mut parts: Vec<String> = store
-                .iter()
-                .take(SUMMARY_VARS)
-                .map(|(k, v)| format!("{k} = {v}"))
-                .collect();
-            if store.len() > SUMMARY_VARS {
-                parts.push("…".to_string());
-            }
-            if parts.is_empty() {
-                "normal".to_string()
-            } else {
-                format!("normal  {}", parts.join(", "))
-            }
-        }
-        o => o.name().to_string(),
-    }
-}
-
-pub(super) fn stats(engine: &Engine) -> StatsInfo {
-    let s = engine.stats();
+pub(super) fn stats(session: &Session) -> StatsInfo {
+    let s = session.engine().stats();
     StatsInfo {
         nodes: s.nodes,
         open: s.open,
@@ -106,7 +41,8 @@ pub(super) fn stats(engine: &Engine) -> StatsInfo {
     }
 }
 
-pub(super) fn details(engine: &Engine, source: &SourceMap, id: NodeId) -> Details {
+pub(super) fn details(session: &Session, id: NodeId) -> Details {
+    let (engine, source) = (session.engine(), session.source());
     let node = engine.tree().node(id);
     let pairs = |v: Vec<(String, crate::term::Term)>| {
         v.into_iter()

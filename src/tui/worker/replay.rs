@@ -1,125 +1,68 @@
-//! Replay: run the concrete interpreter on a node's model and compare it with the node.
-//!
-//! The node's model gives concrete inputs. [`crate::concrete::run`] runs the program on
-//! them. The run follows the node's path exactly when every conjunct of the path condition
-//! evaluates to `True` under the inputs ([`crate::term::Model::eval`], plain Rust), and,
-//! at a leaf, when the run also ends the way the leaf says (same outcome and exception
-//! class). Conjuncts that mention values the inputs do not determine (`havoc`ed variables
-//! of a loop scope) are not evaluated and are reported as such. Every variable of the
+//! The replay pane: [`Session::replay`] (the node's model run in the concrete interpreter
+//! and checked against the node) as the protocol's plain data. Every variable of the
 //! node's store is shown three ways: its symbolic value, its value at this node under the
 //! model, and its value at the end of the concrete run.
-
-use std::collections::BTreeSet;
 
 use super::super::protocol::{ReplayInfo, ReplayVar};
 use crate::base::SourceMap;
 use crate::concrete::{self, Value};
-use crate::engine::{Engine, NodeId, Outcome};
-use crate::lang::{Program, TypeInfo};
-use crate::term::Model;
-use crate::term::Sym;
+use crate::engine::{NodeId, Outcome};
+use crate::session::{ReplayError, Session, Verdict};
 
-pub(super) fn replay(
-    engine: &mut Engine,
-    program: &Program,
-    types: &TypeInfo,
-    source: &SourceMap,
-    id: NodeId,
-) -> Result<ReplayInfo, String> {
-    let model = engine
-        .model(id)
-        .ok_or("no model: the path is infeasible or the solver could not decide")?;
-    let run = concrete::run(
-        program,
-        types,
-        engine.entry(),
-        &model.inputs,
-        &concrete::Config::default(),
-    )
-    .map_err(|d| format!("the concrete run failed: {}", d.message))?;
-
-    // The path condition under the inputs alone.
-    let inputs: BTreeSet<Sym> = engine.inputs().iter().cloned().collect();
-    let under = Model {
-        values: engine
-            .inputs()
-            .iter()
-            .filter_map(|s| model.inputs.get(&*s.name).map(|v| (s.clone(), v.clone())))
-            .collect(),
-    };
-    let pc = engine.path_condition(id);
-    let mut undetermined = 0;
-    let mut failed = None;
-    for (k, t) in pc.iter().enumerate() {
-        let mut vars = BTreeSet::new();
-        t.vars(&mut vars);
-        if !vars.is_subset(&inputs) {
-            undetermined += 1;
-            continue;
-        }
-        if under.eval(t) != Some(Value::Bool(true)) {
-            failed = Some((k + 1, t.to_string()));
-            break;
-        }
-    }
-
-    let node = engine.tree().node(id);
-    let concrete_outcome = describe_run(&run, source);
-    let leaf_mismatch = node.outcome().and_then(|o| {
-        let same = match (o, run.outcome) {
-            (Outcome::Exception(a), concrete::Outcome::Exception(b)) => a == b,
-            (Outcome::Bound | Outcome::Unknown, _) => true,
-            (o, c) => o.name() == c.name(),
-        };
-        (!same).then(|| {
-            format!(
-                "the leaf is {} but the run ends {}",
-                leaf_text(o),
-                concrete_outcome
-            )
-        })
-    });
-    let checked = pc.len() - undetermined;
-    let (follows, verdict) = match (failed, leaf_mismatch) {
-        (Some((k, t)), _) => (
-            false,
-            format!("does NOT follow this path: conjunct {k} `{t}` is False for these inputs"),
+pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, String> {
+    let r = session
+        .replay(id, None, &concrete::Config::default())
+        .map_err(|e| match e {
+            ReplayError::NoModel(_) => {
+                "no model: the path is infeasible or the solver could not decide".to_string()
+            }
+            ReplayError::Run(message) => format!("the concrete run failed: {message}"),
+        })?;
+    let concrete_outcome = describe_run(&r.run, session.source());
+    let verdict = match &r.verdict {
+        Verdict::LeavesPath { index, conjunct } => format!(
+            "does NOT follow this path: conjunct {index} `{conjunct}` is False for these inputs"
         ),
-        (None, Some(why)) => (false, format!("does NOT follow this path: {why}")),
-        (None, None) => {
-            let mut v = match checked {
+        Verdict::EndsOtherwise(o) => format!(
+            "does NOT follow this path: the leaf is {} but the run ends {concrete_outcome}",
+            leaf_text(*o)
+        ),
+        Verdict::Follows => {
+            let mut v = match r.checked {
                 0 => "follows this path: no condition to check".to_string(),
                 1 => "follows this path: its 1 checked conjunct holds".to_string(),
                 n => format!("follows this path: all {n} checked conjuncts hold"),
             };
-            if undetermined > 0 {
+            if r.undetermined > 0 {
                 v.push_str(&format!(
-                    " ({undetermined} mention havoc'd values and were not checked)"
+                    " ({} mention havoc'd values and were not checked)",
+                    r.undetermined
                 ));
             }
-            (true, v)
+            v
         }
     };
-
-    let vars = engine
+    let model = r.model.as_ref();
+    let vars = session
+        .engine()
         .store(id)
         .into_iter()
         .map(|(name, t)| ReplayVar {
-            here: model.store.get(&name).map(Value::to_string),
-            end: run.store.get(&name).map(Value::to_string),
+            here: model.and_then(|m| m.store.get(&name)).map(Value::to_string),
+            end: r.run.store.get(&name).map(Value::to_string),
             symbolic: t.to_string(),
             name,
         })
         .collect();
     Ok(ReplayInfo {
-        inputs: model
+        inputs: r
             .inputs
             .iter()
             .map(|(k, v)| (k.clone(), v.to_string()))
             .collect(),
         vars,
         concrete_outcome,
-        follows,
+        follows: r.follows(),
         verdict,
     })
 }
@@ -141,7 +84,9 @@ fn describe_run(run: &concrete::RunResult, source: &SourceMap) -> String {
             Some(v) => format!("return {v}"),
             None => "return".to_string(),
         },
-        concrete::Outcome::StepLimit => format!("stopped: {}", run.outcome.describe()),
+        concrete::Outcome::StepLimit => {
+            format!("stopped: {}", concrete::outcome_text(run.outcome))
+        }
         o => o.name().to_string(),
     }
 }

@@ -4,19 +4,15 @@
 
 use std::path::Path;
 
-use crate::base::SourceMap;
-use crate::engine::{Engine, NodeId, Outcome};
-use crate::lang::{Program, TypeInfo};
+use crate::engine::{NodeId, Outcome};
+use crate::session::Session;
 use crate::testgen::{self, Header};
 
 /// Write the file and say where (or why not).
-pub fn write(
-    engine: &mut Engine,
-    program: &Program,
-    types: &TypeInfo,
-    source: &SourceMap,
-    id: NodeId,
-) -> String {
+pub fn write(session: &mut Session, id: NodeId) -> String {
+    let program = session.program();
+    let source = session.source().clone();
+    let source = &source;
     if let Err(d) = testgen::refuse_non_python(program) {
         return format!("no tests: {}", d.message);
     }
@@ -34,19 +30,20 @@ pub fn write(
         return format!("no tests: cannot find `{}` to write beside it", source.name);
     }
     let one = matches!(
-        engine.tree().node(id).outcome(),
+        session.tree().node(id).outcome(),
         Some(Outcome::Normal | Outcome::Return | Outcome::Exception(_))
     );
     let suite = if one {
-        testgen::collect_nodes(program, types, source, engine, &[id], false)
+        testgen::collect_nodes(session, &[id], false)
     } else {
-        testgen::collect(program, types, source, engine, false)
+        testgen::collect(session, false)
     };
     let name = if one {
         format!("test_{stem}_leaf{}.py", id.0)
     } else {
         format!("test_{stem}.py")
     };
+    let engine = session.engine();
     let config = engine.config();
     let mut command = format!("symdbg {}", source.name);
     if let Some(f) = engine.entry() {

@@ -1,0 +1,164 @@
+//! The session layer: one [`Session`] per program, between the engine and every client
+//! (the `run`/`check` commands, the TUI's worker, tests), in the role of rust-analyzer's
+//! `ide` crate.
+//!
+//! A session is built once from a file's text ([`Loaded::new`], then [`Session::new`], or
+//! both at once with [`Session::open`]): the source and its [`SourceMap`], the AST, the
+//! type information, the IR, the [`Engine`] with its entry choice and configuration. Clients
+//! never thread `(ast, types, ir)` tuples around: they ask the session.
+//!
+//! The session owns what every client would otherwise re-derive:
+//! - run policies ([`run`]): one step, continue along a path, step over, finish the frame,
+//!   run to a line, the whole subtree, to the first exception leaf; with a progress
+//!   callback, and results that keep "cancelled" apart from "no successors";
+//! - one plain-data view of a node ([`view`]) that the tree text, DOT, JSON and the TUI
+//!   print;
+//! - one replay of a model in the concrete interpreter, checked against the node
+//!   ([`replay`]), used by `check`, `run --counterexamples` and the TUI.
+//!
+//! Architecture invariants: the session does no IO (no files, terminal or clock: progress
+//! is reported as node counts, the caller decides when to show it) and never imports the
+//! front-ends (`cli`, `tui`), which build their views only through it.
+
+pub mod replay;
+pub mod run;
+pub mod view;
+
+use std::rc::Rc;
+
+use crate::base::SourceMap;
+use crate::diagnostics::Diagnostic;
+use crate::engine::{Config, Engine, NodeId, Tree};
+use crate::lang::{Program, TypeInfo};
+use crate::transform::ir;
+
+pub use replay::{Replay, ReplayError, Verdict};
+pub use run::{Ended, Policy, Ran, Stepped};
+pub use view::{Form, NodeView};
+
+/// A program read, checked and lowered: everything of a session but the engine.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub source: SourceMap,
+    pub program: Program,
+    pub types: TypeInfo,
+    pub ir: Rc<ir::Program>,
+}
+
+impl Loaded {
+    /// Parse, type-check and lower the file's text (every diagnostic if it is malformed).
+    pub fn new(source: SourceMap) -> Result<Loaded, Vec<Diagnostic>> {
+        let (program, types, ir) = crate::transform::load(&source.text)?;
+        Ok(Loaded {
+            source,
+            program,
+            types,
+            ir,
+        })
+    }
+
+    /// With `--entry f`: the warning when the module's top level reads a declared input
+    /// (an import leaves it unbound, so the run ends in `NameError` there).
+    pub fn entry_warning(&self, entry: Option<&str>) -> Option<String> {
+        crate::lang::entry::import_warning(&self.program, entry?, &self.source)
+    }
+}
+
+/// One program under analysis: source, AST, types, IR and the engine growing its tree.
+pub struct Session {
+    loaded: Loaded,
+    engine: Engine,
+}
+
+impl Session {
+    /// Build the engine for a loaded program (a diagnostic if the entry function does not
+    /// exist or may not be analysed alone).
+    pub fn new(
+        loaded: Loaded,
+        entry: Option<&str>,
+        config: Config,
+    ) -> Result<Session, Vec<Diagnostic>> {
+        let engine = Engine::new(
+            &loaded.program,
+            loaded.types.clone(),
+            Rc::clone(&loaded.ir),
+            entry,
+            config,
+        )
+        .map_err(|d| vec![d])?;
+        Ok(Session { loaded, engine })
+    }
+
+    /// The program's parts beside the engine, for a client that reads the program while it
+    /// asks the engine for models (borrowed apart, so both can be held at once).
+    pub fn parts_mut(&mut self) -> (&Loaded, &mut Engine) {
+        (&self.loaded, &mut self.engine)
+    }
+
+    /// [`Loaded::new`] and [`Session::new`] in one go.
+    pub fn open(
+        source: SourceMap,
+        entry: Option<&str>,
+        config: Config,
+    ) -> Result<Session, Vec<Diagnostic>> {
+        Session::new(Loaded::new(source)?, entry, config)
+    }
+
+    pub fn source(&self) -> &SourceMap {
+        &self.loaded.source
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.loaded.program
+    }
+
+    pub fn types(&self) -> &TypeInfo {
+        &self.loaded.types
+    }
+
+    pub fn ir(&self) -> &ir::Program {
+        &self.loaded.ir
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The engine, for work the session has no policy for (a client's own exploration).
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    pub fn tree(&self) -> &Tree {
+        self.engine.tree()
+    }
+
+    pub fn config(&self) -> &Config {
+        self.engine.config()
+    }
+
+    /// The function analysed alone (`--entry`), if any.
+    pub fn entry(&self) -> Option<&str> {
+        self.engine.entry()
+    }
+
+    /// See [`Loaded::entry_warning`].
+    pub fn entry_warning(&self) -> Option<String> {
+        self.loaded.entry_warning(self.entry())
+    }
+
+    /// The 1-based line of the statement a node is about to run (`None` at leaves).
+    pub fn statement_line(&self, id: NodeId) -> Option<usize> {
+        self.tree().node(id).at.map(|s| self.source().line(s.start))
+    }
+
+    /// The 1-based line of a node's statement, or of where its exception was raised.
+    pub fn node_line(&self, id: NodeId) -> Option<usize> {
+        self.engine
+            .node_span(id)
+            .map(|s| self.source().line(s.start))
+    }
+}
+
+#[cfg(test)]
+mod tests;

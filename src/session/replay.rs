@@ -1,0 +1,151 @@
+//! Replay: run a node's model (or given inputs) in the concrete interpreter and check the
+//! run against the node. One implementation for `check`, `run --counterexamples` and the
+//! TUI's replay pane.
+//!
+//! The run follows the node's path when every conjunct of the path condition evaluates to
+//! `True` under the inputs ([`crate::term::Model::eval`], plain Rust); conjuncts that
+//! mention values the inputs do not determine (`havoc`ed variables of a loop scope, opaque
+//! results) are not evaluated and are counted as such. At a leaf the run must also end the
+//! way the leaf says: same outcome and exception class (a `bound` or `unknown` leaf claims
+//! no ending, so any ending agrees).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Session;
+use crate::concrete::{self, RunResult, Value};
+use crate::diagnostics::Diagnostic;
+use crate::engine::{NodeId, NodeModel, Outcome};
+use crate::term::{Model, Sym, Term};
+
+/// A concrete run of a node's inputs, compared with the node.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The inputs that were run.
+    pub inputs: BTreeMap<String, Value>,
+    /// The node's model, when the inputs came from it.
+    pub model: Option<NodeModel>,
+    pub run: RunResult,
+    /// Conjuncts of the path condition evaluated under the inputs alone, and those not
+    /// evaluated (they mention other symbols).
+    pub checked: usize,
+    pub undetermined: usize,
+    pub verdict: Verdict,
+}
+
+/// Does the run follow the node?
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It follows the path (and, at a leaf, ends as the leaf says).
+    Follows,
+    /// Conjunct `index` (1-based) of the path condition is false under the inputs.
+    LeavesPath { index: usize, conjunct: String },
+    /// It follows the path but ends another way than the leaf says.
+    EndsOtherwise(Outcome),
+}
+
+/// Why there is no replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// No model: the path is infeasible or the solver could not decide (its reason).
+    NoModel(String),
+    /// The concrete interpreter refused the inputs.
+    Run(String),
+}
+
+impl Replay {
+    pub fn follows(&self) -> bool {
+        self.verdict == Verdict::Follows
+    }
+}
+
+/// Does a concrete run end the way a leaf with outcome `leaf` says?
+pub fn ends_as(leaf: Outcome, run: Outcome) -> bool {
+    matches!(leaf, Outcome::Bound | Outcome::Unknown) || leaf == run
+}
+
+impl Session {
+    /// Run the program concretely on `inputs` (with the session's entry function).
+    pub fn run_concrete(
+        &self,
+        inputs: &BTreeMap<String, Value>,
+        config: &concrete::Config,
+    ) -> Result<RunResult, Diagnostic> {
+        concrete::run(self.program(), self.types(), self.entry(), inputs, config)
+    }
+
+    /// The inputs as a [`Model`] of the engine's input symbols (for [`Model::eval`]).
+    pub fn input_model(&self, inputs: &BTreeMap<String, Value>) -> Model {
+        let values = self
+            .engine
+            .inputs()
+            .iter()
+            .filter_map(|s: &Sym| inputs.get(&*s.name).map(|v| (s.clone(), v.clone())))
+            .collect();
+        Model { values }
+    }
+
+    /// Replay node `id`: run `inputs` (default: the node's model's) concretely and check
+    /// the run against the node.
+    pub fn replay(
+        &mut self,
+        id: NodeId,
+        inputs: Option<&BTreeMap<String, Value>>,
+        config: &concrete::Config,
+    ) -> Result<Replay, ReplayError> {
+        let (inputs, model) = match inputs {
+            Some(i) => (i.clone(), None),
+            None => {
+                let m = self.engine.try_model(id).map_err(ReplayError::NoModel)?;
+                (m.inputs.clone(), Some(m))
+            }
+        };
+        let run = self
+            .run_concrete(&inputs, config)
+            .map_err(|d| ReplayError::Run(d.message))?;
+        let symbols: BTreeSet<Sym> = self.engine.inputs().iter().cloned().collect();
+        let under = self.input_model(&inputs);
+        let pc = self.engine.path_condition(id);
+        let (mut checked, mut undetermined, mut failed) = (0, 0, None);
+        for (k, t) in pc.iter().enumerate() {
+            let mut vars = BTreeSet::new();
+            t.vars(&mut vars);
+            if !vars.is_subset(&symbols) {
+                undetermined += 1;
+                continue;
+            }
+            checked += 1;
+            if under.eval(t) != Some(Value::Bool(true)) {
+                failed = Some((k + 1, t));
+                break;
+            }
+        }
+        let leaf = self.tree().node(id).outcome();
+        let verdict = match (failed, leaf) {
+            (Some((index, t)), _) => Verdict::LeavesPath {
+                index,
+                conjunct: Term::to_string(t),
+            },
+            (None, Some(o)) if !ends_as(o, run.outcome) => Verdict::EndsOtherwise(o),
+            (None, _) => Verdict::Follows,
+        };
+        Ok(Replay {
+            inputs,
+            model,
+            run,
+            checked,
+            undetermined,
+            verdict,
+        })
+    }
+
+    /// Does the replay end exactly as the exception leaf `id` says: same class, raised on
+    /// the same line, and an invariant's failure exactly when the leaf is one?
+    pub fn reproduces(&self, id: NodeId, replay: &Replay) -> bool {
+        let node = self.tree().node(id);
+        let line = |s: crate::base::Span| self.source().line(s.start);
+        let run = &replay.run;
+        run.outcome.exception().map(Outcome::Exception) == node.outcome()
+            && run.invariant_failure == node.invariant_failure
+            && run.exception_at.map(line) == node.exception_at.map(line)
+    }
+}

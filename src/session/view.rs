@@ -1,0 +1,212 @@
+//! One plain-data view of a node, built in one place for every printer: the tree text,
+//! DOT, JSON and the TUI's rows all read [`NodeView`]s, and the texts a node shows (its
+//! statement, a leaf's summary) come from [`NodeView::text`] in the [`Form`] each needs.
+
+use std::fmt::Write;
+
+use super::Session;
+use crate::base::ExcClass;
+use crate::engine::{NodeId, NodeKind, Outcome};
+
+/// At most this many variables in a TUI row's leaf summary.
+const ROW_VARS: usize = 4;
+
+/// A node as printers see it: numbers and strings only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeView {
+    pub id: NodeId,
+    pub parent: Option<NodeId>,
+    pub depth: u32,
+    pub kind: NodeKind,
+    /// 1-based line and column of the statement about to run (`None` at leaves).
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// That line's text, trimmed, control characters escaped ("" at leaves).
+    pub statement: String,
+    /// The line of the statement or, at an exception leaf, of the raise.
+    pub place: Option<usize>,
+    /// At an exception leaf: where it was raised (line, column).
+    pub raised_at: Option<(usize, usize)>,
+    /// At a `return` leaf of an entry run: the result (minipy).
+    pub return_value: Option<String>,
+    /// At an `unknown` leaf: the solver's reason.
+    pub unknown_reason: Option<String>,
+    /// The node's step in the loop-scope transformation, if any.
+    pub label: Option<&'static str>,
+    /// An exception leaf that is a loop invariant's failure.
+    pub invariant_failure: bool,
+    /// At a `normal` leaf: the visible store (name, minipy value).
+    pub store: Vec<(String, String)>,
+    /// Frames on the call stack (1: module code) and the innermost frame's function.
+    pub frames: usize,
+    pub func: Option<String>,
+    /// An open node at an annotated loop where both transitions exist.
+    pub loop_choice: bool,
+}
+
+/// Where a node's text is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `symdbg run --tree`: `5: x = -x  (open)`, `exception ZeroDivisionError at line 4`,
+    /// `normal  x = -(2 * y), y = y` (every variable).
+    Tree,
+    /// A Graphviz label, lines separated by `\n`: `ZeroDivisionError\nline 4`.
+    Graph,
+    /// A TUI row (leaves only; "" for other nodes): `ZeroDivisionError at line 4`,
+    /// `normal  a = 1, b = 2, c = 3, d = 4, …`.
+    Row,
+}
+
+impl NodeView {
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.kind {
+            NodeKind::Leaf(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    pub fn exception(&self) -> Option<ExcClass> {
+        match self.kind {
+            NodeKind::Leaf(Outcome::Exception(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The JSON name of the kind: `inner`, `open` or `leaf`.
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            NodeKind::Inner => "inner",
+            NodeKind::Open => "open",
+            NodeKind::Leaf(_) => "leaf",
+        }
+    }
+
+    /// The node's text in `form`: the statement of an inner or open node, the summary of a
+    /// leaf.
+    pub fn text(&self, form: Form) -> String {
+        let Some(outcome) = self.outcome() else {
+            let line = self.line.unwrap_or(0);
+            return match (form, self.kind) {
+                (Form::Row, _) => String::new(),
+                (Form::Tree, NodeKind::Open) => format!("{line}: {}  (open)", self.statement),
+                (Form::Graph, NodeKind::Open) => format!("{line}: {}\n(open)", self.statement),
+                _ => format!("{line}: {}", self.statement),
+            };
+        };
+        let mut s = match (outcome, form) {
+            (Outcome::Exception(class), Form::Tree) if self.invariant_failure => {
+                let at = self
+                    .raised_at
+                    .map_or(String::new(), |(l, c)| format!(" at line {l}, column {c}"));
+                format!("exception {class}{at} (invariant)")
+            }
+            (Outcome::Exception(class), Form::Tree) => {
+                let at = self
+                    .place
+                    .map_or(String::new(), |l| format!(" at line {l}"));
+                format!("exception {class}{at}")
+            }
+            (Outcome::Exception(class), Form::Graph) => match self.place {
+                Some(line) => format!("{class}\nline {line}"),
+                None => class.to_string(),
+            },
+            (Outcome::Exception(class), Form::Row) => {
+                let what = if self.invariant_failure {
+                    " (invariant)"
+                } else {
+                    ""
+                };
+                match self.place {
+                    Some(l) => format!("{class} at line {l}{what}"),
+                    None => format!("{class}{what}"),
+                }
+            }
+            (Outcome::Unknown, _) => {
+                let reason = self.unknown_reason.as_deref().unwrap_or("solver");
+                let gap = if form == Form::Graph { "\n" } else { " " };
+                format!("unknown{gap}({reason})")
+            }
+            (Outcome::Return, Form::Graph | Form::Row) => match &self.return_value {
+                Some(rv) => format!("return {rv}"),
+                None => "return".to_string(),
+            },
+            (Outcome::Normal, Form::Tree | Form::Row) if !self.store.is_empty() => {
+                let limit = if form == Form::Row {
+                    ROW_VARS
+                } else {
+                    usize::MAX
+                };
+                let mut parts: Vec<String> = self
+                    .store
+                    .iter()
+                    .take(limit)
+                    .map(|(k, v)| format!("{k} = {v}"))
+                    .collect();
+                if self.store.len() > limit {
+                    parts.push("…".to_string());
+                }
+                format!("normal  {}", parts.join(", "))
+            }
+            (o, _) => o.name().to_string(),
+        };
+        // The tree text adds the result of any leaf that has one.
+        if let (Form::Tree, Some(rv)) = (form, &self.return_value) {
+            let _ = write!(s, "  return {rv}");
+        }
+        s
+    }
+}
+
+impl Session {
+    /// The view of one node.
+    pub fn view(&self, id: NodeId) -> NodeView {
+        let source = self.source();
+        let node = self.tree().node(id);
+        let at = node.at.map(|s| source.line_col(s.start));
+        let line = at.map(|(l, _)| l);
+        let raised_at = match node.kind {
+            NodeKind::Leaf(Outcome::Exception(_)) => {
+                node.exception_at.map(|s| source.line_col(s.start))
+            }
+            _ => None,
+        };
+        let store = match node.kind {
+            NodeKind::Leaf(Outcome::Normal) => self
+                .engine
+                .store(id)
+                .into_iter()
+                .map(|(k, t)| (k, t.to_string()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        NodeView {
+            id,
+            parent: node.parent,
+            depth: node.depth,
+            kind: node.kind,
+            line,
+            column: at.map(|(_, c)| c),
+            statement: line.map_or(String::new(), |l| source.shown_line(l).trim().to_string()),
+            place: self.node_line(id),
+            raised_at,
+            return_value: node.return_value.as_ref().map(|t| t.to_string()),
+            unknown_reason: node.unknown_reason.clone(),
+            label: node.label,
+            invariant_failure: node.invariant_failure,
+            store,
+            frames: node.state.frames.len(),
+            func: node
+                .state
+                .frames
+                .last()
+                .and_then(|f| f.func.as_deref())
+                .map(str::to_string),
+            loop_choice: node.is_open() && self.loop_choice(id),
+        }
+    }
+
+    /// The condition a node's incoming edge added, in minipy syntax.
+    pub fn branch_text(&self, id: NodeId) -> Option<String> {
+        self.tree().node(id).branch.as_ref().map(|b| b.to_string())
+    }
+}
