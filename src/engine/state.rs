@@ -78,6 +78,15 @@ pub enum Kont {
     MethodFrame { result: Rc<str> },
     /// Inside the `loop-scope` at `block[index]`.
     LoopScope { block: Block, index: usize },
+    /// An exception (`class`, raised at `at`) was caught by the `handler`-th handler of the
+    /// `try` at `block[index]`: a visible step (its own node), which then runs the handler.
+    Caught {
+        block: Block,
+        index: usize,
+        handler: usize,
+        class: ExcClass,
+        at: Span,
+    },
 }
 
 /// A persistent stack of continuation items.

@@ -12,17 +12,18 @@ use std::rc::Rc;
 
 use super::eval::{Alts, Context};
 use super::state::{Abrupt, Cont, Frame, Kont, State};
+use super::tag::{Check, Cut, Tag};
 use super::tree::Outcome;
 use super::{Config, LoopMode};
 use crate::base::ExcClass;
 use crate::base::Span;
 use crate::lang::Type;
 use crate::term::{Sort, Sym, Term};
-use crate::transform::ir::{Block, InstrKind};
+use crate::transform::ir::{Block, FormStep, InstrKind};
 
 /// The steps of loop invariants: checks, havoc, assume.
 mod verify;
-pub(crate) use verify::{in_form, is_form};
+use verify::in_form;
 
 /// What a settled state does next.
 #[derive(Clone, Debug)]
@@ -37,6 +38,15 @@ pub enum Action<'b> {
     },
     /// A `continue` reached the `loop-scope` at `block[index]`: check its invariant.
     ScopeCheck { block: Block, index: usize },
+    /// An exception was caught by `handler` of the `try` at `block[index]`: run it.
+    Caught {
+        block: Block,
+        index: usize,
+        handler: usize,
+        class: ExcClass,
+        /// Where it was raised.
+        at: Span,
+    },
 }
 
 /// How a settled path ended, if it did.
@@ -60,6 +70,8 @@ pub struct Succ {
     pub state: State,
     /// A forced leaf (a bound was hit, an assumption closed the path, ...).
     pub forced: Option<Outcome>,
+    /// Which way the step went.
+    pub tag: Tag,
 }
 
 /// The result of one step.
@@ -86,6 +98,19 @@ pub fn next_action(state: &State) -> Option<Action<'_>> {
             block: block.clone(),
             index: *index,
         }),
+        Kont::Caught {
+            block,
+            index,
+            handler,
+            class,
+            at,
+        } => Some(Action::Caught {
+            block: block.clone(),
+            index: *index,
+            handler: *handler,
+            class: *class,
+            at: *at,
+        }),
         _ => None,
     }
 }
@@ -97,6 +122,12 @@ pub fn action_span(state: &State) -> Option<Span> {
         Action::Guard { block, index, .. } | Action::ScopeCheck { block, index } => {
             Some(block[index].span)
         }
+        Action::Caught {
+            block,
+            index,
+            handler,
+            ..
+        } => Some(handler_of(&block, index, handler).span),
     }
 }
 
@@ -112,6 +143,14 @@ fn bind(state: &mut State, name: &str, value: Term) {
     *env = env.insert(Rc::from(name), value);
     if let Some(flag) = flag {
         *env = env.remove(flag.as_str());
+    }
+}
+
+/// The `handler`-th handler of the `try` at `block[index]`.
+fn handler_of(block: &Block, index: usize, handler: usize) -> &crate::transform::ir::Handler {
+    match &block[index].kind {
+        InstrKind::Try { handlers, .. } => &handlers[handler],
+        _ => unreachable!("Caught points at a try"),
     }
 }
 
@@ -227,7 +266,9 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 };
                 enter_guard(state, block, index, iteration, &guard);
             }
-            Kont::Guard { .. } | Kont::ScopeCheck { .. } => return Settled::Running,
+            Kont::Guard { .. } | Kont::ScopeCheck { .. } | Kont::Caught { .. } => {
+                return Settled::Running
+            }
             Kont::Try { .. } | Kont::MethodFrame { .. } => {
                 state.cont = state.cont.pop();
             }
@@ -362,17 +403,22 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                 let InstrKind::Try { handlers, .. } = &block[index].kind else {
                     unreachable!("Try points at a try");
                 };
-                let caught = handlers.iter().find(|h| match &h.class {
+                let caught = handlers.iter().position(|h| match &h.class {
                     None => true,
                     Some(name) => {
                         ExcClass::from_name(name).is_some_and(|h| class.is_subclass_of(h))
                     }
                 });
                 state.cont = rest;
-                if let Some(h) = caught {
-                    state.cont = state.cont.push(Kont::Block {
-                        block: h.body.clone(),
-                        index: 0,
+                if let (Some(handler), Abrupt::Exception(class, at)) = (caught, &abrupt) {
+                    // A visible step: the exception is caught here (its own node), then
+                    // the handler runs.
+                    state.cont = state.cont.push(Kont::Caught {
+                        block,
+                        index,
+                        handler,
+                        class: *class,
+                        at: *at,
                     });
                     return None;
                 }
@@ -485,7 +531,28 @@ impl Stepper<'_> {
                 };
                 let mut halted = state.clone();
                 halted.cont = halted.cont.pop();
-                self.check_invariants(state, invs, halted, Some(Outcome::Halt))
+                self.check_invariants(state, invs, halted, Some(Outcome::Halt), Check::Preserved)
+            }
+            Action::Caught {
+                block,
+                index,
+                handler,
+                ..
+            } => {
+                let mut s = state.clone();
+                s.cont = s.cont.pop().push(Kont::Block {
+                    block: handler_of(&block, index, handler).body.clone(),
+                    index: 0,
+                });
+                StepResult {
+                    succs: vec![Succ {
+                        cond: Term::bool(true),
+                        state: s,
+                        forced: None,
+                        tag: Tag::Handler,
+                    }],
+                    exhaustive: true,
+                }
             }
         }
     }
@@ -527,6 +594,7 @@ impl Stepper<'_> {
                         cond: c,
                         state: s,
                         forced: None,
+                        tag: Tag::Next,
                     });
                 }
                 single(out)
@@ -539,6 +607,7 @@ impl Stepper<'_> {
                         cond: c,
                         state: Self::advanced(state),
                         forced: None,
+                        tag: Tag::Next,
                     });
                 }
                 single(out)
@@ -547,6 +616,7 @@ impl Stepper<'_> {
                 cond: Term::bool(true),
                 state: Self::advanced(state),
                 forced: None,
+                tag: Tag::Next,
             }]),
             InstrKind::Break | InstrKind::Continue => {
                 let mut s = Self::advanced(state);
@@ -559,6 +629,7 @@ impl Stepper<'_> {
                     cond: Term::bool(true),
                     state: s,
                     forced: None,
+                    tag: Tag::Next,
                 }])
             }
             InstrKind::Return(value) => {
@@ -579,6 +650,7 @@ impl Stepper<'_> {
                         cond: c,
                         state: s,
                         forced: None,
+                        tag: Tag::Return,
                     });
                 }
                 single(out)
@@ -598,14 +670,18 @@ impl Stepper<'_> {
                         cond: Term::and(c.clone(), v.clone()),
                         state: Self::advanced(state),
                         forced: None,
+                        tag: Tag::AssertHolds,
                     });
                     // Raised where CPython 3.11's traceback marks it.
-                    out.push(raise(
+                    let at = if form { span } else { *at };
+                    let mut fails = raise(
                         state,
                         Term::and(c, Term::not(v)),
                         ExcClass::AssertionError,
-                        if form { span } else { *at },
-                    ));
+                        at,
+                    );
+                    fails.tag = Tag::AssertFails(at);
+                    out.push(fails);
                 }
                 single(out)
             }
@@ -617,6 +693,7 @@ impl Stepper<'_> {
                         cond: Term::and(c, v),
                         state: Self::advanced(state),
                         forced: None,
+                        tag: Tag::Assume,
                     });
                 }
                 // Not exhaustive: the paths where the assumption fails are dropped.
@@ -627,12 +704,18 @@ impl Stepper<'_> {
             }
             InstrKind::AssumeInvariant(e) => self.assume_invariant(state, e),
             InstrKind::CheckInvariant(invs) => {
-                self.check_invariants(state, invs, Self::advanced(state), None)
+                let check = match instr.form {
+                    Some(FormStep::InitialCheck) => Check::Initially,
+                    _ => Check::BeforeTest,
+                };
+                self.check_invariants(state, invs, Self::advanced(state), None, check)
             }
             InstrKind::Havoc { name, keep_unbound } => {
                 single(vec![self.havoc(state, name, *keep_unbound, span)])
             }
             InstrKind::If { cond, then, orelse } => {
+                // The loop-scope form's `if guard:` tests the loop's guard.
+                let guard = instr.form == Some(FormStep::Guard);
                 let alts = self.cx.eval(state, cond);
                 let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
@@ -645,6 +728,7 @@ impl Stepper<'_> {
                         cond: Term::and(c.clone(), v.clone()),
                         state: t,
                         forced: None,
+                        tag: if guard { Tag::Enter } else { Tag::Then },
                     });
                     let mut e = Self::advanced(state);
                     if !orelse.is_empty() {
@@ -657,6 +741,7 @@ impl Stepper<'_> {
                         cond: Term::and(c, Term::not(v)),
                         state: e,
                         forced: None,
+                        tag: if guard { Tag::Leave } else { Tag::Else },
                     });
                 }
                 single(out)
@@ -698,6 +783,7 @@ impl Stepper<'_> {
                     cond: Term::bool(true),
                     state: s,
                     forced: None,
+                    tag: Tag::Loop(self.config.loops),
                 }])
             }
             // Settling handles these; a settled state never stops at them.
@@ -707,6 +793,7 @@ impl Stepper<'_> {
                         cond: Term::bool(true),
                         state: Self::advanced(state),
                         forced: None,
+                        tag: Tag::Next,
                     }]);
                 }
                 single(vec![raise(
@@ -725,6 +812,7 @@ impl Stepper<'_> {
                 cond: Term::bool(true),
                 state: Self::advanced(state),
                 forced: None,
+                tag: Tag::Next,
             }]),
         }
     }
@@ -771,6 +859,11 @@ impl Stepper<'_> {
                 cond: Term::and(c.clone(), v.clone()),
                 state: enter,
                 forced,
+                tag: if forced.is_some() {
+                    Tag::Bound(Cut::Unroll)
+                } else {
+                    Tag::Enter
+                },
             });
             // Leave the loop: run the else block, if any.
             let mut leave = state.clone();
@@ -785,6 +878,7 @@ impl Stepper<'_> {
                 cond: Term::and(c, Term::not(v)),
                 state: leave,
                 forced: None,
+                tag: Tag::Leave,
             });
         }
         StepResult {
@@ -846,6 +940,7 @@ impl Stepper<'_> {
                 cond,
                 state: state.clone(),
                 forced: Some(Outcome::Bound),
+                tag: Tag::Bound(Cut::Recursion),
             });
             return StepResult {
                 succs: out,
@@ -883,6 +978,7 @@ impl Stepper<'_> {
             cond,
             state: s,
             forced: None,
+            tag: Tag::Call(Rc::from(func)),
         });
         StepResult {
             succs: out,
@@ -899,5 +995,6 @@ fn raise(state: &State, cond: Term, class: ExcClass, at: Span) -> Succ {
         cond,
         state: s,
         forced: None,
+        tag: Tag::Raise(class, at),
     }
 }
