@@ -162,6 +162,9 @@ pub struct Engine {
     /// The alternatives dropped inside opaque calls (`Config::frames == false`), per call
     /// node: they cannot be recomputed without the solver (see [`Engine::pruned`]).
     opaque_pruned: std::collections::HashMap<NodeId, Vec<why::Dropped>>,
+    /// Tests: what every step dropped, to compare with [`Engine::pruned`]'s re-run.
+    #[cfg(test)]
+    recorded: Option<std::collections::HashMap<NodeId, Vec<why::Dropped>>>,
 }
 
 impl Engine {
@@ -248,6 +251,8 @@ impl Engine {
             cancel,
             entry: entry.map(str::to_string),
             opaque_pruned: Default::default(),
+            #[cfg(test)]
+            recorded: None,
         };
         // Module runs: every declared input is bound from the start, whatever line declares it.
         let mut globals = state::Env::new();
@@ -376,7 +381,11 @@ impl Engine {
         let children = if opaque_call {
             self.successors_opaque(&state, &mut dropped)
         } else {
-            self.successors(&state, None)
+            #[cfg(test)]
+            let record = self.recorded.is_some().then_some(&mut dropped);
+            #[cfg(not(test))]
+            let record = None;
+            self.successors(&state, record)
         };
         if children
             .iter()
@@ -385,6 +394,12 @@ impl Engine {
             // Cancelled in the middle of a Z3 check: the step did not happen.
             self.tree.node_mut(id).kind = NodeKind::Open;
             return Vec::new();
+        }
+        #[cfg(test)]
+        if !opaque_call {
+            if let Some(r) = self.recorded.as_mut() {
+                r.insert(id, std::mem::take(&mut dropped));
+            }
         }
         if !dropped.is_empty() {
             self.opaque_pruned.insert(id, dropped);

@@ -206,3 +206,156 @@ impl Engine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Config, Limits, LoopMode, Outcome};
+
+    fn explore(src: &str, config: Config) -> Engine {
+        let (program, types, ir) = crate::transform::load(src).unwrap();
+        let mut e = Engine::new(&program, types, ir, None, config).unwrap();
+        e.recorded = Some(Default::default());
+        e.run(e.tree().root(), Limits::default());
+        e
+    }
+
+    fn examples() -> Vec<(String, String)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+        let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "py"))
+            .map(|p| {
+                (
+                    p.display().to_string(),
+                    std::fs::read_to_string(&p).unwrap(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The re-run of [`Engine::pruned`] finds exactly what the step dropped, and every
+    /// child's way among the re-run's alternatives.
+    #[test]
+    fn pruned_rerun_equals_what_the_step_dropped() {
+        let mut compared = 0;
+        for (name, src) in examples() {
+            for loops in [LoopMode::Unroll, LoopMode::Invariant] {
+                let config = Config {
+                    loops,
+                    ..Config::default()
+                };
+                let e = explore(&src, config);
+                let map = SourceMap::new(&name, src.as_str());
+                let recorded = e.recorded.as_ref().unwrap();
+                for n in e.tree().nodes().filter(|n| n.kind == NodeKind::Inner) {
+                    let got: Vec<(Tag, Term)> = e
+                        .pruned(n.id, &map)
+                        .into_iter()
+                        .map(|p| {
+                            assert!(p.given.is_empty());
+                            assert_eq!(Some(p.span), n.at, "{name}");
+                            (p.tag, p.cond)
+                        })
+                        .collect();
+                    let want: Vec<(Tag, Term)> = recorded[&n.id]
+                        .iter()
+                        .map(|d| (d.tag.clone(), d.cond.clone()))
+                        .collect();
+                    assert_eq!(got, want, "{name} node {}", n.id.0);
+                    compared += want.len();
+                }
+            }
+        }
+        assert!(compared > 20, "only {compared} pruned alternatives seen");
+    }
+
+    #[test]
+    fn caught_exception_is_a_node() {
+        let src = "t: tuple\ni: int\ntry:\n    x = t[i]\nexcept IndexError:\n    x = 0\ny = x\n";
+        let e = explore(src, Config::default());
+        let map = SourceMap::new("t.py", src);
+        let caught: Vec<NodeId> = e
+            .tree()
+            .nodes()
+            .filter(|n| e.caught(n.id).is_some())
+            .map(|n| n.id)
+            .collect();
+        assert_eq!(caught.len(), 1);
+        let node = e.tree().node(caught[0]);
+        let c = e.caught(node.id).unwrap();
+        assert_eq!(
+            c.text(&map),
+            "IndexError raised at line 4, caught at line 5"
+        );
+        assert!(matches!(
+            node.tag,
+            Some(Tag::Raise(ExcClass::IndexError, _))
+        ));
+        assert_eq!(map.line(node.at.unwrap().start), 5);
+        // It is stepped: its one child runs the handler, nothing added.
+        let [child] = node.children[..] else {
+            panic!("{:?}", node.children)
+        };
+        let child = e.tree().node(child);
+        assert_eq!(child.tag, Some(Tag::Handler));
+        assert_eq!(child.branch, None);
+        assert_eq!(map.line(child.at.unwrap().start), 6);
+        // Provenance of the leaf below: the raise's condition comes from line 4.
+        let leaf = e
+            .tree()
+            .subtree(child.id)
+            .into_iter()
+            .find(|&l| e.tree().node(l).outcome() == Some(Outcome::Normal))
+            .unwrap();
+        let prov = e.provenance(leaf, &map);
+        assert_eq!(prov.len(), 1);
+        assert_eq!(prov[0].1.line, 4);
+        assert_eq!(prov[0].1.transition, "IndexError at 4:9");
+        assert_eq!(prov[0].1.child, node.id);
+    }
+
+    #[test]
+    fn opaque_calls_record_what_they_drop() {
+        let src = "\
+def f(a: int) -> int:
+    if a > 0:
+        if a < 0:
+            return 1
+        return 2
+    return 3
+
+x: int
+y = f(x)
+";
+        let config = Config {
+            frames: false,
+            ..Config::default()
+        };
+        let e = explore(src, config);
+        let map = SourceMap::new("t.py", src);
+        let root = e.tree().root();
+        let call = e.tree().node(root);
+        assert_eq!(call.kind, NodeKind::Inner);
+        assert!(call
+            .children
+            .iter()
+            .all(|&c| e.tree().node(c).tag == Some(Tag::Call(std::rc::Rc::from("f")))));
+        let pruned = e.pruned(root, &map);
+        assert_eq!(pruned.len(), 1, "{pruned:?}");
+        assert_eq!(pruned[0].tag, Tag::Then);
+        assert_eq!(pruned[0].line, 3);
+        assert_eq!(pruned[0].given.len(), 1, "{pruned:?}");
+        assert_eq!(pruned[0].given[0].to_string(), "x > 0");
+        // Provenance: both conditions added inside f come from the call line.
+        for leaf in e.tree().nodes().filter(|n| n.is_leaf()) {
+            for (_, o) in e.provenance(leaf.id, &map) {
+                assert_eq!((o.line, o.node), (9, root));
+                assert_eq!(o.transition, "call f");
+            }
+        }
+    }
+}
