@@ -128,6 +128,10 @@ pub struct PathCondition {
 }
 
 impl PathCondition {
+    /// The path condition with `t` added as one conjunct (an `And` stays one conjunct).
+    /// Adds nothing for `true` or for a conjunct already present (syntactically equal):
+    /// each conjunct appears once, and its origin ([`crate::engine::Engine::provenance`])
+    /// is the first edge that added it.
     pub fn and(&self, t: Term) -> PathCondition {
         if t.is_true() || self.contains(&t) {
             return self.clone();
