@@ -23,7 +23,6 @@ use crate::transform::ir::{Block, FormStep, InstrKind};
 
 /// The steps of loop invariants: checks, havoc, assume.
 mod verify;
-use verify::in_form;
 
 /// What a settled state does next.
 #[derive(Clone, Debug)]
@@ -656,14 +655,9 @@ impl Stepper<'_> {
                 single(out)
             }
             InstrKind::Assert { cond: e, at } => {
-                // A loop-scope form's `assert Inv` checks a formula; a user's `assert` runs
-                // as Python.
-                let form = in_form(state);
-                let alts = if form {
-                    self.cx.formula(state, e)
-                } else {
-                    self.cx.eval(state, e)
-                };
+                // Always the user's `assert` (the loop-scope form checks with
+                // `CheckInvariant`): it runs as Python.
+                let alts = self.cx.eval(state, e);
                 let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     out.push(Succ {
@@ -673,7 +667,7 @@ impl Stepper<'_> {
                         tag: Tag::AssertHolds,
                     });
                     // Raised where CPython 3.11's traceback marks it.
-                    let at = if form { span } else { *at };
+                    let at = *at;
                     let mut fails = raise(
                         state,
                         Term::and(c, Term::not(v)),

@@ -7,10 +7,9 @@ use std::rc::Rc;
 use super::{bind, Outcome, StepResult, Stepper, Succ};
 use crate::base::ExcClass;
 use crate::base::Span;
-use crate::engine::state::{Abrupt, Kont, State};
+use crate::engine::state::{Abrupt, State};
 use crate::engine::tag::{Check, Tag};
 use crate::term::{Sort, Sym, Term};
-use crate::transform::ir::{Block, InstrKind};
 
 impl Stepper<'_> {
     /// Check invariant lines in order: `ok` (a forced leaf if `ok_forced`) where every line
@@ -147,18 +146,4 @@ fn broken(state: &State, check: Check, cond: Term, class: ExcClass, at: Span) ->
         forced: None,
         tag: Tag::InvariantFails(check, class, at),
     }
-}
-
-/// Is `block` a loop-scope form (it ends with the loop scope)?
-fn is_form(block: &Block) -> bool {
-    matches!(
-        block.last().map(|i| &i.kind),
-        Some(InstrKind::LoopScope { .. })
-    )
-}
-
-/// Is the state's next instruction one of a loop-scope form's own (its `assert Inv`,
-/// `havoc`s, `assume Inv`), not the user's?
-pub(super) fn in_form(state: &State) -> bool {
-    matches!(state.cont.top(), Some(Kont::Block { block, .. }) if is_form(block))
 }
