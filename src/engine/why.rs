@@ -210,7 +210,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Config, Limits, LoopMode, Outcome};
+    use crate::engine::{Check, Config, Limits, LoopMode, Outcome};
 
     fn explore(src: &str, config: Config) -> Engine {
         let (program, types, ir) = crate::transform::load(src).unwrap();
@@ -357,5 +357,38 @@ y = f(x)
                 assert_eq!(o.transition, "call f");
             }
         }
+    }
+
+    /// A loop choice stepped against the configured mode: the other transition has the
+    /// condition `true`, it is not a pruned alternative.
+    #[test]
+    fn loop_choice_has_no_pruned_alternative() {
+        let src = "\
+n: int
+i = 0
+while i < n:
+    invariant i >= 0
+    i = i + 1
+";
+        let (program, types, ir) = crate::transform::load(src).unwrap();
+        let mut e = Engine::new(&program, types, ir, None, Config::default()).unwrap();
+        let map = SourceMap::new("t.py", src);
+        let mut id = e.tree().root();
+        while !e.loop_choice(id) {
+            id = e.step(id)[0];
+        }
+        let kids = e.step_with(id, LoopMode::UnrollOnce);
+        assert_eq!(
+            e.tree().node(kids[0]).tag,
+            Some(Tag::Loop(LoopMode::UnrollOnce))
+        );
+        assert!(e.pruned(id, &map).is_empty());
+        // An unrolled annotated loop checks its invariant before the test, then tests.
+        let kids = e.step(kids[0]);
+        let tags: Vec<_> = kids.iter().map(|&k| e.tree().node(k).tag.clone()).collect();
+        assert_eq!(tags, [Some(Tag::InvariantHolds(Check::BeforeTest))]);
+        let kids = e.step(kids[0]);
+        let tags: Vec<_> = kids.iter().map(|&k| e.tree().node(k).tag.clone()).collect();
+        assert_eq!(tags, [Some(Tag::Enter), Some(Tag::Leave)]);
     }
 }
