@@ -17,7 +17,9 @@ pub mod explain;
 pub mod label;
 pub mod state;
 mod step;
+pub mod tag;
 pub mod tree;
+mod why;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -35,7 +37,9 @@ use crate::term::{Sym, Term};
 use crate::transform::ir::{self, InstrKind};
 use state::{Cont, Frame, Kont, PathCondition, State};
 use step::{settle, Settled, Stepper};
+pub use tag::{Check, Cut, Tag};
 pub use tree::{Node, NodeId, NodeKind, Outcome, Tree};
+pub use why::{Caught, Origin, Pruned};
 
 /// CPython's default recursion limit (frames, counting the module's).
 pub const PYTHON_RECURSION_LIMIT: usize = 1000;
@@ -125,6 +129,8 @@ pub struct Stats {
 
 /// A successor state, checked and settled, before it becomes a node.
 struct Child {
+    /// Which way the step went (under an opaque call: the call step's way).
+    tag: Tag,
     state: State,
     settled: Settled,
     forced: Option<Outcome>,
@@ -154,6 +160,12 @@ pub struct Engine {
     input_names: BTreeSet<String>,
     cancel: Arc<AtomicBool>,
     entry: Option<String>,
+    /// The alternatives dropped inside opaque calls (`Config::frames == false`), per call
+    /// node: they cannot be recomputed without the solver (see [`Engine::pruned`]).
+    opaque_pruned: std::collections::HashMap<NodeId, Vec<why::Dropped>>,
+    /// Tests: what every step dropped, to compare with [`Engine::pruned`]'s re-run.
+    #[cfg(test)]
+    recorded: Option<std::collections::HashMap<NodeId, Vec<why::Dropped>>>,
 }
 
 impl Engine {
@@ -239,6 +251,9 @@ impl Engine {
             input_names,
             cancel,
             entry: entry.map(str::to_string),
+            opaque_pruned: Default::default(),
+            #[cfg(test)]
+            recorded: None,
         };
         // Module runs: every declared input is bound from the start, whatever line declares it.
         let mut globals = state::Env::new();
@@ -261,7 +276,7 @@ impl Engine {
             fresh: 0,
         };
         let settled = settle(&mut state, &engine.ir);
-        engine.add_node(None, None, state, settled, None);
+        engine.add_node(None, None, None, state, settled, None);
         Ok(engine)
     }
 
@@ -292,6 +307,7 @@ impl Engine {
         &mut self,
         parent: Option<NodeId>,
         branch: Option<Term>,
+        tag: Option<Tag>,
         state: State,
         settled: Settled,
         forced: Option<Outcome>,
@@ -299,9 +315,9 @@ impl Engine {
         let depth = parent.map_or(0, |p| self.tree.node(p).depth + 1);
         let label = match (forced, &settled) {
             (None, Settled::Running) => label::open(&state),
-            (Some(o), _) | (None, &Settled::Done { outcome: o, .. }) => {
-                parent.and_then(|p| label::leaf(&self.tree.node(p).state, o))
-            }
+            (Some(o), _) | (None, &Settled::Done { outcome: o, .. }) => parent
+                .zip(tag.as_ref())
+                .and_then(|(p, t)| label::leaf(t, &self.tree.node(p).state, o)),
         };
         let (kind, at, return_value, exception_at, invariant_failure) = match (forced, settled) {
             (Some(o), _) => (NodeKind::Leaf(o), None, None, None, false),
@@ -331,6 +347,7 @@ impl Engine {
             depth,
             kind,
             branch,
+            tag,
             state: Rc::new(state),
             at,
             return_value,
@@ -361,10 +378,15 @@ impl Engine {
                 step::next_action(&state),
                 Some(step::Action::Instr(i)) if matches!(i.kind, InstrKind::Call { .. })
             );
+        let mut dropped = Vec::new();
         let children = if opaque_call {
-            self.successors_opaque(&state)
+            self.successors_opaque(&state, &mut dropped)
         } else {
-            self.successors(&state)
+            #[cfg(test)]
+            let record = self.recorded.is_some().then_some(&mut dropped);
+            #[cfg(not(test))]
+            let record = None;
+            self.successors(&state, record)
         };
         if children
             .iter()
@@ -374,6 +396,15 @@ impl Engine {
             self.tree.node_mut(id).kind = NodeKind::Open;
             return Vec::new();
         }
+        #[cfg(test)]
+        if !opaque_call {
+            if let Some(r) = self.recorded.as_mut() {
+                r.insert(id, std::mem::take(&mut dropped));
+            }
+        }
+        if !dropped.is_empty() {
+            self.opaque_pruned.insert(id, dropped);
+        }
         let base = state.pc.len();
         children
             .into_iter()
@@ -382,7 +413,8 @@ impl Engine {
                 let added = c.state.pc.to_vec().split_off(base.min(c.state.pc.len()));
                 let branch = (!added.is_empty()).then(|| Term::and_all(added));
                 let reason = c.unknown_reason;
-                let leaf = self.add_node(Some(id), branch, c.state, c.settled, c.forced);
+                let leaf =
+                    self.add_node(Some(id), branch, Some(c.tag), c.state, c.settled, c.forced);
                 if reason.is_some() {
                     self.tree.node_mut(leaf).unknown_reason = reason;
                 }
@@ -412,8 +444,13 @@ impl Engine {
         children
     }
 
-    /// The feasible successors of a settled state (one transition), settled.
-    fn successors(&mut self, state: &State) -> Vec<Child> {
+    /// The feasible successors of a settled state (one transition), settled. With
+    /// `dropped`: the alternatives found infeasible are recorded there.
+    fn successors(
+        &mut self,
+        state: &State,
+        mut dropped: Option<&mut Vec<why::Dropped>>,
+    ) -> Vec<Child> {
         let result = {
             let stepper = Stepper {
                 cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
@@ -425,6 +462,7 @@ impl Engine {
                 // The step would build a term past the engine's limits: it does not
                 // happen; the path ends here, undecided.
                 return vec![Child {
+                    tag: Tag::Limit,
                     state: state.clone(),
                     settled: Settled::Running,
                     forced: Some(Outcome::Unknown),
@@ -453,7 +491,9 @@ impl Engine {
             };
             let mut st = succ.state;
             st.pc = state.pc.and(succ.cond.clone());
+            let tag = succ.tag;
             let child = |st, settled, forced, unknown_reason| Child {
+                tag: tag.clone(),
                 state: st,
                 settled,
                 forced,
@@ -464,6 +504,13 @@ impl Engine {
                     // An assumption that closes the path leaves one visible leaf.
                     if !result.exhaustive && succ.forced.is_none() && st.abrupt.is_none() {
                         children.push(child(st, Settled::Running, Some(Outcome::Infeasible), None));
+                    } else if let Some(d) = dropped.as_deref_mut() {
+                        d.push(why::Dropped {
+                            tag,
+                            cond: succ.cond,
+                            pc: state.pc.clone(),
+                            at: step::action_span(state),
+                        });
                     }
                 }
                 SatResult::Unknown(reason) => {
@@ -491,10 +538,11 @@ impl Engine {
 
     /// The book's opaque call: the whole callee runs inside one step; the children are the
     /// states in which the paths are back in the caller (or ended).
-    fn successors_opaque(&mut self, state: &State) -> Vec<Child> {
+    /// The children keep the call step's tag; what was dropped inside goes to `dropped`.
+    fn successors_opaque(&mut self, state: &State, dropped: &mut Vec<why::Dropped>) -> Vec<Child> {
         let depth = state.frames.len();
         let mut done = Vec::new();
-        let mut work = self.successors(state);
+        let mut work = self.successors(state, Some(dropped));
         work.reverse();
         while let Some(c) = work.pop() {
             let inside = c.forced.is_none()
@@ -509,7 +557,10 @@ impl Engine {
                 done.push(c);
                 continue;
             }
-            let mut next = self.successors(&c.state);
+            let mut next = self.successors(&c.state, Some(dropped));
+            for n in &mut next {
+                n.tag = c.tag.clone();
+            }
             next.reverse();
             work.extend(next);
         }

@@ -6,11 +6,17 @@
 //! instructions carry the spans of the source loop, so the tree maps back to the user's
 //! lines; these labels say which step of the proof a node is. An unrolled loop with
 //! invariants checks them before every test ([`CHECK`], [`BROKEN`]).
+//!
+//! The form's instructions are marked where it is built ([`FormStep`], set in
+//! `transform/loop_form.rs`); the steps of its checks carry that in their tags
+//! ([`Tag::InvariantHolds`], [`Tag::InvariantFails`]). Labels come from those, not from
+//! the form's shape.
 
 use super::state::{Kont, State};
-use super::step::{is_form, next_action, Action};
+use super::step::{next_action, Action};
+use super::tag::{Check, Tag};
 use super::tree::Outcome;
-use crate::transform::ir::InstrKind;
+use crate::transform::ir::{FormStep, InstrKind};
 
 pub const LOOP_CHOICE: &str = "loop with invariant: apply it, or unroll once";
 pub const INITIALLY_VALID: &str = "invariant initially valid?";
@@ -30,20 +36,6 @@ pub const CHECK: &str = "invariant holds here? (checked before every loop test)"
 pub const BROKEN: &str = "invariant does not hold here";
 pub const UNDECIDED_CHECK: &str = "undecided: does the invariant hold here?";
 
-/// How many continuation items above the innermost `LoopScope` the state is, if the items
-/// above it are all blocks.
-fn blocks_above_scope(state: &State) -> Option<usize> {
-    let mut cont = state.cont.clone();
-    for depth in 0..3 {
-        match cont.top()? {
-            Kont::LoopScope { .. } => return Some(depth),
-            Kont::Block { .. } => cont = cont.pop(),
-            _ => return None,
-        }
-    }
-    None
-}
-
 /// Is the innermost loop around the state's next instruction a loop scope (so `break`
 /// leaves it for the use case, and `continue` ends the arbitrary iteration)?
 fn in_loop_scope(state: &State) -> bool {
@@ -58,70 +50,67 @@ fn in_loop_scope(state: &State) -> bool {
     false
 }
 
-/// Is the state at the start of the `else` branch of a loop scope's `if guard` (the loop
-/// ends: the use case)?
-fn starts_else(state: &State) -> bool {
-    let Some(Kont::Block { block, index: 0 }) = state.cont.top() else {
-        return false;
-    };
-    let rest = state.cont.pop();
-    let (Some(Kont::Block { block: scope, .. }), Some(Kont::LoopScope { .. })) =
-        (rest.top(), rest.pop().top())
-    else {
-        return false;
-    };
-    matches!(
-        scope.last().map(|i| &i.kind),
-        Some(InstrKind::If { orelse, .. }) if std::rc::Rc::ptr_eq(orelse, block)
-    )
-}
-
 /// The label of an open node, from the action it is about to take.
 pub fn open(state: &State) -> Option<&'static str> {
     match next_action(state)? {
         Action::ScopeCheck { .. } => Some(PRESERVES),
-        Action::Guard { .. } => None,
-        Action::Instr(instr) => {
-            let Some(Kont::Block { block, .. }) = state.cont.top() else {
-                return None;
-            };
-            match &instr.kind {
+        Action::Guard { .. } | Action::Caught { .. } => None,
+        Action::Instr(instr) => match (instr.form, &instr.kind) {
+            (
+                _,
                 InstrKind::While {
                     abstraction: Some(_),
                     ..
-                } => Some(LOOP_CHOICE),
-                InstrKind::CheckInvariant(_) if is_form(block) => Some(INITIALLY_VALID),
-                InstrKind::CheckInvariant(_) => Some(CHECK),
-                InstrKind::Havoc { .. } if is_form(block) => Some(HAVOC),
-                InstrKind::AssumeInvariant(_) => Some(ASSUME),
-                InstrKind::If { .. } if blocks_above_scope(state) == Some(1) => Some(GUARD),
-                InstrKind::Continue if in_loop_scope(state) => Some(ITERATION_END),
-                _ if starts_else(state) => Some(USE_CASE),
-                InstrKind::Break if in_loop_scope(state) => Some(USE_CASE_BREAK),
-                _ => None,
+                },
+            ) => Some(LOOP_CHOICE),
+            (Some(FormStep::InitialCheck), _) => Some(INITIALLY_VALID),
+            (Some(FormStep::TestCheck), _) => Some(CHECK),
+            (Some(FormStep::Havoc), _) => Some(HAVOC),
+            (Some(FormStep::Assume), _) => Some(ASSUME),
+            (Some(FormStep::Guard), _) => Some(GUARD),
+            (Some(FormStep::IterationEnd), _) => Some(ITERATION_END),
+            // The user's own `continue` in the body of a loop scope (also first in the
+            // else-branch of a hand-written one).
+            (None | Some(FormStep::UseCase), InstrKind::Continue) if in_loop_scope(state) => {
+                Some(ITERATION_END)
             }
-        }
+            (Some(FormStep::UseCase), _) => Some(USE_CASE),
+            // The user's own `break` in the body of a loop scope.
+            (None, InstrKind::Break) if in_loop_scope(state) => Some(USE_CASE_BREAK),
+            _ => None,
+        },
     }
 }
 
-/// The label of a leaf, from the action its parent took.
-pub fn leaf(parent: &State, outcome: Outcome) -> Option<&'static str> {
+/// The check of invariant lines a settled state is about to run, if any.
+fn check_of(state: &State) -> Option<Check> {
+    match next_action(state)? {
+        Action::ScopeCheck { .. } => Some(Check::Preserved),
+        Action::Instr(i) => match (&i.kind, i.form) {
+            (InstrKind::CheckInvariant(_), Some(FormStep::InitialCheck)) => Some(Check::Initially),
+            (InstrKind::CheckInvariant(_), _) => Some(Check::BeforeTest),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The label of a leaf, from the tag of the step that made it (a step cut short by the
+/// engine's limits has no way of its own: the check its parent was about to run).
+pub fn leaf(tag: &Tag, parent: &State, outcome: Outcome) -> Option<&'static str> {
+    let check = match tag {
+        Tag::Limit => check_of(parent)?,
+        _ => tag.check()?,
+    };
     let failed = matches!(outcome, Outcome::Exception(_));
-    match (next_action(parent)?, outcome) {
-        (Action::ScopeCheck { .. }, Outcome::Halt) => Some(PRESERVED),
-        (Action::ScopeCheck { .. }, Outcome::Unknown) => Some(UNDECIDED_PRESERVES),
-        (Action::ScopeCheck { .. }, _) if failed => Some(NOT_PRESERVED),
-        (Action::Instr(i), _) if matches!(i.kind, InstrKind::CheckInvariant(_)) => {
-            let form =
-                matches!(parent.cont.top(), Some(Kont::Block { block, .. }) if is_form(block));
-            match (form, outcome) {
-                (true, Outcome::Unknown) => Some(UNDECIDED_INITIALLY),
-                (true, _) if failed => Some(NOT_INITIALLY_VALID),
-                (false, Outcome::Unknown) => Some(UNDECIDED_CHECK),
-                (false, _) if failed => Some(BROKEN),
-                _ => None,
-            }
-        }
+    match (check, outcome) {
+        (Check::Preserved, Outcome::Halt) => Some(PRESERVED),
+        (Check::Preserved, Outcome::Unknown) => Some(UNDECIDED_PRESERVES),
+        (Check::Preserved, _) if failed => Some(NOT_PRESERVED),
+        (Check::Initially, Outcome::Unknown) => Some(UNDECIDED_INITIALLY),
+        (Check::Initially, _) if failed => Some(NOT_INITIALLY_VALID),
+        (Check::BeforeTest, Outcome::Unknown) => Some(UNDECIDED_CHECK),
+        (Check::BeforeTest, _) if failed => Some(BROKEN),
         _ => None,
     }
 }

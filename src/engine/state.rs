@@ -78,6 +78,15 @@ pub enum Kont {
     MethodFrame { result: Rc<str> },
     /// Inside the `loop-scope` at `block[index]`.
     LoopScope { block: Block, index: usize },
+    /// An exception (`class`, raised at `at`) was caught by the `handler`-th handler of the
+    /// `try` at `block[index]`: a visible step (its own node), which then runs the handler.
+    Caught {
+        block: Block,
+        index: usize,
+        handler: usize,
+        class: ExcClass,
+        at: Span,
+    },
 }
 
 /// A persistent stack of continuation items.
@@ -119,6 +128,10 @@ pub struct PathCondition {
 }
 
 impl PathCondition {
+    /// The path condition with `t` added as one conjunct (an `And` stays one conjunct).
+    /// Adds nothing for `true` or for a conjunct already present (syntactically equal):
+    /// each conjunct appears once, and its origin ([`crate::engine::Engine::provenance`])
+    /// is the first edge that added it.
     pub fn and(&self, t: Term) -> PathCondition {
         if t.is_true() || self.contains(&t) {
             return self.clone();

@@ -11,18 +11,23 @@
 use std::rc::Rc;
 
 use super::eval::{Alts, Context};
-use super::state::{Abrupt, Cont, Frame, Kont, State};
+use super::state::{Abrupt, Frame, Kont, State};
+use super::tag::{Check, Cut, Tag};
 use super::tree::Outcome;
 use super::{Config, LoopMode};
 use crate::base::ExcClass;
 use crate::base::Span;
 use crate::lang::Type;
-use crate::term::{Sort, Sym, Term};
-use crate::transform::ir::{Block, InstrKind};
+use crate::term::{Sort, Term};
+use crate::transform::ir::{Block, FormStep, InstrKind};
 
+/// Settling: from a step's successor to the next visible action (no branching).
+mod settle;
 /// The steps of loop invariants: checks, havoc, assume.
 mod verify;
-pub(crate) use verify::{in_form, is_form};
+
+use settle::enter_guard;
+pub use settle::settle;
 
 /// What a settled state does next.
 #[derive(Clone, Debug)]
@@ -37,6 +42,15 @@ pub enum Action<'b> {
     },
     /// A `continue` reached the `loop-scope` at `block[index]`: check its invariant.
     ScopeCheck { block: Block, index: usize },
+    /// An exception was caught by `handler` of the `try` at `block[index]`: run it.
+    Caught {
+        block: Block,
+        index: usize,
+        handler: usize,
+        class: ExcClass,
+        /// Where it was raised.
+        at: Span,
+    },
 }
 
 /// How a settled path ended, if it did.
@@ -60,6 +74,8 @@ pub struct Succ {
     pub state: State,
     /// A forced leaf (a bound was hit, an assumption closed the path, ...).
     pub forced: Option<Outcome>,
+    /// Which way the step went.
+    pub tag: Tag,
 }
 
 /// The result of one step.
@@ -86,6 +102,19 @@ pub fn next_action(state: &State) -> Option<Action<'_>> {
             block: block.clone(),
             index: *index,
         }),
+        Kont::Caught {
+            block,
+            index,
+            handler,
+            class,
+            at,
+        } => Some(Action::Caught {
+            block: block.clone(),
+            index: *index,
+            handler: *handler,
+            class: *class,
+            at: *at,
+        }),
         _ => None,
     }
 }
@@ -97,6 +126,12 @@ pub fn action_span(state: &State) -> Option<Span> {
         Action::Guard { block, index, .. } | Action::ScopeCheck { block, index } => {
             Some(block[index].span)
         }
+        Action::Caught {
+            block,
+            index,
+            handler,
+            ..
+        } => Some(handler_of(&block, index, handler).span),
     }
 }
 
@@ -115,336 +150,11 @@ fn bind(state: &mut State, name: &str, value: Term) {
     }
 }
 
-/// Advance `state` to its next visible action, or to the end of its path.
-pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled {
-    loop {
-        if let Some(abrupt) = state.abrupt.take() {
-            // An invariant failure is no exception of the program: no handler, no unwinding.
-            if let Abrupt::Invariant(class, at) = abrupt {
-                return Settled::Done {
-                    outcome: Outcome::Exception(class),
-                    return_value: None,
-                    exception_at: Some(at),
-                    invariant: true,
-                };
-            }
-            match propagate(state, abrupt) {
-                Some(done) => return done,
-                None => continue,
-            }
-        }
-        let Some(top) = state.cont.top().cloned() else {
-            return Settled::Done {
-                outcome: Outcome::Normal,
-                return_value: None,
-                exception_at: None,
-                invariant: false,
-            };
-        };
-        match top {
-            Kont::Block { block, index } => {
-                if index >= block.len() {
-                    state.cont = state.cont.pop();
-                    continue;
-                }
-                let shared = block.clone();
-                let instr = &shared[index];
-                let after = state.cont.pop().push(Kont::Block {
-                    block: block.clone(),
-                    index: index + 1,
-                });
-                match &instr.kind {
-                    InstrKind::Def(name) => {
-                        state.defined = state.defined.insert(Rc::from(name.as_str()), ());
-                        state.cont = after;
-                    }
-                    // A defined callee: nothing to do (an undefined one is a step: NameError).
-                    InstrKind::Lookup { func, .. } if state.defined.contains_key(func.as_str()) => {
-                        state.cont = after;
-                    }
-                    // Inputs are bound before the module starts (as the harness binds them in
-                    // Python); an annotation without a value binds nothing.
-                    InstrKind::Declare { .. } => state.cont = after,
-                    InstrKind::Try { body, .. } => {
-                        state.cont = after.push(Kont::Try { block, index }).push(Kont::Block {
-                            block: body.clone(),
-                            index: 0,
-                        });
-                    }
-                    InstrKind::MethodFrame { result, body } => {
-                        state.cont = after
-                            .push(Kont::MethodFrame {
-                                result: Rc::from(result.as_str()),
-                            })
-                            .push(Kont::Block {
-                                block: body.clone(),
-                                index: 0,
-                            });
-                    }
-                    InstrKind::LoopScope { body, .. } => {
-                        state.cont =
-                            after
-                                .push(Kont::LoopScope { block, index })
-                                .push(Kont::Block {
-                                    block: body.clone(),
-                                    index: 0,
-                                });
-                    }
-                    // A loop with invariants is a visible choice: apply the invariant or
-                    // unroll once ([`Stepper::step`] applies `Config::loops`).
-                    InstrKind::While {
-                        abstraction: Some(_),
-                        ..
-                    } => return Settled::Running,
-                    InstrKind::While { guard, .. } => {
-                        let guard = guard.clone();
-                        state.cont = after.push(Kont::Loop {
-                            block: block.clone(),
-                            index,
-                            iteration: 0,
-                            once: false,
-                        });
-                        enter_guard(state, block, index, 0, &guard);
-                    }
-                    _ => return Settled::Running,
-                }
-            }
-            Kont::Loop {
-                block,
-                index,
-                iteration,
-                once,
-            } => {
-                if once {
-                    // Back to the loop head: the choice again.
-                    state.cont = again_at_head(&state.cont, block, index);
-                    continue;
-                }
-                // The body completed normally: back to the guard.
-                let guard = match &block[index].kind {
-                    InstrKind::While { guard, .. } => guard.clone(),
-                    _ => unreachable!("Loop points at a while"),
-                };
-                enter_guard(state, block, index, iteration, &guard);
-            }
-            Kont::Guard { .. } | Kont::ScopeCheck { .. } => return Settled::Running,
-            Kont::Try { .. } | Kont::MethodFrame { .. } => {
-                state.cont = state.cont.pop();
-            }
-            Kont::LoopScope { block, index } => {
-                // The body completed normally (the loop's guard was false): the loop's
-                // `else` block runs, outside the scope.
-                state.cont = state.cont.pop();
-                if let InstrKind::LoopScope {
-                    orelse: Some(orelse),
-                    ..
-                } = &block[index].kind
-                {
-                    state.cont = state.cont.push(Kont::Block {
-                        block: orelse.clone(),
-                        index: 0,
-                    });
-                }
-            }
-            Kont::Return { target: _, entry } => {
-                // The body ended without `return`: a procedure returns nothing.
-                state.cont = state.cont.pop();
-                state.frames.pop();
-                if entry {
-                    return Settled::Done {
-                        outcome: Outcome::Return,
-                        return_value: None,
-                        exception_at: None,
-                        invariant: false,
-                    };
-                }
-            }
-            Kont::EnterEntry { func } => {
-                state.cont = state.cont.pop();
-                let f = &ir.functions[&*func];
-                let mut locals = super::state::Env::new();
-                for (name, ty) in &f.params {
-                    let sym = Sym {
-                        name: Rc::from(name.as_str()),
-                        sort: sort_of(*ty),
-                    };
-                    locals = locals.insert(Rc::from(name.as_str()), Term::var(sym));
-                }
-                state.frames.push(Frame {
-                    func: Some(func.clone()),
-                    locals,
-                    call_site: None,
-                });
-                state.cont = state
-                    .cont
-                    .push(Kont::Return {
-                        target: None,
-                        entry: true,
-                    })
-                    .push(Kont::Block {
-                        block: f.body.clone(),
-                        index: 0,
-                    });
-            }
-        }
-    }
-}
-
-/// Leave a one-iteration `Loop` (on `cont`'s top, above the block resumed after the
-/// `while`) so that the `while` at `block[index]` runs again.
-fn again_at_head(cont: &Cont, block: Block, index: usize) -> Cont {
-    cont.pop().pop().push(Kont::Block { block, index })
-}
-
-/// Evaluate the guard of the `while` at `block[index]` next: its invariants first (an
-/// unrolled loop with invariants checks them before every test, as the concrete
-/// interpreter does), then its guard block, then the condition.
-fn enter_guard(state: &mut State, block: Block, index: usize, iteration: u32, guard: &Block) {
-    let check = match &block[index].kind {
-        InstrKind::While { check, .. } => check.clone(),
-        _ => None,
-    };
-    state.cont = state.cont.push(Kont::Guard {
-        block,
-        index,
-        iteration,
-    });
-    if !guard.is_empty() {
-        state.cont = state.cont.push(Kont::Block {
-            block: guard.clone(),
-            index: 0,
-        });
-    }
-    if let Some(check) = check {
-        state.cont = state.cont.push(Kont::Block {
-            block: check,
-            index: 0,
-        });
-    }
-}
-
-/// Propagate an abrupt completion one continuation item at a time. `Some` when the path ends.
-fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
-    loop {
-        let Some(top) = state.cont.top().cloned() else {
-            return Some(match abrupt {
-                Abrupt::Exception(class, at) => Settled::Done {
-                    outcome: Outcome::Exception(class),
-                    return_value: None,
-                    exception_at: Some(at),
-                    invariant: false,
-                },
-                // Typeck rules these out; end the path normally if they happen anyway.
-                Abrupt::Return(v) => Settled::Done {
-                    outcome: Outcome::Return,
-                    return_value: v,
-                    exception_at: None,
-                    invariant: false,
-                },
-                // Settling ends the path before propagating these.
-                Abrupt::Invariant(class, at) => Settled::Done {
-                    outcome: Outcome::Exception(class),
-                    return_value: None,
-                    exception_at: Some(at),
-                    invariant: true,
-                },
-                Abrupt::Break | Abrupt::Continue => Settled::Done {
-                    outcome: Outcome::Normal,
-                    return_value: None,
-                    exception_at: None,
-                    invariant: false,
-                },
-            });
-        };
-        let rest = state.cont.pop();
-        match (&abrupt, top) {
-            (Abrupt::Exception(class, _), Kont::Try { block, index }) => {
-                let InstrKind::Try { handlers, .. } = &block[index].kind else {
-                    unreachable!("Try points at a try");
-                };
-                let caught = handlers.iter().find(|h| match &h.class {
-                    None => true,
-                    Some(name) => {
-                        ExcClass::from_name(name).is_some_and(|h| class.is_subclass_of(h))
-                    }
-                });
-                state.cont = rest;
-                if let Some(h) = caught {
-                    state.cont = state.cont.push(Kont::Block {
-                        block: h.body.clone(),
-                        index: 0,
-                    });
-                    return None;
-                }
-            }
-            (Abrupt::Exception(..), Kont::Return { entry, .. }) => {
-                state.cont = rest;
-                if !entry || state.frames.len() > 1 {
-                    state.frames.pop();
-                }
-            }
-            (Abrupt::Return(v), Kont::Return { target, entry }) => {
-                state.cont = rest;
-                state.frames.pop();
-                if entry {
-                    return Some(Settled::Done {
-                        outcome: Outcome::Return,
-                        return_value: v.clone(),
-                        exception_at: None,
-                        invariant: false,
-                    });
-                }
-                if let (Some(t), Some(v)) = (target, v) {
-                    bind(state, &t, v.clone());
-                }
-                return None;
-            }
-            (Abrupt::Return(v), Kont::MethodFrame { result }) => {
-                state.cont = rest;
-                if let Some(v) = v {
-                    bind(state, &result, v.clone());
-                }
-                return None;
-            }
-            (Abrupt::Break, Kont::Loop { .. }) | (Abrupt::Break, Kont::LoopScope { .. }) => {
-                state.cont = rest;
-                return None;
-            }
-            (
-                Abrupt::Continue,
-                Kont::Loop {
-                    block,
-                    index,
-                    once: true,
-                    ..
-                },
-            ) => {
-                state.cont = again_at_head(&state.cont, block, index);
-                return None;
-            }
-            (
-                Abrupt::Continue,
-                Kont::Loop {
-                    block,
-                    index,
-                    iteration,
-                    once: false,
-                },
-            ) => {
-                let guard = match &block[index].kind {
-                    InstrKind::While { guard, .. } => guard.clone(),
-                    _ => unreachable!("Loop points at a while"),
-                };
-                // The Loop stays; the guard runs again.
-                enter_guard(state, block, index, iteration, &guard);
-                return None;
-            }
-            (Abrupt::Continue, Kont::LoopScope { block, index }) => {
-                state.cont = rest.push(Kont::ScopeCheck { block, index });
-                return None;
-            }
-            _ => state.cont = rest,
-        }
+/// The `handler`-th handler of the `try` at `block[index]`.
+fn handler_of(block: &Block, index: usize, handler: usize) -> &crate::transform::ir::Handler {
+    match &block[index].kind {
+        InstrKind::Try { handlers, .. } => &handlers[handler],
+        _ => unreachable!("Caught points at a try"),
     }
 }
 
@@ -485,7 +195,28 @@ impl Stepper<'_> {
                 };
                 let mut halted = state.clone();
                 halted.cont = halted.cont.pop();
-                self.check_invariants(state, invs, halted, Some(Outcome::Halt))
+                self.check_invariants(state, invs, halted, Some(Outcome::Halt), Check::Preserved)
+            }
+            Action::Caught {
+                block,
+                index,
+                handler,
+                ..
+            } => {
+                let mut s = state.clone();
+                s.cont = s.cont.pop().push(Kont::Block {
+                    block: handler_of(&block, index, handler).body.clone(),
+                    index: 0,
+                });
+                StepResult {
+                    succs: vec![Succ {
+                        cond: Term::bool(true),
+                        state: s,
+                        forced: None,
+                        tag: Tag::Handler,
+                    }],
+                    exhaustive: true,
+                }
             }
         }
     }
@@ -527,6 +258,7 @@ impl Stepper<'_> {
                         cond: c,
                         state: s,
                         forced: None,
+                        tag: Tag::Next,
                     });
                 }
                 single(out)
@@ -539,6 +271,7 @@ impl Stepper<'_> {
                         cond: c,
                         state: Self::advanced(state),
                         forced: None,
+                        tag: Tag::Next,
                     });
                 }
                 single(out)
@@ -547,6 +280,7 @@ impl Stepper<'_> {
                 cond: Term::bool(true),
                 state: Self::advanced(state),
                 forced: None,
+                tag: Tag::Next,
             }]),
             InstrKind::Break | InstrKind::Continue => {
                 let mut s = Self::advanced(state);
@@ -559,6 +293,7 @@ impl Stepper<'_> {
                     cond: Term::bool(true),
                     state: s,
                     forced: None,
+                    tag: Tag::Next,
                 }])
             }
             InstrKind::Return(value) => {
@@ -579,33 +314,33 @@ impl Stepper<'_> {
                         cond: c,
                         state: s,
                         forced: None,
+                        tag: Tag::Return,
                     });
                 }
                 single(out)
             }
             InstrKind::Assert { cond: e, at } => {
-                // A loop-scope form's `assert Inv` checks a formula; a user's `assert` runs
-                // as Python.
-                let form = in_form(state);
-                let alts = if form {
-                    self.cx.formula(state, e)
-                } else {
-                    self.cx.eval(state, e)
-                };
+                // Always the user's `assert` (the loop-scope form checks with
+                // `CheckInvariant`): it runs as Python.
+                let alts = self.cx.eval(state, e);
                 let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
                     out.push(Succ {
                         cond: Term::and(c.clone(), v.clone()),
                         state: Self::advanced(state),
                         forced: None,
+                        tag: Tag::AssertHolds,
                     });
                     // Raised where CPython 3.11's traceback marks it.
-                    out.push(raise(
+                    let at = *at;
+                    let mut fails = raise(
                         state,
                         Term::and(c, Term::not(v)),
                         ExcClass::AssertionError,
-                        if form { span } else { *at },
-                    ));
+                        at,
+                    );
+                    fails.tag = Tag::AssertFails(at);
+                    out.push(fails);
                 }
                 single(out)
             }
@@ -617,6 +352,7 @@ impl Stepper<'_> {
                         cond: Term::and(c, v),
                         state: Self::advanced(state),
                         forced: None,
+                        tag: Tag::Assume,
                     });
                 }
                 // Not exhaustive: the paths where the assumption fails are dropped.
@@ -627,12 +363,18 @@ impl Stepper<'_> {
             }
             InstrKind::AssumeInvariant(e) => self.assume_invariant(state, e),
             InstrKind::CheckInvariant(invs) => {
-                self.check_invariants(state, invs, Self::advanced(state), None)
+                let check = match instr.form {
+                    Some(FormStep::InitialCheck) => Check::Initially,
+                    _ => Check::BeforeTest,
+                };
+                self.check_invariants(state, invs, Self::advanced(state), None, check)
             }
             InstrKind::Havoc { name, keep_unbound } => {
                 single(vec![self.havoc(state, name, *keep_unbound, span)])
             }
             InstrKind::If { cond, then, orelse } => {
+                // The loop-scope form's `if guard:` tests the loop's guard.
+                let guard = instr.form == Some(FormStep::Guard);
                 let alts = self.cx.eval(state, cond);
                 let mut out = self.exceptions(state, &alts);
                 if let Some((c, v)) = alts.ok {
@@ -645,6 +387,7 @@ impl Stepper<'_> {
                         cond: Term::and(c.clone(), v.clone()),
                         state: t,
                         forced: None,
+                        tag: if guard { Tag::Enter } else { Tag::Then },
                     });
                     let mut e = Self::advanced(state);
                     if !orelse.is_empty() {
@@ -657,6 +400,7 @@ impl Stepper<'_> {
                         cond: Term::and(c, Term::not(v)),
                         state: e,
                         forced: None,
+                        tag: if guard { Tag::Leave } else { Tag::Else },
                     });
                 }
                 single(out)
@@ -698,6 +442,7 @@ impl Stepper<'_> {
                     cond: Term::bool(true),
                     state: s,
                     forced: None,
+                    tag: Tag::Loop(self.config.loops),
                 }])
             }
             // Settling handles these; a settled state never stops at them.
@@ -707,6 +452,7 @@ impl Stepper<'_> {
                         cond: Term::bool(true),
                         state: Self::advanced(state),
                         forced: None,
+                        tag: Tag::Next,
                     }]);
                 }
                 single(vec![raise(
@@ -725,6 +471,7 @@ impl Stepper<'_> {
                 cond: Term::bool(true),
                 state: Self::advanced(state),
                 forced: None,
+                tag: Tag::Next,
             }]),
         }
     }
@@ -771,6 +518,11 @@ impl Stepper<'_> {
                 cond: Term::and(c.clone(), v.clone()),
                 state: enter,
                 forced,
+                tag: if forced.is_some() {
+                    Tag::Bound(Cut::Unroll)
+                } else {
+                    Tag::Enter
+                },
             });
             // Leave the loop: run the else block, if any.
             let mut leave = state.clone();
@@ -785,6 +537,7 @@ impl Stepper<'_> {
                 cond: Term::and(c, Term::not(v)),
                 state: leave,
                 forced: None,
+                tag: Tag::Leave,
             });
         }
         StepResult {
@@ -846,6 +599,7 @@ impl Stepper<'_> {
                 cond,
                 state: state.clone(),
                 forced: Some(Outcome::Bound),
+                tag: Tag::Bound(Cut::Recursion),
             });
             return StepResult {
                 succs: out,
@@ -883,6 +637,7 @@ impl Stepper<'_> {
             cond,
             state: s,
             forced: None,
+            tag: Tag::Call(Rc::from(func)),
         });
         StepResult {
             succs: out,
@@ -899,5 +654,6 @@ fn raise(state: &State, cond: Term, class: ExcClass, at: Span) -> Succ {
         cond,
         state: s,
         forced: None,
+        tag: Tag::Raise(class, at),
     }
 }

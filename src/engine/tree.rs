@@ -6,6 +6,7 @@
 use std::rc::Rc;
 
 use super::state::State;
+use super::tag::Tag;
 use crate::base::Span;
 use crate::term::Term;
 
@@ -39,6 +40,8 @@ pub struct Node {
     pub kind: NodeKind,
     /// The condition added on the edge from the parent (`None`: nothing was added).
     pub branch: Option<Term>,
+    /// Which way the parent's step went to reach this node (`None` at the root).
+    pub tag: Option<Tag>,
     /// The settled state (at a leaf: the final state).
     pub state: Rc<State>,
     /// The statement about to run (`None` at leaves).

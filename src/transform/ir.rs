@@ -22,6 +22,30 @@ pub struct Instr {
     pub kind: InstrKind,
     /// The source statement this instruction implements.
     pub span: Span,
+    /// Which step of a loop's verification this instruction is, marked where the form is
+    /// built ([`crate::transform::loop_form`]); `None` for the program's own instructions.
+    /// The engine names these steps from it (successor tags, node labels).
+    pub form: Option<FormStep>,
+}
+
+/// The steps of a loop's verification (the loop-scope form of a `while` with invariants,
+/// and the check an unrolled annotated loop runs before every test).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormStep {
+    /// The form's first `CheckInvariant`: is the invariant initially valid?
+    InitialCheck,
+    /// The `CheckInvariant` an unrolled loop runs before every test of its guard.
+    TestCheck,
+    /// A form's `havoc` of what the loop assigns.
+    Havoc,
+    /// The form's `assume Inv`.
+    Assume,
+    /// The form's `if guard:` inside the loop scope (an arbitrary iteration's test).
+    Guard,
+    /// The `continue` that ends the then-branch: the arbitrary iteration is over.
+    IterationEnd,
+    /// The `pass` of the else-branch: the loop ends (the use case).
+    UseCase,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -70,7 +70,13 @@ impl<'a> Lowerer<'a> {
 
     fn stmt(&mut self, s: &Stmt, out: &mut Vec<Instr>) {
         let span = s.span;
-        let push = |out: &mut Vec<Instr>, kind| out.push(Instr { kind, span });
+        let push = |out: &mut Vec<Instr>, kind| {
+            out.push(Instr {
+                kind,
+                span,
+                form: None,
+            })
+        };
         match &s.kind {
             StmtKind::Declare { name, ty } => push(
                 out,
@@ -186,7 +192,7 @@ impl<'a> Lowerer<'a> {
                     orelse.as_ref(),
                     span,
                 );
-                let check = super::loop_form::check_block(invariants);
+                let check = super::loop_form::check_block(invariants, ir::FormStep::TestCheck);
                 push(
                     out,
                     InstrKind::While {
@@ -225,7 +231,7 @@ impl<'a> Lowerer<'a> {
             }
             StmtKind::LoopScope { inv, body } => {
                 self.formula_only(inv, "a loop-scope invariant");
-                let body = self.block(body);
+                let body = super::loop_form::mark_scope(&self.block(body));
                 push(
                     out,
                     InstrKind::LoopScope {
@@ -261,6 +267,7 @@ impl<'a> Lowerer<'a> {
                     at: value.span,
                 },
                 span,
+                form: None,
             });
             return;
         }
@@ -271,6 +278,7 @@ impl<'a> Lowerer<'a> {
                 value: v,
             },
             span,
+            form: None,
         });
     }
 
@@ -286,6 +294,7 @@ impl<'a> Lowerer<'a> {
                     at: Span::new(call.start, call.start + func.len()),
                 },
                 span,
+                form: None,
             });
         }
     }
@@ -331,6 +340,7 @@ impl<'a> Lowerer<'a> {
                 orelse: Rc::from(else_out),
             },
             span,
+            form: None,
         });
     }
 
@@ -357,6 +367,7 @@ impl<'a> Lowerer<'a> {
                         value: v,
                     },
                     span,
+                    form: None,
                 });
                 result.push(name_expr(&t, item.span));
             } else {
@@ -386,6 +397,7 @@ impl<'a> Lowerer<'a> {
                         at: e.span,
                     },
                     span,
+                    form: None,
                 });
                 name_expr(&t, e.span)
             }
@@ -435,6 +447,7 @@ impl<'a> Lowerer<'a> {
                         value: l,
                     },
                     span,
+                    form: None,
                 });
                 let mut inner = Vec::new();
                 let r = self.expr(rhs, span, &mut inner);
@@ -444,6 +457,7 @@ impl<'a> Lowerer<'a> {
                         value: r,
                     },
                     span,
+                    form: None,
                 });
                 let tv = name_expr(&t, e.span);
                 let cond = match op {
@@ -463,6 +477,7 @@ impl<'a> Lowerer<'a> {
                         orelse: Rc::from(Vec::new()),
                     },
                     span,
+                    form: None,
                 });
                 tv
             }
@@ -549,6 +564,7 @@ impl<'a> Lowerer<'a> {
                     },
                 },
                 span,
+                form: None,
             });
             blocks.push(block);
             if !last {
@@ -577,6 +593,7 @@ impl<'a> Lowerer<'a> {
                 value: v,
             },
             span,
+            form: None,
         });
         name_expr(&t, operand.span)
     }
@@ -590,6 +607,7 @@ fn guarded(result: &str, block: Vec<Instr>, span: Span, espan: Span) -> Instr {
             orelse: Rc::from(Vec::new()),
         },
         span,
+        form: None,
     }
 }
 

@@ -60,3 +60,5 @@ mod tui_e2e;
 mod tui_keys;
 /// What several modules share: running the real binary.
 mod util;
+/// Issue 12's engine half: successor tags, provenance, pruned branches, caught exceptions.
+mod why_engine;

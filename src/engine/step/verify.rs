@@ -7,9 +7,9 @@ use std::rc::Rc;
 use super::{bind, Outcome, StepResult, Stepper, Succ};
 use crate::base::ExcClass;
 use crate::base::Span;
-use crate::engine::state::{Abrupt, Kont, State};
+use crate::engine::state::{Abrupt, State};
+use crate::engine::tag::{Check, Tag};
 use crate::term::{Sort, Sym, Term};
-use crate::transform::ir::{Block, InstrKind};
 
 impl Stepper<'_> {
     /// Check invariant lines in order: `ok` (a forced leaf if `ok_forced`) where every line
@@ -21,6 +21,7 @@ impl Stepper<'_> {
         invs: &[crate::lang::Expr],
         ok: State,
         ok_forced: Option<Outcome>,
+        check: Check,
     ) -> StepResult {
         let mut failures = Vec::new();
         let mut holds = Some(Term::bool(true));
@@ -30,6 +31,7 @@ impl Stepper<'_> {
             for (c, class, at) in &alts.errs {
                 failures.push(broken(
                     state,
+                    check,
                     Term::and(before.clone(), c.clone()),
                     *class,
                     *at,
@@ -38,6 +40,7 @@ impl Stepper<'_> {
             if let Some((c, v)) = alts.ok {
                 failures.push(broken(
                     state,
+                    check,
                     Term::and(before.clone(), Term::and(c.clone(), Term::not(v.clone()))),
                     ExcClass::AssertionError,
                     inv.span,
@@ -51,6 +54,7 @@ impl Stepper<'_> {
                 cond,
                 state: ok,
                 forced: ok_forced,
+                tag: Tag::InvariantHolds(check),
             });
         }
         succs.extend(failures);
@@ -96,6 +100,7 @@ impl Stepper<'_> {
             cond: Term::bool(true),
             state: s,
             forced: None,
+            tag: Tag::Havoc,
         }
     }
 
@@ -111,6 +116,7 @@ impl Stepper<'_> {
                 cond,
                 state: Self::advanced(state),
                 forced: None,
+                tag: Tag::AssumeInvariant,
             }],
             // Not exhaustive: the paths where the assumption fails are dropped.
             exhaustive: false,
@@ -131,26 +137,13 @@ fn set_bound_flag(state: &mut State, name: &str, bound: Term) {
 
 /// A successor whose path ends in an invariant failure (`class` at `at`; see
 /// [`Abrupt::Invariant`]).
-fn broken(state: &State, cond: Term, class: ExcClass, at: Span) -> Succ {
+fn broken(state: &State, check: Check, cond: Term, class: ExcClass, at: Span) -> Succ {
     let mut s = state.clone();
     s.abrupt = Some(Abrupt::Invariant(class, at));
     Succ {
         cond,
         state: s,
         forced: None,
+        tag: Tag::InvariantFails(check, class, at),
     }
-}
-
-/// Is `block` a loop-scope form (it ends with the loop scope)?
-pub(crate) fn is_form(block: &Block) -> bool {
-    matches!(
-        block.last().map(|i| &i.kind),
-        Some(InstrKind::LoopScope { .. })
-    )
-}
-
-/// Is the state's next instruction one of a loop-scope form's own (its `assert Inv`,
-/// `havoc`s, `assume Inv`), not the user's?
-pub(crate) fn in_form(state: &State) -> bool {
-    matches!(state.cont.top(), Some(Kont::Block { block, .. }) if is_form(block))
 }

@@ -1,0 +1,359 @@
+//! Settling a state: deterministically, without branching or the solver, from a step's
+//! successor to its next visible action (or the end of its path): finished blocks pop,
+//! `break`/`continue`/`return`/exceptions propagate to their targets, `try`, `while` and
+//! frames are entered. A caught exception stops at its handler (a visible step).
+
+use std::rc::Rc;
+
+use super::{bind, sort_of, Settled};
+use crate::base::ExcClass;
+use crate::engine::state::{Abrupt, Cont, Frame, Kont, State};
+use crate::engine::tree::Outcome;
+use crate::term::{Sym, Term};
+use crate::transform::ir::{Block, InstrKind};
+
+/// Advance `state` to its next visible action, or to the end of its path.
+pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled {
+    loop {
+        if let Some(abrupt) = state.abrupt.take() {
+            // An invariant failure is no exception of the program: no handler, no unwinding.
+            if let Abrupt::Invariant(class, at) = abrupt {
+                return Settled::Done {
+                    outcome: Outcome::Exception(class),
+                    return_value: None,
+                    exception_at: Some(at),
+                    invariant: true,
+                };
+            }
+            match propagate(state, abrupt) {
+                Some(done) => return done,
+                None => continue,
+            }
+        }
+        let Some(top) = state.cont.top().cloned() else {
+            return Settled::Done {
+                outcome: Outcome::Normal,
+                return_value: None,
+                exception_at: None,
+                invariant: false,
+            };
+        };
+        match top {
+            Kont::Block { block, index } => {
+                if index >= block.len() {
+                    state.cont = state.cont.pop();
+                    continue;
+                }
+                let shared = block.clone();
+                let instr = &shared[index];
+                let after = state.cont.pop().push(Kont::Block {
+                    block: block.clone(),
+                    index: index + 1,
+                });
+                match &instr.kind {
+                    InstrKind::Def(name) => {
+                        state.defined = state.defined.insert(Rc::from(name.as_str()), ());
+                        state.cont = after;
+                    }
+                    // A defined callee: nothing to do (an undefined one is a step: NameError).
+                    InstrKind::Lookup { func, .. } if state.defined.contains_key(func.as_str()) => {
+                        state.cont = after;
+                    }
+                    // Inputs are bound before the module starts (as the harness binds them in
+                    // Python); an annotation without a value binds nothing.
+                    InstrKind::Declare { .. } => state.cont = after,
+                    InstrKind::Try { body, .. } => {
+                        state.cont = after.push(Kont::Try { block, index }).push(Kont::Block {
+                            block: body.clone(),
+                            index: 0,
+                        });
+                    }
+                    InstrKind::MethodFrame { result, body } => {
+                        state.cont = after
+                            .push(Kont::MethodFrame {
+                                result: Rc::from(result.as_str()),
+                            })
+                            .push(Kont::Block {
+                                block: body.clone(),
+                                index: 0,
+                            });
+                    }
+                    InstrKind::LoopScope { body, .. } => {
+                        state.cont =
+                            after
+                                .push(Kont::LoopScope { block, index })
+                                .push(Kont::Block {
+                                    block: body.clone(),
+                                    index: 0,
+                                });
+                    }
+                    // A loop with invariants is a visible choice: apply the invariant or
+                    // unroll once ([`Stepper::step`] applies `Config::loops`).
+                    InstrKind::While {
+                        abstraction: Some(_),
+                        ..
+                    } => return Settled::Running,
+                    InstrKind::While { guard, .. } => {
+                        let guard = guard.clone();
+                        state.cont = after.push(Kont::Loop {
+                            block: block.clone(),
+                            index,
+                            iteration: 0,
+                            once: false,
+                        });
+                        enter_guard(state, block, index, 0, &guard);
+                    }
+                    _ => return Settled::Running,
+                }
+            }
+            Kont::Loop {
+                block,
+                index,
+                iteration,
+                once,
+            } => {
+                if once {
+                    // Back to the loop head: the choice again.
+                    state.cont = again_at_head(&state.cont, block, index);
+                    continue;
+                }
+                // The body completed normally: back to the guard.
+                let guard = match &block[index].kind {
+                    InstrKind::While { guard, .. } => guard.clone(),
+                    _ => unreachable!("Loop points at a while"),
+                };
+                enter_guard(state, block, index, iteration, &guard);
+            }
+            Kont::Guard { .. } | Kont::ScopeCheck { .. } | Kont::Caught { .. } => {
+                return Settled::Running
+            }
+            Kont::Try { .. } | Kont::MethodFrame { .. } => {
+                state.cont = state.cont.pop();
+            }
+            Kont::LoopScope { block, index } => {
+                // The body completed normally (the loop's guard was false): the loop's
+                // `else` block runs, outside the scope.
+                state.cont = state.cont.pop();
+                if let InstrKind::LoopScope {
+                    orelse: Some(orelse),
+                    ..
+                } = &block[index].kind
+                {
+                    state.cont = state.cont.push(Kont::Block {
+                        block: orelse.clone(),
+                        index: 0,
+                    });
+                }
+            }
+            Kont::Return { target: _, entry } => {
+                // The body ended without `return`: a procedure returns nothing.
+                state.cont = state.cont.pop();
+                state.frames.pop();
+                if entry {
+                    return Settled::Done {
+                        outcome: Outcome::Return,
+                        return_value: None,
+                        exception_at: None,
+                        invariant: false,
+                    };
+                }
+            }
+            Kont::EnterEntry { func } => {
+                state.cont = state.cont.pop();
+                let f = &ir.functions[&*func];
+                let mut locals = crate::engine::state::Env::new();
+                for (name, ty) in &f.params {
+                    let sym = Sym {
+                        name: Rc::from(name.as_str()),
+                        sort: sort_of(*ty),
+                    };
+                    locals = locals.insert(Rc::from(name.as_str()), Term::var(sym));
+                }
+                state.frames.push(Frame {
+                    func: Some(func.clone()),
+                    locals,
+                    call_site: None,
+                });
+                state.cont = state
+                    .cont
+                    .push(Kont::Return {
+                        target: None,
+                        entry: true,
+                    })
+                    .push(Kont::Block {
+                        block: f.body.clone(),
+                        index: 0,
+                    });
+            }
+        }
+    }
+}
+
+/// Leave a one-iteration `Loop` (on `cont`'s top, above the block resumed after the
+/// `while`) so that the `while` at `block[index]` runs again.
+fn again_at_head(cont: &Cont, block: Block, index: usize) -> Cont {
+    cont.pop().pop().push(Kont::Block { block, index })
+}
+
+/// Evaluate the guard of the `while` at `block[index]` next: its invariants first (an
+/// unrolled loop with invariants checks them before every test, as the concrete
+/// interpreter does), then its guard block, then the condition.
+pub(super) fn enter_guard(
+    state: &mut State,
+    block: Block,
+    index: usize,
+    iteration: u32,
+    guard: &Block,
+) {
+    let check = match &block[index].kind {
+        InstrKind::While { check, .. } => check.clone(),
+        _ => None,
+    };
+    state.cont = state.cont.push(Kont::Guard {
+        block,
+        index,
+        iteration,
+    });
+    if !guard.is_empty() {
+        state.cont = state.cont.push(Kont::Block {
+            block: guard.clone(),
+            index: 0,
+        });
+    }
+    if let Some(check) = check {
+        state.cont = state.cont.push(Kont::Block {
+            block: check,
+            index: 0,
+        });
+    }
+}
+
+/// Propagate an abrupt completion one continuation item at a time. `Some` when the path ends.
+fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
+    loop {
+        let Some(top) = state.cont.top().cloned() else {
+            return Some(match abrupt {
+                Abrupt::Exception(class, at) => Settled::Done {
+                    outcome: Outcome::Exception(class),
+                    return_value: None,
+                    exception_at: Some(at),
+                    invariant: false,
+                },
+                // Typeck rules these out; end the path normally if they happen anyway.
+                Abrupt::Return(v) => Settled::Done {
+                    outcome: Outcome::Return,
+                    return_value: v,
+                    exception_at: None,
+                    invariant: false,
+                },
+                // Settling ends the path before propagating these.
+                Abrupt::Invariant(class, at) => Settled::Done {
+                    outcome: Outcome::Exception(class),
+                    return_value: None,
+                    exception_at: Some(at),
+                    invariant: true,
+                },
+                Abrupt::Break | Abrupt::Continue => Settled::Done {
+                    outcome: Outcome::Normal,
+                    return_value: None,
+                    exception_at: None,
+                    invariant: false,
+                },
+            });
+        };
+        let rest = state.cont.pop();
+        match (&abrupt, top) {
+            (Abrupt::Exception(class, _), Kont::Try { block, index }) => {
+                let InstrKind::Try { handlers, .. } = &block[index].kind else {
+                    unreachable!("Try points at a try");
+                };
+                let caught = handlers.iter().position(|h| match &h.class {
+                    None => true,
+                    Some(name) => {
+                        ExcClass::from_name(name).is_some_and(|h| class.is_subclass_of(h))
+                    }
+                });
+                state.cont = rest;
+                if let (Some(handler), Abrupt::Exception(class, at)) = (caught, &abrupt) {
+                    // A visible step: the exception is caught here (its own node), then
+                    // the handler runs.
+                    state.cont = state.cont.push(Kont::Caught {
+                        block,
+                        index,
+                        handler,
+                        class: *class,
+                        at: *at,
+                    });
+                    return None;
+                }
+            }
+            (Abrupt::Exception(..), Kont::Return { entry, .. }) => {
+                state.cont = rest;
+                if !entry || state.frames.len() > 1 {
+                    state.frames.pop();
+                }
+            }
+            (Abrupt::Return(v), Kont::Return { target, entry }) => {
+                state.cont = rest;
+                state.frames.pop();
+                if entry {
+                    return Some(Settled::Done {
+                        outcome: Outcome::Return,
+                        return_value: v.clone(),
+                        exception_at: None,
+                        invariant: false,
+                    });
+                }
+                if let (Some(t), Some(v)) = (target, v) {
+                    bind(state, &t, v.clone());
+                }
+                return None;
+            }
+            (Abrupt::Return(v), Kont::MethodFrame { result }) => {
+                state.cont = rest;
+                if let Some(v) = v {
+                    bind(state, &result, v.clone());
+                }
+                return None;
+            }
+            (Abrupt::Break, Kont::Loop { .. }) | (Abrupt::Break, Kont::LoopScope { .. }) => {
+                state.cont = rest;
+                return None;
+            }
+            (
+                Abrupt::Continue,
+                Kont::Loop {
+                    block,
+                    index,
+                    once: true,
+                    ..
+                },
+            ) => {
+                state.cont = again_at_head(&state.cont, block, index);
+                return None;
+            }
+            (
+                Abrupt::Continue,
+                Kont::Loop {
+                    block,
+                    index,
+                    iteration,
+                    once: false,
+                },
+            ) => {
+                let guard = match &block[index].kind {
+                    InstrKind::While { guard, .. } => guard.clone(),
+                    _ => unreachable!("Loop points at a while"),
+                };
+                // The Loop stays; the guard runs again.
+                enter_guard(state, block, index, iteration, &guard);
+                return None;
+            }
+            (Abrupt::Continue, Kont::LoopScope { block, index }) => {
+                state.cont = rest.push(Kont::ScopeCheck { block, index });
+                return None;
+            }
+            _ => state.cont = rest,
+        }
+    }
+}

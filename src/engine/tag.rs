@@ -1,0 +1,157 @@
+//! Successor tags: which way a step went.
+//!
+//! Every successor [`super::step::Stepper::step`] builds carries a [`Tag`], and the node it
+//! becomes keeps it ([`super::Node::tag`]). A tag names the alternative independently of
+//! its position among the successors (which shifts when evaluation drops an alternative
+//! whose condition folded to `false`), so the alternatives of a step that did not become
+//! children can be listed ([`super::Engine::pruned`]) and every path-condition conjunct can
+//! say how it got there ([`super::Engine::provenance`]).
+
+use std::rc::Rc;
+
+use super::LoopMode;
+use crate::base::{ExcClass, SourceMap, Span};
+
+/// Which way a step went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tag {
+    /// A straight-line instruction completed normally (assignment, expression, `pass`,
+    /// `break`, `continue`, `def`, a defined callee looked up). Its condition, if any, is
+    /// that none of the instruction's exceptions happened.
+    Next,
+    /// `if`: the then-branch / the else-branch.
+    Then,
+    Else,
+    /// A loop guard (also the loop-scope form's guard): enter the body / leave the loop.
+    Enter,
+    Leave,
+    /// The path is cut: `--unroll` (a loop body would start once more) or `--recursion`.
+    Bound(Cut),
+    /// `assert`: holds / fails (AssertionError raised at the span).
+    AssertHolds,
+    AssertFails(Span),
+    /// An exception raised while evaluating an expression, at its span.
+    Raise(ExcClass, Span),
+    /// `assume`: the assumption holds (where it fails, the path is dropped, or ends as
+    /// the one visible `infeasible` leaf).
+    Assume,
+    /// `havoc x` (also a loop-scope form's).
+    Havoc,
+    /// The loop-scope form's `assume Inv`.
+    AssumeInvariant,
+    /// A check of invariant lines: all hold.
+    InvariantHolds(Check),
+    /// A check of invariant lines: one fails (AssertionError) or raises while evaluated
+    /// (`class`), at `at`: an invariant failure, not a Python exception.
+    InvariantFails(Check, ExcClass, Span),
+    /// At a loop with invariants: which transition (apply the invariant, unroll, once).
+    Loop(LoopMode),
+    /// Call a user function: its frame is entered.
+    Call(Rc<str>),
+    /// `return` (its value computed without an exception).
+    Return,
+    /// A caught exception: its handler starts.
+    Handler,
+    /// The step would build a term past the engine's limits: it did not happen (an
+    /// `unknown` leaf with the parent's state).
+    Limit,
+}
+
+/// Which bound cut a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// `--unroll`: a loop body would start once more.
+    Unroll,
+    /// `--recursion`: a function would have one frame too many.
+    Recursion,
+}
+
+/// Which check of invariant lines a step is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The loop-scope form's first step: is the invariant initially valid?
+    Initially,
+    /// End of the form's arbitrary iteration: does the body preserve the invariant?
+    Preserved,
+    /// An unrolled loop with invariants checks them before every test of its guard.
+    BeforeTest,
+}
+
+/// `line:column` of a span's start.
+pub(crate) fn at(src: &SourceMap, span: Span) -> String {
+    let (l, c) = src.line_col(span.start);
+    format!("{l}:{c}")
+}
+
+impl Tag {
+    /// A short text for people: "then", "enter the loop", "IndexError at 5:12", ...
+    pub fn text(&self, src: &SourceMap) -> String {
+        match self {
+            Tag::Next => "normal completion".to_string(),
+            Tag::Then => "then".to_string(),
+            Tag::Else => "else".to_string(),
+            Tag::Enter => "enter the loop".to_string(),
+            Tag::Leave => "leave the loop".to_string(),
+            Tag::Bound(Cut::Unroll) => "unrolling bound".to_string(),
+            Tag::Bound(Cut::Recursion) => "recursion bound".to_string(),
+            Tag::AssertHolds => "assert holds".to_string(),
+            Tag::AssertFails(s) => format!("assert fails at {}", at(src, *s)),
+            Tag::Raise(class, s) => format!("{class} at {}", at(src, *s)),
+            Tag::Assume => "assume".to_string(),
+            Tag::Havoc => "havoc".to_string(),
+            Tag::AssumeInvariant => "invariant assumed".to_string(),
+            Tag::InvariantHolds(Check::Initially) => "invariant initially valid".to_string(),
+            Tag::InvariantHolds(Check::Preserved) => "invariant preserved".to_string(),
+            Tag::InvariantHolds(Check::BeforeTest) => "invariant holds".to_string(),
+            Tag::InvariantFails(check, class, s) => {
+                let what = match check {
+                    Check::Initially => "invariant not initially valid",
+                    Check::Preserved => "invariant not preserved",
+                    Check::BeforeTest => "invariant broken",
+                };
+                match class {
+                    ExcClass::AssertionError => format!("{what} at {}", at(src, *s)),
+                    _ => format!("{what}: {class} at {}", at(src, *s)),
+                }
+            }
+            Tag::Loop(LoopMode::Invariant) => "apply the invariant".to_string(),
+            Tag::Loop(LoopMode::Unroll) => "unroll the loop".to_string(),
+            Tag::Loop(LoopMode::UnrollOnce) => "unroll one iteration".to_string(),
+            Tag::Call(f) => format!("call {f}"),
+            Tag::Return => "return".to_string(),
+            Tag::Handler => "enter the handler".to_string(),
+            Tag::Limit => "past the engine's limits".to_string(),
+        }
+    }
+
+    /// The check of invariant lines this step is, if it is one.
+    pub fn check(&self) -> Option<Check> {
+        match self {
+            Tag::InvariantHolds(c) | Tag::InvariantFails(c, ..) => Some(*c),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_name_lines_and_columns() {
+        let src = SourceMap::new("t.py", "x = 1\ny = t[i]\n");
+        let raise = Tag::Raise(ExcClass::IndexError, Span::new(10, 14));
+        assert_eq!(raise.text(&src), "IndexError at 2:5");
+        let fails =
+            Tag::InvariantFails(Check::Preserved, ExcClass::AssertionError, Span::new(6, 7));
+        assert_eq!(fails.text(&src), "invariant not preserved at 2:1");
+        let raised = Tag::InvariantFails(Check::Initially, ExcClass::IndexError, Span::new(6, 7));
+        assert_eq!(
+            raised.text(&src),
+            "invariant not initially valid: IndexError at 2:1"
+        );
+        assert_eq!(Tag::Call(Rc::from("f")).text(&src), "call f");
+        assert_eq!(fails.check(), Some(Check::Preserved));
+        assert_eq!(Tag::Then.check(), None);
+    }
+}
