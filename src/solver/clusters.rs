@@ -236,8 +236,8 @@ mod tests {
                 let common = inc.sync(&pc, &mut memo);
                 assert!(common <= pc.len());
                 assert_eq!(inc.len(), pc.len());
-                for k in 0..pc.len() {
-                    assert!(inc.term(k) == &pc[k]);
+                for (k, t) in pc.iter().enumerate() {
+                    assert!(inc.term(k) == t);
                 }
                 let known = rng.next(pc.len() as u64) as usize;
                 let seeds: Vec<usize> = (known..pc.len()).collect();
