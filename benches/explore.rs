@@ -78,6 +78,16 @@ fn benches(c: &mut Criterion) {
         });
     }
     g.finish();
+    // Deep paths (docs/PERFORMANCE.md, "Deep paths and large trees"): the per-node cost
+    // should not grow with the depth. `cargo bench --bench explore -- deep`.
+    let mut g = c.benchmark_group("deep");
+    g.sample_size(10);
+    for unroll in [80u32, 640] {
+        g.bench_with_input(BenchmarkId::new("search", unroll), &unroll, |b, &u| {
+            b.iter(|| explore(SEARCH, u))
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(explore_benches, benches);

@@ -410,7 +410,7 @@ impl Engine {
             .into_iter()
             .map(|c| {
                 // The edge condition: what the step added to the path condition.
-                let added = c.state.pc.to_vec().split_off(base.min(c.state.pc.len()));
+                let added = c.state.pc.newest(c.state.pc.len().saturating_sub(base));
                 let branch = (!added.is_empty()).then(|| Term::and_all(added));
                 let reason = c.unknown_reason;
                 let leaf =

@@ -22,6 +22,7 @@
 //! the thread that created it (it is `!Send`).
 
 mod cache;
+mod clusters;
 mod core;
 mod incremental;
 mod interrupt;
@@ -53,6 +54,10 @@ pub type ConcreteValue = crate::concrete::Value;
 /// The most time spent on minimising one model ([`Solver::model`]); less if the per-call
 /// limit is smaller.
 pub const MINIMIZE_BUDGET: Duration = Duration::from_millis(250);
+
+/// Whole path conditions longer than this are not keyed in the answer cache (building a
+/// key sorts a copy of the conjuncts; see [`Solver::check`]).
+const PATH_KEY_LIMIT: usize = 32;
 
 /// The answer to a satisfiability question.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -104,8 +109,9 @@ pub struct SolverStats {
 pub struct Solver {
     inc: Incremental,
     cache: Cache,
-    /// The conjuncts of the last path condition found satisfiable.
-    last_sat: Vec<Term>,
+    /// The conjuncts of the last sliced query, their components and how much of them is
+    /// known satisfiable (`solver/clusters.rs`).
+    clusters: clusters::Clusters,
     vars: VarsMemo,
     stats: SolverStats,
     caching: bool,
@@ -130,7 +136,7 @@ impl Solver {
         Solver {
             inc: Incremental::new(config.timeout_ms),
             cache: Cache::default(),
-            last_sat: Vec::new(),
+            clusters: clusters::Clusters::default(),
             vars: VarsMemo::default(),
             stats: SolverStats::default(),
             caching: true,
@@ -190,7 +196,10 @@ impl Solver {
             Ok(pc) => pc,
             Err(answer) => return answer,
         };
-        let key = self.caching.then(|| Key::new(&pc));
+        // A whole path condition is keyed (a sorted copy, O(n log n)) only while it is
+        // short: in a depth-first exploration a long one recurs only as a prefix of the
+        // last query, which `clusters` recognises by pointer (see `check_sliced`).
+        let key = (self.caching && pc.len() <= PATH_KEY_LIMIT).then(|| Key::new(&pc));
         if let Some(r) = key.as_ref().and_then(|k| self.cache.get(k)) {
             self.stats.cache_hits += 1;
             return r.clone();
@@ -202,9 +211,6 @@ impl Solver {
         if let Some(k) = key {
             self.cache.insert_path(k, r.clone());
         }
-        if r == SatResult::Sat {
-            self.last_sat = pc;
-        }
         r
     }
 
@@ -212,6 +218,16 @@ impl Solver {
         if !self.slicing {
             return self.solve(pc);
         }
+        self.clusters.sync(pc, &mut self.vars);
+        let r = self.check_sliced(pc);
+        if r == SatResult::Sat {
+            self.clusters.set_sat(pc.len());
+        }
+        r
+    }
+
+    /// [`Solver::check`] with constraint independence; `clusters` holds `pc`.
+    fn check_sliced(&mut self, pc: &[Term]) -> SatResult {
         let known = self.known_sat_prefix(pc);
         if known == pc.len() {
             // `pc` is a prefix of a satisfiable path condition.
@@ -221,10 +237,14 @@ impl Solver {
         if known == 0 {
             return self.solve(pc);
         }
-        let cluster = slice::cluster(pc, known, &mut self.vars);
-        if cluster.len() == pc.len() {
+        let Some(positions) = self.clusters.cluster(known) else {
+            // Everything is connected to the new conjuncts.
             return self.solve(pc);
-        }
+        };
+        let cluster: Vec<Term> = positions
+            .into_iter()
+            .map(|i| self.clusters.term(i).clone())
+            .collect();
         self.stats.sliced += 1;
         if !self.caching {
             return self.solve(&cluster);
@@ -242,16 +262,12 @@ impl Solver {
     }
 
     /// The length of a prefix of `pc` known to be satisfiable: the common prefix with the
-    /// last satisfiable path condition, or all but the last conjunct if the cache says so.
+    /// last satisfiable path condition (`clusters` holds `pc`), or all but the last
+    /// conjunct if the cache says so (short path conditions only, see `PATH_KEY_LIMIT`).
     fn known_sat_prefix(&self, pc: &[Term]) -> usize {
         let n = pc.len();
-        let common = self
-            .last_sat
-            .iter()
-            .zip(pc)
-            .take_while(|(a, b)| a == b)
-            .count();
-        if common + 1 >= n || !self.caching {
+        let common = self.clusters.known_sat();
+        if common + 1 >= n || !self.caching || n - 1 > PATH_KEY_LIMIT {
             return common;
         }
         match self.cache.get(&Key::new(&pc[..n - 1])) {

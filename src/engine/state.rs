@@ -162,6 +162,19 @@ impl PathCondition {
         self.len == 0
     }
 
+    /// The newest `k` conjuncts (all if there are fewer), oldest first: a walk of `k`
+    /// links, not of the whole path condition (the edge condition of a step).
+    pub fn newest(&self, k: usize) -> Vec<Term> {
+        let mut out = Vec::with_capacity(k.min(self.len));
+        let mut cur = &self.head;
+        while let Some(n) = cur.as_ref().filter(|_| out.len() < k) {
+            out.push(n.0.clone());
+            cur = &n.1.head;
+        }
+        out.reverse();
+        out
+    }
+
     /// The conjuncts, oldest first.
     pub fn to_vec(&self) -> Vec<Term> {
         let mut out = Vec::with_capacity(self.len);
@@ -302,6 +315,9 @@ mod tests {
                 result: Rc::from("r"),
             });
         }
+        assert_eq!(pc.newest(2), pc.to_vec()[29_998..].to_vec());
+        assert!(pc.newest(0).is_empty());
+        assert_eq!(pc.newest(40_000).len(), 30_000);
         let shared = pc.clone();
         drop(pc);
         assert_eq!(shared.len(), 30_000);

@@ -16,6 +16,10 @@
 //! Quantifier-bound variables are not free symbols ([`Term::vars`]), so they connect
 //! nothing. Sorts are no issue: a symbol is a name *and* a sort. An `Unknown` answer for
 //! `C` is reported as the answer for `pc` (never upgraded to `Sat`).
+//!
+//! [`Solver::check`](super::Solver::check) finds `C` incrementally, as the union of the
+//! components (kept by a union-find with rollback over the last query's conjuncts) that
+//! contain a new conjunct: the same set, see `solver/clusters.rs`.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
@@ -49,7 +53,10 @@ impl VarsMemo {
 }
 
 /// The conjuncts of `pc` that need checking when `pc[..known]` is known satisfiable: those
-/// connected to `pc[known..]` by shared symbols, in their order in `pc`.
+/// connected to `pc[known..]` by shared symbols, in their order in `pc`. The solver computes
+/// the same set incrementally (`solver/clusters.rs`); this from-scratch version is the
+/// reference its tests compare against.
+#[cfg(test)]
 pub fn cluster(pc: &[Term], known: usize, memo: &mut VarsMemo) -> Vec<Term> {
     let seeds: Vec<usize> = (known..pc.len()).collect();
     connected(pc, &seeds, memo)

@@ -544,3 +544,44 @@ fn incremental_stack_reuses_the_common_prefix() {
     assert_eq!(s.check(&child), SatResult::Unsat);
     assert_eq!((s.inc.pushes, s.inc.pops), (5, 1));
 }
+
+/// Path conditions longer than `PATH_KEY_LIMIT` (not keyed in the whole-path cache) along a
+/// depth-first walk: every answer agrees with a fresh solver's, slicing still happens, and
+/// an unsat conjunct deep down is found.
+#[test]
+fn long_path_conditions_agree_with_a_fresh_solver() {
+    let mut s = solver();
+    let mut pc: Vec<Term> = Vec::new();
+    // 40 independent inputs, then a chain linking a few of them.
+    for i in 0..40 {
+        let c = Term::gt(var(&format!("a{i}")), int(i));
+        pc.push(c);
+        assert_eq!(s.check(&pc), SatResult::Sat);
+    }
+    let deep = pc.len();
+    assert!(deep > PATH_KEY_LIMIT);
+    let sliced = s.stats().sliced;
+    // Siblings at depth 41: each extends the same 40-conjunct prefix.
+    let siblings = [
+        (Term::lt(var("a3"), int(3)), SatResult::Unsat),
+        (Term::lt(var("a3"), var("a7")), SatResult::Sat),
+        (Term::eq(var("a39"), int(39)), SatResult::Unsat),
+        (Term::eq(var("a39"), int(40)), SatResult::Sat),
+    ];
+    for (c, want) in siblings {
+        pc.truncate(deep);
+        pc.push(c);
+        assert_eq!(s.check(&pc), want, "{}", pc[deep]);
+        assert_eq!(fresh(&pc), want);
+    }
+    assert!(s.stats().sliced > sliced, "the long conditions were sliced");
+    // Deeper on the last sibling, then back up to a prefix: known satisfiable.
+    pc.push(Term::lt(var("a39"), var("a0")));
+    assert_eq!(s.check(&pc), fresh(&pc));
+    assert_eq!(s.check(&pc[..deep]), SatResult::Sat);
+    // A contradiction spread over two conjuncts far apart.
+    let mut bad = pc[..deep].to_vec();
+    bad.push(Term::lt(var("a0"), int(0)));
+    assert_eq!(s.check(&bad), SatResult::Unsat);
+    assert_eq!(fresh(&bad), SatResult::Unsat);
+}
