@@ -13,6 +13,8 @@
 //! `unknown` leaf, never a guess.
 
 mod eval;
+/// Compact symbolic execution: loops folded with a parameter κ (issue 15).
+pub mod fold;
 pub mod label;
 pub mod state;
 mod step;
@@ -55,6 +57,8 @@ pub struct Config {
     pub frames: bool,
     /// How to run a `while` that has `invariant` lines. Default: apply the invariant.
     pub loops: LoopMode,
+    /// Fold loops whose iteration path has a template (issue 15). Default off.
+    pub fold: fold::FoldMode,
 }
 
 /// The transition for loops with `invariant` lines.
@@ -79,6 +83,7 @@ impl Default for Config {
             timeout_ms: Some(10_000),
             frames: true,
             loops: LoopMode::Invariant,
+            fold: fold::FoldMode::Off,
         }
     }
 }
@@ -119,6 +124,8 @@ pub struct Stats {
     pub leaves: usize,
     pub exceptions: usize,
     pub bounds: usize,
+    /// Fold nodes (loop heads folded with a parameter κ).
+    pub folds: usize,
     pub solver: SolverStats,
 }
 
@@ -153,6 +160,8 @@ pub struct Engine {
     input_names: BTreeSet<String>,
     cancel: Arc<AtomicBool>,
     entry: Option<String>,
+    /// Templates, fold nodes and their exits (issue 15).
+    folds: fold::Folds,
 }
 
 impl Engine {
@@ -238,6 +247,7 @@ impl Engine {
             input_names,
             cancel,
             entry: entry.map(str::to_string),
+            folds: fold::Folds::default(),
         };
         // Module runs: every declared input is bound from the start, whatever line declares it.
         let mut globals = state::Env::new();
@@ -374,7 +384,7 @@ impl Engine {
             return Vec::new();
         }
         let base = state.pc.len();
-        children
+        let ids: Vec<NodeId> = children
             .into_iter()
             .map(|c| {
                 // The edge condition: what the step added to the path condition.
@@ -387,7 +397,9 @@ impl Engine {
                 }
                 leaf
             })
-            .collect()
+            .collect();
+        self.fold_attach(id, &ids, opaque_call); // fold (issue 15): record the fold's exits
+        ids
     }
 
     /// Does the open node `id` sit at a `while` with invariants, where both transitions
@@ -413,6 +425,10 @@ impl Engine {
 
     /// The feasible successors of a settled state (one transition), settled.
     fn successors(&mut self, state: &State) -> Vec<Child> {
+        // fold (issue 15): a loop head whose path has a template steps to the fold's exits.
+        if let Some(children) = self.fold_successors(state) {
+            return children;
+        }
         let result = {
             let stepper = Stepper {
                 cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
@@ -771,6 +787,7 @@ impl Engine {
         let mut s = Stats {
             nodes: self.tree.len(),
             solver: self.solver.stats(),
+            folds: self.fold_count(),
             ..Stats::default()
         };
         for n in self.tree.nodes() {

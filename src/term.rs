@@ -14,6 +14,10 @@
 //! Z3) translates terms itself; the engine never sees a Z3 type.
 
 mod build;
+/// Compact symbolic execution (issue 15): linear forms, quantifier elimination, substitution.
+pub mod linear;
+pub mod qe;
+mod subst;
 #[cfg(test)]
 mod limits_tests;
 pub mod model;
@@ -32,6 +36,7 @@ use crate::concrete::Value;
 use crate::lang::ast::{CmpOp, Type};
 
 pub use model::{Model, EVAL_RANGE_LIMIT};
+pub use print::display_name;
 pub use smt2::smt2_declarations;
 
 /// The sort of a term. `Seq` is a minipy tuple, SMT-LIB `(Seq Int)`.

@@ -15,6 +15,7 @@ use crate::engine::{Engine, Limits, Node, NodeId, Outcome, Stop, Strategy};
 
 mod counterexamples;
 mod dot;
+mod fold_text;
 mod json;
 mod tree_text;
 
@@ -46,6 +47,11 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     let loaded = Loaded::read(&args.file)?;
     let started = Instant::now();
     let mut engine = args.explore.engine(&loaded, args.loops, !args.no_frames)?;
+    if args.templates {
+        let file = args.file.display().to_string();
+        print!("{}", fold_text::templates(&file, &loaded.source, &engine));
+        return Ok(0);
+    }
     let limits = Limits {
         max_nodes: Some(args.explore.max_nodes),
         time: None,
