@@ -40,7 +40,7 @@ pub struct StepSig {
     abrupt: u8,
     exc: Option<(ExcClass, Span)>,
     top: Option<(usize, usize, u8)>,
-    depth: usize,
+    depth: isize,
 }
 
 /// What an exit of a fold is.

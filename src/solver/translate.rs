@@ -120,6 +120,8 @@ pub struct Translator {
     named: HashMap<Term, Bool>,
     /// Names given so far (the names stay unique when the memo is cleared).
     names: u64,
+    /// Bound variables whose range starts at a constant ≥ 0 (index-normal form, issue 15).
+    nonneg: Vec<Sym>,
 }
 
 impl Translator {
@@ -369,6 +371,12 @@ impl Translator {
                 let pos = Int::add(&[&self.len(s), &int_lit(k)]);
                 self.elem(s, &pos, None)
             }
+            // `t[j + c]` under `all(... for j in range(lo, hi))` with constants lo, c ≥ 0:
+            // the index is never negative, no `ite` (which makes MBQI give up; NEXT.md §1.5b).
+            None if self.nonneg_index(i) => {
+                let zi = self.int(i);
+                self.elem(s, &zi, None)
+            }
             None => {
                 let zi = self.int(i);
                 let wrapped = Int::add(&[&zi, &self.len(s)]);
@@ -376,6 +384,15 @@ impl Translator {
                 self.elem(s, &pos, None)
             }
         }
+    }
+
+    /// Is `i` a bound variable of [`Translator::nonneg`] plus a constant ≥ 0?
+    fn nonneg_index(&self, i: &Term) -> bool {
+        self.nonneg.iter().any(|v| {
+            matches!(crate::term::linear::linear_in(i, v),
+                Some((c, rest)) if c == BigInt::from(1)
+                    && rest.as_int().is_some_and(|r| !r.is_negative()))
+        })
     }
 
     /// `a == b` on tuples: equal lengths and equal elements.
@@ -428,7 +445,14 @@ impl Translator {
         let (zlo, zhi) = (self.int(lo), self.int(hi));
         let k = Int::fresh_const(&v.name);
         self.env.push((v.clone(), k.clone()));
+        let nonneg = lo.as_int().is_some_and(|l| !l.is_negative());
+        if nonneg {
+            self.nonneg.push(v.clone());
+        }
         let zbody = self.bool(body);
+        if nonneg {
+            self.nonneg.pop();
+        }
         self.env.pop();
         let range = Bool::and(&[&zlo.le(&k), &k.lt(&zhi)]);
         if forall {

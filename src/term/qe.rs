@@ -63,10 +63,6 @@ fn affine_cmp(t: &Term, j: &Sym) -> Option<(CmpOp, BigInt, Term)> {
     Some((*op, c, e))
 }
 
-fn f_at(c: &BigInt, e: &Term, at: Term) -> Term {
-    Term::add(Term::mul(Term::int(c.clone()), at), e.clone())
-}
-
 /// `∀j ∈ [0, κ). conjunct` without a quantifier, if the conjunct is affine in `j` (or free
 /// of it).
 pub fn qe_bounded(conjunct: &Term, j: &Sym, kappa: &Term) -> Option<Term> {
@@ -77,15 +73,15 @@ pub fn qe_bounded(conjunct: &Term, j: &Sym, kappa: &Term) -> Option<Term> {
     }
     let (op, c, e) = affine_cmp(conjunct, j)?;
     let last = Term::sub(kappa.clone(), Term::int(1));
-    let cmp0 = |f: Term| Term::cmp(op, f, zero.clone());
     let body = match op {
+        // Ordering: the conjunct itself at the end where it is hardest to meet.
         CmpOp::Lt | CmpOp::Le => {
             let worst = if c.is_positive() { last } else { zero.clone() };
-            cmp0(f_at(&c, &e, worst))
+            conjunct.subst1(j, &worst)
         }
         CmpOp::Gt | CmpOp::Ge => {
             let worst = if c.is_negative() { last } else { zero.clone() };
-            cmp0(f_at(&c, &e, worst))
+            conjunct.subst1(j, &worst)
         }
         CmpOp::Eq => {
             let e0 = Term::eq(e.clone(), zero.clone());
@@ -121,7 +117,7 @@ pub fn qe_unbounded(conjunct: &Term, j: &Sym) -> Option<Term> {
         return Some(conjunct.clone());
     }
     let (op, c, e) = affine_cmp(conjunct, j)?;
-    let at0 = Term::cmp(op, e.clone(), zero.clone());
+    let at0 = conjunct.subst1(j, &zero);
     Some(match op {
         CmpOp::Lt | CmpOp::Le if c.is_positive() => Term::bool(false),
         CmpOp::Gt | CmpOp::Ge if c.is_negative() => Term::bool(false),

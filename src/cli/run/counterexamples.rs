@@ -90,6 +90,11 @@ fn line(x: &mut Explored, id: NodeId) -> String {
                 })
                 .collect();
             let _ = write!(text, " for {}", values.join(", "));
+            // Folded loops: how many times each ran (issue 15).
+            let kappas = super::fold_text::kappa_lines(&x.engine, &x.source, id, &model.havoc);
+            if !kappas.is_empty() {
+                let _ = write!(text, " ({})", kappas.join("; "));
+            }
             if let Some(note) = reproduction(x, id, &model.inputs) {
                 let _ = write!(text, " -- {note}");
             }

@@ -149,3 +149,68 @@ pub fn templates(file: &str, source: &SourceMap, engine: &Engine) -> String {
     }
     out
 }
+
+/// The `fold` field of a JSON node.
+#[derive(serde::Serialize)]
+pub struct FoldJson {
+    /// `κ1`; `smt_name` is its SMT-LIB name (`k@1`).
+    param: String,
+    smt_name: String,
+    loop_line: usize,
+    /// The folded path: `{line, step}` with `step` `enter`, `then`, `else` or "".
+    path: Vec<PathStep>,
+    /// Each changed variable's value after κ iterations, over the values at the head.
+    closed_forms: std::collections::BTreeMap<String, String>,
+    /// Φ(κ), one conjunct per entry (minipy).
+    iteration_condition: Vec<String>,
+}
+
+#[derive(serde::Serialize)]
+struct PathStep {
+    line: usize,
+    step: &'static str,
+}
+
+pub fn fold_json(x: &Explored, id: NodeId) -> Option<FoldJson> {
+    let f = x.engine.fold_at(id)?;
+    let tpl = &f.template;
+    let kappa = Term::var(f.kappa.clone());
+    let after = tpl.after(&kappa);
+    Some(FoldJson {
+        param: display_name(&f.kappa.name).to_string(),
+        smt_name: f.kappa.name.to_string(),
+        loop_line: x.source.line(tpl.span.start),
+        path: tpl
+            .steps
+            .iter()
+            .map(|(s, w)| PathStep {
+                line: x.source.line(s.start),
+                step: w,
+            })
+            .collect(),
+        closed_forms: tpl
+            .closed
+            .iter()
+            .map(|(n, s, _)| (n.to_string(), over_names(tpl, &after[s]).to_string()))
+            .collect(),
+        iteration_condition: f.phi.iter().map(|t| t.to_string()).collect(),
+    })
+}
+
+/// The `model_params` field: `{"κ1": 2}` for the folds on the path to `id`.
+pub fn params_json(
+    engine: &Engine,
+    id: NodeId,
+    havoc: &std::collections::BTreeMap<String, crate::concrete::Value>,
+) -> Option<std::collections::BTreeMap<String, serde_json::Value>> {
+    let out: std::collections::BTreeMap<String, serde_json::Value> = engine
+        .folds_on_path(id)
+        .into_iter()
+        .filter_map(|(_, k)| {
+            havoc
+                .get(&*k.name)
+                .map(|v| (display_name(&k.name).to_string(), v.to_json()))
+        })
+        .collect();
+    (!out.is_empty()).then_some(out)
+}

@@ -100,6 +100,12 @@ struct JsonNode {
     label: Option<&'static str>,
     invariant_failure: bool,
     model_unknown_reason: Option<String>,
+    /// At a folded loop head (issue 15): the fold's parameter and template.
+    fold: Option<super::fold_text::FoldJson>,
+    /// At a fold's exit: how it leaves the folded path (the `--tree` label).
+    fold_exit: Option<String>,
+    /// At a leaf under folds: each fold's parameter (`κ1`) and its value in the model.
+    model_params: Option<BTreeMap<String, serde_json::Value>>,
 }
 
 /// The node's terms in SMT-LIB.
@@ -123,6 +129,8 @@ struct Stats {
     open: usize,
     exceptions: usize,
     bounds: usize,
+    /// Fold nodes (issue 15).
+    folds: usize,
     solver_cache_hits: u64,
     z3_calls: u64,
 }
@@ -175,6 +183,7 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
         open: s.open,
         exceptions: s.exceptions,
         bounds: s.bounds,
+        folds: s.folds,
         solver_cache_hits: s.solver.cache_hits,
         z3_calls: s.solver.z3_calls,
     };
@@ -327,6 +336,11 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
         label: n.label,
         invariant_failure: n.invariant_failure,
         model_unknown_reason: None,
+        fold: super::fold_text::fold_json(x, id),
+        fold_exit: engine
+            .fold_exit(id)
+            .and_then(|_| super::fold_text::label(x, id)),
+        model_params: model.and_then(|m| super::fold_text::params_json(engine, id, &m.havoc)),
     }
 }
 

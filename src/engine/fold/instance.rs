@@ -163,7 +163,7 @@ pub fn instantiate(
             if succ.cond.is_false() {
                 continue;
             }
-            if next.is_none() && sig_of(&succ.state) == *sig {
+            if next.is_none() && sig_of(&cur, &succ.state) == *sig {
                 next = Some(succ);
                 continue;
             }

@@ -10,7 +10,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
-use num_traits::One;
+use num_traits::{One, Signed};
 
 use super::super::state::{Cont, Env, Frame, Frames, Kont, PathCondition, State};
 use super::super::step::{next_action, settle, Action, Settled, Stepper};
@@ -123,8 +123,8 @@ fn structural(block: &Block, index: usize) -> Result<(), NoTemplate> {
     body_ok(body)
 }
 
-/// The signature of a successor state (before settling): how it left the step.
-pub fn sig_of(state: &State) -> StepSig {
+/// The signature of a successor state (before settling) of `parent`: how it left the step.
+pub fn sig_of(parent: &State, state: &State) -> StepSig {
     use super::super::state::Abrupt;
     let abrupt = match &state.abrupt {
         None => 0,
@@ -139,11 +139,12 @@ pub fn sig_of(state: &State) -> StepSig {
         _ => None,
     };
     let (top, depth) = cont_shape(&state.cont);
+    let (_, before) = cont_shape(&parent.cont);
     StepSig {
         abrupt,
         exc,
         top,
-        depth,
+        depth: depth as isize - before as isize,
     }
 }
 
@@ -285,7 +286,7 @@ pub fn template_for(
             if succ.cond.is_false() {
                 continue;
             }
-            let sig = sig_of(&succ.state);
+            let sig = sig_of(&state, &succ.state);
             let word = step_word(&action, &succ.state);
             let mut ns = succ.state;
             let (mut sigs, mut steps, mut conds) = (sigs.clone(), steps.clone(), conds.clone());
@@ -513,7 +514,16 @@ impl Template {
             return Term::var(sym.clone());
         };
         match cl {
-            Closed::Induction(d) => Term::add(Term::var(sym.clone()), Term::mul(n.clone(), d.clone())),
+            Closed::Induction(d) => {
+                let x = Term::var(sym.clone());
+                match d.as_int() {
+                    Some(k) if k.is_negative() => {
+                        Term::sub(x, Term::mul(Term::int(-k), n.clone()))
+                    }
+                    Some(k) => Term::add(x, Term::mul(Term::int(k.clone()), n.clone())),
+                    None => Term::add(x, Term::mul(n.clone(), d.clone())),
+                }
+            }
             Closed::Reset(e) => {
                 let prev = Term::sub(n.clone(), Term::int(1));
                 let mut deps = BTreeSet::new();
