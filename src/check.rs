@@ -295,8 +295,16 @@ pub fn check_with(
             continue;
         }
         let model = model_of(engine, &inputs);
-        let verdicts: Vec<Option<bool>> =
-            candidates.iter().map(|(_, pc)| holds(&model, pc)).collect();
+        // Folds (issue 15): each candidate's κs by κ-search under these inputs.
+        let models: Vec<Option<Model>> = candidates
+            .iter()
+            .map(|(id, _)| engine.with_fold_params(*id, &model))
+            .collect();
+        let verdicts: Vec<Option<bool>> = candidates
+            .iter()
+            .zip(&models)
+            .map(|((_, pc), m)| m.as_ref().and_then(|m| holds(m, pc)))
+            .collect();
         let leaf = candidates
             .iter()
             .zip(&verdicts)
@@ -315,6 +323,12 @@ pub fn check_with(
             undecided += 1;
             continue;
         }
+        let model = candidates
+            .iter()
+            .zip(&models)
+            .find(|((id, _), _)| Some(*id) == leaf)
+            .and_then(|(_, m)| m.clone())
+            .unwrap_or(model);
         let symbolic = match leaf.map(|l| leaf_behaviour(engine, l, &model, is_entry)) {
             Some(None) => {
                 unevaluated += 1;
@@ -354,7 +368,22 @@ pub fn check_with(
         checked += 1;
         let inputs = m.inputs.clone();
         let model = model_of(engine, &inputs);
-        let Some(symbolic) = leaf_behaviour(engine, leaf, &model, is_entry) else {
+        // Folds (issue 15): the real iteration counts, which the model's κs must equal.
+        let Some(model) = engine.with_fold_params(leaf, &model) else {
+            unevaluated += 1;
+            continue;
+        };
+        let wrong_kappa = engine.folds_on_path(leaf).into_iter().find_map(|(_, k)| {
+            let claimed = m.havoc.get(&*k.name)?;
+            let real = model.values.get(&k)?;
+            (claimed != real).then(|| {
+                format!(
+                    "{} = {claimed} in the model, but the run iterates {real} times",
+                    crate::term::display_name(&k.name)
+                )
+            })
+        });
+        let Some(mut symbolic) = leaf_behaviour(engine, leaf, &model, is_entry) else {
             unevaluated += 1;
             continue;
         };
@@ -364,6 +393,9 @@ pub fn check_with(
         if concrete.outcome == "step_limit" {
             unfinished += 1;
             continue;
+        }
+        if let Some(why) = wrong_kappa {
+            symbolic.outcome = format!("{} ({why})", symbolic.outcome);
         }
         if concrete != symbolic {
             precise = Some(Counterexample {
