@@ -17,6 +17,8 @@ mod differential;
 mod engine_api;
 /// `symdbg exec`: JSON shape, outcomes, exit codes, errors for bad inputs/files.
 mod exec;
+/// Compact symbolic execution: folded loops against unrolling and the interpreter.
+mod fold;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.

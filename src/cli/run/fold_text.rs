@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::Explored;
 use crate::base::SourceMap;
-use crate::engine::fold::{Closed, ExitKind, NoTemplate, Template};
+use crate::engine::fold::{ExitKind, NoTemplate, Template};
 use crate::engine::{Engine, NodeId};
 use crate::term::{display_name, Sort, Sym, Term};
 
@@ -105,24 +105,11 @@ pub fn templates(file: &str, source: &SourceMap, engine: &Engine) -> String {
                     "{file}:{line}: {text}  template, path ({})",
                     path_text(source, &tpl)
                 );
+                let after = tpl.after(&kappa);
                 let forms: Vec<String> = tpl
                     .closed
                     .iter()
-                    .map(|(name, sym, cl)| {
-                        let x = Term::var(Sym::new(name, sym.sort));
-                        let v = match cl {
-                            Closed::Induction(d) => {
-                                Term::add(x, Term::mul(kappa.clone(), over_names(&tpl, d)))
-                            }
-                            Closed::Reset(e) => {
-                                return format!(
-                                    "{name} ↦ ({}) of the last iteration, if κ ≥ 1",
-                                    over_names(&tpl, e)
-                                )
-                            }
-                        };
-                        format!("{name} ↦ {v}")
-                    })
+                    .map(|(name, sym, _)| format!("{name} ↦ {}", over_names(&tpl, &after[sym])))
                     .collect();
                 let _ = writeln!(
                     out,
