@@ -172,3 +172,62 @@ pub fn forall_from_zero(j: &Sym, body: &Term) -> Option<Term> {
     }
     (!rest).then(|| Term::and_all(out))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::concrete::Value;
+    use crate::term::{Model, Sort};
+
+    fn eval(m: &Model, t: &Term) -> bool {
+        m.eval(t) == Some(Value::Bool(true))
+    }
+
+    /// Every rewrite against iteration: c in -4..=4, e in -10..=10, κ in -3..=12, each
+    /// comparison; the unbounded form against a 60-step prefix (the functions are affine:
+    /// past 60 steps nothing changes sign within the constants used).
+    #[test]
+    fn quantifier_elimination_equals_iteration() {
+        let j = Sym::new("j@1", Sort::Int);
+        let x = Sym::new("x", Sort::Int);
+        let k = Sym::new("k@1", Sort::Int);
+        let ops = [CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge, CmpOp::Eq, CmpOp::Ne];
+        for c in -4i64..=4 {
+            for op in ops {
+                let f = Term::add(Term::mul(Term::int(c), Term::var(j.clone())), Term::var(x.clone()));
+                let conj = Term::cmp(op, f, Term::int(0));
+                let bounded = qe_bounded(&conj, &j, &Term::var(k.clone())).expect("affine");
+                let unbounded = qe_unbounded(&conj, &j).expect("affine");
+                for e in -10i64..=10 {
+                    let mut m = Model::default();
+                    m.values.insert(x.clone(), Value::Int(e.into()));
+                    let at = |m: &mut Model, jj: i64| {
+                        m.values.insert(j.clone(), Value::Int(jj.into()));
+                        let r = eval(m, &conj);
+                        m.values.remove(&j);
+                        r
+                    };
+                    for kk in -3i64..=12 {
+                        let want = (0..kk).all(|jj| at(&mut m, jj));
+                        m.values.insert(k.clone(), Value::Int(kk.into()));
+                        assert_eq!(eval(&m, &bounded), want, "{conj} κ={kk} x={e}: {bounded}");
+                        m.values.remove(&k);
+                    }
+                    let want = (0..60).all(|jj| at(&mut m, jj));
+                    assert_eq!(eval(&m, &unbounded), want, "{conj} x={e}: {unbounded}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn in_context_simplification_drops_refuted_disjuncts() {
+        let i = Term::var(Sym::new("i", Sort::Int));
+        let t = Term::var(Sym::new("t", Sort::Seq));
+        let ge = Term::ge(i.clone(), Term::int(0));
+        let guard = Term::or(Term::not(ge.clone()), Term::in_bounds(t.clone(), i.clone()));
+        let parts = conjuncts_in_context(&Term::and(guard, ge.clone()));
+        assert!(parts.contains(&ge));
+        assert!(parts.iter().all(|p| !matches!(p.kind(), K::Or(_))), "{parts:?}");
+    }
+}
