@@ -251,6 +251,15 @@ impl Engine {
         let mut m = model.clone();
         for (node, kappa) in self.folds_on_path(id) {
             let f = &self.folds.nodes[&node];
+            // A path that does not reach the fold under these inputs: any κ will do (the
+            // leaf's path condition is false anyway); no search, which might not end.
+            let reached = self.tree.node(node).state.pc.to_vec().iter().all(|t| {
+                m.eval(t) != Some(crate::concrete::Value::Bool(false))
+            });
+            if !reached {
+                m.values.insert(kappa, crate::concrete::Value::Int(0.into()));
+                continue;
+            }
             let mut n = 0u64;
             loop {
                 if n > KAPPA_SEARCH_LIMIT {

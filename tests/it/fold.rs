@@ -221,8 +221,8 @@ fn generated() -> Vec<String> {
         for st in steps {
             for g in guards {
                 k += 1;
-                // A third of the combinations (debug builds are slow on a shared machine).
-                if k % 3 != 0 {
+                // Half of the combinations (debug builds are slow on a shared machine).
+                if k % 2 != 0 {
                     continue;
                 }
                 // A deterministic sample of the combinations.
@@ -264,13 +264,11 @@ fn agree_on_box_small(src: &str) -> usize {
             inputs.insert("a".into(), Value::Int(a.into()));
             inputs.insert("b".into(), Value::Int(b.into()));
             let concrete = concrete_ending(src, "f", &inputs);
-            let fe = symbolic_ending(&f, &inputs);
             if concrete.0 == "step_limit" {
-                if let Some((_, end)) = &fe {
-                    assert_eq!(end.0, "bound", "{src}\n{inputs:?}");
-                }
+                // Runs forever (the box test checks those land on `bound` leaves).
                 continue;
             }
+            let fe = symbolic_ending(&f, &inputs);
             // A bound leaf is allowed only where classic unrolling is cut too.
             let ce = symbolic_ending(&c, &inputs).unwrap_or_else(|| panic!("{src}\n{inputs:?}"));
             if ce.1 .0 != "bound" {

@@ -17,7 +17,12 @@
 //!   (`"i!1": 0`: the state of a loop's arbitrary iteration; `"x!2.bound": false`: a
 //!   variable the loop may not have assigned), so a broken invariant's counterexample
 //!   shows the iteration it is about;
-//! - stats: `open`, `exceptions`, `bounds`, `solver_cache_hits`, `z3_calls`.
+//! - folds (`--fold auto`, issue 15): node `fold` at a folded loop head (`param` "κ1",
+//!   `smt_name` "k@1", `loop_line`, `path` [{`line`, `step`}], `closed_forms` {var: term},
+//!   `iteration_condition` [conjuncts of Φ(κ)]), `fold_exit` at a fold's exit (its
+//!   `--tree` label), `model_params` at a leaf under folds ({"κ1": 100}; the model also
+//!   holds `"k@1": 100`, like havoc symbols);
+//! - stats: `open`, `exceptions`, `bounds`, `folds`, `solver_cache_hits`, `z3_calls`.
 //!
 //! `exception_column` is where CPython 3.11's traceback marks the raise (see README). At an
 //! exception leaf `frames` is the call stack at the raise, as a traceback shows it; a
