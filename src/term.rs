@@ -14,15 +14,15 @@
 //! Z3) translates terms itself; the engine never sees a Z3 type.
 
 mod build;
-/// Compact symbolic execution (issue 15): linear forms, quantifier elimination, substitution.
-pub mod linear;
-pub mod qe;
-mod subst;
 #[cfg(test)]
 mod limits_tests;
+/// Compact symbolic execution (issue 15): linear forms, quantifier elimination, substitution.
+pub mod linear;
 pub mod model;
 mod print;
+pub mod qe;
 mod smt2;
+mod subst;
 #[cfg(test)]
 mod tests;
 

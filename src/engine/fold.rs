@@ -253,11 +253,17 @@ impl Engine {
             let f = &self.folds.nodes[&node];
             // A path that does not reach the fold under these inputs: any κ will do (the
             // leaf's path condition is false anyway); no search, which might not end.
-            let reached = self.tree.node(node).state.pc.to_vec().iter().all(|t| {
-                m.eval(t) != Some(crate::concrete::Value::Bool(false))
-            });
+            let reached = self
+                .tree
+                .node(node)
+                .state
+                .pc
+                .to_vec()
+                .iter()
+                .all(|t| m.eval(t) != Some(crate::concrete::Value::Bool(false)));
             if !reached {
-                m.values.insert(kappa, crate::concrete::Value::Int(0.into()));
+                m.values
+                    .insert(kappa, crate::concrete::Value::Int(0.into()));
                 continue;
             }
             let mut n = 0u64;
@@ -274,7 +280,8 @@ impl Engine {
                 }
             }
             m.values.remove(&f.tau);
-            m.values.insert(kappa, crate::concrete::Value::Int(n.into()));
+            m.values
+                .insert(kappa, crate::concrete::Value::Int(n.into()));
         }
         Some(m)
     }
@@ -305,11 +312,18 @@ impl Engine {
     }
 }
 
-fn collect_loops(block: &Block, func: Option<Rc<str>>, out: &mut Vec<(Block, usize, Option<Rc<str>>)>) {
+fn collect_loops(
+    block: &Block,
+    func: Option<Rc<str>>,
+    out: &mut Vec<(Block, usize, Option<Rc<str>>)>,
+) {
     for (i, instr) in block.iter().enumerate() {
         match &instr.kind {
             InstrKind::While {
-                body, orelse, guard, ..
+                body,
+                orelse,
+                guard,
+                ..
             } => {
                 out.push((block.clone(), i, func.clone()));
                 collect_loops(guard, func.clone(), out);

@@ -191,10 +191,20 @@ mod tests {
         let j = Sym::new("j@1", Sort::Int);
         let x = Sym::new("x", Sort::Int);
         let k = Sym::new("k@1", Sort::Int);
-        let ops = [CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge, CmpOp::Eq, CmpOp::Ne];
+        let ops = [
+            CmpOp::Lt,
+            CmpOp::Le,
+            CmpOp::Gt,
+            CmpOp::Ge,
+            CmpOp::Eq,
+            CmpOp::Ne,
+        ];
         for c in -4i64..=4 {
             for op in ops {
-                let f = Term::add(Term::mul(Term::int(c), Term::var(j.clone())), Term::var(x.clone()));
+                let f = Term::add(
+                    Term::mul(Term::int(c), Term::var(j.clone())),
+                    Term::var(x.clone()),
+                );
                 let conj = Term::cmp(op, f, Term::int(0));
                 let bounded = qe_bounded(&conj, &j, &Term::var(k.clone())).expect("affine");
                 let unbounded = qe_unbounded(&conj, &j).expect("affine");
@@ -228,6 +238,9 @@ mod tests {
         let guard = Term::or(Term::not(ge.clone()), Term::in_bounds(t.clone(), i.clone()));
         let parts = conjuncts_in_context(&Term::and(guard, ge.clone()));
         assert!(parts.contains(&ge));
-        assert!(parts.iter().all(|p| !matches!(p.kind(), K::Or(_))), "{parts:?}");
+        assert!(
+            parts.iter().all(|p| !matches!(p.kind(), K::Or(_))),
+            "{parts:?}"
+        );
     }
 }

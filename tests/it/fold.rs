@@ -164,7 +164,10 @@ fn agree_on_box(src: &str, entry: &str) -> usize {
             // A run that never ends lands on a `bound` leaf (the forever child); no leaf
             // that claims a result may hold for it.
             let bound = symbolic_ending_among(&folded, &inputs, &|o| o == Outcome::Bound);
-            assert!(bound.is_some(), "{entry} {inputs:?}: runs forever, no bound leaf");
+            assert!(
+                bound.is_some(),
+                "{entry} {inputs:?}: runs forever, no bound leaf"
+            );
             continue;
         }
         let f = symbolic_ending(&folded, &inputs);
@@ -174,7 +177,10 @@ fn agree_on_box(src: &str, entry: &str) -> usize {
         let c = c.unwrap_or_else(|| panic!("{entry} {inputs:?}: no classic leaf holds"));
         // Unrolled 4 times: runs of more iterations (from_start from -3) end on `bound`.
         if c.1 .0 != "bound" {
-            assert_eq!(c.1, concrete, "{entry} {inputs:?}: unrolling vs interpreter");
+            assert_eq!(
+                c.1, concrete,
+                "{entry} {inputs:?}: unrolling vs interpreter"
+            );
         }
     }
     folded.stats().folds
@@ -232,7 +238,7 @@ fn generated() -> Vec<String> {
             for g in guards {
                 k += 1;
                 // Half of the combinations (debug builds are slow on a shared machine).
-                if k % 2 != 0 {
+                if !k.is_multiple_of(2) {
                     continue;
                 }
                 // A deterministic sample of the combinations.
@@ -258,7 +264,11 @@ fn generated_loops_agree_with_unrolling_and_the_interpreter() {
         let folds = agree_on_box_small(src);
         folded += usize::from(folds > 0);
     }
-    assert!(folded * 2 >= progs.len(), "only {folded} of {} folded", progs.len());
+    assert!(
+        folded * 2 >= progs.len(),
+        "only {folded} of {} folded",
+        progs.len()
+    );
 }
 
 fn agree_on_box_small(src: &str) -> usize {
@@ -312,7 +322,10 @@ fn folded_trees_do_not_grow_with_unroll() {
                 classic.push(explore(&src, entry, FoldMode::Off, unroll).stats().nodes);
             }
         }
-        assert!(classic.windows(2).all(|w| w[0] < w[1]), "{entry}: {classic:?}");
+        assert!(
+            classic.windows(2).all(|w| w[0] < w[1]),
+            "{entry}: {classic:?}"
+        );
     }
     // Module code: divmod by subtraction is infinite classically, 5 nodes folded.
     for unroll in ["1", "3", "10", "50"] {
@@ -325,7 +338,10 @@ fn folded_trees_do_not_grow_with_unroll() {
             unroll,
         ]);
         assert_eq!(code, 0, "{err}");
-        assert!(out.contains("5 nodes, 1 leaf (0 exceptions, 0 bound)"), "{out}");
+        assert!(
+            out.contains("5 nodes, 1 leaf (0 exceptions, 0 bound)"),
+            "{out}"
+        );
     }
 }
 
@@ -395,7 +411,9 @@ fn models_carry_kappa_and_check_passes_with_folds() {
     assert_eq!(fold["fold"]["loop_line"], 4);
     assert_eq!(fold["fold"]["closed_forms"]["i"], "i + κ1");
     for leaf in nodes.iter().filter(|n| n["kind"] == "leaf") {
-        let k = leaf["model_params"]["κ1"].as_i64().expect("κ1 in the model");
+        let k = leaf["model_params"]["κ1"]
+            .as_i64()
+            .expect("κ1 in the model");
         let rv = leaf["model_return_value"].as_i64().unwrap();
         // Found at position κ1, or not found after κ1 = len(a) iterations.
         assert!(rv == k || rv == -1, "{leaf}");
@@ -423,7 +441,10 @@ fn templates_and_folded_trees() {
     assert_eq!(code, 0, "{err}");
     insta::assert_snapshot!("fold_templates_mine", out);
     let (_, out, _) = symdbg(&["run", "tests/data/fold/no_template.py", "--templates"]);
-    assert!(out.contains("no template: `s` grows by a value that changes"), "{out}");
+    assert!(
+        out.contains("no template: `s` grows by a value that changes"),
+        "{out}"
+    );
     assert!(out.contains("no template: `x` is multiplied"), "{out}");
     for (file, entry) in [
         ("lin_srch.py", "lin_srch"),
@@ -445,11 +466,19 @@ fn closed_forms_equal_plain_iteration() {
     use symdbg::term::{Sort, Term};
     let mut seed = 7u64;
     let mut rnd = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((seed >> 33) % 11) as i64 - 5
     };
     let mut checked = 0;
-    for file in ["mine.py", "find_gap.py", "stride.py", "count_if.py", "last_nonneg_run.py"] {
+    for file in [
+        "mine.py",
+        "find_gap.py",
+        "stride.py",
+        "count_if.py",
+        "last_nonneg_run.py",
+    ] {
         let src = read(file);
         let (program, types, ir) = transform::load(&src).unwrap();
         let e = Engine::new(&program, types, ir, None, Config::default()).unwrap();
@@ -462,9 +491,9 @@ fn closed_forms_equal_plain_iteration() {
                     let v = match s.sort {
                         Sort::Int => Value::Int(rnd().into()),
                         Sort::Bool => Value::Bool(rnd() > 0),
-                        Sort::Seq => Value::Tuple(
-                            (0..12).map(|_| rnd().into()).collect::<Vec<_>>().into(),
-                        ),
+                        Sort::Seq => {
+                            Value::Tuple((0..12).map(|_| rnd().into()).collect::<Vec<_>>().into())
+                        }
                     };
                     m.values.insert(s.clone(), v);
                 }

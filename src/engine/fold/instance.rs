@@ -31,7 +31,11 @@ pub struct Instance {
 fn lookup(stepper: &Stepper, state: &State, name: &str) -> Option<Term> {
     let frame = state.frame();
     let local = match &frame.func {
-        Some(f) => stepper.cx.locals.get(&**f).is_some_and(|l| l.contains(name)),
+        Some(f) => stepper
+            .cx
+            .locals
+            .get(&**f)
+            .is_some_and(|l| l.contains(name)),
         None => false,
     };
     let env = if local { &frame.locals } else { &state.globals };
@@ -43,9 +47,13 @@ fn lookup(stepper: &Stepper, state: &State, name: &str) -> Option<Term> {
 
 fn bind(stepper: &Stepper, state: &mut State, name: &str, value: Term) {
     let func = state.frame().func.clone();
-    let local = func
-        .as_ref()
-        .is_some_and(|f| stepper.cx.locals.get(&**f).is_some_and(|l| l.contains(name)));
+    let local = func.as_ref().is_some_and(|f| {
+        stepper
+            .cx
+            .locals
+            .get(&**f)
+            .is_some_and(|l| l.contains(name))
+    });
     if local {
         let frame = state.frame_mut();
         frame.locals = frame.locals.insert(Rc::from(name), value);
@@ -168,11 +176,17 @@ pub fn instantiate(
                 continue;
             }
             let kind = match (&succ.state.abrupt, step) {
-                (Some(super::super::state::Abrupt::Exception(c, at)), _) => ExitKind::Raises(*c, *at),
+                (Some(super::super::state::Abrupt::Exception(c, at)), _) => {
+                    ExitKind::Raises(*c, *at)
+                }
                 (_, 0) => ExitKind::GuardFails,
                 _ if is_if => ExitKind::Leaves(
                     at.unwrap_or(tpl.span),
-                    if tpl.steps[step].1 == "else" { "then" } else { "else" },
+                    if tpl.steps[step].1 == "else" {
+                        "then"
+                    } else {
+                        "else"
+                    },
                 ),
                 _ => ExitKind::Leaves(at.unwrap_or(tpl.span), ""),
             };
@@ -197,7 +211,9 @@ pub fn instantiate(
         };
         prefix.push(next.cond);
         cur = next.state;
-        if step + 1 < tpl.path.len() && !matches!(settle(&mut cur, replay.cx.program), Settled::Running) {
+        if step + 1 < tpl.path.len()
+            && !matches!(settle(&mut cur, replay.cx.program), Settled::Running)
+        {
             return Err("the folded path ends early here".to_string());
         }
     }

@@ -102,8 +102,12 @@ fn structural(block: &Block, index: usize) -> Result<(), NoTemplate> {
                     body_ok(orelse)?;
                     None
                 }
-                InstrKind::While { .. } => Some("the body contains a loop (inner loops fold themselves)"),
-                InstrKind::Call { .. } | InstrKind::Lookup { .. } => Some("the body calls a function"),
+                InstrKind::While { .. } => {
+                    Some("the body contains a loop (inner loops fold themselves)")
+                }
+                InstrKind::Call { .. } | InstrKind::Lookup { .. } => {
+                    Some("the body calls a function")
+                }
                 InstrKind::Try { .. } => Some("the body contains a try statement"),
                 InstrKind::Havoc { .. }
                 | InstrKind::Assume(_)
@@ -178,7 +182,10 @@ pub fn at_guard(state: &State, block: &Block, index: usize) -> bool {
 fn in_loop(state: &State, block: &Block, index: usize) -> bool {
     let mut cur = state.cont.clone();
     while let Some(k) = cur.top() {
-        if let Kont::Loop { block: b, index: i, .. } = k {
+        if let Kont::Loop {
+            block: b, index: i, ..
+        } = k
+        {
             if Rc::ptr_eq(b, block) && *i == index {
                 return true;
             }
@@ -279,7 +286,10 @@ pub fn template_for(
         let action = next_action(&state);
         let result = stepper.step(&state);
         if let Some(reason) = stepper.cx.limit.take() {
-            return Err(refuse(format!("an iteration goes past a limit: {reason}"), at));
+            return Err(refuse(
+                format!("an iteration goes past a limit: {reason}"),
+                at,
+            ));
         }
         // Reverse so the first successor is explored first (else before then for an if).
         for succ in result.succs.into_iter().rev() {
@@ -435,7 +445,13 @@ fn classify(span: Span, head: &[(Rc<str>, Sym)], c: Cyclic) -> Result<Template, 
     let mut closed: Vec<(Rc<str>, Sym, Closed)> = changed
         .iter()
         .filter(|(_, s, _)| induction.contains_key(s))
-        .map(|(n, s, _)| (n.clone(), s.clone(), Closed::Induction(induction[s].clone())))
+        .map(|(n, s, _)| {
+            (
+                n.clone(),
+                s.clone(),
+                Closed::Induction(induction[s].clone()),
+            )
+        })
         .collect();
     let mut done: BTreeSet<Sym> = induction.keys().cloned().collect();
     let mut pending = resets;
@@ -474,15 +490,17 @@ fn classify(span: Span, head: &[(Rc<str>, Sym)], c: Cyclic) -> Result<Template, 
         }
         match cl {
             Closed::Induction(d) if d.as_int().is_some() => {}
-            Closed::Induction(_) => {
-                return Err(refuse(
-                    format!("the loop's conditions read `{name}`, whose step is not a constant (not in v1)"),
-                    span,
-                ))
-            }
+            Closed::Induction(_) => return Err(refuse(
+                format!(
+                    "the loop's conditions read `{name}`, whose step is not a constant (not in v1)"
+                ),
+                span,
+            )),
             Closed::Reset(_) => {
                 return Err(refuse(
-                    format!("the loop's conditions read `{name}`, which the path resets (not in v1)"),
+                    format!(
+                        "the loop's conditions read `{name}`, which the path resets (not in v1)"
+                    ),
                     span,
                 ))
             }
@@ -517,9 +535,7 @@ impl Template {
             Closed::Induction(d) => {
                 let x = Term::var(sym.clone());
                 match d.as_int() {
-                    Some(k) if k.is_negative() => {
-                        Term::sub(x, Term::mul(Term::int(-k), n.clone()))
-                    }
+                    Some(k) if k.is_negative() => Term::sub(x, Term::mul(Term::int(-k), n.clone())),
                     Some(k) => Term::add(x, Term::mul(Term::int(k.clone()), n.clone())),
                     None => Term::add(x, Term::mul(n.clone(), d.clone())),
                 }
