@@ -424,6 +424,7 @@ fn models_carry_kappa_and_check_passes_with_folds() {
         ("mine.py", "divs"),
         ("mine.py", "no_seven"),
         ("mine.py", "two_counters"),
+        ("sym_start.py", "f"),
     ] {
         let path = format!("tests/data/fold/{file}");
         let (code, out, err) = symdbg(&[
@@ -521,4 +522,24 @@ fn closed_forms_equal_plain_iteration() {
         }
     }
     assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn a_search_from_a_symbolic_start_is_decided() {
+    // Needs the quantifier split at index 0 (NEXT.md §1.5b): a timeout before.
+    let (code, out, err) = symdbg(&[
+        "run",
+        "tests/data/fold/sym_start.py",
+        "--entry",
+        "f",
+        "--fold",
+        "auto",
+        "--timeout-ms",
+        "5000",
+        "--counterexamples",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("AssertionError for"), "{out}");
+    assert!(out.contains("κ1 = 3)"), "{out}");
+    assert!(!out.contains("gave up"), "{out}");
 }
