@@ -348,3 +348,6 @@ fn collect_loops(
 }
 
 use super::state::State;
+
+#[cfg(test)]
+mod tests;

@@ -399,7 +399,7 @@ impl Translator {
             (t == s
                 && matches!(crate::term::linear::linear_in(i, v),
                     Some((c, rest)) if c == BigInt::from(1) && rest == *a))
-                .then(|| m.clone())
+            .then(|| m.clone())
         })
     }
 
@@ -424,7 +424,8 @@ impl Translator {
         let m = Int::fresh_const("m");
         let range = Bool::and(&[&zero.le(&m), &first.le(&m), &m.lt(&end)]);
         self.env.push((v.clone(), Int::sub(&[&m, &za])));
-        self.direct.push((v.clone(), a.clone(), t.clone(), m.clone()));
+        self.direct
+            .push((v.clone(), a.clone(), t.clone(), m.clone()));
         let b = self.bool(body);
         self.direct.pop();
         self.env.pop();
@@ -437,7 +438,8 @@ impl Translator {
             &m.lt(&zlen),
         ]);
         self.env.push((v.clone(), Int::sub(&[&m, &zlen, &za])));
-        self.direct.push((v.clone(), a.clone(), t.clone(), m.clone()));
+        self.direct
+            .push((v.clone(), a.clone(), t.clone(), m.clone()));
         let b = self.bool(body);
         self.direct.pop();
         self.env.pop();

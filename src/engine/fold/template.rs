@@ -490,12 +490,14 @@ fn classify(span: Span, head: &[(Rc<str>, Sym)], c: Cyclic) -> Result<Template, 
         }
         match cl {
             Closed::Induction(d) if d.as_int().is_some() => {}
-            Closed::Induction(_) => return Err(refuse(
-                format!(
+            Closed::Induction(_) => {
+                return Err(refuse(
+                    format!(
                     "the loop's conditions read `{name}`, whose step is not a constant (not in v1)"
                 ),
-                span,
-            )),
+                    span,
+                ))
+            }
             Closed::Reset(_) => {
                 return Err(refuse(
                     format!(
