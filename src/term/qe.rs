@@ -72,6 +72,12 @@ pub fn qe_bounded(conjunct: &Term, j: &Sym, kappa: &Term) -> Option<Term> {
         return Some(Term::or(empty, conjunct.clone()));
     }
     let (op, c, e) = affine_cmp(conjunct, j)?;
+    // `f = 0` iff `-f = 0`: a positive coefficient reads better (`x % 2`, not `-x % -2`).
+    let (c, e) = if matches!(op, CmpOp::Eq | CmpOp::Ne) && c.is_negative() {
+        (-c, Term::neg(e))
+    } else {
+        (c, e)
+    };
     let last = Term::sub(kappa.clone(), Term::int(1));
     let body = match op {
         // Ordering: the conjunct itself at the end where it is hardest to meet.
@@ -117,6 +123,12 @@ pub fn qe_unbounded(conjunct: &Term, j: &Sym) -> Option<Term> {
         return Some(conjunct.clone());
     }
     let (op, c, e) = affine_cmp(conjunct, j)?;
+    // `f = 0` iff `-f = 0`: a positive coefficient reads better (`x % 2`, not `-x % -2`).
+    let (c, e) = if matches!(op, CmpOp::Eq | CmpOp::Ne) && c.is_negative() {
+        (-c, Term::neg(e))
+    } else {
+        (c, e)
+    };
     let at0 = conjunct.subst1(j, &zero);
     Some(match op {
         CmpOp::Lt | CmpOp::Le if c.is_positive() => Term::bool(false),
