@@ -434,7 +434,7 @@ impl Translator {
         let m = Int::fresh_const("m");
         let range = Bool::and(&[
             &Int::add(&[&first, &zlen]).le(&m),
-            &m.lt(&Int::add(&[&end, &zlen])),
+            &m.lt(Int::add(&[&end, &zlen])),
             &m.lt(&zlen),
         ]);
         self.env.push((v.clone(), Int::sub(&[&m, &zlen, &za])));
@@ -520,7 +520,7 @@ impl Translator {
         }
         if let Some((t, a)) = single_offset(v, body) {
             let first = Term::add(a.clone(), lo.clone());
-            if !first.as_int().is_some_and(|f| !f.is_negative()) {
+            if first.as_int().is_none_or(|f| f.is_negative()) {
                 return self.split_quantifier(forall, v, (lo, hi, body), (&t, &a));
             }
         }
