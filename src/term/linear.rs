@@ -59,3 +59,41 @@ pub fn linear_in(t: &Term, s: &Sym) -> Option<(BigInt, Term)> {
 pub fn rebuild(c: &BigInt, s: &Term, rest: Term) -> Term {
     Term::add(Term::mul(Term::int(c.clone()), s.clone()), rest)
 }
+
+/// `t = c·s + rest` with `c` and `rest` terms free of `s` (a symbolic coefficient allowed:
+/// `j * step`), or `None`.
+pub fn affine_in(t: &Term, s: &Sym) -> Option<(Term, Term)> {
+    if t.sort() != Sort::Int {
+        return None;
+    }
+    if !mentions(t, s) {
+        return Some((Term::int(0), t.clone()));
+    }
+    match t.kind() {
+        K::Var(v) if v == s => Some((Term::int(1), Term::int(0))),
+        K::Neg(a) => {
+            let (c, r) = affine_in(a, s)?;
+            Some((Term::neg(c), Term::neg(r)))
+        }
+        K::Add(a, b) => {
+            let (ca, ra) = affine_in(a, s)?;
+            let (cb, rb) = affine_in(b, s)?;
+            Some((Term::add(ca, cb), Term::add(ra, rb)))
+        }
+        K::Sub(a, b) => {
+            let (ca, ra) = affine_in(a, s)?;
+            let (cb, rb) = affine_in(b, s)?;
+            Some((Term::sub(ca, cb), Term::sub(ra, rb)))
+        }
+        K::Mul(a, b) => {
+            let (k, other) = match (mentions(a, s), mentions(b, s)) {
+                (false, true) => (a, b),
+                (true, false) => (b, a),
+                _ => return None,
+            };
+            let (c, r) = affine_in(other, s)?;
+            Some((Term::mul(k.clone(), c), Term::mul(k.clone(), r)))
+        }
+        _ => None,
+    }
+}

@@ -71,7 +71,9 @@ pub fn qe_bounded(conjunct: &Term, j: &Sym, kappa: &Term) -> Option<Term> {
     if !mentions(conjunct, j) {
         return Some(Term::or(empty, conjunct.clone()));
     }
-    let (op, c, e) = affine_cmp(conjunct, j)?;
+    let Some((op, c, e)) = affine_cmp(conjunct, j) else {
+        return symbolic_bounded(conjunct, j, kappa);
+    };
     // `f = 0` iff `-f = 0`: a positive coefficient reads better (`x % 2`, not `-x % -2`).
     let (c, e) = if matches!(op, CmpOp::Eq | CmpOp::Ne) && c.is_negative() {
         (-c, Term::neg(e))
@@ -122,7 +124,9 @@ pub fn qe_unbounded(conjunct: &Term, j: &Sym) -> Option<Term> {
     if !mentions(conjunct, j) {
         return Some(conjunct.clone());
     }
-    let (op, c, e) = affine_cmp(conjunct, j)?;
+    let Some((op, c, e)) = affine_cmp(conjunct, j) else {
+        return symbolic_unbounded(conjunct, j);
+    };
     // `f = 0` iff `-f = 0`: a positive coefficient reads better (`x % 2`, not `-x % -2`).
     let (c, e) = if matches!(op, CmpOp::Eq | CmpOp::Ne) && c.is_negative() {
         (-c, Term::neg(e))
@@ -146,6 +150,40 @@ pub fn qe_unbounded(conjunct: &Term, j: &Sym) -> Option<Term> {
             ))
         }
     })
+}
+
+/// An ordering `a op b` whose difference is `c·j + e` with a symbolic `c` (free of `j`).
+fn symbolic_ordering(t: &Term, j: &Sym) -> Option<(CmpOp, Term, Term)> {
+    let K::Cmp(op, a, b) = t.kind() else {
+        return None;
+    };
+    if a.sort() != super::Sort::Int || matches!(op, CmpOp::Eq | CmpOp::Ne) {
+        return None;
+    }
+    let (c, e) = super::linear::affine_in(&Term::sub(a.clone(), b.clone()), j)?;
+    Some((*op, c, e))
+}
+
+/// `∀j ∈ [0, κ). c·j + e op 0` with a symbolic `c`: an affine function is monotone one
+/// way or the other, so both ends decide.
+fn symbolic_bounded(conjunct: &Term, j: &Sym, kappa: &Term) -> Option<Term> {
+    symbolic_ordering(conjunct, j)?;
+    let last = Term::sub(kappa.clone(), Term::int(1));
+    Some(Term::or(
+        Term::le(kappa.clone(), Term::int(0)),
+        Term::and(conjunct.subst1(j, &Term::int(0)), conjunct.subst1(j, &last)),
+    ))
+}
+
+/// `∀j ≥ 0. c·j + e op 0` with a symbolic `c`: true at 0 and `c` not against it.
+fn symbolic_unbounded(conjunct: &Term, j: &Sym) -> Option<Term> {
+    let (op, c, _) = symbolic_ordering(conjunct, j)?;
+    let zero = Term::int(0);
+    let slope = match op {
+        CmpOp::Lt | CmpOp::Le => Term::le(c, zero.clone()),
+        _ => Term::ge(c, zero.clone()),
+    };
+    Some(Term::and(conjunct.subst1(j, &zero), slope))
 }
 
 /// `∀j ∈ [0, κ). body`: the affine conjuncts eliminated, the rest under one quantifier.
@@ -237,6 +275,44 @@ mod tests {
                     }
                     let want = (0..60).all(|jj| at(&mut m, jj));
                     assert_eq!(eval(&m, &unbounded), want, "{conj} x={e}: {unbounded}");
+                }
+            }
+        }
+    }
+
+    /// Orderings with a symbolic coefficient (`i += s` read by the loop condition).
+    #[test]
+    fn symbolic_slopes_equal_iteration() {
+        let j = Sym::new("j@1", Sort::Int);
+        let c = Sym::new("c", Sort::Int);
+        let x = Sym::new("x", Sort::Int);
+        let k = Sym::new("k@1", Sort::Int);
+        for op in [CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge] {
+            let f = Term::add(
+                Term::mul(Term::var(c.clone()), Term::var(j.clone())),
+                Term::var(x.clone()),
+            );
+            let conj = Term::cmp(op, f, Term::int(0));
+            let bounded = qe_bounded(&conj, &j, &Term::var(k.clone())).expect("ordering");
+            let unbounded = qe_unbounded(&conj, &j).expect("ordering");
+            for cc in -4i64..=4 {
+                for e in -10i64..=10 {
+                    let mut m = Model::default();
+                    m.values.insert(c.clone(), Value::Int(cc.into()));
+                    m.values.insert(x.clone(), Value::Int(e.into()));
+                    let at = |m: &Model, jj: i64| {
+                        let mut m = m.clone();
+                        m.values.insert(j.clone(), Value::Int(jj.into()));
+                        eval(&m, &conj)
+                    };
+                    for kk in -3i64..=12 {
+                        let want = (0..kk).all(|jj| at(&m, jj));
+                        let mut mk = m.clone();
+                        mk.values.insert(k.clone(), Value::Int(kk.into()));
+                        assert_eq!(eval(&mk, &bounded), want, "{conj} c={cc} x={e} κ={kk}");
+                    }
+                    let want = (0..60).all(|jj| at(&m, jj));
+                    assert_eq!(eval(&m, &unbounded), want, "{conj} c={cc} x={e}");
                 }
             }
         }

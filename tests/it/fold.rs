@@ -204,6 +204,7 @@ fn fold_unrolling_and_interpreter_agree_on_every_input_of_a_box() {
         ("mine.py", "with_else"),
         ("mine.py", "stepped"),
         ("mine.py", "flag"),
+        ("mine.py", "sym_step"),
     ];
     for (file, entry) in cases {
         let folds = agree_on_box(&read(file), entry);

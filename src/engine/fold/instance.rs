@@ -130,6 +130,11 @@ pub fn instantiate(
     }
     let mut phi = vec![Term::ge(k.clone(), Term::int(0))];
     phi.extend(qe::forall_upto(&tau, &k, &body));
+    // Outside the measured fragment (NEXT.md §1.5): a quantifier over a product of the
+    // iteration variable with a symbol.
+    if phi.iter().any(|t| nonlinear_in(t, &tau)) {
+        return Err("the iteration condition multiplies the iteration by a symbol".to_string());
+    }
     let mut succs = Vec::new();
     // The runs that take the path forever.
     match qe::forall_from_zero(&tau, &body) {
@@ -224,4 +229,42 @@ pub fn instantiate(
         phi,
         succs,
     })
+}
+
+/// Does `t` contain a product of a term mentioning `v` with a non-constant?
+fn nonlinear_in(t: &Term, v: &Sym) -> bool {
+    use crate::term::linear::mentions;
+    use crate::term::TermKind as K;
+    let mut todo = vec![t.clone()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(t) = todo.pop() {
+        if !seen.insert(t.clone()) || !mentions(&t, v) {
+            continue;
+        }
+        match t.kind() {
+            K::Mul(a, b) | K::FloorDiv(a, b) | K::Mod(a, b)
+                if a.as_int().is_none() && b.as_int().is_none() =>
+            {
+                return true
+            }
+            K::Forall(_, lo, hi, body) | K::Exists(_, lo, hi, body) => {
+                todo.extend([lo.clone(), hi.clone(), body.clone()])
+            }
+            K::Neg(a) | K::Abs(a) | K::Not(a) | K::SeqUnit(a) | K::Len(a) => todo.push(a.clone()),
+            K::And(xs) | K::Or(xs) => todo.extend(xs.iter().cloned()),
+            K::Ite(a, b, c) => todo.extend([a.clone(), b.clone(), c.clone()]),
+            K::Add(a, b)
+            | K::Sub(a, b)
+            | K::Mul(a, b)
+            | K::FloorDiv(a, b)
+            | K::Mod(a, b)
+            | K::Min(a, b)
+            | K::Max(a, b)
+            | K::Cmp(_, a, b)
+            | K::Concat(a, b)
+            | K::Index(a, b) => todo.extend([a.clone(), b.clone()]),
+            _ => {}
+        }
+    }
+    false
 }

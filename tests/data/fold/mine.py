@@ -71,3 +71,11 @@ def flag(t: tuple) -> bool:
         seen = t[i] == 1
         i += 1
     return seen
+
+def sym_step(n: int, s: int) -> int:
+    i = 0
+    k = 0
+    while i < n:
+        i += s
+        k += 1
+    return k * 10 + i
