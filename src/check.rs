@@ -34,6 +34,9 @@ pub struct Behaviour {
     /// Module runs: the final variables; entry runs: empty.
     pub store: BTreeMap<String, Value>,
     pub return_value: Option<Value>,
+    /// Why a leaf's claim is wrong beyond its outcome and values (a fold's κ that is not
+    /// the real iteration count); `None` on concrete runs.
+    pub note: Option<String>,
 }
 
 impl Behaviour {
@@ -187,6 +190,7 @@ fn leaf_behaviour(
         outcome: (!node.is_open()).then_some(outcome),
         store,
         return_value,
+        note: None,
     })
 }
 
@@ -199,6 +203,7 @@ fn concrete_behaviour(r: &concrete::RunResult, entry: bool) -> Behaviour {
             r.store.clone()
         },
         return_value: if entry { r.return_value.clone() } else { None },
+        note: None,
     }
 }
 
@@ -283,8 +288,16 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
             continue;
         }
         let model = session.input_model(&inputs);
-        let verdicts: Vec<Option<bool>> =
-            candidates.iter().map(|(_, pc)| holds(&model, pc)).collect();
+        // Folds (issue 15): each candidate's κs by κ-search under these inputs.
+        let models: Vec<Option<Model>> = candidates
+            .iter()
+            .map(|(id, _)| session.engine().with_fold_params(*id, &model))
+            .collect();
+        let verdicts: Vec<Option<bool>> = candidates
+            .iter()
+            .zip(&models)
+            .map(|((_, pc), m)| m.as_ref().and_then(|m| holds(m, pc)))
+            .collect();
         let leaf = candidates
             .iter()
             .zip(&verdicts)
@@ -303,6 +316,12 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
             undecided += 1;
             continue;
         }
+        let model = candidates
+            .iter()
+            .zip(&models)
+            .find(|((id, _), _)| Some(*id) == leaf)
+            .and_then(|(_, m)| m.clone())
+            .unwrap_or(model);
         let symbolic = match leaf.map(|l| leaf_behaviour(session, l, &model, is_entry)) {
             Some(None) => {
                 unevaluated += 1;
@@ -348,7 +367,27 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         checked += 1;
         let inputs = replay.inputs;
         let model = session.input_model(&inputs);
-        let Some(symbolic) = leaf_behaviour(session, leaf, &model, is_entry) else {
+        // Folds (issue 15): the real iteration counts, which the model's κs must equal.
+        let Some(model) = session.engine().with_fold_params(leaf, &model) else {
+            unevaluated += 1;
+            continue;
+        };
+        let claimed = replay.model.as_ref().map(|m| &m.havoc);
+        let wrong_kappa = session
+            .engine()
+            .folds_on_path(leaf)
+            .into_iter()
+            .find_map(|(_, k)| {
+                let claimed = claimed?.get(&*k.name)?;
+                let real = model.values.get(&k)?;
+                (claimed != real).then(|| {
+                    format!(
+                        "{} = {claimed} in the model, but the run iterates {real} times",
+                        crate::term::display_name(&k.name)
+                    )
+                })
+            });
+        let Some(mut symbolic) = leaf_behaviour(session, leaf, &model, is_entry) else {
             unevaluated += 1;
             continue;
         };
@@ -356,6 +395,9 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         if concrete.outcome == Some(Outcome::StepLimit) {
             unfinished += 1;
             continue;
+        }
+        if let Some(why) = wrong_kappa {
+            symbolic.note = Some(why);
         }
         if concrete != symbolic {
             precise = Some(Counterexample {

@@ -154,6 +154,25 @@ struct ExploreOpts {
     /// Time limit of one solver check in milliseconds (0: none); an undecided check gives an `unknown` leaf
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     timeout_ms: u64,
+    /// Fold loops whose iteration path has a template into one node with a parameter κ (the number of iterations); `--unroll` then counts only the iterations that leave the folded path
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = Fold::Off)]
+    fold: Fold,
+}
+
+/// `--fold`: compact symbolic execution of loops (issue 15).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Fold {
+    Auto,
+    Off,
+}
+
+impl From<Fold> for crate::engine::fold::FoldMode {
+    fn from(f: Fold) -> Self {
+        match f {
+            Fold::Auto => crate::engine::fold::FoldMode::Auto,
+            Fold::Off => crate::engine::fold::FoldMode::Off,
+        }
+    }
 }
 
 impl ExploreOpts {
@@ -169,6 +188,7 @@ impl ExploreOpts {
             timeout_ms: (self.timeout_ms > 0).then_some(self.timeout_ms),
             loops: loops.into(),
             frames,
+            fold: self.fold.into(),
         };
         let source = loaded.source.clone();
         Session::new(loaded, self.entry.as_deref(), config)
@@ -206,6 +226,9 @@ struct RunArgs {
     /// Print one `file:line:col: Exception for x = 1, y = -1` line per exception leaf, with inputs that raise it
     #[arg(long, conflicts_with = "format")]
     counterexamples: bool,
+    /// List each loop with its fold template (the path folded and the closed forms) or why it has none, and stop
+    #[arg(long, conflicts_with_all = ["format", "counterexamples"])]
+    templates: bool,
     #[command(flatten)]
     explore: ExploreOpts,
     /// Opaque calls (the book's first interpreter): a call is one step
@@ -307,6 +330,7 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
             timeout_ms: (opts.timeout_ms > 0).then_some(opts.timeout_ms),
             loops: args.loops.into(),
             frames: true,
+            fold: opts.fold.into(),
         },
         max_nodes: opts.max_nodes,
         theme: args.theme.clone(),

@@ -14,6 +14,8 @@
 
 mod eval;
 pub mod explain;
+/// Compact symbolic execution: loops folded with a parameter κ (issue 15).
+pub mod fold;
 pub mod label;
 pub mod state;
 mod step;
@@ -60,6 +62,8 @@ pub struct Config {
     pub frames: bool,
     /// How to run a `while` that has `invariant` lines. Default: apply the invariant.
     pub loops: LoopMode,
+    /// Fold loops whose iteration path has a template (issue 15). Default off.
+    pub fold: fold::FoldMode,
 }
 
 /// The transition for loops with `invariant` lines.
@@ -84,6 +88,7 @@ impl Default for Config {
             timeout_ms: Some(10_000),
             frames: true,
             loops: LoopMode::Invariant,
+            fold: fold::FoldMode::Off,
         }
     }
 }
@@ -124,6 +129,8 @@ pub struct Stats {
     pub leaves: usize,
     pub exceptions: usize,
     pub bounds: usize,
+    /// Fold nodes (loop heads folded with a parameter κ).
+    pub folds: usize,
     pub solver: SolverStats,
 }
 
@@ -166,6 +173,8 @@ pub struct Engine {
     /// Tests: what every step dropped, to compare with [`Engine::pruned`]'s re-run.
     #[cfg(test)]
     recorded: Option<std::collections::HashMap<NodeId, Vec<why::Dropped>>>,
+    /// Templates, fold nodes and their exits (issue 15).
+    folds: fold::Folds,
 }
 
 impl Engine {
@@ -254,6 +263,7 @@ impl Engine {
             opaque_pruned: Default::default(),
             #[cfg(test)]
             recorded: None,
+            folds: fold::Folds::default(),
         };
         // Module runs: every declared input is bound from the start, whatever line declares it.
         let mut globals = state::Env::new();
@@ -406,7 +416,7 @@ impl Engine {
             self.opaque_pruned.insert(id, dropped);
         }
         let base = state.pc.len();
-        children
+        let ids: Vec<NodeId> = children
             .into_iter()
             .map(|c| {
                 // The edge condition: what the step added to the path condition.
@@ -420,7 +430,9 @@ impl Engine {
                 }
                 leaf
             })
-            .collect()
+            .collect();
+        self.fold_attach(id, &ids, opaque_call); // fold (issue 15): record the fold's exits
+        ids
     }
 
     /// Does the open node `id` sit at a `while` with invariants, where both transitions
@@ -451,6 +463,10 @@ impl Engine {
         state: &State,
         mut dropped: Option<&mut Vec<why::Dropped>>,
     ) -> Vec<Child> {
+        // fold (issue 15): a loop head whose path has a template steps to the fold's exits.
+        if let Some(children) = self.fold_successors(state) {
+            return children;
+        }
         let result = {
             let stepper = Stepper {
                 cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
@@ -840,6 +856,7 @@ impl Engine {
         let mut s = Stats {
             nodes: self.tree.len(),
             solver: self.solver.stats(),
+            folds: self.fold_count(),
             ..Stats::default()
         };
         for n in self.tree.nodes() {

@@ -17,9 +17,13 @@ mod build;
 pub mod features;
 #[cfg(test)]
 mod limits_tests;
+/// Compact symbolic execution (issue 15): linear forms, quantifier elimination, substitution.
+pub mod linear;
 pub mod model;
 mod print;
+pub mod qe;
 mod smt2;
+mod subst;
 #[cfg(test)]
 mod tests;
 
@@ -33,6 +37,7 @@ use crate::concrete::Value;
 use crate::lang::ast::{CmpOp, Type};
 
 pub use model::{Model, EVAL_RANGE_LIMIT};
+pub use print::display_name;
 pub use smt2::smt2_declarations;
 
 /// The sort of a term. `Seq` is a minipy tuple, SMT-LIB `(Seq Int)`.

@@ -112,6 +112,9 @@ fn behaviour_text(b: &Behaviour) -> String {
     if !b.store.is_empty() {
         s.push_str(&format!(", {}", literal_inputs(&b.store)));
     }
+    if let Some(note) = &b.note {
+        s.push_str(&format!(" ({note})"));
+    }
     s
 }
 

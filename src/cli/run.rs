@@ -15,6 +15,7 @@ use crate::session::{Ended, Policy, Session};
 
 mod counterexamples;
 mod dot;
+mod fold_text;
 mod json;
 mod tree_text;
 
@@ -42,6 +43,14 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     let loaded = super::load(&args.file)?;
     let started = Instant::now();
     let mut session = args.explore.session(loaded, args.loops, !args.no_frames)?;
+    if args.templates {
+        let file = args.file.display().to_string();
+        print!(
+            "{}",
+            fold_text::templates(&file, session.source(), session.engine())
+        );
+        return Ok(0);
+    }
     let limits = Limits {
         max_nodes: Some(args.explore.max_nodes),
         time: None,

@@ -55,6 +55,8 @@ pub enum Tag {
     /// The step would build a term past the engine's limits: it did not happen (an
     /// `unknown` leaf with the parent's state).
     Limit,
+    /// A folded loop (issue 15): the path repeats forever (a `bound` leaf).
+    Forever,
 }
 
 /// Which bound cut a path.
@@ -121,6 +123,7 @@ impl Tag {
             Tag::Return => "return".to_string(),
             Tag::Handler => "enter the handler".to_string(),
             Tag::Limit => "past the engine's limits".to_string(),
+            Tag::Forever => "the folded loop repeats forever".to_string(),
         }
     }
 

@@ -134,7 +134,9 @@ impl Engine {
     /// node not stepped). No solver: see the module documentation.
     pub fn pruned(&self, id: NodeId, src: &SourceMap) -> Vec<Pruned> {
         let node = self.tree.node(id);
-        if node.kind != NodeKind::Inner {
+        // A fold node's step is the replay of its path, not one `Stepper::step`: its
+        // dropped alternatives are not recomputed here (issue 15 leaves them out).
+        if node.kind != NodeKind::Inner || self.fold_at(id).is_some() {
             return Vec::new();
         }
         let base = node.state.pc.len();

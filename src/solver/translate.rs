@@ -118,6 +118,11 @@ pub struct Translator {
     named: HashMap<Term, Bool>,
     /// Names given so far (the names stay unique when the memo is cleared).
     names: u64,
+    /// Bound variables whose range starts at a constant ≥ 0 (index-normal form, issue 15).
+    nonneg: Vec<Sym>,
+    /// Inside a split quantifier (issue 15): `t[a + v]` reads `t`'s element function at this
+    /// position variable directly: (v, a, t, position).
+    direct: Vec<(Sym, Term, Term, Int)>,
 }
 
 impl Translator {
@@ -367,6 +372,16 @@ impl Translator {
                 let pos = Int::add(&[&self.len(s), &int_lit(k)]);
                 self.elem(s, &pos, None)
             }
+            // `t[j + c]` under `all(... for j in range(lo, hi))` with constants lo, c ≥ 0:
+            // the index is never negative, no `ite` (which makes MBQI give up; NEXT.md §1.5b).
+            None if self.direct_index(s, i).is_some() => {
+                let m = self.direct_index(s, i).expect("checked");
+                self.elem(s, &m, None)
+            }
+            None if self.nonneg_index(i) => {
+                let zi = self.int(i);
+                self.elem(s, &zi, None)
+            }
             None => {
                 let zi = self.int(i);
                 let wrapped = Int::add(&[&zi, &self.len(s)]);
@@ -374,6 +389,84 @@ impl Translator {
                 self.elem(s, &pos, None)
             }
         }
+    }
+
+    /// The position variable of a split quantifier that `s[i]` reads, if any.
+    fn direct_index(&self, s: &Term, i: &Term) -> Option<Int> {
+        self.direct.iter().rev().find_map(|(v, a, t, m)| {
+            (t == s
+                && matches!(crate::term::linear::linear_in(i, v),
+                    Some((c, rest)) if c == BigInt::from(1) && rest == *a))
+            .then(|| m.clone())
+        })
+    }
+
+    /// `all/any(B for v in range(lo, hi))` where every index that mentions `v` is
+    /// `t[a + v]` for one tuple `t` and one `a` free of `v`, and `a + lo` is not a
+    /// constant ≥ 0 (then [`Translator::nonneg`] applies): quantify over the element
+    /// position instead, split at 0 (NEXT.md §1.5b): positions `m = a + v ≥ 0` read
+    /// `t(m)`, negative indices read `t(m + len(t))`. Both bodies are `ite`-free. Exact.
+    fn split_quantifier(
+        &mut self,
+        forall: bool,
+        v: &Sym,
+        (lo, hi, body): (&Term, &Term, &Term),
+        (t, a): (&Term, &Term),
+    ) -> Bool {
+        let (za, zlo, zhi, zlen) = (self.int(a), self.int(lo), self.int(hi), self.len(t));
+        let zero = Int::from_i64(0);
+        let first = Int::add(&[&za, &zlo]);
+        let end = Int::add(&[&za, &zhi]);
+        let mut parts = Vec::new();
+        // Non-negative indices: m = a + v, 0 <= m, a + lo <= m < a + hi.
+        let m = Int::fresh_const("m");
+        let range = Bool::and(&[&zero.le(&m), &first.le(&m), &m.lt(&end)]);
+        self.env.push((v.clone(), Int::sub(&[&m, &za])));
+        self.direct
+            .push((v.clone(), a.clone(), t.clone(), m.clone()));
+        let b = self.bool(body);
+        self.direct.pop();
+        self.env.pop();
+        parts.push((m, range, b));
+        // Negative indices: m = a + v + len(t), a + v < 0.
+        let m = Int::fresh_const("m");
+        let range = Bool::and(&[
+            &Int::add(&[&first, &zlen]).le(&m),
+            &m.lt(Int::add(&[&end, &zlen])),
+            &m.lt(&zlen),
+        ]);
+        self.env.push((v.clone(), Int::sub(&[&m, &zlen, &za])));
+        self.direct
+            .push((v.clone(), a.clone(), t.clone(), m.clone()));
+        let b = self.bool(body);
+        self.direct.pop();
+        self.env.pop();
+        parts.push((m, range, b));
+        let qs: Vec<Bool> = parts
+            .iter()
+            .map(|(m, range, b)| {
+                if forall {
+                    ast::forall_const(&[m as &dyn Ast], &[], &range.implies(b))
+                } else {
+                    ast::exists_const(&[m as &dyn Ast], &[], &Bool::and(&[range, b]))
+                }
+            })
+            .collect();
+        let refs: Vec<&Bool> = qs.iter().collect();
+        if forall {
+            Bool::and(&refs)
+        } else {
+            Bool::or(&refs)
+        }
+    }
+
+    /// Is `i` a bound variable of [`Translator::nonneg`] plus a constant ≥ 0?
+    fn nonneg_index(&self, i: &Term) -> bool {
+        self.nonneg.iter().any(|v| {
+            matches!(crate::term::linear::linear_in(i, v),
+                Some((c, rest)) if c == BigInt::from(1)
+                    && rest.as_int().is_some_and(|r| !r.is_negative()))
+        })
     }
 
     /// `a == b` on tuples: equal lengths and equal elements.
@@ -423,10 +516,23 @@ impl Translator {
                 };
             }
         }
+        if let Some((t, a)) = single_offset(v, body) {
+            let first = Term::add(a.clone(), lo.clone());
+            if first.as_int().is_none_or(|f| f.is_negative()) {
+                return self.split_quantifier(forall, v, (lo, hi, body), (&t, &a));
+            }
+        }
         let (zlo, zhi) = (self.int(lo), self.int(hi));
         let k = Int::fresh_const(&v.name);
         self.env.push((v.clone(), k.clone()));
+        let nonneg = lo.as_int().is_some_and(|l| !l.is_negative());
+        if nonneg {
+            self.nonneg.push(v.clone());
+        }
         let zbody = self.bool(body);
+        if nonneg {
+            self.nonneg.pop();
+        }
         self.env.pop();
         let range = Bool::and(&[&zlo.le(&k), &k.lt(&zhi)]);
         if forall {
@@ -456,4 +562,38 @@ fn children<'a>(t: &'a Term, out: &mut Vec<&'a Term>) {
         K::Ite(c, a, b) => out.extend([c, a, b]),
         K::Forall(_, lo, hi, body) | K::Exists(_, lo, hi, body) => out.extend([lo, hi, body]),
     }
+}
+
+/// If every index in `body` that mentions `v` is `t[a + v]` for one tuple `t` and one `a`
+/// free of `v` (and `v` occurs nowhere else under a tuple operation), that `(t, a)`.
+fn single_offset(v: &Sym, body: &Term) -> Option<(Term, Term)> {
+    use crate::term::linear::{linear_in, mentions};
+    let mut found: Option<(Term, Term)> = None;
+    let mut todo = vec![body];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(t) = todo.pop() {
+        if !seen.insert(t.clone()) || !mentions(t, v) {
+            continue;
+        }
+        match t.kind() {
+            K::Index(s, i) => {
+                if mentions(s, v) {
+                    return None;
+                }
+                let (c, a) = linear_in(i, v)?;
+                if c != BigInt::from(1) {
+                    return None;
+                }
+                match &found {
+                    Some((s0, a0)) if s0 != s || *a0 != a => return None,
+                    Some(_) => {}
+                    None => found = Some((s.clone(), a)),
+                }
+            }
+            // A nested quantifier over the same name shadows it: keep the plain form.
+            K::Forall(w, ..) | K::Exists(w, ..) if w == v => return None,
+            _ => children(t, &mut todo),
+        }
+    }
+    found
 }

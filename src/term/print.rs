@@ -119,7 +119,7 @@ fn quantifier(
     let (var, lo, hi, body) = parts;
     write!(f, "{name}(")?;
     write(f, body, 0)?;
-    write!(f, " for {var} in range(")?;
+    write!(f, " for {} in range(", display_name(&var.name))?;
     write(f, lo, 0)?;
     f.write_str(", ")?;
     write(f, hi, 0)?;
@@ -130,7 +130,7 @@ fn bare(f: &mut Formatter<'_>, t: &Term) -> fmt::Result {
     match t.kind() {
         K::Int(n) => write!(f, "{n}"),
         K::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
-        K::Var(s) => f.write_str(&s.name),
+        K::Var(s) => f.write_str(&display_name(&s.name)),
         K::Neg(a) => {
             f.write_char('-')?;
             write(f, a, UNARY)
@@ -184,5 +184,15 @@ impl Display for Term {
             return f.write_str(&super::too_large_to_print(self.tree_size()));
         }
         write(f, self, 0)
+    }
+}
+
+/// How a symbol prints: a fold's parameter `k@1` as `κ1` and its iteration variable `j@1`
+/// as `τ1` (compact symbolic execution, issue 15); every other name as it is.
+pub fn display_name(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.split_once('@') {
+        Some(("k", n)) if n.bytes().all(|b| b.is_ascii_digit()) => format!("κ{n}").into(),
+        Some(("j", n)) if n.bytes().all(|b| b.is_ascii_digit()) => format!("τ{n}").into(),
+        _ => name.into(),
     }
 }

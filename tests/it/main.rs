@@ -19,6 +19,8 @@ mod engine_api;
 mod exec;
 /// `Engine::explain`: unsat cores checked outside Z3, features of unknown leaves, cancel.
 mod explain;
+/// Compact symbolic execution: folded loops against unrolling and the interpreter.
+mod fold;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.

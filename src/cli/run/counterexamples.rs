@@ -93,6 +93,16 @@ fn line(x: &mut Explored, id: NodeId) -> String {
                 })
                 .collect();
             let _ = write!(text, " for {}", values.join(", "));
+            // Folded loops: how many times each ran (issue 15).
+            let kappas = super::fold_text::kappa_lines(
+                x.session.engine(),
+                x.session.source(),
+                id,
+                &model.havoc,
+            );
+            if !kappas.is_empty() {
+                let _ = write!(text, " ({})", kappas.join("; "));
+            }
             if let Some(note) = reproduction(&mut x.session, id, &model.inputs) {
                 let _ = write!(text, " -- {note}");
             }

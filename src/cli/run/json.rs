@@ -17,7 +17,12 @@
 //!   (`"i!1": 0`: the state of a loop's arbitrary iteration; `"x!2.bound": false`: a
 //!   variable the loop may not have assigned), so a broken invariant's counterexample
 //!   shows the iteration it is about;
-//! - stats: `open`, `exceptions`, `bounds`, `solver_cache_hits`, `z3_calls`.
+//! - folds (`--fold auto`, issue 15): node `fold` at a folded loop head (`param` "κ1",
+//!   `smt_name` "k@1", `loop_line`, `path` [{`line`, `step`}], `closed_forms` {var: term},
+//!   `iteration_condition` [conjuncts of Φ(κ)]), `fold_exit` at a fold's exit (its
+//!   `--tree` label), `model_params` at a leaf under folds ({"κ1": 100}; the model also
+//!   holds `"k@1": 100`, like havoc symbols);
+//! - stats: `open`, `exceptions`, `bounds`, `folds`, `solver_cache_hits`, `z3_calls`.
 //!
 //! `exception_column` is where CPython 3.11's traceback marks the raise (see README). At an
 //! exception leaf `frames` is the call stack at the raise, as a traceback shows it; a
@@ -100,6 +105,12 @@ struct JsonNode {
     label: Option<&'static str>,
     invariant_failure: bool,
     model_unknown_reason: Option<String>,
+    /// At a folded loop head (issue 15): the fold's parameter and template.
+    fold: Option<super::fold_text::FoldJson>,
+    /// At a fold's exit: how it leaves the folded path (the `--tree` label).
+    fold_exit: Option<String>,
+    /// At a leaf under folds: each fold's parameter (`κ1`) and its value in the model.
+    model_params: Option<BTreeMap<String, serde_json::Value>>,
 }
 
 /// The node's terms in SMT-LIB.
@@ -123,6 +134,8 @@ struct Stats {
     open: usize,
     exceptions: usize,
     bounds: usize,
+    /// Fold nodes (issue 15).
+    folds: usize,
     solver_cache_hits: u64,
     z3_calls: u64,
 }
@@ -176,6 +189,7 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
         open: s.open,
         exceptions: s.exceptions,
         bounds: s.bounds,
+        folds: s.folds,
         solver_cache_hits: s.solver.cache_hits,
         z3_calls: s.solver.z3_calls,
     };
@@ -319,6 +333,11 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
         label: view.label,
         invariant_failure: view.invariant_failure,
         model_unknown_reason: None,
+        fold: super::fold_text::fold_json(x, id),
+        fold_exit: engine
+            .fold_exit(id)
+            .and_then(|_| super::fold_text::label(x, id)),
+        model_params: model.and_then(|m| super::fold_text::params_json(engine, id, &m.havoc)),
     }
 }
 

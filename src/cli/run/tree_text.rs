@@ -76,13 +76,18 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
     let s = x.session.engine().stats();
     let _ = writeln!(
         out,
-        "\n{}, {} ({}, {} bound), {} open; {}",
+        "\n{}, {} ({}, {} bound), {} open; {}{}",
         count(s.nodes, "node"),
         count(s.leaves, "leaf"),
         count(s.exceptions, "exception"),
         s.bounds,
         s.open,
-        count(s.solver.checks as usize, "solver check")
+        count(s.solver.checks as usize, "solver check"),
+        if s.folds > 0 {
+            format!("; {}", count(s.folds, "fold"))
+        } else {
+            String::new()
+        }
     );
     if let Some(why) = stop_text(x.stop) {
         let _ = writeln!(out, "stopped: {why}");
@@ -105,6 +110,9 @@ fn describe(x: &Explored, id: NodeId) -> String {
     let mut text = format!("[{}] {}", id.0, view.text(Form::Tree));
     if let Some(label) = view.label {
         let _ = write!(text, "  -- {label}");
+    }
+    if let Some(fold) = super::fold_text::label(x, id) {
+        let _ = write!(text, "  -- {fold}");
     }
     text
 }

@@ -1,0 +1,203 @@
+//! The text of folds (issue 15): fold and exit labels for `--tree`, the κ line of a model,
+//! and `run --templates`.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use super::Explored;
+use crate::base::SourceMap;
+use crate::engine::fold::{ExitKind, NoTemplate, Template};
+use crate::engine::{Engine, NodeId};
+use crate::term::{display_name, Sort, Sym, Term};
+
+/// `4 enter, 5 else, 7`: the folded path, one step per entry.
+pub fn path_text(source: &SourceMap, tpl: &Template) -> String {
+    tpl.steps
+        .iter()
+        .map(|(span, word)| {
+            let line = source.line(span.start);
+            if word.is_empty() {
+                line.to_string()
+            } else {
+                format!("{line} {word}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The label of a fold node, or of a fold's exit.
+pub fn label(x: &Explored, id: NodeId) -> Option<String> {
+    let e = &x.session.engine();
+    if let Some(f) = e.fold_at(id) {
+        return Some(format!(
+            "fold: {} iterations of the path ({})",
+            display_name(&f.kappa.name),
+            path_text(x.session.source(), &f.template)
+        ));
+    }
+    let exit = e.fold_exit(id)?;
+    let kappa = e.fold_at(exit.fold)?.kappa.name.clone();
+    let k = display_name(&kappa);
+    Some(match exit.kind {
+        ExitKind::GuardFails => format!("exit: the loop condition fails after {k} iterations"),
+        ExitKind::Leaves(at, word) => {
+            let line = x.session.source().line(at.start);
+            if word.is_empty() {
+                format!("exit: leaves the path at line {line} after {k} iterations")
+            } else {
+                format!("exit: leaves the path at line {line} ({word}) after {k} iterations")
+            }
+        }
+        ExitKind::Raises(class, at) => format!(
+            "exit: {class} at line {} after {k} iterations",
+            x.session.source().line(at.start)
+        ),
+        ExitKind::Forever => "the path may repeat forever".to_string(),
+    })
+}
+
+/// `loop at line 4: κ1 = 99`, one per fold on the path to `id`, with the values of `havoc`
+/// (a model's non-input symbols, by name).
+pub fn kappa_lines(
+    engine: &Engine,
+    source: &SourceMap,
+    id: NodeId,
+    values: &std::collections::BTreeMap<String, crate::concrete::Value>,
+) -> Vec<String> {
+    engine
+        .folds_on_path(id)
+        .into_iter()
+        .filter_map(|(node, kappa)| {
+            let f = engine.fold_at(node)?;
+            let v = values.get(&*kappa.name)?;
+            Some(format!(
+                "loop at line {}: {} = {v}",
+                source.line(f.template.span.start),
+                display_name(&kappa.name)
+            ))
+        })
+        .collect()
+}
+
+/// A term over head symbols, printed with the variables' names.
+fn over_names(tpl: &Template, t: &Term) -> Term {
+    let map: HashMap<Sym, Term> = tpl
+        .head
+        .iter()
+        .map(|(n, s)| (s.clone(), Term::var(Sym::new(n, s.sort))))
+        .collect();
+    t.subst(&map)
+}
+
+/// `run --templates`: each loop with its template or why it has none.
+pub fn templates(file: &str, source: &SourceMap, engine: &Engine) -> String {
+    let mut out = String::new();
+    let kappa = Term::var(Sym::new("κ", Sort::Int));
+    for (span, t) in engine.templates() {
+        let line = source.line(span.start);
+        let text = source.shown_line(line);
+        let text = text.trim();
+        match t {
+            Ok(tpl) => {
+                let _ = writeln!(
+                    out,
+                    "{file}:{line}: {text}  template, path ({})",
+                    path_text(source, &tpl)
+                );
+                let after = tpl.after(&kappa);
+                let forms: Vec<String> = tpl
+                    .closed
+                    .iter()
+                    .map(|(name, sym, _)| format!("{name} ↦ {}", over_names(&tpl, &after[sym])))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "    {} ;  each iteration: {}",
+                    if forms.is_empty() {
+                        "nothing changes".to_string()
+                    } else {
+                        forms.join(", ")
+                    },
+                    over_names(&tpl, &tpl.step_cond)
+                );
+            }
+            Err(NoTemplate { why, at }) => {
+                let _ = writeln!(
+                    out,
+                    "{file}:{line}: {text}  no template: {why} (line {})",
+                    source.line(at.start)
+                );
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push_str("no loops\n");
+    }
+    out
+}
+
+/// The `fold` field of a JSON node.
+#[derive(serde::Serialize)]
+pub struct FoldJson {
+    /// `κ1`; `smt_name` is its SMT-LIB name (`k@1`).
+    param: String,
+    smt_name: String,
+    loop_line: usize,
+    /// The folded path: `{line, step}` with `step` `enter`, `then`, `else` or "".
+    path: Vec<PathStep>,
+    /// Each changed variable's value after κ iterations, over the values at the head.
+    closed_forms: std::collections::BTreeMap<String, String>,
+    /// Φ(κ), one conjunct per entry (minipy).
+    iteration_condition: Vec<String>,
+}
+
+#[derive(serde::Serialize)]
+struct PathStep {
+    line: usize,
+    step: &'static str,
+}
+
+pub fn fold_json(x: &Explored, id: NodeId) -> Option<FoldJson> {
+    let f = x.session.engine().fold_at(id)?;
+    let tpl = &f.template;
+    let kappa = Term::var(f.kappa.clone());
+    let after = tpl.after(&kappa);
+    Some(FoldJson {
+        param: display_name(&f.kappa.name).to_string(),
+        smt_name: f.kappa.name.to_string(),
+        loop_line: x.session.source().line(tpl.span.start),
+        path: tpl
+            .steps
+            .iter()
+            .map(|(s, w)| PathStep {
+                line: x.session.source().line(s.start),
+                step: w,
+            })
+            .collect(),
+        closed_forms: tpl
+            .closed
+            .iter()
+            .map(|(n, s, _)| (n.to_string(), over_names(tpl, &after[s]).to_string()))
+            .collect(),
+        iteration_condition: f.phi.iter().map(|t| t.to_string()).collect(),
+    })
+}
+
+/// The `model_params` field: `{"κ1": 2}` for the folds on the path to `id`.
+pub fn params_json(
+    engine: &Engine,
+    id: NodeId,
+    havoc: &std::collections::BTreeMap<String, crate::concrete::Value>,
+) -> Option<std::collections::BTreeMap<String, serde_json::Value>> {
+    let out: std::collections::BTreeMap<String, serde_json::Value> = engine
+        .folds_on_path(id)
+        .into_iter()
+        .filter_map(|(_, k)| {
+            havoc
+                .get(&*k.name)
+                .map(|v| (display_name(&k.name).to_string(), v.to_json()))
+        })
+        .collect();
+    (!out.is_empty()).then_some(out)
+}

@@ -1,0 +1,354 @@
+//! Compact symbolic execution (seed 004, issue 15; design NEXT.md §1): a loop whose chosen
+//! iteration path has a template is folded at its head into one node with a fresh
+//! parameter κ ≥ 0, the number of times the path ran; each way of leaving the path is a
+//! child. [`template`] computes templates, [`instance`] instantiates them; this file holds
+//! the engine side (the cache, the side tables of fold nodes and exits, the feasibility
+//! checks, κ-search).
+//!
+//! Successor identity: the fold replays its path with [`StepSig`], a local stand-in for the
+//! successor tags planned in NEXT.md P0 (branch `why`): how a successor left its step
+//! (abrupt completion, exception class and position, continuation shape).
+
+pub mod instance;
+pub mod template;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::step::{self, settle, Action, Settled, Stepper};
+use super::{eval, Child, Engine, NodeId};
+use crate::base::{ExcClass, Span};
+use crate::solver::SatResult;
+use crate::term::{Model, Sym, Term};
+use crate::transform::ir::{Block, InstrKind};
+pub use template::{Closed, NoTemplate, Template};
+
+/// Whether loops are folded (`--fold`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FoldMode {
+    /// Loops are unrolled as always (the default).
+    #[default]
+    Off,
+    /// Every loop head whose path has a template is folded.
+    Auto,
+}
+
+/// How a successor left its step (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepSig {
+    abrupt: u8,
+    exc: Option<(ExcClass, Span)>,
+    top: Option<(usize, usize, u8)>,
+    depth: isize,
+}
+
+/// What an exit of a fold is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitKind {
+    /// The loop's condition is false after κ iterations (the loop ends, `else` included).
+    GuardFails,
+    /// The iteration after the κ-th leaves the path at this statement (`then`/`else` for
+    /// an `if`).
+    Leaves(Span, &'static str),
+    /// The iteration after the κ-th raises (an `assert` failing included).
+    Raises(ExcClass, Span),
+    /// The path repeats forever (a `bound` leaf).
+    Forever,
+}
+
+/// A fold node: its parameter, the template, and the folded condition.
+#[derive(Clone, Debug)]
+pub struct FoldInfo {
+    pub kappa: Sym,
+    pub template: Rc<Template>,
+    /// Φ(κ), one conjunct per entry.
+    pub phi: Vec<Term>,
+    /// The iteration condition over `tau` (iteration `tau` stays on the path).
+    pub tau: Sym,
+    pub body: Term,
+}
+
+/// A fold's exit child.
+#[derive(Clone, Debug)]
+pub struct FoldExit {
+    pub fold: NodeId,
+    pub kind: ExitKind,
+}
+
+/// Identity of a loop: its block, its index, its function.
+type LoopKey = (usize, usize, Option<Rc<str>>);
+
+/// The engine's fold state.
+#[derive(Default)]
+pub(super) struct Folds {
+    templates: RefCell<HashMap<LoopKey, Result<Rc<Template>, NoTemplate>>>,
+    nodes: HashMap<NodeId, Rc<FoldInfo>>,
+    exits: HashMap<NodeId, FoldExit>,
+    pending: Option<(Rc<FoldInfo>, Vec<ExitKind>)>,
+}
+
+/// At most this many iterations in κ-search (beyond, the run is taken to repeat forever).
+pub const KAPPA_SEARCH_LIMIT: u64 = 2_000_000;
+
+impl Engine {
+    fn replay_config(&self) -> super::Config {
+        let mut c = self.config.clone();
+        c.unroll = u32::MAX;
+        c.fold = FoldMode::Off;
+        c
+    }
+
+    fn template_cached(
+        &self,
+        stepper: &Stepper,
+        block: &Block,
+        index: usize,
+        func: Option<&Rc<str>>,
+    ) -> Result<Rc<Template>, NoTemplate> {
+        let key = (block.as_ptr() as usize, index, func.cloned());
+        if let Some(t) = self.folds.templates.borrow().get(&key) {
+            return t.clone();
+        }
+        let t = template::template_for(stepper, block, index, func).map(Rc::new);
+        self.folds.templates.borrow_mut().insert(key, t.clone());
+        t
+    }
+
+    /// The fold transition at a loop head, checked: `None` when the head is stepped
+    /// classically (fold off, no template, not applicable here, or an `unknown` check).
+    pub(super) fn fold_successors(&mut self, state: &State) -> Option<Vec<Child>> {
+        if self.config.fold != FoldMode::Auto {
+            return None;
+        }
+        let Some(Action::Guard {
+            block,
+            index,
+            iteration,
+        }) = step::next_action(state)
+        else {
+            return None;
+        };
+        let config = self.replay_config();
+        let inst = {
+            let stepper = Stepper {
+                cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
+                config: &config,
+                types: &self.types,
+            };
+            let tpl = self
+                .template_cached(&stepper, &block, index, state.func())
+                .ok()?;
+            let inst = instance::instantiate(
+                &stepper,
+                &tpl,
+                state,
+                &block,
+                index,
+                iteration,
+                self.config.unroll,
+            )
+            .ok()?;
+            (tpl, inst)
+        };
+        let (tpl, inst) = inst;
+        let mut pc = state.pc.to_vec();
+        let mut children = Vec::new();
+        let mut kinds = Vec::new();
+        for (succ, kind) in inst.succs {
+            pc.push(succ.cond.clone());
+            let sat = self.solver.check(&pc);
+            pc.pop();
+            match sat {
+                SatResult::Unsat => continue,
+                // Undecided: the fold is dropped, the head steps classically.
+                SatResult::Unknown(_) => return None,
+                SatResult::Sat => {}
+            }
+            let mut st = succ.state;
+            st.pc = state.pc.and(succ.cond);
+            let settled = if succ.forced.is_some() {
+                Settled::Running
+            } else {
+                settle(&mut st, &self.ir)
+            };
+            children.push(Child {
+                state: st,
+                settled,
+                forced: succ.forced,
+                unknown_reason: None,
+                tag: succ.tag,
+            });
+            kinds.push(kind);
+        }
+        let info = Rc::new(FoldInfo {
+            kappa: inst.kappa,
+            template: tpl,
+            phi: inst.phi,
+            tau: inst.tau,
+            body: inst.body,
+        });
+        self.folds.pending = Some((info, kinds));
+        Some(children)
+    }
+
+    /// Record the fold node `id` and its exits (after [`Engine::fold_successors`]).
+    pub(super) fn fold_attach(&mut self, id: NodeId, children: &[NodeId], opaque: bool) {
+        let Some((info, kinds)) = self.folds.pending.take() else {
+            return;
+        };
+        if opaque || kinds.len() != children.len() {
+            return;
+        }
+        self.folds.nodes.insert(id, info);
+        for (c, kind) in children.iter().zip(kinds) {
+            self.folds.exits.insert(*c, FoldExit { fold: id, kind });
+        }
+    }
+
+    /// The fold at node `id`, if `id` is a folded loop head.
+    pub fn fold_at(&self, id: NodeId) -> Option<&FoldInfo> {
+        self.folds.nodes.get(&id).map(|r| &**r)
+    }
+
+    /// The fold exit that node `id` is, if it is one.
+    pub fn fold_exit(&self, id: NodeId) -> Option<&FoldExit> {
+        self.folds.exits.get(&id)
+    }
+
+    /// How many fold nodes the tree has.
+    pub fn fold_count(&self) -> usize {
+        self.folds.nodes.len()
+    }
+
+    /// The folds on the path from the root to `id` (outermost first): node, parameter.
+    pub fn folds_on_path(&self, id: NodeId) -> Vec<(NodeId, Sym)> {
+        let mut out = Vec::new();
+        let mut cur = self.tree.node(id).parent;
+        let mut child = id;
+        while let Some(p) = cur {
+            if let Some(f) = self.folds.nodes.get(&p) {
+                let forever = self
+                    .folds
+                    .exits
+                    .get(&child)
+                    .is_some_and(|e| e.kind == ExitKind::Forever);
+                if !forever {
+                    out.push((p, f.kappa.clone()));
+                }
+            }
+            child = p;
+            cur = self.tree.node(p).parent;
+        }
+        out.reverse();
+        out
+    }
+
+    /// κ-search: `model` (over the inputs) extended with the real iteration count of every
+    /// fold on the path to `id`, computed by evaluating the iteration conditions in Rust.
+    /// `None` when a condition cannot be evaluated or a run stays on a path past
+    /// [`KAPPA_SEARCH_LIMIT`] iterations.
+    pub fn with_fold_params(&self, id: NodeId, model: &Model) -> Option<Model> {
+        let mut m = model.clone();
+        for (node, kappa) in self.folds_on_path(id) {
+            let f = &self.folds.nodes[&node];
+            // A path that does not reach the fold under these inputs: any κ will do (the
+            // leaf's path condition is false anyway); no search, which might not end.
+            let reached = self
+                .tree
+                .node(node)
+                .state
+                .pc
+                .to_vec()
+                .iter()
+                .all(|t| m.eval(t) != Some(crate::concrete::Value::Bool(false)));
+            if !reached {
+                m.values
+                    .insert(kappa, crate::concrete::Value::Int(0.into()));
+                continue;
+            }
+            let mut n = 0u64;
+            loop {
+                if n > KAPPA_SEARCH_LIMIT {
+                    return None;
+                }
+                m.values
+                    .insert(f.tau.clone(), crate::concrete::Value::Int(n.into()));
+                match m.eval(&f.body) {
+                    Some(crate::concrete::Value::Bool(true)) => n += 1,
+                    Some(_) => break,
+                    None => return None,
+                }
+            }
+            m.values.remove(&f.tau);
+            m.values
+                .insert(kappa, crate::concrete::Value::Int(n.into()));
+        }
+        Some(m)
+    }
+
+    /// Every `while` of the program with its template or why it has none (for
+    /// `run --templates`), in source order.
+    pub fn templates(&self) -> Vec<(Span, Result<Rc<Template>, NoTemplate>)> {
+        let mut loops = Vec::new();
+        collect_loops(&self.ir.body, None, &mut loops);
+        for (name, f) in &self.ir.functions {
+            collect_loops(&f.body, Some(Rc::from(name.as_str())), &mut loops);
+        }
+        let config = self.replay_config();
+        let stepper = Stepper {
+            cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
+            config: &config,
+            types: &self.types,
+        };
+        let mut out: Vec<_> = loops
+            .into_iter()
+            .map(|(block, index, func)| {
+                let t = self.template_cached(&stepper, &block, index, func.as_ref());
+                (block[index].span, t)
+            })
+            .collect();
+        out.sort_by_key(|(s, _)| s.start);
+        out
+    }
+}
+
+fn collect_loops(
+    block: &Block,
+    func: Option<Rc<str>>,
+    out: &mut Vec<(Block, usize, Option<Rc<str>>)>,
+) {
+    for (i, instr) in block.iter().enumerate() {
+        match &instr.kind {
+            InstrKind::While {
+                body,
+                orelse,
+                guard,
+                ..
+            } => {
+                out.push((block.clone(), i, func.clone()));
+                collect_loops(guard, func.clone(), out);
+                collect_loops(body, func.clone(), out);
+                if let Some(o) = orelse {
+                    collect_loops(o, func.clone(), out);
+                }
+            }
+            InstrKind::If { then, orelse, .. } => {
+                collect_loops(then, func.clone(), out);
+                collect_loops(orelse, func.clone(), out);
+            }
+            InstrKind::Try { body, handlers } => {
+                collect_loops(body, func.clone(), out);
+                for h in handlers {
+                    collect_loops(&h.body, func.clone(), out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+use super::state::State;
+
+#[cfg(test)]
+mod tests;

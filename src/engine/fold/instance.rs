@@ -1,0 +1,274 @@
+//! Instantiating a template at a loop head (NEXT.md §1.4): a fresh κ, the state after κ
+//! iterations, the folded condition Φ(κ), and the exits found by replaying the path with
+//! the engine's own stepper from that state.
+
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+use super::super::state::State;
+use super::super::step::{settle, Settled, Stepper, Succ};
+use super::super::tag::Tag;
+use super::super::tree::Outcome;
+use super::template::{sig_of, Template};
+use super::ExitKind;
+use crate::term::qe;
+use crate::term::{Sort, Sym, Term};
+use crate::transform::ir::{bound_flag_key, Block, InstrKind};
+
+/// A fold's successors before the feasibility checks.
+pub struct Instance {
+    pub kappa: Sym,
+    /// The iteration variable of the quantifier, and the iteration condition over it.
+    pub tau: Sym,
+    pub body: Term,
+    /// Φ(κ), one conjunct per entry.
+    pub phi: Vec<Term>,
+    /// The exits (and possibly the forever child), with what they are.
+    pub succs: Vec<(Succ, ExitKind)>,
+}
+
+/// The value of `name` in `state` (Python's scoping: a function's locals, else the
+/// globals), if it is surely bound.
+fn lookup(stepper: &Stepper, state: &State, name: &str) -> Option<Term> {
+    let frame = state.frame();
+    let local = match &frame.func {
+        Some(f) => stepper
+            .cx
+            .locals
+            .get(&**f)
+            .is_some_and(|l| l.contains(name)),
+        None => false,
+    };
+    let env = if local { &frame.locals } else { &state.globals };
+    if env.contains_key(bound_flag_key(name).as_str()) {
+        return None;
+    }
+    env.get(name).cloned()
+}
+
+fn bind(stepper: &Stepper, state: &mut State, name: &str, value: Term) {
+    let func = state.frame().func.clone();
+    let local = func.as_ref().is_some_and(|f| {
+        stepper
+            .cx
+            .locals
+            .get(&**f)
+            .is_some_and(|l| l.contains(name))
+    });
+    if local {
+        let frame = state.frame_mut();
+        frame.locals = frame.locals.insert(Rc::from(name), value);
+    } else {
+        state.globals = state.globals.insert(Rc::from(name), value);
+    }
+}
+
+/// Instantiate `tpl` at `state` (settled at the guard of the `while` at `block[index]`,
+/// `iteration` classic iterations done). `replay` must not bound unrolling; `unroll` is
+/// the engine's bound, applied to the exits inside the body. `Err`: why the head is
+/// stepped classically instead.
+pub fn instantiate(
+    replay: &Stepper,
+    tpl: &Template,
+    state: &State,
+    block: &Block,
+    index: usize,
+    iteration: u32,
+    unroll: u32,
+) -> Result<Instance, String> {
+    let _ = (block, index);
+    // σ: the values of the head symbols the template uses.
+    let mut used = BTreeSet::new();
+    tpl.step_cond.vars(&mut used);
+    for (_, sym, cl) in &tpl.closed {
+        used.insert(sym.clone());
+        match cl {
+            super::template::Closed::Induction(t) | super::template::Closed::Reset(t) => {
+                t.vars(&mut used)
+            }
+        }
+    }
+    let mut sigma: HashMap<Sym, Term> = HashMap::new();
+    for (name, sym) in &tpl.head {
+        if !used.contains(sym) {
+            continue;
+        }
+        match lookup(replay, state, name) {
+            Some(v) => {
+                sigma.insert(sym.clone(), v);
+            }
+            None => return Err(format!("`{name}` may be unbound at the loop head")),
+        }
+    }
+    let n = state.fresh + 1;
+    let kappa = Sym::new(&format!("k@{n}"), Sort::Int);
+    let tau = Sym::new(&format!("j@{n}"), Sort::Int);
+    let k = Term::var(kappa.clone());
+    // The state after κ iterations.
+    let mut post = state.clone();
+    post.fresh = n;
+    for (sym, value) in tpl.after(&k) {
+        let name = tpl
+            .closed
+            .iter()
+            .find(|(_, s, _)| *s == sym)
+            .map(|(n, _, _)| n.clone())
+            .expect("a closed form's variable");
+        bind(replay, &mut post, &name, value.subst(&sigma));
+    }
+    // Φ(κ) = κ ≥ 0 ∧ ∀τ ∈ [0, κ). φ_C(θ^τ)[σ].
+    let mut at_tau: HashMap<Sym, Term> = tpl
+        .after(&Term::var(tau.clone()))
+        .into_iter()
+        .map(|(s, v)| (s, v.subst(&sigma)))
+        .collect();
+    for (s, v) in &sigma {
+        at_tau.entry(s.clone()).or_insert_with(|| v.clone());
+    }
+    let body = tpl.step_cond.subst(&at_tau);
+    if let Some(reason) = body.limit_exceeded() {
+        return Err(reason);
+    }
+    let mut phi = vec![Term::ge(k.clone(), Term::int(0))];
+    phi.extend(qe::forall_upto(&tau, &k, &body));
+    // Outside the measured fragment (NEXT.md §1.5): a quantifier over a product of the
+    // iteration variable with a symbol.
+    if phi.iter().any(|t| nonlinear_in(t, &tau)) {
+        return Err("the iteration condition multiplies the iteration by a symbol".to_string());
+    }
+    let mut succs = Vec::new();
+    // The runs that take the path forever.
+    match qe::forall_from_zero(&tau, &body) {
+        Some(psi) if psi.is_false() => {}
+        Some(psi) => {
+            let mut s = state.clone();
+            s.fresh = n;
+            succs.push((
+                Succ {
+                    cond: psi,
+                    state: s,
+                    forced: Some(Outcome::Bound),
+                    tag: Tag::Forever,
+                },
+                ExitKind::Forever,
+            ));
+        }
+        None => {
+            return Err(
+                "the path might repeat forever and no quantifier-free condition says when"
+                    .to_string(),
+            )
+        }
+    }
+    // Exits by replay.
+    let mut prefix = phi.clone();
+    let mut cur = post;
+    for (step, sig) in tpl.path.iter().enumerate() {
+        let result = replay.step(&cur);
+        if let Some(reason) = replay.cx.limit.take() {
+            return Err(reason);
+        }
+        let at = super::super::step::action_span(&cur);
+        let is_if = matches!(
+            super::super::step::next_action(&cur),
+            Some(super::super::step::Action::Instr(i)) if matches!(i.kind, InstrKind::If { .. })
+        );
+        let mut next = None;
+        for succ in result.succs {
+            if succ.cond.is_false() {
+                continue;
+            }
+            if next.is_none() && sig_of(&cur, &succ.state) == *sig {
+                next = Some(succ);
+                continue;
+            }
+            let kind = match (&succ.state.abrupt, step) {
+                (Some(super::super::state::Abrupt::Exception(c, at)), _) => {
+                    ExitKind::Raises(*c, *at)
+                }
+                (_, 0) => ExitKind::GuardFails,
+                _ if is_if => ExitKind::Leaves(
+                    at.unwrap_or(tpl.span),
+                    if tpl.steps[step].1 == "else" {
+                        "then"
+                    } else {
+                        "else"
+                    },
+                ),
+                _ => ExitKind::Leaves(at.unwrap_or(tpl.span), ""),
+            };
+            let forced = if step > 0 && iteration >= unroll {
+                Some(Outcome::Bound)
+            } else {
+                succ.forced
+            };
+            let mut conds = prefix.clone();
+            conds.push(succ.cond);
+            succs.push((
+                Succ {
+                    cond: Term::and_all(conds),
+                    state: succ.state,
+                    forced,
+                    // The exit's own step (leave the loop, the other branch, a raise).
+                    tag: succ.tag,
+                },
+                kind,
+            ));
+        }
+        let Some(next) = next else {
+            return Err("the folded path is impossible here".to_string());
+        };
+        prefix.push(next.cond);
+        cur = next.state;
+        if step + 1 < tpl.path.len()
+            && !matches!(settle(&mut cur, replay.cx.program), Settled::Running)
+        {
+            return Err("the folded path ends early here".to_string());
+        }
+    }
+    Ok(Instance {
+        kappa,
+        tau,
+        body,
+        phi,
+        succs,
+    })
+}
+
+/// Does `t` contain a product of a term mentioning `v` with a non-constant?
+fn nonlinear_in(t: &Term, v: &Sym) -> bool {
+    use crate::term::linear::mentions;
+    use crate::term::TermKind as K;
+    let mut todo = vec![t.clone()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(t) = todo.pop() {
+        if !seen.insert(t.clone()) || !mentions(&t, v) {
+            continue;
+        }
+        match t.kind() {
+            K::Mul(a, b) | K::FloorDiv(a, b) | K::Mod(a, b)
+                if a.as_int().is_none() && b.as_int().is_none() =>
+            {
+                return true
+            }
+            K::Forall(_, lo, hi, body) | K::Exists(_, lo, hi, body) => {
+                todo.extend([lo.clone(), hi.clone(), body.clone()])
+            }
+            K::Neg(a) | K::Abs(a) | K::Not(a) | K::SeqUnit(a) | K::Len(a) => todo.push(a.clone()),
+            K::And(xs) | K::Or(xs) => todo.extend(xs.iter().cloned()),
+            K::Ite(a, b, c) => todo.extend([a.clone(), b.clone(), c.clone()]),
+            K::Add(a, b)
+            | K::Sub(a, b)
+            | K::Mul(a, b)
+            | K::FloorDiv(a, b)
+            | K::Mod(a, b)
+            | K::Min(a, b)
+            | K::Max(a, b)
+            | K::Cmp(_, a, b)
+            | K::Concat(a, b)
+            | K::Index(a, b) => todo.extend([a.clone(), b.clone()]),
+            _ => {}
+        }
+    }
+    false
+}

@@ -1,0 +1,557 @@
+//! Templates: what one folded iteration of a loop does, over head symbols (NEXT.md §1.2–1.3).
+//!
+//! From a *head state* in which every variable is a fresh head symbol `x@h`, one iteration
+//! is enumerated with the engine's own [`Stepper`] (no solver). A *cyclic* path comes back
+//! to the loop's guard; each variable it changes must have a closed form after κ
+//! iterations: R1 induction `x ↦ x + κ·d` (`d` loop-invariant), R2 reset
+//! `x ↦ ite(κ ≥ 1, e[θ^{κ−1}], x)` (`e` free of `x`, its dependencies acyclic). Anything
+//! else is refused with a reason.
+
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+use num_traits::{One, Signed};
+
+use super::super::state::{Cont, Env, Frame, Frames, Kont, PathCondition, State};
+use super::super::step::{next_action, settle, Action, Settled, Stepper};
+use super::StepSig;
+use crate::base::Span;
+use crate::term::linear::{linear_in, mentions};
+use crate::term::{Sort, Sym, Term};
+use crate::transform::ir::{Block, InstrKind};
+
+/// At most this many paths through one iteration.
+pub const MAX_PATHS: usize = 64;
+/// At most this many steps on one path of one iteration.
+const MAX_STEPS: usize = 400;
+
+/// The closed form of a variable after κ iterations of the path.
+#[derive(Clone, Debug)]
+pub enum Closed {
+    /// R1: `x ↦ x@h + κ·step` (`step` over head symbols of unchanged variables).
+    Induction(Term),
+    /// R2: `x ↦ ite(κ ≥ 1, value[θ^{κ−1}], x@h)`.
+    Reset(Term),
+}
+
+/// A loop's template: one cyclic path and the closed forms of what it changes.
+#[derive(Clone, Debug)]
+pub struct Template {
+    /// The `while` statement.
+    pub span: Span,
+    /// The path, one signature per step after the head (the guard's step first).
+    pub path: Vec<StepSig>,
+    /// For display: each step's statement and which way it went (`enter`, `then`,
+    /// `else`, or empty for a straight-line statement).
+    pub steps: Vec<(Span, &'static str)>,
+    /// Every variable of the head state and its head symbol.
+    pub head: Vec<(Rc<str>, Sym)>,
+    /// The changed variables' closed forms, in dependency order.
+    pub closed: Vec<(Rc<str>, Sym, Closed)>,
+    /// What one iteration requires (the guard, branch conditions, "does not raise"),
+    /// over head symbols.
+    pub step_cond: Term,
+}
+
+/// Why a loop has no template.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoTemplate {
+    pub why: String,
+    /// Where the reason is (the loop, or the statement at fault).
+    pub at: Span,
+}
+
+fn refuse(why: impl Into<String>, at: Span) -> NoTemplate {
+    NoTemplate {
+        why: why.into(),
+        at,
+    }
+}
+
+/// The head symbol of a variable.
+pub fn head_sym(name: &str, sort: Sort) -> Sym {
+    Sym::new(&format!("{name}@h"), sort)
+}
+
+/// S1: the structural restrictions of v1.
+fn structural(block: &Block, index: usize) -> Result<(), NoTemplate> {
+    let instr = &block[index];
+    let InstrKind::While {
+        guard,
+        body,
+        abstraction,
+        ..
+    } = &instr.kind
+    else {
+        return Err(refuse("not a while loop", instr.span));
+    };
+    if abstraction.is_some() {
+        return Err(refuse(
+            "the loop has invariant lines (the invariant transition applies)",
+            instr.span,
+        ));
+    }
+    if !guard.is_empty() {
+        return Err(refuse("the loop condition calls a function", instr.span));
+    }
+    fn body_ok(b: &[crate::transform::ir::Instr]) -> Result<(), NoTemplate> {
+        for i in b {
+            let bad = match &i.kind {
+                InstrKind::If { then, orelse, .. } => {
+                    body_ok(then)?;
+                    body_ok(orelse)?;
+                    None
+                }
+                InstrKind::While { .. } => {
+                    Some("the body contains a loop (inner loops fold themselves)")
+                }
+                InstrKind::Call { .. } | InstrKind::Lookup { .. } => {
+                    Some("the body calls a function")
+                }
+                InstrKind::Try { .. } => Some("the body contains a try statement"),
+                InstrKind::Havoc { .. }
+                | InstrKind::Assume(_)
+                | InstrKind::AssumeInvariant(_)
+                | InstrKind::CheckInvariant(_)
+                | InstrKind::MethodFrame { .. }
+                | InstrKind::LoopScope { .. } => Some("the body contains a verification statement"),
+                InstrKind::Def(_) | InstrKind::Declare { .. } => Some("the body defines a name"),
+                _ => None,
+            };
+            if let Some(why) = bad {
+                return Err(refuse(why, i.span));
+            }
+        }
+        Ok(())
+    }
+    body_ok(body)
+}
+
+/// The signature of a successor state (before settling) of `parent`: how it left the step.
+pub fn sig_of(parent: &State, state: &State) -> StepSig {
+    use super::super::state::Abrupt;
+    let abrupt = match &state.abrupt {
+        None => 0,
+        Some(Abrupt::Break) => 1,
+        Some(Abrupt::Continue) => 2,
+        Some(Abrupt::Return(_)) => 3,
+        Some(Abrupt::Exception(..)) => 4,
+        Some(Abrupt::Invariant(..)) => 5,
+    };
+    let exc = match &state.abrupt {
+        Some(Abrupt::Exception(c, at)) => Some((*c, *at)),
+        _ => None,
+    };
+    let (top, depth) = cont_shape(&state.cont);
+    let (_, before) = cont_shape(&parent.cont);
+    StepSig {
+        abrupt,
+        exc,
+        top,
+        depth: depth as isize - before as isize,
+    }
+}
+
+fn kont_key(k: &Kont) -> (usize, usize, u8) {
+    match k {
+        Kont::Block { block, index } => (block.as_ptr() as usize, *index, 0),
+        Kont::Loop { block, index, .. } => (block.as_ptr() as usize, *index, 1),
+        Kont::Guard { block, index, .. } => (block.as_ptr() as usize, *index, 2),
+        _ => (0, 0, 3),
+    }
+}
+
+fn cont_shape(cont: &Cont) -> (Option<(usize, usize, u8)>, usize) {
+    let top = cont.top().map(kont_key);
+    let mut depth = 0;
+    let mut cur = cont.clone();
+    while cur.top().is_some() {
+        depth += 1;
+        cur = cur.pop();
+    }
+    (top, depth)
+}
+
+/// Is the state at the guard of the `while` at `block[index]`?
+pub fn at_guard(state: &State, block: &Block, index: usize) -> bool {
+    matches!(next_action(state), Some(Action::Guard { block: b, index: i, .. })
+        if Rc::ptr_eq(&b, block) && i == index)
+}
+
+/// Is the state still inside the `while` at `block[index]`?
+fn in_loop(state: &State, block: &Block, index: usize) -> bool {
+    let mut cur = state.cont.clone();
+    while let Some(k) = cur.top() {
+        if let Kont::Loop {
+            block: b, index: i, ..
+        } = k
+        {
+            if Rc::ptr_eq(b, block) && *i == index {
+                return true;
+            }
+        }
+        cur = cur.pop();
+    }
+    false
+}
+
+/// One enumerated cyclic path.
+struct Cyclic {
+    sigs: Vec<StepSig>,
+    steps: Vec<(Span, &'static str)>,
+    conds: Vec<Term>,
+    env: Env,
+}
+
+/// Compute the template of the `while` at `block[index]` in function `func` (`None`:
+/// module code). `stepper` must not bound unrolling.
+pub fn template_for(
+    stepper: &Stepper,
+    block: &Block,
+    index: usize,
+    func: Option<&Rc<str>>,
+) -> Result<Template, NoTemplate> {
+    let span = block[index].span;
+    structural(block, index)?;
+    let ir = stepper.cx.program;
+    let types = stepper.types;
+    let mut head = Vec::new();
+    let mut globals = Env::new();
+    for (name, ty) in &types.globals {
+        let sym = head_sym(name, Sort::of_type(*ty));
+        globals = globals.insert(Rc::from(name.as_str()), Term::var(sym.clone()));
+        head.push((Rc::<str>::from(name.as_str()), sym));
+    }
+    let mut frames = Frames::new(Frame {
+        func: None,
+        locals: Env::new(),
+        call_site: None,
+    });
+    if let Some(f) = func {
+        let mut locals = Env::new();
+        let names: BTreeSet<&String> = stepper
+            .cx
+            .locals
+            .get(&**f)
+            .map(|s| s.iter().collect())
+            .unwrap_or_default();
+        for name in names {
+            let ty = types
+                .locals
+                .get(&**f)
+                .and_then(|l| l.get(name.as_str()))
+                .copied();
+            let Some(ty) = ty else { continue };
+            let sym = head_sym(name, Sort::of_type(ty));
+            locals = locals.insert(Rc::from(name.as_str()), Term::var(sym.clone()));
+            head.retain(|(n, _)| **n != **name);
+            head.push((Rc::from(name.as_str()), sym));
+        }
+        frames.push(Frame {
+            func: Some(f.clone()),
+            locals,
+            call_site: None,
+        });
+    }
+    let cont = Cont::default()
+        .push(Kont::Loop {
+            block: block.clone(),
+            index,
+            iteration: 0,
+            once: false,
+        })
+        .push(Kont::Guard {
+            block: block.clone(),
+            index,
+            iteration: 0,
+        });
+    let start = State {
+        globals,
+        frames,
+        defined: rpds::RedBlackTreeMap::new(),
+        pc: PathCondition::default(),
+        cont,
+        abrupt: None,
+        fresh: 0,
+    };
+    // Enumerate one iteration depth-first.
+    let mut paths = 0usize;
+    let mut cyclic = Vec::new();
+    let mut work = vec![(start, Vec::new(), Vec::new(), Vec::new())];
+    while let Some((state, sigs, steps, conds)) = work.pop() {
+        if sigs.len() > MAX_STEPS {
+            return Err(refuse("an iteration takes too many steps", span));
+        }
+        let at = super::super::step::action_span(&state).unwrap_or(span);
+        let action = next_action(&state);
+        let result = stepper.step(&state);
+        if let Some(reason) = stepper.cx.limit.take() {
+            return Err(refuse(
+                format!("an iteration goes past a limit: {reason}"),
+                at,
+            ));
+        }
+        // Reverse so the first successor is explored first (else before then for an if).
+        for succ in result.succs.into_iter().rev() {
+            if succ.cond.is_false() {
+                continue;
+            }
+            let sig = sig_of(&state, &succ.state);
+            let word = step_word(&action, &succ.state);
+            let mut ns = succ.state;
+            let (mut sigs, mut steps, mut conds) = (sigs.clone(), steps.clone(), conds.clone());
+            sigs.push(sig);
+            steps.push((at, word));
+            conds.push(succ.cond);
+            match settle(&mut ns, ir) {
+                Settled::Done { .. } => paths += 1,
+                Settled::Running if at_guard(&ns, block, index) && in_loop(&ns, block, index) => {
+                    paths += 1;
+                    let env = match &ns.frame().func {
+                        Some(_) => ns.frame().locals.clone(),
+                        None => ns.globals.clone(),
+                    };
+                    cyclic.push(Cyclic {
+                        sigs,
+                        steps,
+                        conds,
+                        env,
+                    });
+                }
+                Settled::Running if !in_loop(&ns, block, index) => paths += 1,
+                Settled::Running => work.push((ns, sigs, steps, conds)),
+            }
+            if paths > MAX_PATHS {
+                return Err(refuse(
+                    format!("an iteration has more than {MAX_PATHS} paths"),
+                    span,
+                ));
+            }
+        }
+    }
+    if cyclic.is_empty() {
+        return Err(refuse(
+            "no path through the body comes back to the loop head",
+            span,
+        ));
+    }
+    let mut best: Option<(usize, usize, Template)> = None;
+    let mut first_err = None;
+    for c in cyclic {
+        match classify(span, &head, c) {
+            Ok(t) => {
+                let resets = t
+                    .closed
+                    .iter()
+                    .filter(|(_, _, c)| matches!(c, Closed::Reset(_)))
+                    .count();
+                let key = (t.closed.len(), resets);
+                if best.as_ref().is_none_or(|(m, r, _)| key < (*m, *r)) {
+                    best = Some((key.0, key.1, t));
+                }
+            }
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    match best {
+        Some((_, _, t)) => Ok(t),
+        None => Err(first_err.expect("a cyclic path was classified")),
+    }
+}
+
+/// Which way a step went, for display.
+fn step_word(action: &Option<Action>, succ: &State) -> &'static str {
+    match action {
+        Some(Action::Guard { .. }) => "enter",
+        Some(Action::Instr(i)) => match &i.kind {
+            InstrKind::If { then, .. } => match succ.cont.top() {
+                Some(Kont::Block { block, index: 0 }) if Rc::ptr_eq(block, then) => "then",
+                _ => "else",
+            },
+            InstrKind::Continue => "continue",
+            _ => "",
+        },
+        _ => "",
+    }
+}
+
+/// R0/R1/R2 for each variable a cyclic path changes.
+fn classify(span: Span, head: &[(Rc<str>, Sym)], c: Cyclic) -> Result<Template, NoTemplate> {
+    let step_cond = Term::and_all(c.conds.iter().cloned());
+    let mut changed: Vec<(Rc<str>, Sym, Term)> = Vec::new();
+    for (name, sym) in head {
+        match c.env.get(&**name) {
+            Some(v) if *v == Term::var(sym.clone()) => {}
+            Some(v) => changed.push((name.clone(), sym.clone(), v.clone())),
+            None => {}
+        }
+    }
+    let m0: BTreeSet<Sym> = changed.iter().map(|(_, s, _)| s.clone()).collect();
+    let at = |_name: &str| span;
+    let mut induction: HashMap<Sym, Term> = HashMap::new();
+    let mut resets: Vec<(Rc<str>, Sym, Term)> = Vec::new();
+    for (name, sym, v) in &changed {
+        match sym.sort {
+            Sort::Seq => {
+                return Err(refuse(
+                    format!("the tuple `{name}` changes on every iteration (not in v1)"),
+                    at(name),
+                ))
+            }
+            Sort::Bool if !mentions(v, sym) => resets.push((name.clone(), sym.clone(), v.clone())),
+            Sort::Bool => {
+                return Err(refuse(
+                    format!("`{name}` is computed from its own previous value (not in v1)"),
+                    at(name),
+                ))
+            }
+            Sort::Int => match linear_in(v, sym) {
+                Some((k, _)) if k == num_bigint::BigInt::from(0) && !mentions(v, sym) => {
+                    resets.push((name.clone(), sym.clone(), v.clone()))
+                }
+                Some((k, d)) if k.is_one() => {
+                    let mut vars = BTreeSet::new();
+                    d.vars(&mut vars);
+                    if let Some(other) = vars.iter().find(|s| m0.contains(s)) {
+                        let other = other.name.trim_end_matches("@h").to_string();
+                        return Err(refuse(
+                            format!(
+                                "`{name}` grows by a value that changes with the iteration \
+                                 (it reads `{other}`; a sum, not in v1)"
+                            ),
+                            at(name),
+                        ));
+                    }
+                    induction.insert(sym.clone(), d);
+                }
+                Some(_) => {
+                    return Err(refuse(
+                        format!("`{name}` is multiplied on every iteration (a geometric progression; not in v1)"),
+                        at(name),
+                    ))
+                }
+                None => {
+                    return Err(refuse(
+                        format!("`{name}`'s new value is not linear in its old one (not in v1)"),
+                        at(name),
+                    ))
+                }
+            },
+        }
+    }
+    // Order the resets by their dependencies among resets (acyclic).
+    let mut closed: Vec<(Rc<str>, Sym, Closed)> = changed
+        .iter()
+        .filter(|(_, s, _)| induction.contains_key(s))
+        .map(|(n, s, _)| {
+            (
+                n.clone(),
+                s.clone(),
+                Closed::Induction(induction[s].clone()),
+            )
+        })
+        .collect();
+    let mut done: BTreeSet<Sym> = induction.keys().cloned().collect();
+    let mut pending = resets;
+    while !pending.is_empty() {
+        let before = pending.len();
+        let mut rest = Vec::new();
+        for (name, sym, v) in pending {
+            let mut vars = BTreeSet::new();
+            v.vars(&mut vars);
+            if vars.iter().all(|s| !m0.contains(s) || done.contains(s)) {
+                done.insert(sym.clone());
+                closed.push((name, sym, Closed::Reset(v)));
+            } else {
+                rest.push((name, sym, v));
+            }
+        }
+        if rest.len() == before {
+            let names: Vec<String> = rest.iter().map(|(n, _, _)| format!("`{n}`")).collect();
+            return Err(refuse(
+                format!(
+                    "{} are reset from each other's previous values (a cycle; not in v1)",
+                    names.join(" and ")
+                ),
+                span,
+            ));
+        }
+        pending = rest;
+    }
+    // The measured fragment (NEXT.md §1.5): the iteration condition may read induction
+    // variables with constant steps only.
+    let mut cond_vars = BTreeSet::new();
+    step_cond.vars(&mut cond_vars);
+    for (name, sym, cl) in &closed {
+        if !cond_vars.contains(sym) {
+            continue;
+        }
+        match cl {
+            // A symbolic step is fine where QE removes it (orderings: both ends decide);
+            // the instantiation refuses a quantifier left over such a product.
+            Closed::Induction(_) => {}
+            Closed::Reset(_) => {
+                return Err(refuse(
+                    format!(
+                        "the loop's conditions read `{name}`, which the path resets (not in v1)"
+                    ),
+                    span,
+                ))
+            }
+        }
+    }
+    Ok(Template {
+        span,
+        path: c.sigs,
+        steps: c.steps,
+        head: head.to_vec(),
+        closed,
+        step_cond,
+    })
+}
+
+impl Template {
+    /// The closed forms after `n` iterations (`n` any Int term), over head symbols: head
+    /// symbol of each changed variable → its value.
+    pub fn after(&self, n: &Term) -> HashMap<Sym, Term> {
+        let mut out = HashMap::new();
+        for (_, sym, _) in &self.closed {
+            out.insert(sym.clone(), self.value_after(sym, n, 0));
+        }
+        out
+    }
+
+    fn value_after(&self, sym: &Sym, n: &Term, depth: usize) -> Term {
+        let Some((_, _, cl)) = self.closed.iter().find(|(_, s, _)| s == sym) else {
+            return Term::var(sym.clone());
+        };
+        match cl {
+            Closed::Induction(d) => {
+                let x = Term::var(sym.clone());
+                match d.as_int() {
+                    Some(k) if k.is_negative() => Term::sub(x, Term::mul(Term::int(-k), n.clone())),
+                    Some(k) => Term::add(x, Term::mul(Term::int(k.clone()), n.clone())),
+                    None => Term::add(x, Term::mul(n.clone(), d.clone())),
+                }
+            }
+            Closed::Reset(e) => {
+                let prev = Term::sub(n.clone(), Term::int(1));
+                let mut deps = BTreeSet::new();
+                e.vars(&mut deps);
+                let mut map = HashMap::new();
+                for dep in deps {
+                    if self.closed.iter().any(|(_, s, _)| *s == dep) && depth < self.closed.len() {
+                        map.insert(dep.clone(), self.value_after(&dep, &prev, depth + 1));
+                    }
+                }
+                Term::ite(
+                    Term::ge(n.clone(), Term::int(1)),
+                    e.subst(&map),
+                    Term::var(sym.clone()),
+                )
+            }
+        }
+    }
+}
