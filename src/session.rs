@@ -21,6 +21,7 @@
 //! front-ends (`cli`, `tui`), which build their views only through it.
 
 pub mod replay;
+pub mod resume;
 pub mod run;
 pub mod view;
 
@@ -33,6 +34,7 @@ use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
 pub use replay::{Replay, ReplayError, Verdict};
+pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
 pub use view::{Form, NodeView};
 
