@@ -6,6 +6,7 @@
 
 pub use crate::base::Outcome;
 use crate::engine::LoopMode;
+use crate::session::ExcStop;
 
 /// UI → worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +21,15 @@ pub enum Cmd {
     Finish(u32),
     /// Step along the path until it branches, ends, or reaches a breakpoint line.
     Continue { from: u32, breakpoints: Vec<usize> },
+    /// Explore the subtree to the first node on any path at one of `lines` or an exception
+    /// leaf `exceptions` asks for, walking past the hits in `seen` (`Session::resume`).
+    Resume {
+        from: u32,
+        lines: Vec<usize>,
+        exceptions: ExcStop,
+        seen: Vec<u32>,
+        bfs: bool,
+    },
     /// Run the whole subtree within the bounds.
     Run(u32),
     /// Path condition, store and call stack of a node.

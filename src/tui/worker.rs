@@ -21,7 +21,7 @@ use super::protocol::{Cmd, Delta, Kind, Reply};
 use super::Setup;
 use crate::diagnostics::Diagnostic;
 use crate::engine::{Limits, LoopMode, NodeId};
-use crate::session::{Ended, Policy, Session, Stepped};
+use crate::session::{Ended, Hit, Policy, Session, Stepped, Stops};
 
 /// How often long work reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
@@ -114,6 +114,41 @@ impl Worker {
                     .session
                     .run(NodeId(id), policy, self.limits(), &|n| progress.tick(n));
                 let message = self.message(ran.ended, done);
+                self.finish(&emit, ran.select.map(|n| n.0), message);
+            }
+            Cmd::Resume {
+                from,
+                lines,
+                exceptions,
+                seen,
+                bfs,
+            } => {
+                let stops = Stops {
+                    lines,
+                    exceptions,
+                    seen: seen.into_iter().map(NodeId).collect(),
+                    bfs,
+                };
+                let progress = Progress::new(&emit);
+                let (ran, hit) = self
+                    .session
+                    .resume(NodeId(from), &stops, self.limits(), &|n| progress.tick(n));
+                let message = match hit {
+                    Some(Hit::Line(line)) => {
+                        format!(
+                            "breakpoint on line {line} (hit {}); c: next hit on any path",
+                            stops.seen.len() + 1
+                        )
+                    }
+                    Some(Hit::Exception(class)) => format!(
+                        "exception breakpoint: {class} leaf (hit {}); c: next hit on any path",
+                        stops.seen.len() + 1
+                    ),
+                    None => self.message(
+                        ran.ended,
+                        "no more breakpoint hits: the subtree is explored",
+                    ),
+                };
                 self.finish(&emit, ran.select.map(|n| n.0), message);
             }
             Cmd::Continue { from, breakpoints } => {

@@ -54,9 +54,10 @@ mod trees;
 mod trust;
 /// The terminal UI: frame snapshots (TestBackend), refusals before the screen opens.
 mod tui;
+/// The terminal UI's key scenarios: keys in, app state and frame out.
+mod tui_breaks;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
 mod tui_e2e;
-/// The terminal UI's key scenarios: keys in, app state and frame out.
 mod tui_keys;
 /// What several modules share: running the real binary.
 mod util;

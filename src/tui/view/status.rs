@@ -79,6 +79,23 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             ]);
             return f.render_widget(Paragraph::new(line), rect);
         }
+        Mode::Prompt(kind, text) => {
+            let line = Line::from(vec![
+                Span::styled(
+                    format!("{}{text}", kind.label()),
+                    Style::default().fg(p.accent),
+                ),
+                Span::styled("█", Style::default().fg(p.accent)),
+                Span::styled("  Enter apply · Esc cancel", Style::default().fg(p.dim)),
+            ]);
+            return f.render_widget(Paragraph::new(line), rect);
+        }
+        Mode::Breakpoints => vec![
+            ("j k", "move"),
+            ("Space", "enable/disable"),
+            ("d", "delete"),
+            ("x", "exceptions"),
+        ],
         Mode::Help => vec![("j k", "scroll"), ("any other key", "close help")],
         Mode::Normal => {
             let at_loop = app

@@ -1,0 +1,220 @@
+//! Breakpoint controls in the terminal UI (issue 16): `b` on the line the user sees, `c`
+//! stopping at the first node on any path at a breakpoint line and going on to the next
+//! hit, `r` stopping too, `C` running through, exception breakpoints (`x`, `X`), the list
+//! (`B`). Keys in, state and frame out, through the synchronous harness.
+
+use symdbg::base::ExcClass;
+use symdbg::session::ExcStop;
+use symdbg::tui::app::{Mode, Pane};
+use symdbg::tui::protocol::Kind;
+
+use super::tui::{open, open_source};
+
+/// Three paths reach line 8 (the join); line 6 is only on the else-branch of the second if;
+/// a ZeroDivisionError and an AssertionError on different paths.
+const SRC: &str = "\
+x: int
+y: int
+if x > 0:
+    z = 1
+elif x < -5:
+    z = 2
+else:
+    z = 3
+w = z + y
+if y == 7:
+    q = 10 // (x - x)
+assert w != 100
+";
+
+fn line_of(h: &symdbg::tui::harness::Harness, id: u32) -> Option<usize> {
+    h.app.tree.node(id).info.line
+}
+
+#[test]
+fn b_sets_the_breakpoint_on_the_line_the_user_sees() {
+    let mut h = open("inversion.py", None, 120, 32);
+    // The reported bug: move the code cursor in the code pane, go back to the tree and
+    // select a node; `b` used the stale (invisible) code cursor. Now it is the node's line.
+    h.keys("<S-Tab>kk<Tab>");
+    assert_eq!(h.app.focus, Pane::Tree);
+    assert_eq!(h.app.code_cursor, 16);
+    h.keys("b");
+    assert_eq!(
+        h.app.breakpoints.keys().copied().collect::<Vec<_>>(),
+        vec![18],
+        "the ▶ line of the selected node"
+    );
+    assert!(
+        h.app.message.contains("line 18: if x > 1:"),
+        "{}",
+        h.app.message
+    );
+    assert!(h.screen().contains("●▶18 if x > 1:"), "{}", h.screen());
+    // In the code pane, b takes the code cursor's line, which is drawn in every focus.
+    h.keys("<S-Tab>jjjjjb");
+    assert!(h.app.breakpoints.contains_key(&23));
+    assert!(h.screen().contains("● 23 assert x >= 0"), "{}", h.screen());
+    // Toggling removes.
+    h.keys("b");
+    assert!(!h.app.breakpoints.contains_key(&23));
+}
+
+#[test]
+fn c_stops_on_every_path_at_a_breakpoint_and_goes_on_to_the_next_hit() {
+    let mut h = open_source("t.py", SRC, None, 120, 40);
+    h.keys("<S-Tab>");
+    h.app.code_cursor = 9;
+    h.keys("b<Tab>");
+    assert_eq!(h.app.enabled_breakpoints(), vec![9]);
+    let mut hits = Vec::new();
+    for _ in 0..3 {
+        h.keys("c");
+        let at = h.app.selected;
+        assert_eq!(line_of(&h, at), Some(9), "{}", h.app.message);
+        assert_eq!(
+            h.app.tree.node(at).info.kind,
+            Kind::Open,
+            "stopped before line 9 runs"
+        );
+        assert!(
+            h.app.message.starts_with("breakpoint on line 9"),
+            "{}",
+            h.app.message
+        );
+        hits.push(at);
+    }
+    hits.sort();
+    hits.dedup();
+    assert_eq!(hits.len(), 3, "three different paths reach line 9");
+    // No fourth hit: the search explored the whole tree.
+    h.keys("c");
+    assert_eq!(
+        h.app.message,
+        "no more breakpoint hits: the subtree is explored"
+    );
+    assert_eq!(h.app.stats.open, 0);
+}
+
+#[test]
+fn r_stops_at_breakpoints_and_capital_c_runs_through_them() {
+    let mut h = open_source("t.py", SRC, None, 120, 40);
+    h.app.code_cursor = 6;
+    h.keys("<S-Tab>b<Tab>r");
+    assert_eq!(line_of(&h, h.app.selected), Some(6));
+    assert!(
+        h.app.stats.open > 0,
+        "r stopped before exploring everything"
+    );
+    // C runs the selected subtree through every breakpoint.
+    h.keys("gC");
+    assert_eq!(h.app.stats.open, 0);
+    assert_eq!(h.app.message, "run: the subtree is explored");
+    // Disabled breakpoints do not stop: r runs the whole tree.
+    let mut h = open_source("t.py", SRC, None, 120, 40);
+    h.app.code_cursor = 6;
+    h.keys("<S-Tab>b<Tab>B ");
+    assert_eq!(h.app.breakpoints.get(&6), Some(&false));
+    assert!(h.screen().contains("○ line  6  z = 2"), "{}", h.screen());
+    h.keys("<Esc>r");
+    assert_eq!(h.app.stats.open, 0);
+}
+
+#[test]
+fn exception_breakpoints_any_class_and_a_bad_name() {
+    let mut h = open_source("t.py", SRC, None, 120, 40);
+    h.keys("x");
+    assert_eq!(h.app.exc_break, ExcStop::Any);
+    h.keys("c");
+    let first = h.app.selected;
+    assert!(h.app.tree.node(first).info.kind.is_exception());
+    h.keys("c");
+    let second = h.app.selected;
+    assert_ne!(first, second);
+    assert!(h.app.tree.node(second).info.kind.is_exception());
+    // A class: only AssertionError leaves.
+    let mut h = open_source("t.py", SRC, None, 120, 40);
+    h.keys("XAssertionError<Enter>");
+    assert_eq!(h.app.exc_break, ExcStop::Class(ExcClass::AssertionError));
+    h.keys("c");
+    let leaf = h.app.tree.node(h.app.selected).info.clone();
+    assert_eq!(
+        leaf.kind,
+        Kind::Leaf(symdbg::base::Outcome::Exception(ExcClass::AssertionError)),
+        "{leaf:?}"
+    );
+    // ArithmeticError catches ZeroDivisionError (the hierarchy, as `except`).
+    h.keys("XArithmeticError<Enter>gc");
+    assert_eq!(
+        h.app.tree.node(h.app.selected).info.kind,
+        Kind::Leaf(symdbg::base::Outcome::Exception(
+            ExcClass::ZeroDivisionError
+        ))
+    );
+    // An unknown class is refused with the list; the breakpoint stays.
+    h.keys("XFooError<Enter>");
+    assert!(h.app.message.starts_with("no exception class `FooError`"));
+    assert_eq!(h.app.exc_break, ExcStop::Class(ExcClass::ArithmeticError));
+    // x turns it off.
+    h.keys("x");
+    assert_eq!(h.app.exc_break, ExcStop::Off);
+}
+
+#[test]
+fn the_breakpoint_list_enables_disables_and_deletes() {
+    let mut h = open_source("t.py", SRC, None, 120, 40);
+    for line in [4, 6, 9] {
+        h.app.code_cursor = line;
+        h.keys("<S-Tab>b<Tab>");
+    }
+    h.keys("B");
+    assert_eq!(h.app.mode, Mode::Breakpoints);
+    let screen = h.screen();
+    assert!(screen.contains("breakpoints (3)"), "{screen}");
+    insta::assert_snapshot!("tui_breakpoint_list", screen);
+    // j to line 6, disable it, j to 9, delete it.
+    h.keys("j j d");
+    assert_eq!(
+        h.app
+            .breakpoints
+            .iter()
+            .map(|(l, on)| (*l, *on))
+            .collect::<Vec<_>>(),
+        vec![(4, true), (6, false)]
+    );
+    assert_eq!(h.app.enabled_breakpoints(), vec![4]);
+    h.keys("x");
+    assert!(h.screen().contains("exceptions: every exception leaf"));
+    h.keys("q");
+    assert_eq!(h.app.mode, Mode::Normal);
+    assert!(!h.app.quit, "q closes the list, not the debugger");
+    // The code gutter shows the disabled one as ○.
+    assert!(h.screen().contains("○  6     z = 2"), "{}", h.screen());
+}
+
+#[test]
+fn bfs_finds_the_shallow_hit_first() {
+    // Line 4 is deep on the first branch (after a long straight run); line 7 is shallow on
+    // the second: depth-first meets line 4 first, breadth-first line 7.
+    let src = "\
+x: int
+if x > 0:
+    a = 1
+    a = 2
+    a = 3
+else:
+    b = 1
+";
+    let mut dfs = open_source("t.py", src, None, 120, 32);
+    let mut bfs = open_source("t.py", src, None, 120, 32);
+    bfs.app.bfs = true;
+    for h in [&mut dfs, &mut bfs] {
+        for line in [5, 7] {
+            h.app.code_cursor = line;
+            h.keys("<S-Tab>b<Tab>");
+        }
+        h.keys("c");
+    }
+    assert_eq!(line_of(&dfs, dfs.app.selected), Some(5));
+    assert_eq!(line_of(&bfs, bfs.app.selected), Some(7));
+}
