@@ -29,12 +29,13 @@ pub const KEYS: &[(&str, &str)] = &[
     ("f", "finish the frame (run until the paths leave it)"),
     (
         "c",
-        "continue along the path to the next branch point or breakpoint",
+        "continue to the next breakpoint hit on any path (depth-first; --bfs)",
     ),
     (
         "r",
-        "run the whole subtree within the bounds (--unroll, --recursion)",
+        "run the subtree within the bounds (--unroll, --recursion); stops at breakpoints",
     ),
+    ("C", "run the subtree through every breakpoint"),
     ("m", "model: inputs that reach the selected node"),
     (
         "R",
@@ -46,7 +47,12 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "b",
-        "toggle a breakpoint on the code line under the code cursor",
+        "toggle a breakpoint on the code cursor's line (tree focused: the ▶ line)",
+    ),
+    ("B", "breakpoint list: Space enable/disable, d delete"),
+    (
+        "x  X",
+        "exception breakpoint: every exception leaf on/off; X: one class",
     ),
     ("e  E", "next / previous exception leaf"),
     (

@@ -109,14 +109,16 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             } else {
                 v.push(("s", "step"));
             }
+            // The bug-finding recipe (r e m R) before the other moves, so an 80-column
+            // terminal shows it.
             v.extend([
+                ("r", "run"),
+                ("e", "exception"),
+                ("m", "model"),
+                ("R", "replay"),
                 ("n", "over"),
                 ("f", "finish"),
                 ("c", "continue"),
-                ("r", "run"),
-                ("m", "model"),
-                ("R", "replay"),
-                ("e", "exception"),
                 ("b", "break"),
                 ("/", "search"),
                 ("Tab", "pane"),
