@@ -218,3 +218,36 @@ else:
     assert_eq!(line_of(&dfs, dfs.app.selected), Some(5));
     assert_eq!(line_of(&bfs, bfs.app.selected), Some(7));
 }
+
+/// The real binary in a pty: a breakpoint set from the code pane, `c` visiting its three
+/// hits on three paths, then the end of the search; `--bfs` is accepted.
+#[test]
+fn pty_breakpoint_flow() {
+    use super::tui_e2e::Tui;
+    let dir = std::env::temp_dir().join(format!("symdbg-breaks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("t.py"), SRC).expect("write program");
+    for extra in [None, Some("--bfs")] {
+        let mut args = vec!["t.py"];
+        args.extend(extra);
+        let mut tui = Tui::spawn_in(&dir, &args, &[("COLORTERM", Some("truecolor"))]);
+        tui.wait_for("the start screen", |s| s.contains("1 open"));
+        // S-Tab focuses the code pane (cursor on line 3), six j to line 9, b, Tab back.
+        tui.press("\x1b[Zjjjjjjb\t");
+        tui.wait_for("the breakpoint", |s| {
+            s.contains("breakpoint on line 9: w = z + y") && s.contains("●  9 w = z + y")
+        });
+        for hit in 1..=3 {
+            tui.press("c");
+            let want = format!("breakpoint on line 9 (hit {hit})");
+            tui.wait_for(&want, |s| s.contains(&want) && s.contains("▶ 9 w = z + y"));
+        }
+        tui.press("c");
+        tui.wait_for("the end of the search", |s| {
+            s.contains("no more breakpoint hits") && s.contains(" 0 open")
+        });
+        tui.press("q");
+        assert_eq!(tui.wait_exit(), 0);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
