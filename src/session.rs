@@ -20,6 +20,7 @@
 //! is reported as node counts, the caller decides when to show it) and never imports the
 //! front-ends (`cli`, `tui`), which build their views only through it.
 
+pub mod cuts;
 pub mod replay;
 pub mod resume;
 pub mod run;

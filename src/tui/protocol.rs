@@ -95,6 +95,9 @@ pub struct StatsInfo {
     pub leaves: usize,
     pub exceptions: usize,
     pub bounds: usize,
+    /// `bound` leaves cut by `--unroll` and by `--recursion` (they add up to `bounds`).
+    pub cut_unroll: usize,
+    pub cut_recursion: usize,
     pub solver_checks: u64,
     pub solver_ms: u64,
 }

@@ -208,7 +208,13 @@ impl Worker {
         }
     }
 
-    fn finish(&mut self, emit: &dyn Fn(Reply), select: Option<u32>, message: String) {
+    fn finish(&mut self, emit: &dyn Fn(Reply), select: Option<u32>, mut message: String) {
+        // A run that explored everything says which bounds cut paths.
+        if message.ends_with("the subtree is explored") {
+            if let Some(w) = self.session.cuts_warning() {
+                message = format!("{message}; {w}");
+            }
+        }
         emit(Reply::Delta(self.delta()));
         emit(Reply::Done { select, message });
     }

@@ -10,6 +10,8 @@ mod audit_positions;
 /// The book's results for its examples (find, method frames, bounds).
 mod book;
 /// `symdbg check`: exhaustiveness and precision (the book's chapter 001 results).
+/// Issue 16: run's summary names the bounds that cut paths.
+mod bounds_summary;
 mod check;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;

@@ -251,3 +251,19 @@ fn pty_breakpoint_flow() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_status_line_names_the_bounds_that_cut_paths() {
+    let mut h = open("power.py", None, 160, 32);
+    h.keys("r");
+    assert_eq!(h.app.stats.cut_recursion, 1, "{:?}", h.app.stats);
+    assert_eq!(h.app.stats.cut_unroll, 0);
+    assert!(
+        h.app
+            .message
+            .ends_with("the subtree is explored; 1 path cut by --recursion 5: try a larger bound"),
+        "{}",
+        h.app.message
+    );
+    assert!(h.screen().contains("1 bound: 1 --recur"), "{}", h.screen());
+}

@@ -16,15 +16,24 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
     let p = app.palette;
     let s = &app.stats;
     let depth = app.tree.get(app.selected).map_or(0, |n| n.depth);
+    // Bound leaves name the bound that cut them: a bug may hide past it.
+    let mut bounds = format!("{} bound", s.bounds);
+    let cuts: Vec<String> = [(s.cut_unroll, "--unroll"), (s.cut_recursion, "--recursion")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, flag)| format!("{n} {flag}"))
+        .collect();
+    if !cuts.is_empty() {
+        bounds = format!("{bounds}: {}", cuts.join(", "));
+    }
     let mut left = format!(
-        " node {} · depth {} │ {}: {} open, {} ({}, {} bound) │ {}",
+        " node {} · depth {} │ {}: {} open, {} ({}, {bounds}) │ {}",
         app.selected,
         depth,
         count(s.nodes, "node"),
         s.open,
         count(s.leaves, "leaf"),
         count(s.exceptions, "exception"),
-        s.bounds,
         count(s.solver_checks as usize, "check")
     );
     if app.show_timing {

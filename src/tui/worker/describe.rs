@@ -30,7 +30,10 @@ pub(super) fn node_info(session: &Session, id: NodeId) -> NodeInfo {
 
 pub(super) fn stats(session: &Session) -> StatsInfo {
     let s = session.engine().stats();
+    let cuts = session.cuts();
     StatsInfo {
+        cut_unroll: cuts.unroll,
+        cut_recursion: cuts.recursion,
         nodes: s.nodes,
         open: s.open,
         leaves: s.leaves,
