@@ -6,6 +6,7 @@
 //! reads a clock, so tests feed keys and replies and look at the state and the frame.
 
 mod breaks;
+mod frames;
 mod input;
 mod nav;
 mod prompt;
@@ -122,6 +123,8 @@ pub struct App {
     resuming: Option<Search>,
     /// Row of the breakpoint list.
     pub breaks_cursor: usize,
+    /// The frame picked in the call stack pane, counted from the innermost (0).
+    pub frame_up: usize,
     pub details: HashMap<u32, Details>,
     pub models: HashMap<u32, Result<ModelInfo, String>>,
     pub replays: HashMap<u32, Result<ReplayInfo, String>>,
@@ -178,6 +181,7 @@ impl App {
             search: None,
             resuming: None,
             breaks_cursor: 0,
+            frame_up: 0,
             details: HashMap::new(),
             models: HashMap::new(),
             replays: HashMap::new(),
@@ -322,6 +326,7 @@ impl App {
             return;
         }
         self.selected = id;
+        self.frame_up = 0;
         self.tree.reveal(id);
         if !self.details.contains_key(&id) {
             self.request(Cmd::Details(id));

@@ -4,7 +4,7 @@
 pub const KEYS: &[(&str, &str)] = &[
     (
         "j k  ↓ ↑",
-        "move in the focused pane (tree: next/previous node)",
+        "move in the focused pane (tree: next/previous node; call stack: frame up/down)",
     ),
     (
         "h  ←",

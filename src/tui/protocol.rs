@@ -122,6 +122,8 @@ pub struct Details {
     pub store: Vec<(String, String)>,
     /// Frames outermost first, each with its locals.
     pub frames: Vec<(String, Vec<(String, String)>)>,
+    /// Per frame (same order): the line it is at (a caller: its call's line).
+    pub frame_lines: Vec<Option<usize>>,
     /// A line about the node (unknown reason, exception class and place, return value).
     pub note: Option<String>,
 }

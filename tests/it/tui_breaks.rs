@@ -267,3 +267,60 @@ fn the_status_line_names_the_bounds_that_cut_paths() {
     );
     assert!(h.screen().contains("1 bound: 1 --recur"), "{}", h.screen());
 }
+
+#[test]
+fn frames_up_and_down_in_the_call_stack_pane_move_store_and_code() {
+    // A call two deep: g calls h; stop inside h.
+    let src = "\
+def h(c: int) -> int:
+    return c * 2
+
+def g(b: int) -> int:
+    d = b + 1
+    return h(d)
+
+a: int
+r = g(a)
+";
+    let mut h = open_source("t.py", src, None, 140, 40);
+    // Step until the innermost frame is h.
+    for _ in 0..10 {
+        if h.app.tree.node(h.app.selected).info.func.as_deref() == Some("h") {
+            break;
+        }
+        h.keys("s");
+    }
+    assert_eq!(h.app.tree.node(h.app.selected).info.line, Some(2));
+    assert_eq!(h.app.frame_count(), 3);
+    h.keys("<Tab><Tab><Tab>");
+    assert_eq!(h.app.focus, Pane::Stack);
+    // j: one frame up, into g, at its call `return h(d)` (line 6).
+    h.keys("j");
+    assert_eq!(h.app.frame_up, 1);
+    assert_eq!(h.app.marked_line(), Some(6));
+    assert_eq!(h.app.code_cursor, 6);
+    let screen = h.screen();
+    assert!(screen.contains("▸ g"), "{screen}");
+    assert!(screen.contains("frame g (call stack: j/k)"), "{screen}");
+    assert!(screen.contains("d = a + 1"), "{screen}");
+    assert!(screen.contains("▶6     return h(d)"), "{screen}");
+    // j again: the module, at `r = g(a)` (line 9); further j stays there.
+    h.keys("jj");
+    assert_eq!(h.app.frame_up, 2);
+    assert_eq!(h.app.marked_line(), Some(9));
+    assert!(h.app.message.starts_with("frame <module> (2 up) at line 9"));
+    // k back to the innermost: h's line and store.
+    h.keys("kk");
+    assert_eq!(h.app.frame_up, 0);
+    assert_eq!(h.app.marked_line(), Some(2));
+    assert!(h.screen().contains("▸ h"));
+    // b here sets the breakpoint on the frame's line the cursor followed.
+    h.keys("j");
+    h.app.focus = Pane::Code;
+    h.keys("b");
+    assert!(h.app.breakpoints.contains_key(&6));
+    // Selecting a node goes back to the innermost frame.
+    h.app.focus = Pane::Tree;
+    h.keys("k");
+    assert_eq!(h.app.frame_up, 0);
+}

@@ -25,7 +25,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     let digits = lines.to_string().len();
     app.areas.gutter = (digits + 3) as u16;
     let p = app.palette;
-    let current = app.tree.get(app.selected).and_then(|n| n.info.line);
+    let current = app.marked_line();
     let focused = app.focus == Pane::Code;
     let mut out = Vec::with_capacity(height);
     for line in (scroll + 1..=lines).take(height) {

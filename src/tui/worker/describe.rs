@@ -98,6 +98,28 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         .into_iter()
         .map(|(f, vars)| (f, pairs(vars)))
         .collect();
+    // Where each frame is: the innermost at the node's line, a caller at the call of the
+    // frame above it.
+    let at = raised_in.unwrap_or(id);
+    let stack: Vec<_> = engine
+        .tree()
+        .node(at)
+        .state
+        .frames
+        .iter()
+        .cloned()
+        .collect();
+    let mut frame_lines: Vec<Option<usize>> = (0..stack.len())
+        .map(|k| {
+            stack
+                .get(k + 1)
+                .and_then(|f| f.call_site)
+                .map(|s| source.line(s.start))
+        })
+        .collect();
+    if let Some(last) = frame_lines.last_mut() {
+        *last = session.node_line(at);
+    }
     let note = match (note, raised_in) {
         (Some(n), Some(p)) => Some(format!(
             "{n}\ninside {}; the call stack shows the frames at the raise (node {})",
@@ -125,6 +147,7 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
             .collect(),
         store,
         frames,
+        frame_lines,
         note,
     }
 }
