@@ -17,6 +17,7 @@ pub mod app;
 pub mod color;
 pub mod harness;
 pub mod keys;
+pub mod natural;
 pub mod protocol;
 pub mod terminal;
 pub mod tree;

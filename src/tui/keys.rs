@@ -18,6 +18,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("PgDn PgUp g G", "page down/up, first/last row"),
     ("Tab  S-Tab", "focus the next/previous pane"),
     (
+        "1-6",
+        "focus a pane: 1 code, 2 tree, 3 path, 4 store, 5 call stack, 6 model",
+    ),
+    (
         "s  Enter",
         "step the selected node (at an annotated loop: apply the invariant)",
     ),

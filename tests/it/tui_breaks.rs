@@ -324,3 +324,34 @@ r = g(a)
     h.keys("k");
     assert_eq!(h.app.frame_up, 0);
 }
+
+#[test]
+fn number_keys_focus_panes_and_the_store_is_in_natural_order() {
+    let src = "a10: int\na2: int\nb: int\na1 = a10 + a2\nx = 0\n";
+    let mut h = open_source("t.py", src, None, 140, 40);
+    for (key, pane) in [
+        ("1", Pane::Code),
+        ("5", Pane::Stack),
+        ("4", Pane::Store),
+        ("3", Pane::Path),
+        ("6", Pane::Model),
+        ("2", Pane::Tree),
+    ] {
+        h.keys(key);
+        assert_eq!(h.app.focus, pane, "key {key}");
+    }
+    h.keys("ss");
+    let d = &h.app.details[&h.app.selected];
+    let names: Vec<&str> = d.store.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(names, vec!["a1", "a2", "a10", "b", "x"]);
+}
+
+#[test]
+fn at_80x24_the_hint_line_shows_the_bug_finding_keys() {
+    let h = open("inversion.py", None, 80, 24);
+    let screen = h.screen();
+    let hints = screen.lines().nth(23).unwrap_or_default();
+    for key in ["r run", "e exception", "m model", "R replay"] {
+        assert!(hints.contains(key), "{key} missing from {hints:?}");
+    }
+}

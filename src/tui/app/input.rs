@@ -68,7 +68,10 @@ impl App {
         // While the worker is busy, keys that act on the tree wait for it (type-ahead).
         let immediate = matches!(
             key.code,
-            KeyCode::Esc | KeyCode::Char('q' | '?' | 't') | KeyCode::Tab | KeyCode::BackTab
+            KeyCode::Esc
+                | KeyCode::Char('q' | '?' | 't' | '1'..='6')
+                | KeyCode::Tab
+                | KeyCode::BackTab
         );
         if self.busy.is_some() && !immediate {
             if self.typeahead.len() < TYPEAHEAD {
@@ -106,6 +109,13 @@ impl App {
                 }
             }
             KeyCode::Tab => self.cycle_focus(1),
+            // pudb's habit: a number focuses a pane (1 code, 2 tree, 3 path, 4 store, 5
+            // call stack, 6 model).
+            KeyCode::Char(c @ '1'..='6') => {
+                let pane = Pane::ALL[c as usize - '1' as usize];
+                self.focus_pane(pane);
+                self.message = format!("focus: {}", pane.title());
+            }
             KeyCode::BackTab => self.cycle_focus(Pane::ALL.len() - 1),
             KeyCode::Char('j') | KeyCode::Down => self.move_by(1),
             KeyCode::Char('k') | KeyCode::Up => self.move_by(-1),

@@ -47,10 +47,11 @@ pub(super) fn stats(session: &Session) -> StatsInfo {
 pub(super) fn details(session: &Session, id: NodeId) -> Details {
     let (engine, source) = (session.engine(), session.source());
     let node = engine.tree().node(id);
+    // (names in natural order: a2 before a10)
     let pairs = |v: Vec<(String, crate::term::Term)>| {
-        v.into_iter()
-            .map(|(k, t)| (k, t.to_string()))
-            .collect::<Vec<_>>()
+        let mut v: Vec<_> = v.into_iter().map(|(k, t)| (k, t.to_string())).collect();
+        crate::tui::natural::sort(&mut v);
+        v
     };
     let note = match node.kind {
         NodeKind::Leaf(Outcome::Exception(class)) => Some(match node.exception_at {
