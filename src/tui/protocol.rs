@@ -19,8 +19,6 @@ pub enum Cmd {
     StepOver(u32),
     /// Run until the paths have left the node's frame.
     Finish(u32),
-    /// Step along the path until it branches, ends, or reaches a breakpoint line.
-    Continue { from: u32, breakpoints: Vec<usize> },
     /// Explore the subtree to the first node on any path at one of `lines` or an exception
     /// leaf `exceptions` asks for, walking past the hits in `seen` (`Session::resume`).
     Resume {

@@ -151,17 +151,6 @@ impl Worker {
                 };
                 self.finish(&emit, ran.select.map(|n| n.0), message);
             }
-            Cmd::Continue { from, breakpoints } => {
-                let progress = Progress::new(&emit);
-                let policy = Policy::Continue {
-                    breakpoints: &breakpoints,
-                };
-                let ran = self
-                    .session
-                    .run(NodeId(from), policy, self.limits(), &|n| progress.tick(n));
-                let message = self.message(ran.ended, "");
-                self.finish(&emit, ran.select.map(|n| n.0), message);
-            }
         }
     }
 

@@ -4,6 +4,9 @@
 
 use super::App;
 
+/// A picked frame: its function's name, its variables, the line it is at.
+pub type PickedFrame<'a> = (&'a str, &'a [(String, String)], Option<usize>);
+
 impl App {
     /// Frames of the selected node's call stack (0 until its details arrive).
     pub fn frame_count(&self) -> usize {
@@ -19,7 +22,7 @@ impl App {
     }
 
     /// The picked frame's name, locals and line (outermost-first index `len - 1 - up`).
-    pub fn picked_frame_info(&self) -> Option<(&str, &[(String, String)], Option<usize>)> {
+    pub fn picked_frame_info(&self) -> Option<PickedFrame<'_>> {
         let up = self.picked_frame()?;
         let d = self.details.get(&self.selected)?;
         let k = d.frames.len() - 1 - up;

@@ -40,11 +40,8 @@ impl App {
                     PromptKind::Exception => self.set_exception_class(&text),
                 }
             }
-            KeyCode::Backspace => {
-                if text.pop().is_none() {
-                    self.mode = Mode::Normal;
-                }
-            }
+            // Backspace pops a character (in the guard); on an empty prompt it leaves it.
+            KeyCode::Backspace if text.pop().is_none() => self.mode = Mode::Normal,
             KeyCode::Char(c) if is_printable(c) && text.chars().count() < PROMPT_MAX => {
                 text.push(c)
             }
