@@ -21,7 +21,7 @@ use super::protocol::{Cmd, Delta, Kind, Reply};
 use super::Setup;
 use crate::diagnostics::Diagnostic;
 use crate::engine::{Limits, LoopMode, NodeId};
-use crate::session::{Ended, Hit, Policy, Session, Stepped, Stops};
+use crate::session::{Ended, ExcStop, Hit, Policy, Session, Stepped, Stops};
 
 /// How often long work reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
@@ -144,6 +144,9 @@ impl Worker {
                         "exception breakpoint: {class} leaf (hit {}); c: next hit on any path",
                         stops.seen.len() + 1
                     ),
+                    None if stops.lines.is_empty() && stops.exceptions == ExcStop::Off => {
+                        self.message(ran.ended, "no breakpoints set: the subtree is explored")
+                    }
                     None => self.message(
                         ran.ended,
                         "no more breakpoint hits: the subtree is explored",

@@ -355,3 +355,29 @@ fn at_80x24_the_hint_line_shows_the_bug_finding_keys() {
         assert!(hints.contains(key), "{key} missing from {hints:?}");
     }
 }
+
+#[test]
+fn c_without_breakpoints_runs_the_subtree_and_c_after_the_last_hit_says_so_again() {
+    let mut h = open_source("t.py", SRC, None, 120, 40);
+    h.keys("c");
+    assert_eq!(
+        h.app.message,
+        "no breakpoints set: the subtree is explored"
+    );
+    assert_eq!(h.app.stats.open, 0);
+    // One hit only (line 6 is on one path); c after it: no more hits, and again.
+    let mut h = open_source("t.py", SRC, None, 120, 40);
+    h.app.code_cursor = 6;
+    h.keys("<S-Tab>b<Tab>c");
+    let hit = h.app.selected;
+    assert_eq!(line_of(&h, hit), Some(6));
+    for _ in 0..2 {
+        h.keys("c");
+        assert!(
+            h.app.message.starts_with("no more breakpoint hits"),
+            "{}",
+            h.app.message
+        );
+        assert_eq!(h.app.selected, hit, "the selection stays on the last hit");
+    }
+}

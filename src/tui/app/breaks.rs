@@ -137,7 +137,9 @@ impl App {
                 search.seen.push(id);
                 Some(search)
             }
-            _ => None,
+            // No new hit: keep the search, so `c` on the last hit says so again instead of
+            // starting over below it.
+            _ => (!search.seen.is_empty()).then_some(search),
         };
     }
 
