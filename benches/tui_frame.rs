@@ -51,6 +51,7 @@ fn explored(n: usize) -> Harness {
         max_nodes: 10_000_000,
         theme: Some("symdbg-dark".to_string()),
         colors: Default::default(),
+        bfs: false,
     };
     let mut h = match Harness::open(setup, WIDTH, HEIGHT) {
         Ok(h) => h,

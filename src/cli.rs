@@ -63,6 +63,9 @@ struct DebugArgs {
     /// Colours the terminal shows; `auto` reads COLORTERM and TERM
     #[arg(long, value_enum, value_name = "DEPTH", default_value_t = Colors::Auto)]
     colors: Colors,
+    /// `c` and `r` search for breakpoint hits breadth-first instead of depth-first
+    #[arg(long)]
+    bfs: bool,
 }
 
 /// `--colors`: the terminal's colour depth.
@@ -335,6 +338,7 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         max_nodes: opts.max_nodes,
         theme: args.theme.clone(),
         colors: args.colors.depth(),
+        bfs: args.bfs,
     }))
 }
 

@@ -20,7 +20,9 @@
 //! is reported as node counts, the caller decides when to show it) and never imports the
 //! front-ends (`cli`, `tui`), which build their views only through it.
 
+pub mod cuts;
 pub mod replay;
+pub mod resume;
 pub mod run;
 pub mod view;
 
@@ -33,6 +35,7 @@ use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
 pub use replay::{Replay, ReplayError, Verdict};
+pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
 pub use view::{Form, NodeView};
 

@@ -17,6 +17,7 @@ pub mod app;
 pub mod color;
 pub mod harness;
 pub mod keys;
+pub mod natural;
 pub mod protocol;
 pub mod terminal;
 pub mod tree;
@@ -59,6 +60,8 @@ pub struct Setup {
     pub theme: Option<String>,
     /// The terminal's colour depth (`--colors`).
     pub colors: color::ColorDepth,
+    /// `c` and `r` search breadth-first (`--bfs`).
+    pub bfs: bool,
 }
 
 /// Run the UI; returns the exit code. The program is checked (and the engine built) before
@@ -83,6 +86,7 @@ pub fn run(setup: Setup) -> i32 {
     let source = setup.source.clone();
     let theme = setup.theme.clone();
     let colors = setup.colors;
+    let bfs = setup.bfs;
     let handle = match worker::spawn(setup) {
         Ok(h) => h,
         Err(diags) => {
@@ -99,6 +103,7 @@ pub fn run(setup: Setup) -> i32 {
     }
     let mut app = App::new(source, theme.as_deref());
     app.colors = colors;
+    app.bfs = bfs;
     if let Some(w) = handle.entry_warning.clone() {
         // The entry warning first; a theme warning already there follows it.
         app.message = if app.message.is_empty() {

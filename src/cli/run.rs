@@ -105,6 +105,12 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
             args.explore.max_nodes
         );
     }
+    // (the tree text's summary says it itself)
+    if args.counterexamples || args.dot || args.json {
+        if let Some(w) = x.session.cuts_warning() {
+            eprintln!("symdbg: {w}");
+        }
+    }
     if args.counterexamples && printed_nothing {
         eprintln!("{}", counterexamples::none_found(&x));
     }

@@ -5,10 +5,16 @@
 //! ([`App::take_commands`]). Drawing (`view`) reads it. Nothing here blocks, sleeps or
 //! reads a clock, so tests feed keys and replies and look at the state and the frame.
 
+mod breaks;
+mod frames;
 mod input;
 mod nav;
+mod prompt;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+pub use breaks::Search;
+pub use prompt::PromptKind;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -65,6 +71,10 @@ pub enum Mode {
     Help,
     /// Typing a search; the text so far.
     Search(String),
+    /// The breakpoint list (`B`).
+    Breakpoints,
+    /// Typing at a prompt; the text so far.
+    Prompt(PromptKind, String),
 }
 
 /// Long work the worker is doing.
@@ -101,7 +111,20 @@ pub struct App {
     pub code_cursor: usize,
     /// First visible row per pane.
     pub scroll: HashMap<Pane, usize>,
-    pub breakpoints: BTreeSet<usize>,
+    /// Breakpoint lines, each enabled or not.
+    pub breakpoints: BTreeMap<usize, bool>,
+    /// Which exception leaves stop `c` and `r`.
+    pub exc_break: crate::session::ExcStop,
+    /// `c` and `r` search breadth-first (`--bfs`).
+    pub bfs: bool,
+    /// The search `c` continues (its last hit is the selected node).
+    pub search: Option<Search>,
+    /// A resume sent and not answered yet.
+    resuming: Option<Search>,
+    /// Row of the breakpoint list.
+    pub breaks_cursor: usize,
+    /// The frame picked in the call stack pane, counted from the innermost (0).
+    pub frame_up: usize,
     pub details: HashMap<u32, Details>,
     pub models: HashMap<u32, Result<ModelInfo, String>>,
     pub replays: HashMap<u32, Result<ReplayInfo, String>>,
@@ -152,7 +175,13 @@ impl App {
             mode: Mode::Normal,
             code_cursor: 1,
             scroll: HashMap::new(),
-            breakpoints: BTreeSet::new(),
+            breakpoints: BTreeMap::new(),
+            exc_break: Default::default(),
+            bfs: false,
+            search: None,
+            resuming: None,
+            breaks_cursor: 0,
+            frame_up: 0,
             details: HashMap::new(),
             models: HashMap::new(),
             replays: HashMap::new(),
@@ -208,7 +237,7 @@ impl App {
     }
 
     /// Send a tree command unless one is running.
-    fn send_work(&mut self, what: &'static str, cmd: Cmd) {
+    pub(super) fn send_work(&mut self, what: &'static str, cmd: Cmd) {
         if self.busy.is_some() {
             self.message = "busy: wait, or press Esc to interrupt".to_string();
             return;
@@ -257,6 +286,7 @@ impl App {
             }
             Reply::Done { select, message } => {
                 self.busy = None;
+                self.resumed(select);
                 self.message = message;
                 if let Some(id) = select {
                     self.select(id);
@@ -296,6 +326,7 @@ impl App {
             return;
         }
         self.selected = id;
+        self.frame_up = 0;
         self.tree.reveal(id);
         if !self.details.contains_key(&id) {
             self.request(Cmd::Details(id));

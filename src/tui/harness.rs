@@ -29,6 +29,7 @@ impl Harness {
         let mut app = App::new(setup.source.clone(), setup.theme.as_deref());
         app.show_timing = false;
         app.colors = setup.colors;
+        app.bfs = setup.bfs;
         app.set_cancel(worker.cancel_handle());
         app.apply(worker.ready());
         app.message = worker.entry_warning().unwrap_or_default();

@@ -4,7 +4,7 @@
 pub const KEYS: &[(&str, &str)] = &[
     (
         "j k  ↓ ↑",
-        "move in the focused pane (tree: next/previous node)",
+        "move in the focused pane (tree: next/previous node; call stack: frame up/down)",
     ),
     (
         "h  ←",
@@ -18,6 +18,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("PgDn PgUp g G", "page down/up, first/last row"),
     ("Tab  S-Tab", "focus the next/previous pane"),
     (
+        "1-6",
+        "focus a pane: 1 code, 2 tree, 3 path, 4 store, 5 call stack, 6 model",
+    ),
+    (
         "s  Enter",
         "step the selected node (at an annotated loop: apply the invariant)",
     ),
@@ -29,12 +33,13 @@ pub const KEYS: &[(&str, &str)] = &[
     ("f", "finish the frame (run until the paths leave it)"),
     (
         "c",
-        "continue along the path to the next branch point or breakpoint",
+        "continue to the next breakpoint hit on any path (depth-first; --bfs)",
     ),
     (
         "r",
-        "run the whole subtree within the bounds (--unroll, --recursion)",
+        "run the subtree within the bounds (--unroll, --recursion); stops at breakpoints",
     ),
+    ("C", "run the subtree through every breakpoint"),
     ("m", "model: inputs that reach the selected node"),
     (
         "R",
@@ -46,7 +51,12 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "b",
-        "toggle a breakpoint on the code line under the code cursor",
+        "toggle a breakpoint on the code cursor's line (tree focused: the ▶ line)",
+    ),
+    ("B", "breakpoint list: Space enable/disable, d delete"),
+    (
+        "x  X",
+        "exception breakpoint: every exception leaf on/off; X: one class",
     ),
     ("e  E", "next / previous exception leaf"),
     (

@@ -6,6 +6,7 @@
 
 pub use crate::base::Outcome;
 use crate::engine::LoopMode;
+use crate::session::ExcStop;
 
 /// UI → worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,8 +19,15 @@ pub enum Cmd {
     StepOver(u32),
     /// Run until the paths have left the node's frame.
     Finish(u32),
-    /// Step along the path until it branches, ends, or reaches a breakpoint line.
-    Continue { from: u32, breakpoints: Vec<usize> },
+    /// Explore the subtree to the first node on any path at one of `lines` or an exception
+    /// leaf `exceptions` asks for, walking past the hits in `seen` (`Session::resume`).
+    Resume {
+        from: u32,
+        lines: Vec<usize>,
+        exceptions: ExcStop,
+        seen: Vec<u32>,
+        bfs: bool,
+    },
     /// Run the whole subtree within the bounds.
     Run(u32),
     /// Path condition, store and call stack of a node.
@@ -85,6 +93,9 @@ pub struct StatsInfo {
     pub leaves: usize,
     pub exceptions: usize,
     pub bounds: usize,
+    /// `bound` leaves cut by `--unroll` and by `--recursion` (they add up to `bounds`).
+    pub cut_unroll: usize,
+    pub cut_recursion: usize,
     pub solver_checks: u64,
     pub solver_ms: u64,
 }
@@ -109,6 +120,8 @@ pub struct Details {
     pub store: Vec<(String, String)>,
     /// Frames outermost first, each with its locals.
     pub frames: Vec<(String, Vec<(String, String)>)>,
+    /// Per frame (same order): the line it is at (a caller: its call's line).
+    pub frame_lines: Vec<Option<usize>>,
     /// A line about the node (unknown reason, exception class and place, return value).
     pub note: Option<String>,
 }

@@ -6,6 +6,7 @@
 //! [`MIN_WIDTH`]×[`MIN_HEIGHT`]: a message instead of a garbled layout. Every pane draws
 //! only the rows on screen.
 
+mod breakpoints;
 mod code;
 mod details;
 mod overlay;
@@ -57,7 +58,8 @@ fn draw_frame(f: &mut Frame, app: &mut App) {
     status::hints(f, app, hints_area);
     match &app.mode {
         Mode::Help => overlay::help(f, app, area),
-        Mode::Search(_) | Mode::Normal => {}
+        Mode::Breakpoints => breakpoints::draw(f, app, area),
+        Mode::Search(_) | Mode::Prompt(..) | Mode::Normal => {}
     }
 }
 

@@ -21,7 +21,7 @@ use super::protocol::{Cmd, Delta, Kind, Reply};
 use super::Setup;
 use crate::diagnostics::Diagnostic;
 use crate::engine::{Limits, LoopMode, NodeId};
-use crate::session::{Ended, Policy, Session, Stepped};
+use crate::session::{Ended, ExcStop, Hit, Policy, Session, Stepped, Stops};
 
 /// How often long work reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
@@ -116,15 +116,42 @@ impl Worker {
                 let message = self.message(ran.ended, done);
                 self.finish(&emit, ran.select.map(|n| n.0), message);
             }
-            Cmd::Continue { from, breakpoints } => {
-                let progress = Progress::new(&emit);
-                let policy = Policy::Continue {
-                    breakpoints: &breakpoints,
+            Cmd::Resume {
+                from,
+                lines,
+                exceptions,
+                seen,
+                bfs,
+            } => {
+                let stops = Stops {
+                    lines,
+                    exceptions,
+                    seen: seen.into_iter().map(NodeId).collect(),
+                    bfs,
                 };
-                let ran = self
+                let progress = Progress::new(&emit);
+                let (ran, hit) = self
                     .session
-                    .run(NodeId(from), policy, self.limits(), &|n| progress.tick(n));
-                let message = self.message(ran.ended, "");
+                    .resume(NodeId(from), &stops, self.limits(), &|n| progress.tick(n));
+                let message = match hit {
+                    Some(Hit::Line(line)) => {
+                        format!(
+                            "breakpoint on line {line} (hit {}); c: next hit on any path",
+                            stops.seen.len() + 1
+                        )
+                    }
+                    Some(Hit::Exception(class)) => format!(
+                        "exception breakpoint: {class} leaf (hit {}); c: next hit on any path",
+                        stops.seen.len() + 1
+                    ),
+                    None if stops.lines.is_empty() && stops.exceptions == ExcStop::Off => {
+                        self.message(ran.ended, "no breakpoints set: the subtree is explored")
+                    }
+                    None => self.message(
+                        ran.ended,
+                        "no more breakpoint hits: the subtree is explored",
+                    ),
+                };
                 self.finish(&emit, ran.select.map(|n| n.0), message);
             }
         }
@@ -173,7 +200,13 @@ impl Worker {
         }
     }
 
-    fn finish(&mut self, emit: &dyn Fn(Reply), select: Option<u32>, message: String) {
+    fn finish(&mut self, emit: &dyn Fn(Reply), select: Option<u32>, mut message: String) {
+        // A run that explored everything says which bounds cut paths.
+        if message.ends_with("the subtree is explored") {
+            if let Some(w) = self.session.cuts_warning() {
+                message = format!("{message}; {w}");
+            }
+        }
         emit(Reply::Delta(self.delta()));
         emit(Reply::Done { select, message });
     }

@@ -10,6 +10,8 @@ mod audit_positions;
 /// The book's results for its examples (find, method frames, bounds).
 mod book;
 /// `symdbg check`: exhaustiveness and precision (the book's chapter 001 results).
+/// Issue 16: run's summary names the bounds that cut paths.
+mod bounds_summary;
 mod check;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
@@ -56,9 +58,10 @@ mod trees;
 mod trust;
 /// The terminal UI: frame snapshots (TestBackend), refusals before the screen opens.
 mod tui;
+/// The terminal UI's key scenarios: keys in, app state and frame out.
+mod tui_breaks;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
 mod tui_e2e;
-/// The terminal UI's key scenarios: keys in, app state and frame out.
 mod tui_keys;
 /// What several modules share: running the real binary.
 mod util;

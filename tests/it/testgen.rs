@@ -409,6 +409,7 @@ fn tui_key_writes_tests_beside_the_program() {
         max_nodes: 1_000,
         theme: None,
         colors: Default::default(),
+        bfs: false,
     };
     let mut h = Harness::open(setup, 120, 32).expect("opens");
     h.keys("r");

@@ -25,6 +25,7 @@ pub fn open_source(name: &str, text: &str, entry: Option<&str>, w: u16, h: u16) 
         max_nodes: 10_000,
         theme: None,
         colors: Default::default(),
+        bfs: false,
     };
     match Harness::open(setup, w, h) {
         Ok(h) => h,

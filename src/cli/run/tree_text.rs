@@ -92,6 +92,9 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
     if let Some(why) = stop_text(x.stop) {
         let _ = writeln!(out, "stopped: {why}");
     }
+    if let Some(w) = x.session.cuts_warning() {
+        let _ = writeln!(out, "bounds: {w}");
+    }
 }
 
 /// Why an exploration stopped early, in words (`None`: it did not).

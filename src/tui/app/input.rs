@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Position;
 
-use super::{App, Mode, Pane};
+use super::{App, Mode, Pane, PromptKind};
 use crate::base::escape::is_printable;
 
 /// At most this many keys wait for a busy worker.
@@ -61,12 +61,17 @@ impl App {
                 }
                 return;
             }
+            Mode::Breakpoints => return self.breaks_key(key),
+            Mode::Prompt(..) => return self.prompt_key(key),
             Mode::Normal => {}
         }
         // While the worker is busy, keys that act on the tree wait for it (type-ahead).
         let immediate = matches!(
             key.code,
-            KeyCode::Esc | KeyCode::Char('q' | '?' | 't') | KeyCode::Tab | KeyCode::BackTab
+            KeyCode::Esc
+                | KeyCode::Char('q' | '?' | 't' | '1'..='6')
+                | KeyCode::Tab
+                | KeyCode::BackTab
         );
         if self.busy.is_some() && !immediate {
             if self.typeahead.len() < TYPEAHEAD {
@@ -104,6 +109,13 @@ impl App {
                 }
             }
             KeyCode::Tab => self.cycle_focus(1),
+            // pudb's habit: a number focuses a pane (1 code, 2 tree, 3 path, 4 store, 5
+            // call stack, 6 model).
+            KeyCode::Char(c @ '1'..='6') => {
+                let pane = Pane::ALL[c as usize - '1' as usize];
+                self.focus_pane(pane);
+                self.message = format!("focus: {}", pane.title());
+            }
             KeyCode::BackTab => self.cycle_focus(Pane::ALL.len() - 1),
             KeyCode::Char('j') | KeyCode::Down => self.move_by(1),
             KeyCode::Char('k') | KeyCode::Up => self.move_by(-1),
@@ -124,17 +136,15 @@ impl App {
             }
             KeyCode::Char('n') => self.work("step over", Cmd::StepOver(self.selected)),
             KeyCode::Char('f') => self.work("finish frame", Cmd::Finish(self.selected)),
-            KeyCode::Char('c') => {
-                let breakpoints = self.breakpoints.iter().copied().collect();
-                self.work(
-                    "continue",
-                    Cmd::Continue {
-                        from: self.selected,
-                        breakpoints,
-                    },
-                )
+            KeyCode::Char('c') => self.resume_key(),
+            KeyCode::Char('r') => self.run_key(),
+            KeyCode::Char('C') => self.work("run", Cmd::Run(self.selected)),
+            KeyCode::Char('B') => {
+                self.mode = Mode::Breakpoints;
+                self.breaks_cursor = 0;
             }
-            KeyCode::Char('r') => self.work("run", Cmd::Run(self.selected)),
+            KeyCode::Char('x') => self.toggle_exception_break(),
+            KeyCode::Char('X') => self.mode = Mode::Prompt(PromptKind::Exception, String::new()),
             KeyCode::Char('m') => {
                 self.request(Cmd::Model(self.selected));
                 self.show_detail(Pane::Model);
@@ -144,7 +154,7 @@ impl App {
                 self.show_detail(Pane::Model);
             }
             KeyCode::Char('T') => self.work("write tests", Cmd::Tests(self.selected)),
-            KeyCode::Char('b') => self.toggle_breakpoint(self.code_cursor),
+            KeyCode::Char('b') => self.break_key(),
             KeyCode::Char('e') => self.next_exception(true),
             KeyCode::Char('E') => self.next_exception(false),
             KeyCode::Char('/') => self.mode = Mode::Search(String::new()),
@@ -278,7 +288,7 @@ impl App {
         }
     }
 
-    fn work(&mut self, what: &'static str, cmd: Cmd) {
+    pub(super) fn work(&mut self, what: &'static str, cmd: Cmd) {
         if let Some(node) = self.tree.get(self.selected) {
             if node.info.kind != Kind::Open && matches!(cmd, Cmd::StepOver(_)) {
                 // Step over on a stepped node: move along like `s`.
@@ -286,14 +296,5 @@ impl App {
             }
         }
         self.send_work(what, cmd);
-    }
-
-    fn toggle_breakpoint(&mut self, line: usize) {
-        if !self.breakpoints.remove(&line) {
-            self.breakpoints.insert(line);
-            self.message = format!("breakpoint set on line {line} (c runs to it)");
-        } else {
-            self.message = format!("breakpoint at line {line} removed");
-        }
     }
 }

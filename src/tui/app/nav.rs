@@ -32,6 +32,7 @@ impl App {
                     .saturating_add(by)
                     .clamp(1, last) as usize;
             }
+            Pane::Stack if self.frame_count() > 1 => self.move_frame(by),
             pane => {
                 let cur = self.scroll_of(pane) as isize;
                 let to = cur.saturating_add(by).clamp(0, 1 << 30) as usize;

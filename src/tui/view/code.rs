@@ -1,5 +1,6 @@
 //! The code pane: the source with line numbers, breakpoints (`●`) and the selected node's
-//! statement (`▶`, highlighted line); the code cursor shows when the pane has the focus.
+//! statement (`▶`, highlighted line); the code cursor (reversed line number when the pane has
+//! the focus, underlined otherwise).
 
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -24,22 +25,32 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     let digits = lines.to_string().len();
     app.areas.gutter = (digits + 3) as u16;
     let p = app.palette;
-    let current = app.tree.get(app.selected).and_then(|n| n.info.line);
+    let current = app.marked_line();
     let focused = app.focus == Pane::Code;
     let mut out = Vec::with_capacity(height);
     for line in (scroll + 1..=lines).take(height) {
-        let bp = app.breakpoints.contains(&line);
+        let bp = app.breakpoints.get(&line).copied();
         let here = current == Some(line);
         let mut spans = vec![
             Span::styled(
-                if bp { "●" } else { " " },
+                match bp {
+                    Some(true) => "●",
+                    Some(false) => "○",
+                    None => " ",
+                },
                 Style::default().fg(p.breakpoint),
             ),
             Span::styled(if here { "▶" } else { " " }, Style::default().fg(p.accent)),
         ];
         let mut num = Style::default().fg(p.dim);
-        if focused && line == app.code_cursor {
-            num = num.fg(p.accent).add_modifier(Modifier::REVERSED);
+        // The code cursor shows in every focus (`b` acts on it): reversed when the pane has
+        // the focus, underlined otherwise.
+        if line == app.code_cursor {
+            num = num.fg(p.accent).add_modifier(if focused {
+                Modifier::REVERSED
+            } else {
+                Modifier::UNDERLINED
+            });
         }
         spans.push(Span::styled(format!("{line:>digits$}"), num));
         spans.push(Span::raw(" "));

@@ -85,6 +85,12 @@ fn store(app: &App, id: u32, width: usize) -> Vec<Line<'static>> {
     let Some(d) = app.details.get(&id) else {
         return loading(app);
     };
+    // A frame picked in the call stack pane: its variables.
+    if let Some((name, vars, _)) = app.picked_frame_info() {
+        let mut out = vec![dim(app, format!("frame {name} (call stack: j/k)"))];
+        out.extend(vars.iter().map(|(n, v)| Line::raw(format!("{n} = {v}"))));
+        return out;
+    }
     if d.store.is_empty() {
         return vec![dim(app, "(no variables yet)")];
     }
@@ -172,8 +178,9 @@ fn stack(app: &App, id: u32) -> Vec<Line<'static>> {
         return loading(app);
     };
     let mut out = Vec::new();
+    let picked = app.picked_frame().unwrap_or(0);
     for (k, (name, vars)) in d.frames.iter().rev().enumerate() {
-        let mark = if k == 0 { "▸ " } else { "  " };
+        let mark = if k == picked { "▸ " } else { "  " };
         out.push(Line::styled(
             format!("{mark}{name}"),
             Style::default().add_modifier(Modifier::BOLD),

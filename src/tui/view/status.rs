@@ -16,15 +16,24 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
     let p = app.palette;
     let s = &app.stats;
     let depth = app.tree.get(app.selected).map_or(0, |n| n.depth);
+    // Bound leaves name the bound that cut them: a bug may hide past it.
+    let mut bounds = format!("{} bound", s.bounds);
+    let cuts: Vec<String> = [(s.cut_unroll, "--unroll"), (s.cut_recursion, "--recursion")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, flag)| format!("{n} {flag}"))
+        .collect();
+    if !cuts.is_empty() {
+        bounds = format!("{bounds}: {}", cuts.join(", "));
+    }
     let mut left = format!(
-        " node {} · depth {} │ {}: {} open, {} ({}, {} bound) │ {}",
+        " node {} · depth {} │ {}: {} open, {} ({}, {bounds}) │ {}",
         app.selected,
         depth,
         count(s.nodes, "node"),
         s.open,
         count(s.leaves, "leaf"),
         count(s.exceptions, "exception"),
-        s.bounds,
         count(s.solver_checks as usize, "check")
     );
     if app.show_timing {
@@ -79,6 +88,23 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             ]);
             return f.render_widget(Paragraph::new(line), rect);
         }
+        Mode::Prompt(kind, text) => {
+            let line = Line::from(vec![
+                Span::styled(
+                    format!("{}{text}", kind.label()),
+                    Style::default().fg(p.accent),
+                ),
+                Span::styled("█", Style::default().fg(p.accent)),
+                Span::styled("  Enter apply · Esc cancel", Style::default().fg(p.dim)),
+            ]);
+            return f.render_widget(Paragraph::new(line), rect);
+        }
+        Mode::Breakpoints => vec![
+            ("j k", "move"),
+            ("Space", "enable/disable"),
+            ("d", "delete"),
+            ("x", "exceptions"),
+        ],
         Mode::Help => vec![("j k", "scroll"), ("any other key", "close help")],
         Mode::Normal => {
             let at_loop = app
@@ -92,14 +118,16 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             } else {
                 v.push(("s", "step"));
             }
+            // The bug-finding recipe (r e m R) before the other moves, so an 80-column
+            // terminal shows it.
             v.extend([
+                ("r", "run"),
+                ("e", "exception"),
+                ("m", "model"),
+                ("R", "replay"),
                 ("n", "over"),
                 ("f", "finish"),
                 ("c", "continue"),
-                ("r", "run"),
-                ("m", "model"),
-                ("R", "replay"),
-                ("e", "exception"),
                 ("b", "break"),
                 ("/", "search"),
                 ("Tab", "pane"),

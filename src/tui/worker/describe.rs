@@ -30,7 +30,10 @@ pub(super) fn node_info(session: &Session, id: NodeId) -> NodeInfo {
 
 pub(super) fn stats(session: &Session) -> StatsInfo {
     let s = session.engine().stats();
+    let cuts = session.cuts();
     StatsInfo {
+        cut_unroll: cuts.unroll,
+        cut_recursion: cuts.recursion,
         nodes: s.nodes,
         open: s.open,
         leaves: s.leaves,
@@ -44,10 +47,11 @@ pub(super) fn stats(session: &Session) -> StatsInfo {
 pub(super) fn details(session: &Session, id: NodeId) -> Details {
     let (engine, source) = (session.engine(), session.source());
     let node = engine.tree().node(id);
+    // (names in natural order: a2 before a10)
     let pairs = |v: Vec<(String, crate::term::Term)>| {
-        v.into_iter()
-            .map(|(k, t)| (k, t.to_string()))
-            .collect::<Vec<_>>()
+        let mut v: Vec<_> = v.into_iter().map(|(k, t)| (k, t.to_string())).collect();
+        crate::tui::natural::sort(&mut v);
+        v
     };
     let note = match node.kind {
         NodeKind::Leaf(Outcome::Exception(class)) => Some(match node.exception_at {
@@ -95,6 +99,28 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         .into_iter()
         .map(|(f, vars)| (f, pairs(vars)))
         .collect();
+    // Where each frame is: the innermost at the node's line, a caller at the call of the
+    // frame above it.
+    let at = raised_in.unwrap_or(id);
+    let stack: Vec<_> = engine
+        .tree()
+        .node(at)
+        .state
+        .frames
+        .iter()
+        .cloned()
+        .collect();
+    let mut frame_lines: Vec<Option<usize>> = (0..stack.len())
+        .map(|k| {
+            stack
+                .get(k + 1)
+                .and_then(|f| f.call_site)
+                .map(|s| source.line(s.start))
+        })
+        .collect();
+    if let Some(last) = frame_lines.last_mut() {
+        *last = session.node_line(at);
+    }
     let note = match (note, raised_in) {
         (Some(n), Some(p)) => Some(format!(
             "{n}\ninside {}; the call stack shows the frames at the raise (node {})",
@@ -122,6 +148,7 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
             .collect(),
         store,
         frames,
+        frame_lines,
         note,
     }
 }

@@ -1,0 +1,177 @@
+//! Breakpoints: line breakpoints (enabled or not), the exception breakpoint, the list
+//! overlay (`B`), and resume (`c`, `r`), which stops at the first hit on any path.
+//!
+//! `c` continues the last search: from the node where it started, walking past the hits
+//! already shown, so pressing `c` again goes to the next hit on any path. `r` starts a
+//! search from the selected node; `C` runs the subtree through every breakpoint.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Mode, Pane};
+use crate::base::ExcClass;
+use crate::session::ExcStop;
+use crate::tui::protocol::Cmd;
+
+/// A search that `c` continues: where it started and the hits shown so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Search {
+    pub origin: u32,
+    pub seen: Vec<u32>,
+}
+
+impl App {
+    /// The enabled breakpoint lines.
+    pub fn enabled_breakpoints(&self) -> Vec<usize> {
+        self.breakpoints
+            .iter()
+            .filter(|(_, on)| **on)
+            .map(|(l, _)| *l)
+            .collect()
+    }
+
+    /// Does anything stop a resume (an enabled line or the exception breakpoint)?
+    pub fn has_stops(&self) -> bool {
+        self.breakpoints.values().any(|on| *on) || self.exc_break != ExcStop::Off
+    }
+
+    /// `b`: toggle a breakpoint on the line under the code cursor. With the tree focused,
+    /// the code cursor is the selected node's line first (the `▶` line), so the breakpoint
+    /// goes where the user looks.
+    pub(super) fn break_key(&mut self) {
+        if self.focus != Pane::Code {
+            if let Some(line) = self.tree.get(self.selected).and_then(|n| n.info.line) {
+                self.code_cursor = line;
+            }
+        }
+        self.toggle_breakpoint(self.code_cursor);
+    }
+
+    pub(super) fn toggle_breakpoint(&mut self, line: usize) {
+        let text = self.line_text(line).trim().to_string();
+        if self.breakpoints.remove(&line).is_none() {
+            self.breakpoints.insert(line, true);
+            self.message = format!("breakpoint on line {line}: {text} (c runs to it on any path)");
+        } else {
+            self.message = format!("breakpoint on line {line} removed");
+        }
+        self.search = None;
+    }
+
+    /// `x`: stop at every exception leaf, or no longer.
+    pub(super) fn toggle_exception_break(&mut self) {
+        self.exc_break = match self.exc_break {
+            ExcStop::Off => ExcStop::Any,
+            _ => ExcStop::Off,
+        };
+        self.search = None;
+        self.message = match self.exc_break {
+            ExcStop::Off => "exception breakpoint off".to_string(),
+            _ => "exception breakpoint: c stops at every exception leaf".to_string(),
+        };
+    }
+
+    /// Set the exception breakpoint from a class name typed at the `X` prompt (empty: any).
+    pub(super) fn set_exception_class(&mut self, name: &str) {
+        let name = name.trim();
+        if name.is_empty() {
+            self.exc_break = ExcStop::Any;
+            self.message = "exception breakpoint: every exception leaf".to_string();
+        } else if let Some(c) = ExcClass::from_name(name) {
+            self.exc_break = ExcStop::Class(c);
+            self.message = format!("exception breakpoint: {c} leaves (and its subclasses)");
+        } else {
+            let names: Vec<_> = ExcClass::ALL.iter().map(|c| c.name()).collect();
+            self.message = format!("no exception class `{name}`; one of: {}", names.join(", "));
+            return;
+        }
+        self.search = None;
+    }
+
+    /// `c`: the next hit of the current search (a new search from the selected node if the
+    /// selection moved away from the last hit).
+    pub(super) fn resume_key(&mut self) {
+        let search = match &self.search {
+            Some(s) if s.seen.last() == Some(&self.selected) => s.clone(),
+            _ => Search {
+                origin: self.selected,
+                seen: Vec::new(),
+            },
+        };
+        self.send_resume(search, "continue");
+    }
+
+    /// `r`: run the selected node's subtree, stopping at the first hit.
+    pub(super) fn run_key(&mut self) {
+        if !self.has_stops() {
+            return self.work("run", Cmd::Run(self.selected));
+        }
+        let search = Search {
+            origin: self.selected,
+            seen: Vec::new(),
+        };
+        self.send_resume(search, "run");
+    }
+
+    fn send_resume(&mut self, search: Search, what: &'static str) {
+        let cmd = Cmd::Resume {
+            from: search.origin,
+            lines: self.enabled_breakpoints(),
+            exceptions: self.exc_break,
+            seen: search.seen.clone(),
+            bfs: self.bfs,
+        };
+        self.resuming = Some(search);
+        self.send_work(what, cmd);
+        if self.busy.is_none() {
+            self.resuming = None;
+        }
+    }
+
+    /// A resume finished: remember the hit for the next `c`.
+    pub(super) fn resumed(&mut self, select: Option<u32>) {
+        let Some(mut search) = self.resuming.take() else {
+            return;
+        };
+        self.search = match select {
+            Some(id) if self.has_stops() => {
+                search.seen.push(id);
+                Some(search)
+            }
+            // No new hit: keep the search, so `c` on the last hit says so again instead of
+            // starting over below it.
+            _ => (!search.seen.is_empty()).then_some(search),
+        };
+    }
+
+    /// Keys in the breakpoint list (`B`): j/k move, Space/Enter enable or disable, d
+    /// deletes, x toggles the exception breakpoint, anything else closes it.
+    pub(super) fn breaks_key(&mut self, key: KeyEvent) {
+        let lines: Vec<usize> = self.breakpoints.keys().copied().collect();
+        let n = lines.len();
+        match key.code {
+            KeyCode::Char('j') | KeyCode::Down => {
+                self.breaks_cursor = (self.breaks_cursor + 1).min(n.saturating_sub(1))
+            }
+            KeyCode::Char('k') | KeyCode::Up => {
+                self.breaks_cursor = self.breaks_cursor.saturating_sub(1)
+            }
+            KeyCode::Char(' ') | KeyCode::Enter => {
+                if let Some(l) = lines.get(self.breaks_cursor) {
+                    if let Some(on) = self.breakpoints.get_mut(l) {
+                        *on = !*on;
+                    }
+                    self.search = None;
+                }
+            }
+            KeyCode::Char('d') | KeyCode::Delete => {
+                if let Some(l) = lines.get(self.breaks_cursor) {
+                    self.breakpoints.remove(l);
+                    self.breaks_cursor = self.breaks_cursor.min(n.saturating_sub(2));
+                    self.search = None;
+                }
+            }
+            KeyCode::Char('x') => self.toggle_exception_break(),
+            _ => self.mode = Mode::Normal,
+        }
+    }
+}

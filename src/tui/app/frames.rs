@@ -1,0 +1,69 @@
+//! Frames: `j`/`k` in the call stack pane pick a frame (as gdb's `up`/`down`); the store
+//! pane shows that frame's variables and the code pane marks the line it is at (a caller:
+//! the line of its call). Selecting another node goes back to the innermost frame.
+
+use super::App;
+
+/// A picked frame: its function's name, its variables, the line it is at.
+pub type PickedFrame<'a> = (&'a str, &'a [(String, String)], Option<usize>);
+
+impl App {
+    /// Frames of the selected node's call stack (0 until its details arrive).
+    pub fn frame_count(&self) -> usize {
+        self.details
+            .get(&self.selected)
+            .map_or(0, |d| d.frames.len())
+    }
+
+    /// The frame picked in the call stack pane, counted from the innermost (0), if it is
+    /// not the innermost.
+    pub fn picked_frame(&self) -> Option<usize> {
+        (self.frame_up > 0 && self.frame_up < self.frame_count()).then_some(self.frame_up)
+    }
+
+    /// The picked frame's name, locals and line (outermost-first index `len - 1 - up`).
+    pub fn picked_frame_info(&self) -> Option<PickedFrame<'_>> {
+        let up = self.picked_frame()?;
+        let d = self.details.get(&self.selected)?;
+        let k = d.frames.len() - 1 - up;
+        let (name, vars) = d.frames.get(k)?;
+        Some((name, vars, d.frame_lines.get(k).copied().flatten()))
+    }
+
+    /// The line the code pane marks with `▶`: the picked frame's, else the node's.
+    pub fn marked_line(&self) -> Option<usize> {
+        match self.picked_frame_info() {
+            Some((_, _, line)) => line,
+            None => self.tree.get(self.selected).and_then(|n| n.info.line),
+        }
+    }
+
+    /// `j`/`k` in the call stack pane: `by` frames outwards (negative: inwards).
+    pub(super) fn move_frame(&mut self, by: isize) {
+        let n = self.frame_count();
+        if n == 0 {
+            return;
+        }
+        let up = (self.frame_up as isize)
+            .saturating_add(by)
+            .clamp(0, n as isize - 1) as usize;
+        self.frame_up = up;
+        let (name, line) = match self.picked_frame_info() {
+            Some((name, _, line)) => (name.to_string(), line),
+            None => {
+                let d = &self.details[&self.selected];
+                let name = d.frames.last().map_or("?".to_string(), |(f, _)| f.clone());
+                (name, self.tree.get(self.selected).and_then(|n| n.info.line))
+            }
+        };
+        if let Some(line) = line {
+            self.code_cursor = line;
+        }
+        let at = line.map_or(String::new(), |l| format!(" at line {l}"));
+        self.message = if up == 0 {
+            format!("frame {name} (innermost){at}")
+        } else {
+            format!("frame {name} ({up} up){at}: the store shows its variables")
+        };
+    }
+}
