@@ -38,7 +38,7 @@ use crate::transform::ir;
 pub use replay::{Replay, ReplayError, Verdict};
 pub use run::{Ended, Policy, Ran, Stepped};
 pub use view::{Form, NodeView};
-pub use why::{ConjunctOrigin, CoreEntry, HardPart, PrunedBranch, Why, WhyTarget};
+pub use why::{ConjunctOrigin, CoreEntry, Explained, HardPart, PrunedBranch, Why, WhyTarget};
 
 /// A program read, checked and lowered: everything of a session but the engine.
 #[derive(Clone, Debug)]

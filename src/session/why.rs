@@ -273,3 +273,40 @@ impl Session {
         Some(why)
     }
 }
+
+/// Every explanation of a tree: each stepped node's pruned branches and each infeasible or
+/// unknown leaf ([`Session::explain_all`]).
+#[derive(Default)]
+pub struct Explained {
+    pub pruned: HashMap<NodeId, Vec<(PrunedBranch, Rc<Why>)>>,
+    pub leaves: HashMap<NodeId, Rc<Why>>,
+}
+
+impl Session {
+    /// Explain the whole tree (what `run --explain` prints): one watchdog thread around all
+    /// the checks. Never changes the tree.
+    pub fn explain_all(&mut self) -> Explained {
+        let ids: Vec<(NodeId, NodeKind)> = self.tree().nodes().map(|n| (n.id, n.kind)).collect();
+        crate::solver::with_watchdog(|| {
+            let mut out = Explained::default();
+            for (id, kind) in ids {
+                if kind == NodeKind::Inner {
+                    let pruned = self.pruned_branches(id);
+                    let whys = pruned
+                        .into_iter()
+                        .filter_map(|p| {
+                            let w = self.why(id, WhyTarget::Pruned(p.index))?;
+                            Some((p, w))
+                        })
+                        .collect();
+                    out.pruned.insert(id, whys);
+                } else if self.explainable_leaf(id) {
+                    if let Some(w) = self.why(id, WhyTarget::Leaf) {
+                        out.leaves.insert(id, w);
+                    }
+                }
+            }
+            out
+        })
+    }
+}

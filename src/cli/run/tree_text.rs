@@ -103,7 +103,7 @@ fn stop_text(stop: Stop) -> Option<&'static str> {
 fn describe(x: &Explored, id: NodeId) -> String {
     let view = x.session.view(id);
     let mut text = format!("[{}] {}", id.0, view.text(Form::Tree));
-    if let Some(label) = view.label {
+    if let Some(label) = view.note() {
         let _ = write!(text, "  -- {label}");
     }
     text

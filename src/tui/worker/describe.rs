@@ -19,7 +19,7 @@ pub(super) fn node_info(session: &Session, id: NodeId) -> NodeInfo {
         parent: view.parent.map(|p| p.0),
         kind: kind(view.kind),
         branch: session.branch_text(id),
-        label: view.label.map(str::to_string),
+        label: view.note().map(str::to_string),
         line: view.place,
         frames: view.frames,
         summary: view.text(Form::Row),
@@ -78,7 +78,7 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         NodeKind::Leaf(Outcome::Return) => {
             node.return_value.as_ref().map(|rv| format!("returns {rv}"))
         }
-        _ => None,
+        _ => session.caught_text(id),
     };
     // The engine's label, whole (the tree row may cut it).
     let note = match (note, node.label) {
