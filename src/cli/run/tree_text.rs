@@ -30,8 +30,8 @@ use std::fmt::Write;
 
 use super::Explored;
 use crate::diagnostics::count;
-use crate::engine::{NodeId, Stop};
 use crate::engine::explain::Verdict;
+use crate::engine::{NodeId, Stop};
 use crate::session::{CoreEntry, Explained, Form, Why};
 
 enum Item {
