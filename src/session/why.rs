@@ -68,6 +68,8 @@ pub enum WhyTarget {
 /// One member of a core: a condition and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CoreEntry {
+    /// Index into the node's path condition (its length: the pruned branch's condition).
+    pub conjunct: usize,
     /// The part of the conjunct in the core (minipy).
     pub condition: String,
     pub term: Term,
@@ -241,6 +243,7 @@ impl Session {
             .map(|c| {
                 let (line, node, transition) = place(c.conjunct);
                 CoreEntry {
+                    conjunct: c.conjunct,
                     condition: c.part.to_string(),
                     term: c.part.clone(),
                     line,

@@ -48,6 +48,14 @@ pub const KEYS: &[(&str, &str)] = &[
         "b",
         "toggle a breakpoint on the code line under the code cursor",
     ),
+    (
+        "p",
+        "show / hide the selected node's pruned branches (✗ rows in the path pane)",
+    ),
+    (
+        "w",
+        "why: explain an infeasible/unknown leaf, or the next pruned branch (Esc cancels)",
+    ),
     ("e  E", "next / previous exception leaf"),
     (
         "/",

@@ -58,6 +58,8 @@ mod tui;
 mod tui_e2e;
 /// The terminal UI's key scenarios: keys in, app state and frame out.
 mod tui_keys;
+/// The TUI's why: origins in the path pane, pruned ghost rows (`p`), explanations (`w`).
+mod tui_why;
 /// What several modules share: running the real binary.
 mod util;
 /// Issue 12's engine half: successor tags, provenance, pruned branches, caught exceptions.

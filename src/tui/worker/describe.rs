@@ -113,6 +113,7 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         Some((_, vars)) if cut_in_call => vars.clone(),
         _ => pairs(engine.store(id)),
     };
+    let (origins, pruned) = super::why::origins_and_pruned(session, id);
     Details {
         id: id.0,
         pc: engine
@@ -123,6 +124,8 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         store,
         frames,
         note,
+        origins,
+        pruned,
     }
 }
 
