@@ -162,7 +162,10 @@ fn every_pruned_core_is_minimal_outside_z3() {
                     if why.verdict != Verdict::Infeasible {
                         continue;
                     }
-                    assert!(why.core.iter().any(|c| c.goal), "{file}: goal not in {why:?}");
+                    assert!(
+                        why.core.iter().any(|c| c.goal),
+                        "{file}: goal not in {why:?}"
+                    );
                     if !why.minimal {
                         // Minimisation ran out of time (quantified invariants): said so.
                         not_minimal += 1;
@@ -259,4 +262,29 @@ fn tree_explain_snapshots() {
     // the index is known to be in range.
     let caught = "t: tuple\ni: int\ntry:\n    x = t[i]\nexcept IndexError:\n    x = 0\nif i > 10:\n    assume len(t) > i\n    y = t[i]\n";
     insta::assert_snapshot!("explain_caught", tree_explain(caught));
+}
+
+/// Under an opaque call a pruned branch's goal is the callee's earlier branches (`given`)
+/// and its own condition: explained together, the core is both (from the call's branch),
+/// not "feasible".
+#[test]
+fn opaque_call_pruned_branch_includes_what_the_callee_assumed() {
+    let src = "def f(a: int) -> int:\n    if a > 0:\n        if a < 0:\n            return 1\n        return 2\n    return 3\n\nx: int\ny = f(x)\n";
+    let mut config = Config::default();
+    config.frames = false;
+    let mut session = Session::open(SourceMap::new("t.py", src), None, config).unwrap();
+    let root = session.tree().root();
+    session.run(root, Policy::Subtree, Limits::default(), &|_| {});
+    let pruned = session.pruned_branches(root);
+    assert_eq!(pruned.len(), 1, "{pruned:?}");
+    assert_eq!(pruned[0].line, 3);
+    let why = session.why(root, WhyTarget::Pruned(0)).unwrap();
+    assert_eq!(why.verdict, Verdict::Infeasible, "{why:?}");
+    let core: Vec<(&str, usize, bool)> = why
+        .core
+        .iter()
+        .map(|c| (c.condition.as_str(), c.line, c.goal))
+        .collect();
+    assert_eq!(core, [("x > 0", 3, true), ("x < 0", 3, true)], "{why:?}");
+    assert!(session.why(root, WhyTarget::Pruned(1)).is_none());
 }
