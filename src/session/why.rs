@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use super::Session;
 use crate::engine::explain::{Target, Verdict};
-use crate::engine::{NodeId, NodeKind, Outcome};
+use crate::engine::{NodeId, NodeKind, Outcome, Tag};
 use crate::term::Term;
 
 /// Where a path-condition conjunct came from.
@@ -54,6 +54,8 @@ pub struct PrunedBranch {
     /// The line of its step, and its tag in words ("else", "IndexError at 4:9").
     pub line: usize,
     pub transition: String,
+    /// Which way the step would have gone.
+    pub tag: Tag,
 }
 
 /// What to explain.
@@ -186,6 +188,7 @@ impl Session {
                     goal,
                     line: p.line,
                     transition: p.text,
+                    tag: p.tag,
                 }
             })
             .collect()
