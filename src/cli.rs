@@ -249,6 +249,9 @@ struct RunArgs {
     /// Exit with code 3 when the explored tree has an exception leaf
     #[arg(long)]
     fail_on_exception: bool,
+    /// Say why (with --tree or --json): where each path condition came from, the pruned branches with their unsat cores, why infeasible and unknown leaves are
+    #[arg(long, conflicts_with_all = ["dot", "counterexamples"])]
+    explain: bool,
 }
 
 #[derive(Debug, Args)]

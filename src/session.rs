@@ -13,6 +13,8 @@
 //!   callback, and results that keep "cancelled" apart from "no successors";
 //! - one plain-data view of a node ([`view`]) that the tree text, DOT, JSON and the TUI
 //!   print;
+//! - "why" ([`why`]): provenance, pruned branches and explanations joined with lines,
+//!   cached per node and target;
 //! - one replay of a model in the concrete interpreter, checked against the node
 //!   ([`replay`]), used by `check`, `run --counterexamples` and the TUI.
 //!
@@ -25,6 +27,7 @@ pub mod replay;
 pub mod resume;
 pub mod run;
 pub mod view;
+pub mod why;
 
 use std::rc::Rc;
 
@@ -38,6 +41,7 @@ pub use replay::{Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
 pub use view::{Form, NodeView};
+pub use why::{ConjunctOrigin, CoreEntry, Explained, HardPart, PrunedBranch, Why, WhyTarget};
 
 /// A program read, checked and lowered: everything of a session but the engine.
 #[derive(Clone, Debug)]
@@ -71,6 +75,8 @@ impl Loaded {
 pub struct Session {
     loaded: Loaded,
     engine: Engine,
+    /// Explanations computed so far ([`why`]).
+    why_cache: why::WhyCache,
 }
 
 impl Session {
@@ -89,7 +95,11 @@ impl Session {
             config,
         )
         .map_err(|d| vec![d])?;
-        Ok(Session { loaded, engine })
+        Ok(Session {
+            loaded,
+            engine,
+            why_cache: why::WhyCache::default(),
+        })
     }
 
     /// The program's parts beside the engine, for a client that reads the program while it

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use super::{Failure, RunArgs};
 use crate::engine::{Limits, Node, NodeId, Outcome, Stop, Strategy};
-use crate::session::{Ended, Policy, Session};
+use crate::session::{Ended, Explained, Policy, Session};
 
 mod counterexamples;
 mod dot;
@@ -30,6 +30,8 @@ pub(super) struct Explored {
     pub first: Option<NodeId>,
     /// When the run started (engine construction included).
     pub started: Instant,
+    /// With `--explain`: every explanation of the tree.
+    pub explained: Option<Explained>,
 }
 
 impl Explored {
@@ -78,7 +80,11 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
         stop,
         first: if args.first { ran.select } else { None },
         started,
+        explained: None,
     };
+    if args.explain {
+        x.explained = Some(x.session.explain_all());
+    }
     // A closed pipe (`symdbg run f --json | head`) is not an error worth a message.
     let mut stdout = std::io::stdout().lock();
     let mut printed_nothing = false;

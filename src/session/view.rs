@@ -33,6 +33,9 @@ pub struct NodeView {
     pub unknown_reason: Option<String>,
     /// The node's step in the loop-scope transformation, if any.
     pub label: Option<&'static str>,
+    /// At a node about to run an exception handler: "IndexError raised at line 5, caught
+    /// at line 9".
+    pub caught: Option<String>,
     /// An exception leaf that is a loop invariant's failure.
     pub invariant_failure: bool,
     /// At a `normal` leaf: the visible store (name, minipy value).
@@ -58,6 +61,11 @@ pub enum Form {
 }
 
 impl NodeView {
+    /// The note printers show beside the node: its loop-scope label or what it caught.
+    pub fn note(&self) -> Option<&str> {
+        self.label.or(self.caught.as_deref())
+    }
+
     pub fn outcome(&self) -> Option<Outcome> {
         match self.kind {
             NodeKind::Leaf(o) => Some(o),
@@ -192,6 +200,7 @@ impl Session {
             return_value: node.return_value.as_ref().map(|t| t.to_string()),
             unknown_reason: node.unknown_reason.clone(),
             label: node.label,
+            caught: self.caught_text(id),
             invariant_failure: node.invariant_failure,
             store,
             frames: node.state.frames.len(),

@@ -10,6 +10,7 @@ mod frames;
 mod input;
 mod nav;
 mod prompt;
+mod why;
 
 pub use breaks::Search;
 pub use prompt::PromptKind;
@@ -149,6 +150,12 @@ pub struct App {
     /// Keys pressed while the worker was busy, replayed when it is done.
     typeahead: std::collections::VecDeque<ratatui::crossterm::event::KeyEvent>,
     cancel: Option<Arc<AtomicBool>>,
+    /// `p`: the path pane lists the selected node's pruned branches.
+    pub show_pruned: bool,
+    /// Explanations received, per (node, pruned branch or `None`: the leaf).
+    pub whys: HashMap<(u32, Option<usize>), super::protocol::WhyInfo>,
+    /// The explanation the path pane shows (for its node).
+    pub why_shown: Option<(u32, Option<usize>)>,
 }
 
 impl App {
@@ -200,6 +207,9 @@ impl App {
             outbox: Vec::new(),
             typeahead: Default::default(),
             cancel: None,
+            show_pruned: false,
+            whys: HashMap::new(),
+            why_shown: None,
         }
     }
 
@@ -308,6 +318,10 @@ impl App {
                     self.message = format!("no model for node {id}: {}", no_model(why));
                 }
                 self.models.insert(id, m);
+            }
+            Reply::Why { node, pruned, info } => {
+                self.whys.insert((node, pruned), info);
+                self.why_shown = Some((node, pruned));
             }
             Reply::Replay(id, r) => {
                 self.pending.remove(&('r', id));

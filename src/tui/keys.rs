@@ -58,6 +58,14 @@ pub const KEYS: &[(&str, &str)] = &[
         "x  X",
         "exception breakpoint: every exception leaf on/off; X: one class",
     ),
+    (
+        "p",
+        "show / hide the selected node's pruned branches (✗ rows in the path pane)",
+    ),
+    (
+        "w",
+        "why: explain an infeasible/unknown leaf, or the next pruned branch (Esc cancels)",
+    ),
     ("e  E", "next / previous exception leaf"),
     (
         "/",

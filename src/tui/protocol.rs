@@ -38,6 +38,9 @@ pub enum Cmd {
     Replay(u32),
     /// Write pytest tests for the leaf (or every explored leaf): answered with `Done`.
     Tests(u32),
+    /// Explain an infeasible/unknown leaf (`pruned: None`) or the node's k-th pruned
+    /// branch: answered with `Why`, then `Done`.
+    Why { node: u32, pruned: Option<usize> },
 }
 
 /// How a node shows in the tree (a leaf's outcome colours it).
@@ -124,6 +127,32 @@ pub struct Details {
     pub frame_lines: Vec<Option<usize>>,
     /// A line about the node (unknown reason, exception class and place, return value).
     pub note: Option<String>,
+    /// Parallel to `pc`: the line of the statement that added each conjunct.
+    pub origins: Vec<usize>,
+    /// The infeasible alternatives of the node's step (a stepped node).
+    pub pruned: Vec<PrunedInfo>,
+}
+
+/// An alternative of a step that was infeasible.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PrunedInfo {
+    pub branch: String,
+    pub line: usize,
+    /// Which way it would have gone ("then", "IndexError at 4:9").
+    pub transition: String,
+}
+
+/// An explanation, for the path pane and the status line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WhyInfo {
+    /// "infeasible: 2 conditions clash — line 2 (assume), line 3 (then)".
+    pub summary: String,
+    /// Indices into the node's path condition of the core's members.
+    pub core: Vec<usize>,
+    /// The pruned branch's own condition is in the core.
+    pub goal_in_core: bool,
+    /// What made an undecided path hard: "L7 nonlinear: x * x".
+    pub features: Vec<String>,
 }
 
 /// A model at a node, values as Python literals.
@@ -180,4 +209,10 @@ pub enum Reply {
     /// as `timeout`).
     Model(u32, Result<ModelInfo, String>),
     Replay(u32, Result<ReplayInfo, String>),
+    /// An explanation (see [`Cmd::Why`]).
+    Why {
+        node: u32,
+        pruned: Option<usize>,
+        info: WhyInfo,
+    },
 }

@@ -10,6 +10,7 @@
 mod describe;
 mod replay;
 mod tests_file;
+mod why;
 
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::AtomicBool;
@@ -90,6 +91,20 @@ impl Worker {
             }
             Cmd::Tests(id) => {
                 let message = tests_file::write(&mut self.session, NodeId(id));
+                emit(Reply::Done {
+                    select: None,
+                    message,
+                });
+            }
+            Cmd::Why { node, pruned } => {
+                let message = match why::explain(&mut self.session, NodeId(node), pruned) {
+                    Ok(info) => {
+                        let message = info.summary.clone();
+                        emit(Reply::Why { node, pruned, info });
+                        message
+                    }
+                    Err(e) => e,
+                };
                 emit(Reply::Done {
                     select: None,
                     message,

@@ -63,6 +63,8 @@ mod tui_breaks;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
 mod tui_e2e;
 mod tui_keys;
+/// The TUI's why: origins in the path pane, pruned ghost rows (`p`), explanations (`w`).
+mod tui_why;
 /// What several modules share: running the real binary.
 mod util;
 /// Issue 12's engine half: successor tags, provenance, pruned branches, caught exceptions.

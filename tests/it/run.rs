@@ -10,6 +10,7 @@ use regex::Regex;
 use serde_json::Value;
 
 mod dot;
+mod explain;
 mod schema;
 
 /// The examples `run` is tried on, as (file, extra options): module runs, entry runs,

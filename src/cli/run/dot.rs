@@ -30,11 +30,16 @@ pub(super) fn render(x: &Explored) -> String {
     out.push_str("  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
     out.push_str("  edge [fontname=\"monospace\", fontsize=9];\n");
     for n in tree.nodes() {
+        let view = x.session.view(n.id);
+        let mut text = view.text(Form::Graph);
+        if let Some(caught) = &view.caught {
+            text = format!("{text}\n{caught}");
+        }
         let _ = writeln!(
             out,
             "  n{} [label=\"{}\", tooltip=\"node {}\"{}];",
             n.id.0,
-            escape(&x.session.view(n.id).text(Form::Graph)),
+            escape(&text),
             n.id.0,
             style(n.kind)
         );

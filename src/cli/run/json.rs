@@ -23,6 +23,27 @@
 //!   `--tree` label), `model_params` at a leaf under folds ({"κ1": 100}; the model also
 //!   holds `"k@1": 100`, like havoc symbols);
 //! - stats: `open`, `exceptions`, `bounds`, `folds`, `solver_cache_hits`, `z3_calls`.
+//! - node `label` also says, at a node about to run an exception handler, which exception
+//!   it caught: "IndexError raised at line 5, caught at line 9" (still a string or null).
+//!
+//! With `--explain` (and only then: without it these keys are absent, so the output is
+//! byte for byte what it was), every node has:
+//! - `origins`: parallel to `path_condition`, where each conjunct came from:
+//!   `{"line", "node", "transition"}` (the statement's line, the node whose step added it,
+//!   which way that step went: "then", "enter the loop", "IndexError at 4:9", ...);
+//! - `pruned`: on stepped (`inner`) nodes, the alternatives of the step that were
+//!   infeasible, `[{"branch", "line", "transition", "verdict", "core": [{"condition",
+//!   "line", "node", "transition"}], "minimal"}]` (the core: the conditions that together
+//!   rule the branch out; `minimal`: dropping any one makes the rest satisfiable); null on
+//!   other nodes;
+//! - `explanation`: on infeasible and unknown leaves, `{"verdict", "reason", "core",
+//!   "minimal", "features": [{"kind", "term", "line"}], "summary"}`; null elsewhere.
+//!   `verdict` is `infeasible`, `infeasible_without_features` (undecided, but unsat without
+//!   the hard parts), `undecided` (because of `features`), `feasible` or `unknown`
+//!   (`reason`: `timeout`, `interrupted`, ...).
+//!
+//! `--explain` never changes the tree (same nodes, ids and outcomes); its solver checks are
+//! counted in `stats`.
 //!
 //! `exception_column` is where CPython 3.11's traceback marks the raise (see README). At an
 //! exception leaf `frames` is the call stack at the raise, as a traceback shows it; a
@@ -43,7 +64,9 @@ use serde::Serialize;
 
 use super::Explored;
 use crate::concrete::Value;
+use crate::engine::explain::Verdict;
 use crate::engine::{NodeId, NodeModel, Outcome, Stop};
+use crate::session::Why;
 use crate::term::{smt2_declarations, Sym, Term};
 
 /// The whole output object.
@@ -102,7 +125,7 @@ struct JsonNode {
     exception_column: Option<usize>,
     unknown_reason: Option<String>,
     model_return_value: Option<serde_json::Value>,
-    label: Option<&'static str>,
+    label: Option<String>,
     invariant_failure: bool,
     model_unknown_reason: Option<String>,
     /// At a folded loop head (issue 15): the fold's parameter and template.
@@ -111,6 +134,125 @@ struct JsonNode {
     fold_exit: Option<String>,
     /// At a leaf under folds: each fold's parameter (`κ1`) and its value in the model.
     model_params: Option<BTreeMap<String, serde_json::Value>>,
+    // `--explain` only (absent without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    origins: Option<Vec<JsonOrigin>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pruned: Option<Option<Vec<JsonPruned>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explanation: Option<Option<JsonExplanation>>,
+}
+
+/// Where a path-condition conjunct came from (`--explain`).
+#[derive(Serialize)]
+struct JsonOrigin {
+    line: usize,
+    node: u32,
+    transition: String,
+}
+
+/// A pruned alternative of a step (`--explain`).
+#[derive(Serialize)]
+struct JsonPruned {
+    branch: String,
+    line: usize,
+    /// Which way it would have gone ("else", "IndexError at 4:9").
+    transition: String,
+    verdict: &'static str,
+    core: Vec<JsonCore>,
+    minimal: bool,
+}
+
+/// A member of an unsat core (`--explain`).
+#[derive(Serialize)]
+struct JsonCore {
+    condition: String,
+    line: usize,
+    node: u32,
+    transition: String,
+}
+
+/// Why an infeasible or unknown leaf is (`--explain`).
+#[derive(Serialize)]
+struct JsonExplanation {
+    verdict: &'static str,
+    /// The solver's reason when the verdict is `unknown`.
+    reason: Option<String>,
+    core: Vec<JsonCore>,
+    minimal: bool,
+    features: Vec<JsonFeature>,
+    summary: String,
+}
+
+/// A hard construct of an undecided leaf (`--explain`).
+#[derive(Serialize)]
+struct JsonFeature {
+    kind: &'static str,
+    term: String,
+    line: usize,
+}
+
+fn core(why: &Why) -> Vec<JsonCore> {
+    why.core
+        .iter()
+        .map(|c| JsonCore {
+            condition: c.condition.clone(),
+            line: c.line,
+            node: c.node.0,
+            transition: c.transition.clone(),
+        })
+        .collect()
+}
+
+fn explanation(why: &Why) -> JsonExplanation {
+    JsonExplanation {
+        verdict: why.verdict_name(),
+        reason: match &why.verdict {
+            Verdict::Unknown(r) => Some(r.clone()),
+            _ => None,
+        },
+        core: core(why),
+        minimal: why.minimal,
+        features: why
+            .features
+            .iter()
+            .map(|f| JsonFeature {
+                kind: f.kind,
+                term: f.term.clone(),
+                line: f.line,
+            })
+            .collect(),
+        summary: why.summary(),
+    }
+}
+
+/// The `--explain` fields of a node.
+fn explain_fields(x: &Explored, id: NodeId, json: &mut JsonNode) {
+    let Some(ex) = &x.explained else { return };
+    json.origins = Some(
+        x.session
+            .origins(id)
+            .into_iter()
+            .map(|o| JsonOrigin {
+                line: o.line,
+                node: o.node.0,
+                transition: o.transition,
+            })
+            .collect(),
+    );
+    json.pruned = Some(ex.pruned.get(&id).map(|ps| {
+        ps.iter()
+            .map(|(p, why)| JsonPruned {
+                branch: p.branch.clone(),
+                line: p.line,
+                transition: p.transition.clone(),
+                verdict: why.verdict_name(),
+                core: core(why),
+                minimal: why.minimal,
+            })
+            .collect()
+    }));
+    json.explanation = Some(ex.leaves.get(&id).map(|w| explanation(w)));
 }
 
 /// The node's terms in SMT-LIB.
@@ -230,6 +372,7 @@ impl Serialize for Nodes<'_> {
         for n in tree.nodes() {
             let mut json = node(self.x, n.id, self.models.get(&n.id), &mut texts);
             json.model_unknown_reason = self.no_model.get(&n.id).cloned();
+            explain_fields(self.x, n.id, &mut json);
             seq.serialize_element(&json)?;
         }
         seq.end()
@@ -328,9 +471,9 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
         model_store: model.map(|m| values(&m.store)),
         exception_line: view.raised_at.map(|(l, _)| l),
         exception_column: view.raised_at.map(|(_, c)| c),
-        unknown_reason: view.unknown_reason,
+        unknown_reason: view.unknown_reason.clone(),
         model_return_value: model.and_then(|m| m.return_value.as_ref().map(Value::to_json)),
-        label: view.label,
+        label: view.note().map(str::to_string),
         invariant_failure: view.invariant_failure,
         model_unknown_reason: None,
         fold: super::fold_text::fold_json(x, id),
@@ -338,6 +481,9 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
             .fold_exit(id)
             .and_then(|_| super::fold_text::label(x, id)),
         model_params: model.and_then(|m| super::fold_text::params_json(engine, id, &m.havoc)),
+        origins: None,
+        pruned: None,
+        explanation: None,
     }
 }
 

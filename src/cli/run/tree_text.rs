@@ -12,13 +12,27 @@
 //! └── not (2 * y < 0)
 //!     [4] normal  x = 2 * y, y = y
 //! ```
+//!
+//! With `--explain`, a node with pruned alternatives lists them, and an infeasible or
+//! unknown leaf says why:
+//!
+//! ```text
+//! [1] 3: if x < 3:
+//!   ✗ x < 3 (then) — contradicts line 2 (assume: x > 5)
+//! ...
+//! [4] infeasible
+//!   because: 2 conditions clash
+//!     line 2 (assume): x > 5
+//!     line 4 (then): y < x
+//! ```
 
 use std::fmt::Write;
 
 use super::Explored;
 use crate::diagnostics::count;
+use crate::engine::explain::Verdict;
 use crate::engine::{NodeId, Stop};
-use crate::session::Form;
+use crate::session::{CoreEntry, Explained, Form, Why};
 
 enum Item {
     /// A node and the prefix of its lines.
@@ -43,6 +57,9 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
         };
         loop {
             let _ = writeln!(out, "{prefix}{}", describe(x, id));
+            if let Some(ex) = &x.explained {
+                because(ex, id, &prefix, out);
+            }
             match tree.node(id).children.as_slice() {
                 [] => break,
                 [only] => {
@@ -111,11 +128,67 @@ fn stop_text(stop: Stop) -> Option<&'static str> {
 fn describe(x: &Explored, id: NodeId) -> String {
     let view = x.session.view(id);
     let mut text = format!("[{}] {}", id.0, view.text(Form::Tree));
-    if let Some(label) = view.label {
+    if let Some(label) = view.note() {
         let _ = write!(text, "  -- {label}");
     }
     if let Some(fold) = super::fold_text::label(x, id) {
         let _ = write!(text, "  -- {fold}");
     }
     text
+}
+
+/// The `--explain` lines under a node: its pruned alternatives, or why a leaf is.
+fn because(ex: &Explained, id: NodeId, prefix: &str, out: &mut impl Write) {
+    for (p, why) in ex.pruned.get(&id).into_iter().flatten() {
+        let reason = match why.verdict {
+            Verdict::Infeasible | Verdict::InfeasibleWithoutFeatures => {
+                let rest: Vec<&CoreEntry> = why.core.iter().filter(|c| !c.goal).collect();
+                if rest.is_empty() {
+                    "unsatisfiable by itself".to_string()
+                } else {
+                    let items: Vec<String> = rest
+                        .iter()
+                        .map(|c| format!("line {} ({}: {})", c.line, c.transition, c.condition))
+                        .collect();
+                    format!("contradicts {}", items.join(", "))
+                }
+            }
+            _ => why.summary(),
+        };
+        let _ = writeln!(
+            out,
+            "{prefix}  ✗ {} ({}) — {reason}",
+            p.branch, p.transition
+        );
+    }
+    if let Some(why) = ex.leaves.get(&id) {
+        leaf_because(why, prefix, out);
+    }
+}
+
+/// `because:` and the core or the hard parts, one a line.
+fn leaf_because(why: &Why, prefix: &str, out: &mut impl Write) {
+    let count = |n: usize| count(n, "condition");
+    let head = match &why.verdict {
+        Verdict::Infeasible => format!("{} clash", count(why.core.len())),
+        Verdict::InfeasibleWithoutFeatures => format!(
+            "{} clash, even without the hard parts",
+            count(why.core.len())
+        ),
+        Verdict::Undecided => "undecided because of".to_string(),
+        _ => why.summary(),
+    };
+    let _ = writeln!(out, "{prefix}  because: {head}");
+    for c in &why.core {
+        let _ = writeln!(
+            out,
+            "{prefix}    line {} ({}): {}",
+            c.line, c.transition, c.condition
+        );
+    }
+    if why.verdict != Verdict::Infeasible {
+        for f in &why.features {
+            let _ = writeln!(out, "{prefix}    line {} {}: {}", f.line, f.kind, f.term);
+        }
+    }
 }

@@ -163,6 +163,8 @@ impl App {
                 None => self.message = "no search yet: / starts one".to_string(),
             },
             KeyCode::Char('t') => self.next_theme(),
+            KeyCode::Char('p') => self.toggle_pruned(),
+            KeyCode::Char('w') => self.why(),
             _ => {}
         }
     }
@@ -248,7 +250,7 @@ impl App {
     }
 
     /// Show a detail pane (in the narrow layout, where only one is visible).
-    fn show_detail(&mut self, pane: Pane) {
+    pub(super) fn show_detail(&mut self, pane: Pane) {
         self.detail = pane;
     }
 

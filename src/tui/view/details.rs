@@ -68,16 +68,7 @@ fn path(app: &App, id: u32) -> Vec<Line<'static>> {
     if d.pc.is_empty() {
         out.push(dim(app, "True  (no condition on this path yet)"));
     }
-    let w = d.pc.len().to_string().len();
-    for (k, c) in d.pc.iter().enumerate() {
-        out.push(Line::from(vec![
-            Span::styled(
-                format!("{:>w$} ", k + 1),
-                Style::default().fg(app.palette.dim),
-            ),
-            Span::raw(c.clone()),
-        ]));
-    }
+    out.extend(super::why::path_lines(app, id, d));
     out
 }
 

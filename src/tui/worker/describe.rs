@@ -19,7 +19,7 @@ pub(super) fn node_info(session: &Session, id: NodeId) -> NodeInfo {
         parent: view.parent.map(|p| p.0),
         kind: kind(view.kind),
         branch: session.branch_text(id),
-        label: view.label.map(str::to_string),
+        label: view.note().map(str::to_string),
         line: view.place,
         frames: view.frames,
         summary: view.text(Form::Row),
@@ -82,7 +82,7 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         NodeKind::Leaf(Outcome::Return) => {
             node.return_value.as_ref().map(|rv| format!("returns {rv}"))
         }
-        _ => None,
+        _ => session.caught_text(id),
     };
     // The engine's label, whole (the tree row may cut it).
     let note = match (note, node.label) {
@@ -139,6 +139,7 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         Some((_, vars)) if cut_in_call => vars.clone(),
         _ => pairs(engine.store(id)),
     };
+    let (origins, pruned) = super::why::origins_and_pruned(session, id);
     Details {
         id: id.0,
         pc: engine
@@ -150,6 +151,8 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         frames,
         frame_lines,
         note,
+        origins,
+        pruned,
     }
 }
 

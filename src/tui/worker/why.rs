@@ -1,0 +1,64 @@
+//! The worker's side of "why" (`w`, `p`): origins and pruned branches for the details,
+//! explanations on demand (cancellable with Esc through the engine's cancel flag).
+
+use super::super::protocol::{PrunedInfo, WhyInfo};
+use crate::engine::NodeId;
+use crate::session::{Session, WhyTarget};
+
+/// The line of each path-condition conjunct, and the pruned alternatives of the step.
+pub(super) fn origins_and_pruned(session: &Session, id: NodeId) -> (Vec<usize>, Vec<PrunedInfo>) {
+    let origins = session.origins(id).into_iter().map(|o| o.line).collect();
+    let pruned = session
+        .pruned_branches(id)
+        .into_iter()
+        .map(|p| PrunedInfo {
+            branch: p.branch,
+            line: p.line,
+            transition: p.transition,
+        })
+        .collect();
+    (origins, pruned)
+}
+
+/// Explain a leaf or a pruned branch (`Err`: nothing to explain there).
+pub(super) fn explain(
+    session: &mut Session,
+    id: NodeId,
+    pruned: Option<usize>,
+) -> Result<WhyInfo, String> {
+    let target = match pruned {
+        None if session.explainable_leaf(id) => WhyTarget::Leaf,
+        None => {
+            return Err(format!(
+                "node {} is not an infeasible or unknown leaf",
+                id.0
+            ))
+        }
+        Some(k) => WhyTarget::Pruned(k),
+    };
+    let why = session.why(id, target).ok_or_else(|| {
+        format!(
+            "node {} has no pruned branch {k}",
+            id.0,
+            k = pruned.unwrap_or(0)
+        )
+    })?;
+    let pc_len = session.engine().path_condition(id).len();
+    let mut core: Vec<usize> = why
+        .core
+        .iter()
+        .map(|c| c.conjunct)
+        .filter(|&k| k < pc_len)
+        .collect();
+    core.dedup();
+    Ok(WhyInfo {
+        summary: why.summary(),
+        core,
+        goal_in_core: why.core.iter().any(|c| c.goal),
+        features: why
+            .features
+            .iter()
+            .map(|f| format!("L{} {}: {}", f.line, f.kind, f.term))
+            .collect(),
+    })
+}
