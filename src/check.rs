@@ -233,13 +233,26 @@ pub fn check(session: &mut Session, runs: usize, seed: u64) -> Report {
     check_with(session, &options)
 }
 
-/// The concrete behaviour of a run on `inputs` (`None`: the interpreter refused them).
-fn run(session: &Session, inputs: &BTreeMap<String, Value>) -> Option<Behaviour> {
+/// The concrete behaviour of a run on `inputs` (`None`: the interpreter refused them),
+/// with the most iterations any loop of it made ([`kappa_limit`]).
+fn run(session: &Session, inputs: &BTreeMap<String, Value>) -> Option<(Behaviour, u64)> {
     let is_entry = session.entry().is_some();
     session
         .run_concrete(inputs, &concrete::Config::default())
         .ok()
-        .map(|r| concrete_behaviour(&r, is_entry))
+        .map(|r| (concrete_behaviour(&r, is_entry), kappa_limit(&r)))
+}
+
+/// A bound on the iterations of any loop in a finished run: every guard test is a trace
+/// entry, so no loop iterated more often than the trace is long (unless the trace was
+/// cut at [`concrete::TRACE_LIMIT`]). It keeps the κ-search of folds from running on
+/// past what the run did (issue 15).
+fn kappa_limit(r: &concrete::RunResult) -> u64 {
+    if r.trace.len() < concrete::TRACE_LIMIT {
+        r.trace.len() as u64
+    } else {
+        crate::engine::fold::KAPPA_SEARCH_LIMIT
+    }
 }
 
 /// [`check`] with all parameters.
@@ -274,7 +287,7 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
             .iter()
             .map(|(n, t)| (n.clone(), rng.value(*t)))
             .collect();
-        let Some(concrete) = run(session, &inputs) else {
+        let Some((concrete, limit)) = run(session, &inputs) else {
             continue;
         };
         // A run past the step budget ends nowhere; a run that violates an `assume` is
@@ -291,7 +304,7 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         // Folds (issue 15): each candidate's κs by κ-search under these inputs.
         let models: Vec<Option<Model>> = candidates
             .iter()
-            .map(|(id, _)| session.engine().with_fold_params(*id, &model))
+            .map(|(id, _)| session.engine().with_fold_params(*id, &model, limit))
             .collect();
         let verdicts: Vec<Option<bool>> = candidates
             .iter()
@@ -368,7 +381,8 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         let inputs = replay.inputs;
         let model = session.input_model(&inputs);
         // Folds (issue 15): the real iteration counts, which the model's κs must equal.
-        let Some(model) = session.engine().with_fold_params(leaf, &model) else {
+        let limit = kappa_limit(&replay.run);
+        let Some(model) = session.engine().with_fold_params(leaf, &model, limit) else {
             unevaluated += 1;
             continue;
         };

@@ -246,9 +246,11 @@ impl Engine {
 
     /// κ-search: `model` (over the inputs) extended with the real iteration count of every
     /// fold on the path to `id`, computed by evaluating the iteration conditions in Rust.
-    /// `None` when a condition cannot be evaluated or a run stays on a path past
-    /// [`KAPPA_SEARCH_LIMIT`] iterations.
-    pub fn with_fold_params(&self, id: NodeId, model: &Model) -> Option<Model> {
+    /// `None` when a condition cannot be evaluated or a run stays on a path past `limit`
+    /// (at most [`KAPPA_SEARCH_LIMIT`]) iterations: a caller that ran the inputs knows a
+    /// bound (no loop iterates more often than the run has steps).
+    pub fn with_fold_params(&self, id: NodeId, model: &Model, limit: u64) -> Option<Model> {
+        let limit = limit.min(KAPPA_SEARCH_LIMIT);
         let mut m = model.clone();
         for (node, kappa) in self.folds_on_path(id) {
             let f = &self.folds.nodes[&node];
@@ -269,7 +271,7 @@ impl Engine {
             }
             let mut n = 0u64;
             loop {
-                if n > KAPPA_SEARCH_LIMIT {
+                if n > limit {
                     return None;
                 }
                 m.values

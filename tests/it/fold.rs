@@ -65,7 +65,8 @@ fn symbolic_ending_among(
         .collect();
     let mut found = None;
     for leaf in leaves {
-        let Some(m) = e.with_fold_params(leaf, &model) else {
+        let Some(m) = e.with_fold_params(leaf, &model, symdbg::engine::fold::KAPPA_SEARCH_LIMIT)
+        else {
             continue;
         };
         let holds = e
