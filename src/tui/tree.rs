@@ -63,6 +63,9 @@ pub enum RowKind {
     /// The edge label above node `.0`: its branch condition. `head` is `"├ "`, `"└ "` or
     /// `""` for the single way on.
     Label { node: u32, head: &'static str },
+    /// A ghost row (`p`): the `k`-th pruned branch of stepped node `node`, right under the
+    /// node's row. Not a node: it can be selected and explained (`w`), not stepped.
+    Ghost { node: u32, k: usize },
 }
 
 #[derive(Clone, Debug)]
@@ -80,7 +83,7 @@ impl Row {
     /// The node this row belongs to (a label row belongs to the node below it).
     pub fn node(&self) -> u32 {
         match self.kind {
-            RowKind::Node(n) | RowKind::Label { node: n, .. } => n,
+            RowKind::Node(n) | RowKind::Label { node: n, .. } | RowKind::Ghost { node: n, .. } => n,
         }
     }
 
@@ -116,6 +119,10 @@ pub struct Mirror {
     rows: Vec<Row>,
     /// Node id → its row (`u32::MAX`: hidden under a collapsed node).
     row_of: Vec<u32>,
+    /// Per node: how many pruned branches it has (known ones; see `set_ghosts`).
+    ghosts: Vec<u32>,
+    /// `p`: ghost rows are shown.
+    show_ghosts: bool,
     dirty: bool,
 }
 
@@ -185,6 +192,42 @@ impl Mirror {
             n.frame_folded = folded;
             self.dirty = true;
         }
+    }
+
+    /// Show or hide the ghost rows (pruned branches).
+    pub fn set_show_ghosts(&mut self, show: bool) {
+        if self.show_ghosts != show {
+            self.show_ghosts = show;
+            self.dirty = true;
+        }
+    }
+
+    pub fn show_ghosts(&self) -> bool {
+        self.show_ghosts
+    }
+
+    /// How many pruned branches node `id` has (0 while unknown).
+    pub fn ghosts(&self, id: u32) -> usize {
+        self.ghosts.get(id as usize).map_or(0, |&n| n as usize)
+    }
+
+    /// Record that node `id` has `n` pruned branches (its ghost rows under `p`).
+    pub fn set_ghosts(&mut self, id: u32, n: usize) {
+        if self.ghosts.len() <= id as usize {
+            self.ghosts.resize(id as usize + 1, 0);
+        }
+        if self.ghosts[id as usize] != n as u32 {
+            self.ghosts[id as usize] = n as u32;
+            self.dirty |= self.show_ghosts;
+        }
+    }
+
+    /// The row of ghost `k` under node `id`, if shown.
+    pub fn ghost_row(&mut self, id: u32, k: usize) -> Option<usize> {
+        if !self.show_ghosts || k >= self.ghosts(id) || self.node(id).collapsed {
+            return None;
+        }
+        self.row_of(id).map(|r| r + 1 + k)
     }
 
     /// Is `id` the node where a call entered a new frame (the `→ f` row)?
@@ -328,6 +371,16 @@ impl Mirror {
                     hidden,
                     cond: None,
                 });
+                if self.show_ghosts && !n.collapsed {
+                    for k in 0..self.ghosts.get(id as usize).map_or(0, |&g| g as usize) {
+                        self.rows.push(Row {
+                            kind: RowKind::Ghost { node: id, k },
+                            guide: guide.clone(),
+                            hidden: 0,
+                            cond: None,
+                        });
+                    }
+                }
                 match next.as_slice() {
                     [] => break,
                     [(only, cond)] => {
@@ -539,6 +592,30 @@ mod tests {
         m.reveal(4);
         assert!(!m.node(1).collapsed && m.node(1).frame_folded);
         assert!(m.row_of(4).is_some());
+    }
+
+    #[test]
+    fn ghost_rows_sit_under_their_node_only_when_shown() {
+        let mut m = sample();
+        m.set_ghosts(1, 2);
+        assert_eq!(m.rows().len(), 6);
+        assert_eq!(m.ghost_row(1, 0), None);
+        m.set_show_ghosts(true);
+        let kinds: Vec<RowKind> = m.rows().iter().map(|r| r.kind).collect();
+        assert_eq!(kinds[1], RowKind::Node(1));
+        assert_eq!(kinds[2], RowKind::Ghost { node: 1, k: 0 });
+        assert_eq!(kinds[3], RowKind::Ghost { node: 1, k: 1 });
+        assert_eq!(m.rows()[3].node(), 1);
+        assert_eq!(m.ghost_row(1, 1), Some(3));
+        assert_eq!(m.ghost_row(1, 2), None);
+        assert_eq!(m.row_of(3), Some(7));
+        // A collapsed node hides its ghosts with its subtree.
+        m.set_collapsed(1, true);
+        assert_eq!(m.rows().len(), 2);
+        assert_eq!(m.ghost_row(1, 0), None);
+        m.set_collapsed(1, false);
+        m.set_show_ghosts(false);
+        assert_eq!(m.rows().len(), 6);
     }
 
     #[test]
