@@ -289,6 +289,14 @@ impl App {
             }
             Reply::Delta(delta) => {
                 self.tree.apply(&delta);
+                // A node just stepped has pruned branches now: forget what was fetched
+                // while it was open.
+                for (id, _) in &delta.changed {
+                    self.pruned.remove(id);
+                    if self.details.remove(id).is_some() && *id == self.selected {
+                        self.request(Cmd::Details(*id));
+                    }
+                }
                 self.stats = delta.stats;
                 // A selected way out of a folded frame that has just been stepped is
                 // inside the frame now: unfold so the selection keeps its row.
@@ -320,8 +328,14 @@ impl App {
             }
             Reply::Details(d) => {
                 self.pending.remove(&('d', d.id));
-                self.tree.set_ghosts(d.id, d.pruned.len());
-                self.pruned.insert(d.id, d.pruned.clone());
+                if self
+                    .tree
+                    .get(d.id)
+                    .is_some_and(|n| !self.tree.is_open(n.info.id))
+                {
+                    self.tree.set_ghosts(d.id, d.pruned.len());
+                    self.pruned.insert(d.id, d.pruned.clone());
+                }
                 self.details.insert(d.id, d);
             }
             Reply::Model(id, m) => {

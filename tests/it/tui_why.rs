@@ -196,3 +196,44 @@ fn ghost_rows_in_the_tree_are_selectable_and_explained() {
         .all(|r| !matches!(r.kind, symdbg::tui::tree::RowKind::Ghost { .. })));
     assert!(!h.screen().contains("✗ L6 then"), "{}", h.screen());
 }
+
+/// With `p` on, nodes stepped later get their ghost rows too (fetched with the deltas),
+/// and `w` on a stepped node (not a ghost) still walks through its pruned branches.
+#[test]
+fn ghost_rows_follow_stepping_and_w_on_a_node_cycles() {
+    let src =
+        "x: int\nassume x > 0\nif x < 0:\n    x = 1\nif x == 0:\n    x = 2\nelse:\n    x = 3\n";
+    let mut h = open(src, None);
+    h.keys("p");
+    assert!(h
+        .app
+        .tree
+        .rows()
+        .iter()
+        .all(|r| !matches!(r.kind, symdbg::tui::tree::RowKind::Ghost { .. })));
+    // Step along the single path: each `if` becomes a stepped node with one ghost.
+    h.keys("ssssss");
+    let screen = h.screen();
+    assert!(screen.contains("✗ L3 then: x < 0"), "{screen}");
+    assert!(screen.contains("✗ L5 then: x == 0"), "{screen}");
+    let with_ghosts: Vec<u32> = (0..h.app.tree.len() as u32)
+        .filter(|&id| h.app.tree.ghosts(id) > 0)
+        .collect();
+    assert_eq!(with_ghosts.len(), 2, "{screen}");
+    // `w` on the second `if` node itself explains its (only) pruned branch.
+    h.app.select(with_ghosts[1]);
+    h.pump();
+    h.keys("w");
+    assert_eq!(
+        h.app.why_shown,
+        Some((with_ghosts[1], Some(0))),
+        "{}",
+        h.app.message
+    );
+    assert!(
+        h.screen()
+            .contains("infeasible: 2 conditions clash — line 2 (assume), line 5 (then)"),
+        "{}",
+        h.screen()
+    );
+}

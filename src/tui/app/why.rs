@@ -52,8 +52,9 @@ impl App {
         }
     }
 
-    /// `w`: explain the selected infeasible or unknown leaf, or the next pruned branch of
-    /// the selected node (each `w` moves on to the next one). Runs on the worker; Esc
+    /// `w`: explain the selected ghost row's pruned branch, the selected infeasible or
+    /// unknown leaf, or the next pruned branch of the selected node (each `w` moves on to
+    /// the next one; this shows the ghost rows as `p` does). Runs on the worker; Esc
     /// cancels it.
     pub(super) fn why(&mut self) {
         let id = self.selected;
@@ -79,7 +80,11 @@ impl App {
                 Some((n, Some(k))) if n == id => (k + 1) % d.pruned.len(),
                 _ => 0,
             };
-            self.show_pruned = true;
+            if !self.show_pruned {
+                self.show_pruned = true;
+                self.tree.set_show_ghosts(true);
+                self.fetch_pruned();
+            }
             Some(next)
         };
         self.show_detail(Pane::Path);
