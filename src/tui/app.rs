@@ -23,7 +23,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 
 use super::highlight::Highlighter;
-use super::protocol::{Cmd, Details, ModelInfo, ReplayInfo, Reply, StatsInfo};
+use super::protocol::{Cmd, Details, ModelInfo, PrunedInfo, ReplayInfo, Reply, StatsInfo};
 use super::theme::{Palette, Themes};
 use super::tree::Mirror;
 use crate::base::SourceMap;
@@ -156,6 +156,11 @@ pub struct App {
     pub whys: HashMap<(u32, Option<usize>), super::protocol::WhyInfo>,
     /// The explanation the path pane shows (for its node).
     pub why_shown: Option<(u32, Option<usize>)>,
+    /// The selected row is ghost `k` (a pruned branch) under the selected node, not the
+    /// node itself (`p`).
+    pub ghost: Option<usize>,
+    /// The pruned branches known per stepped node (the ghost rows' text).
+    pub pruned: HashMap<u32, Vec<PrunedInfo>>,
 }
 
 impl App {
@@ -210,6 +215,8 @@ impl App {
             show_pruned: false,
             whys: HashMap::new(),
             why_shown: None,
+            ghost: None,
+            pruned: HashMap::new(),
         }
     }
 
@@ -282,11 +289,22 @@ impl App {
             }
             Reply::Delta(delta) => {
                 self.tree.apply(&delta);
+                // A node just stepped has pruned branches now: forget what was fetched
+                // while it was open.
+                for (id, _) in &delta.changed {
+                    self.pruned.remove(id);
+                    if self.details.remove(id).is_some() && *id == self.selected {
+                        self.request(Cmd::Details(*id));
+                    }
+                }
                 self.stats = delta.stats;
                 // A selected way out of a folded frame that has just been stepped is
                 // inside the frame now: unfold so the selection keeps its row.
                 if self.tree.row_of(self.selected).is_none() {
                     self.tree.reveal(self.selected);
+                }
+                if self.show_pruned {
+                    self.fetch_pruned();
                 }
             }
             Reply::Progress { nodes } => {
@@ -310,6 +328,14 @@ impl App {
             }
             Reply::Details(d) => {
                 self.pending.remove(&('d', d.id));
+                if self
+                    .tree
+                    .get(d.id)
+                    .is_some_and(|n| !self.tree.is_open(n.info.id))
+                {
+                    self.tree.set_ghosts(d.id, d.pruned.len());
+                    self.pruned.insert(d.id, d.pruned.clone());
+                }
                 self.details.insert(d.id, d);
             }
             Reply::Model(id, m) => {
@@ -322,6 +348,13 @@ impl App {
             Reply::Why { node, pruned, info } => {
                 self.whys.insert((node, pruned), info);
                 self.why_shown = Some((node, pruned));
+            }
+            Reply::Pruned(list) => {
+                for (id, p) in list {
+                    self.pending.remove(&('g', id));
+                    self.tree.set_ghosts(id, p.len());
+                    self.pruned.insert(id, p);
+                }
             }
             Reply::Replay(id, r) => {
                 self.pending.remove(&('r', id));
@@ -340,6 +373,7 @@ impl App {
             return;
         }
         self.selected = id;
+        self.ghost = None;
         self.frame_up = 0;
         self.tree.reveal(id);
         if !self.details.contains_key(&id) {

@@ -60,11 +60,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "p",
-        "show / hide the selected node's pruned branches (✗ rows in the path pane)",
+        "show / hide pruned branches (greyed ✗ rows under each stepped node in the tree)",
     ),
     (
         "w",
-        "why: explain an infeasible/unknown leaf, or the next pruned branch (Esc cancels)",
+        "why: explain an infeasible/unknown leaf or the selected ✗ row (Esc cancels)",
     ),
     ("e  E", "next / previous exception leaf"),
     (

@@ -41,6 +41,9 @@ pub enum Cmd {
     /// Explain an infeasible/unknown leaf (`pruned: None`) or the node's k-th pruned
     /// branch: answered with `Why`, then `Done`.
     Why { node: u32, pruned: Option<usize> },
+    /// The pruned branches of these stepped nodes (no solver call): the tree's ghost rows
+    /// (`p`). Answered with `Pruned`.
+    Pruned(Vec<u32>),
 }
 
 /// How a node shows in the tree (a leaf's outcome colours it).
@@ -215,4 +218,6 @@ pub enum Reply {
         pruned: Option<usize>,
         info: WhyInfo,
     },
+    /// Per node asked for (see [`Cmd::Pruned`]): its pruned branches.
+    Pruned(Vec<(u32, Vec<PrunedInfo>)>),
 }

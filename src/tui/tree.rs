@@ -63,6 +63,9 @@ pub enum RowKind {
     /// The edge label above node `.0`: its branch condition. `head` is `"├ "`, `"└ "` or
     /// `""` for the single way on.
     Label { node: u32, head: &'static str },
+    /// A ghost row (`p`): the `k`-th pruned branch of stepped node `node`, right under the
+    /// node's row. Not a node: it can be selected and explained (`w`), not stepped.
+    Ghost { node: u32, k: usize },
 }
 
 #[derive(Clone, Debug)]
@@ -80,7 +83,7 @@ impl Row {
     /// The node this row belongs to (a label row belongs to the node below it).
     pub fn node(&self) -> u32 {
         match self.kind {
-            RowKind::Node(n) | RowKind::Label { node: n, .. } => n,
+            RowKind::Node(n) | RowKind::Label { node: n, .. } | RowKind::Ghost { node: n, .. } => n,
         }
     }
 
@@ -116,6 +119,10 @@ pub struct Mirror {
     rows: Vec<Row>,
     /// Node id → its row (`u32::MAX`: hidden under a collapsed node).
     row_of: Vec<u32>,
+    /// Per node: how many pruned branches it has (known ones; see `set_ghosts`).
+    ghosts: Vec<u32>,
+    /// `p`: ghost rows are shown.
+    show_ghosts: bool,
     dirty: bool,
 }
 
@@ -185,6 +192,42 @@ impl Mirror {
             n.frame_folded = folded;
             self.dirty = true;
         }
+    }
+
+    /// Show or hide the ghost rows (pruned branches).
+    pub fn set_show_ghosts(&mut self, show: bool) {
+        if self.show_ghosts != show {
+            self.show_ghosts = show;
+            self.dirty = true;
+        }
+    }
+
+    pub fn show_ghosts(&self) -> bool {
+        self.show_ghosts
+    }
+
+    /// How many pruned branches node `id` has (0 while unknown).
+    pub fn ghosts(&self, id: u32) -> usize {
+        self.ghosts.get(id as usize).map_or(0, |&n| n as usize)
+    }
+
+    /// Record that node `id` has `n` pruned branches (its ghost rows under `p`).
+    pub fn set_ghosts(&mut self, id: u32, n: usize) {
+        if self.ghosts.len() <= id as usize {
+            self.ghosts.resize(id as usize + 1, 0);
+        }
+        if self.ghosts[id as usize] != n as u32 {
+            self.ghosts[id as usize] = n as u32;
+            self.dirty |= self.show_ghosts;
+        }
+    }
+
+    /// The row of ghost `k` under node `id`, if shown.
+    pub fn ghost_row(&mut self, id: u32, k: usize) -> Option<usize> {
+        if !self.show_ghosts || k >= self.ghosts(id) || self.node(id).collapsed {
+            return None;
+        }
+        self.row_of(id).map(|r| r + 1 + k)
     }
 
     /// Is `id` the node where a call entered a new frame (the `→ f` row)?
@@ -328,6 +371,16 @@ impl Mirror {
                     hidden,
                     cond: None,
                 });
+                if self.show_ghosts && !n.collapsed {
+                    for k in 0..self.ghosts.get(id as usize).map_or(0, |&g| g as usize) {
+                        self.rows.push(Row {
+                            kind: RowKind::Ghost { node: id, k },
+                            guide: guide.clone(),
+                            hidden: 0,
+                            cond: None,
+                        });
+                    }
+                }
                 match next.as_slice() {
                     [] => break,
                     [(only, cond)] => {
@@ -391,173 +444,4 @@ impl Mirror {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::base::ExcClass;
-    use crate::tui::protocol::{NodeInfo, Outcome};
-
-    fn info(id: u32, parent: Option<u32>, kind: Kind, branch: Option<&str>) -> NodeInfo {
-        NodeInfo {
-            id,
-            parent,
-            kind,
-            branch: branch.map(str::to_string),
-            label: None,
-            line: Some(1),
-            frames: 1,
-            func: None,
-            summary: String::new(),
-            loop_choice: false,
-        }
-    }
-
-    fn sample() -> Mirror {
-        let mut m = Mirror::default();
-        m.apply(&Delta {
-            nodes: vec![
-                info(0, None, Kind::Inner, None),
-                info(1, Some(0), Kind::Inner, None),
-                info(2, Some(1), Kind::Leaf(Outcome::Normal), Some("x > 1")),
-                info(3, Some(1), Kind::Open, Some("not (x > 1)")),
-            ],
-            ..Delta::default()
-        });
-        m
-    }
-
-    #[test]
-    fn chains_stay_flat_and_branches_get_label_rows() {
-        let mut m = sample();
-        let rows: Vec<(RowKind, String)> =
-            m.rows().iter().map(|r| (r.kind, r.prefix(80))).collect();
-        assert_eq!(
-            rows,
-            vec![
-                (RowKind::Node(0), String::new()),
-                (RowKind::Node(1), String::new()),
-                (
-                    RowKind::Label {
-                        node: 2,
-                        head: "├ "
-                    },
-                    String::new()
-                ),
-                (RowKind::Node(2), "│ ".to_string()),
-                (
-                    RowKind::Label {
-                        node: 3,
-                        head: "└ "
-                    },
-                    String::new()
-                ),
-                (RowKind::Node(3), "  ".to_string()),
-            ]
-        );
-        assert_eq!(m.row_of(3), Some(5));
-    }
-
-    #[test]
-    fn collapsing_hides_the_subtree_and_reveal_undoes_it() {
-        let mut m = sample();
-        m.set_collapsed(1, true);
-        assert_eq!(m.rows().len(), 2);
-        assert_eq!(m.rows()[1].hidden, 2);
-        assert_eq!(m.row_of(3), None);
-        m.reveal(3);
-        assert_eq!(m.row_of(3), Some(5));
-    }
-
-    /// 0 → 1 (call: frames 2) branches inside the frame: 2 (x > 0) returns at 3 and ends
-    /// at 4; 5 (not (x > 0)) is an exception leaf inside the frame.
-    fn with_call() -> Mirror {
-        let mut m = Mirror::default();
-        let n = |id, parent, kind, branch, frames| NodeInfo {
-            frames,
-            ..info(id, parent, kind, branch)
-        };
-        m.apply(&Delta {
-            nodes: vec![
-                n(0, None, Kind::Inner, None, 1),
-                n(1, Some(0), Kind::Inner, None, 2),
-                n(2, Some(1), Kind::Inner, Some("x > 0"), 2),
-                n(3, Some(2), Kind::Inner, None, 1),
-                n(4, Some(3), Kind::Leaf(Outcome::Normal), None, 1),
-                n(
-                    5,
-                    Some(1),
-                    Kind::Leaf(Outcome::Exception(ExcClass::ZeroDivisionError)),
-                    Some("not (x > 0)"),
-                    2,
-                ),
-            ],
-            ..Delta::default()
-        });
-        m
-    }
-
-    #[test]
-    fn a_folded_frame_shows_one_row_per_way_out() {
-        let mut m = with_call();
-        assert!(m.is_call(1) && !m.is_call(2) && !m.is_call(3));
-        assert_eq!(m.calls().collect::<Vec<_>>(), vec![1]);
-        m.set_frame_folded(1, true);
-        let rows: Vec<(RowKind, Option<String>, usize)> = m
-            .rows()
-            .iter()
-            .map(|r| (r.kind, r.cond.as_deref().map(str::to_string), r.hidden))
-            .collect();
-        let label = |node, head| RowKind::Label { node, head };
-        assert_eq!(
-            rows,
-            vec![
-                (RowKind::Node(0), None, 0),
-                (RowKind::Node(1), None, 1),
-                (label(3, "├ "), Some("x > 0".to_string()), 0),
-                (RowKind::Node(3), None, 0),
-                (RowKind::Node(4), None, 0),
-                (label(5, "└ "), Some("not (x > 0)".to_string()), 0),
-                (RowKind::Node(5), None, 0),
-            ]
-        );
-        assert_eq!(m.row_of(2), None);
-        // The ways out stay visible; revealing a node inside the frame unfolds it.
-        m.reveal(4);
-        m.reveal(5);
-        assert!(m.node(1).frame_folded);
-        m.reveal(2);
-        assert!(!m.node(1).frame_folded);
-        assert_eq!(m.row_of(2), Some(3));
-    }
-
-    #[test]
-    fn collapsing_a_folded_call_hides_everything_below_it() {
-        let mut m = with_call();
-        m.set_frame_folded(1, true);
-        m.set_collapsed(1, true);
-        assert_eq!(m.rows().len(), 2);
-        assert_eq!(m.rows()[1].hidden, 4);
-        m.reveal(4);
-        assert!(!m.node(1).collapsed && m.node(1).frame_folded);
-        assert!(m.row_of(4).is_some());
-    }
-
-    #[test]
-    fn deep_prefixes_are_cut_on_the_left() {
-        let g = (0..50).fold(None, |parent, k| {
-            Some(Rc::new(Guide {
-                parent,
-                seg: "│ ",
-                len: k + 1,
-            }))
-        });
-        let row = Row {
-            kind: RowKind::Node(0),
-            guide: g,
-            hidden: 0,
-            cond: None,
-        };
-        let p = row.prefix(11);
-        assert!(p.starts_with('…'));
-        assert!(p.chars().count() <= 11, "{p:?}");
-    }
-}
+mod tests;

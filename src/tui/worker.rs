@@ -110,6 +110,11 @@ impl Worker {
                     message,
                 });
             }
+            Cmd::Pruned(ids) => emit(Reply::Pruned(
+                ids.into_iter()
+                    .map(|id| (id, why::pruned(&self.session, NodeId(id))))
+                    .collect(),
+            )),
             Cmd::Step(id) => self.step(id, None, &emit),
             Cmd::StepWith(id, mode) => self.step(id, Some(mode), &emit),
             Cmd::StepOver(id) | Cmd::Finish(id) | Cmd::Run(id) => {

@@ -94,6 +94,19 @@ impl App {
         ) {
             self.message.clear();
         }
+        // A ghost row (a pruned branch) is not a node: nothing to step, run or model there.
+        if self.focus == Pane::Tree
+            && self.selected_ghost().is_some()
+            && matches!(
+                key.code,
+                KeyCode::Char('s' | 'u' | 'n' | 'f' | 'c' | 'r' | 'C' | 'm' | 'R' | 'T' | 'l')
+                    | KeyCode::Enter
+                    | KeyCode::Right
+            )
+        {
+            self.message = "a pruned branch: w explains it".to_string();
+            return;
+        }
         match key.code {
             KeyCode::Char('q') => self.quit = true,
             KeyCode::Char('?') => {
@@ -214,10 +227,7 @@ impl App {
                 let index = self.scroll_of(pane) + row;
                 match pane {
                     Pane::Tree => {
-                        if let Some(r) = self.tree.rows().get(index) {
-                            let id = r.node();
-                            self.select(id);
-                        }
+                        self.select_row(index);
                     }
                     Pane::Code => {
                         let line = index + 1;

@@ -9,7 +9,7 @@ impl App {
     pub(super) fn move_by(&mut self, by: isize) {
         match self.focus {
             Pane::Tree => {
-                let Some(cur) = self.tree.row_of(self.selected) else {
+                let Some(cur) = self.selected_row() else {
                     return self.select(0);
                 };
                 let rows = self.tree.rows();
@@ -23,8 +23,7 @@ impl App {
                         r += 1;
                     }
                 }
-                let id = rows[r].node();
-                self.select(id);
+                self.select_row(r);
             }
             Pane::Code => {
                 let last = self.line_count() as isize;
@@ -41,10 +40,27 @@ impl App {
         }
     }
 
-    /// `h`: at a call node (`→ f`), fold its frame first; then collapse the node's
+    /// Select the node or ghost row at tree row `r`.
+    pub(super) fn select_row(&mut self, r: usize) {
+        let Some(row) = self.tree.rows().get(r).cloned() else {
+            return;
+        };
+        match row.kind {
+            RowKind::Ghost { node, k } => {
+                self.select(node);
+                self.ghost = Some(k);
+            }
+            _ => self.select(row.node()),
+        }
+    }
+
+    /// `h`: on a ghost row, back to its node; at a call node (`→ f`), fold its frame first; then collapse the node's
     /// subtree; on a collapsed or childless node, go to the parent.
     pub(super) fn collapse_or_parent(&mut self) {
         if self.focus != Pane::Tree {
+            return;
+        }
+        if self.ghost.take().is_some() {
             return;
         }
         let id = self.selected;

@@ -7,6 +7,8 @@
 //! `→ f` marks the node where a call of `f` entered its frame, `←` a return to the caller
 //! (`← g` back in function `g`; `(depth N)` when N function frames are open);
 //! `— label` is the engine's label (loop-scope steps such as "invariant initially valid?").
+//! With `p`, greyed ghost rows `✗ L5 else: t[i] != x` under each stepped node list its
+//! pruned branches (selectable; `w` explains one).
 
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -31,7 +33,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     f.render_widget(b, rect);
     let height = inner.height as usize;
     let width = inner.width as usize;
-    let sel_row = app.tree.row_of(app.selected).unwrap_or(0);
+    let sel_row = app.selected_row().unwrap_or(0);
     let scroll = follow(app.scroll_of(Pane::Tree), sel_row, height);
     let scroll = scroll.min(total.saturating_sub(height));
     app.scroll.insert(Pane::Tree, scroll);
@@ -54,6 +56,19 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                     (None, _) => "(always)".to_string(),
                 };
                 spans.push(Span::styled(cond, Style::default().fg(p.accent)));
+            }
+            RowKind::Ghost { node, k } => {
+                let explained = app.why_shown == Some((node, Some(k)));
+                let color = if explained {
+                    p.outcome(Outcome::Infeasible)
+                } else {
+                    p.dim
+                };
+                let text = match app.pruned.get(&node).and_then(|v| v.get(k)) {
+                    Some(b) => format!("  ✗ L{} {}: {}", b.line, b.transition, b.branch),
+                    None => "  ✗ (pruned branch)".to_string(),
+                };
+                spans.push(Span::styled(text, Style::default().fg(color)));
             }
             RowKind::Node(id) => {
                 let frame_fold = app.tree.node(id).frame_folded && app.tree.is_call(id);
@@ -130,7 +145,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
         }
         let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
         let mut line = Line::from(clip_spans(spans, width, text.chars().count()));
-        if r == sel_row && matches!(row.kind, RowKind::Node(_)) {
+        if r == sel_row && matches!(row.kind, RowKind::Node(_) | RowKind::Ghost { .. }) {
             line = line.style(
                 Style::default()
                     .bg(p.selection)

@@ -8,7 +8,12 @@ use crate::session::{Session, WhyTarget};
 /// The line of each path-condition conjunct, and the pruned alternatives of the step.
 pub(super) fn origins_and_pruned(session: &Session, id: NodeId) -> (Vec<usize>, Vec<PrunedInfo>) {
     let origins = session.origins(id).into_iter().map(|o| o.line).collect();
-    let pruned = session
+    (origins, pruned(session, id))
+}
+
+/// The pruned alternatives of a stepped node's step (no solver call).
+pub(super) fn pruned(session: &Session, id: NodeId) -> Vec<PrunedInfo> {
+    session
         .pruned_branches(id)
         .into_iter()
         .map(|p| PrunedInfo {
@@ -16,8 +21,7 @@ pub(super) fn origins_and_pruned(session: &Session, id: NodeId) -> (Vec<usize>, 
             line: p.line,
             transition: p.transition,
         })
-        .collect();
-    (origins, pruned)
+        .collect()
 }
 
 /// Explain a leaf or a pruned branch (`Err`: nothing to explain there).
