@@ -302,9 +302,14 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         }
         let model = session.input_model(&inputs);
         // Folds (issue 15): each candidate's κs by κ-search under these inputs.
+        let mut kappas = std::collections::HashMap::new();
         let models: Vec<Option<Model>> = candidates
             .iter()
-            .map(|(id, _)| session.engine().with_fold_params(*id, &model, limit))
+            .map(|(id, _)| {
+                session
+                    .engine()
+                    .with_fold_params_memo(*id, &model, limit, &mut kappas)
+            })
             .collect();
         let verdicts: Vec<Option<bool>> = candidates
             .iter()

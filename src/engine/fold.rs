@@ -250,43 +250,68 @@ impl Engine {
     /// (at most [`KAPPA_SEARCH_LIMIT`]) iterations: a caller that ran the inputs knows a
     /// bound (no loop iterates more often than the run has steps).
     pub fn with_fold_params(&self, id: NodeId, model: &Model, limit: u64) -> Option<Model> {
+        self.with_fold_params_memo(id, model, limit, &mut HashMap::new())
+    }
+
+    /// [`Engine::with_fold_params`] with a memo of each fold's κ under these inputs
+    /// (`None`: not found within `limit`), shared by the leaves of one input: a fold's κ
+    /// depends only on the inputs (and the κs before it, which do too). Use one memo per
+    /// input and limit.
+    pub fn with_fold_params_memo(
+        &self,
+        id: NodeId,
+        model: &Model,
+        limit: u64,
+        memo: &mut HashMap<NodeId, Option<crate::concrete::Value>>,
+    ) -> Option<Model> {
         let limit = limit.min(KAPPA_SEARCH_LIMIT);
         let mut m = model.clone();
         for (node, kappa) in self.folds_on_path(id) {
-            let f = &self.folds.nodes[&node];
-            // A path that does not reach the fold under these inputs: any κ will do (the
-            // leaf's path condition is false anyway); no search, which might not end.
-            let reached = self
-                .tree
-                .node(node)
-                .state
-                .pc
-                .to_vec()
-                .iter()
-                .all(|t| m.eval(t) != Some(crate::concrete::Value::Bool(false)));
-            if !reached {
-                m.values
-                    .insert(kappa, crate::concrete::Value::Int(0.into()));
-                continue;
-            }
-            let mut n = 0u64;
-            loop {
-                if n > limit {
-                    return None;
+            let value = match memo.get(&node) {
+                Some(v) => v.clone(),
+                None => {
+                    let v = self.kappa_of(node, &mut m, limit);
+                    memo.insert(node, v.clone());
+                    v
                 }
-                m.values
-                    .insert(f.tau.clone(), crate::concrete::Value::Int(n.into()));
-                match m.eval(&f.body) {
-                    Some(crate::concrete::Value::Bool(true)) => n += 1,
-                    Some(_) => break,
-                    None => return None,
-                }
-            }
-            m.values.remove(&f.tau);
-            m.values
-                .insert(kappa, crate::concrete::Value::Int(n.into()));
+            };
+            m.values.insert(kappa, value?);
         }
         Some(m)
+    }
+
+    /// The real iteration count of the fold at `node` under `m` (which holds the κs of the
+    /// folds before it): 0 if the inputs do not reach it (any κ will do: the path
+    /// condition is false anyway; no search, which might not end); `None` when its
+    /// condition cannot be evaluated or holds past `limit` iterations.
+    fn kappa_of(&self, node: NodeId, m: &mut Model, limit: u64) -> Option<crate::concrete::Value> {
+        let f = &self.folds.nodes[&node];
+        let reached = self
+            .tree
+            .node(node)
+            .state
+            .pc
+            .to_vec()
+            .iter()
+            .all(|t| m.eval(t) != Some(crate::concrete::Value::Bool(false)));
+        if !reached {
+            return Some(crate::concrete::Value::Int(0.into()));
+        }
+        let mut n = 0u64;
+        let found = loop {
+            if n > limit {
+                break None;
+            }
+            m.values
+                .insert(f.tau.clone(), crate::concrete::Value::Int(n.into()));
+            match m.eval(&f.body) {
+                Some(crate::concrete::Value::Bool(true)) => n += 1,
+                Some(_) => break Some(crate::concrete::Value::Int(n.into())),
+                None => break None,
+            }
+        };
+        m.values.remove(&f.tau);
+        found
     }
 
     /// Every `while` of the program with its template or why it has none (for

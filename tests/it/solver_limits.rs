@@ -136,6 +136,13 @@ fn hard_checks_give_timeout_leaves() {
 /// status of SIGINT (130 in a shell) and no results printed.
 #[test]
 fn sigint_during_a_z3_check_ends_the_run() {
+    if sigint_ignored() {
+        // Started from a non-interactive shell's `&` (POSIX ignores SIGINT there, and the
+        // disposition is inherited through exec): symdbg rightly keeps it ignored, so
+        // there is nothing to test here. CI runs `.ci/run` in the foreground.
+        eprintln!("skipped: this test process inherited SIGINT as ignored");
+        return;
+    }
     let file = program(
         "x: int\ny: int\nz: int\nif x > 0 and y > 0 and z > 0:\n    assert x * x * x + y * y * y != z * z * z\n",
     );
@@ -163,6 +170,17 @@ fn sigint_during_a_z3_check_ends_the_run() {
         assert!(out.is_empty(), "{args:?} printed results: {out}");
     }
     let _ = std::fs::remove_file(&file);
+}
+
+/// Whether this process ignores SIGINT (bit 2 of `SigIgn` in /proc/self/status).
+fn sigint_ignored() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("SigIgn:"))?;
+            u64::from_str_radix(line["SigIgn:".len()..].trim(), 16).ok()
+        })
+        .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
 }
 
 /// Counterexamples are minimal: the shortest tuple, the smallest absolute integers.
