@@ -171,8 +171,8 @@ pub enum TermKind {
 }
 
 impl TermKind {
-    /// Call `f` on each direct subterm.
-    fn for_each_child(&self, mut f: impl FnMut(&Term)) {
+    /// Call `f` on each direct subterm (a quantifier's: its bounds, then its body).
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Term)) {
         use TermKind::*;
         match self {
             Int(_) | Bool(_) | Var(_) | SeqEmpty => {}

@@ -168,7 +168,7 @@ impl Translator {
             if let Some(def) = self.named.get(t) {
                 out.push(def.clone());
             }
-            children(t, &mut todo);
+            t.kind().for_each_child(|c| todo.push(c));
         }
     }
 
@@ -543,27 +543,6 @@ impl Translator {
     }
 }
 
-/// The direct subterms of `t`.
-fn children<'a>(t: &'a Term, out: &mut Vec<&'a Term>) {
-    match t.kind() {
-        K::Int(_) | K::Bool(_) | K::Var(_) | K::SeqEmpty => {}
-        K::Neg(a) | K::Abs(a) | K::Not(a) | K::SeqUnit(a) | K::Len(a) => out.push(a),
-        K::Add(a, b)
-        | K::Sub(a, b)
-        | K::Mul(a, b)
-        | K::FloorDiv(a, b)
-        | K::Mod(a, b)
-        | K::Min(a, b)
-        | K::Max(a, b)
-        | K::Cmp(_, a, b)
-        | K::Concat(a, b)
-        | K::Index(a, b) => out.extend([a, b]),
-        K::And(xs) | K::Or(xs) => out.extend(xs.iter()),
-        K::Ite(c, a, b) => out.extend([c, a, b]),
-        K::Forall(_, lo, hi, body) | K::Exists(_, lo, hi, body) => out.extend([lo, hi, body]),
-    }
-}
-
 /// If every index in `body` that mentions `v` is `t[a + v]` for one tuple `t` and one `a`
 /// free of `v` (and `v` occurs nowhere else under a tuple operation), that `(t, a)`.
 fn single_offset(v: &Sym, body: &Term) -> Option<(Term, Term)> {
@@ -592,7 +571,7 @@ fn single_offset(v: &Sym, body: &Term) -> Option<(Term, Term)> {
             }
             // A nested quantifier over the same name shadows it: keep the plain form.
             K::Forall(w, ..) | K::Exists(w, ..) if w == v => return None,
-            _ => children(t, &mut todo),
+            _ => t.kind().for_each_child(|c| todo.push(c)),
         }
     }
     found

@@ -251,23 +251,7 @@ fn nonlinear_in(t: &Term, v: &Sym) -> bool {
             {
                 return true
             }
-            K::Forall(_, lo, hi, body) | K::Exists(_, lo, hi, body) => {
-                todo.extend([lo.clone(), hi.clone(), body.clone()])
-            }
-            K::Neg(a) | K::Abs(a) | K::Not(a) | K::SeqUnit(a) | K::Len(a) => todo.push(a.clone()),
-            K::And(xs) | K::Or(xs) => todo.extend(xs.iter().cloned()),
-            K::Ite(a, b, c) => todo.extend([a.clone(), b.clone(), c.clone()]),
-            K::Add(a, b)
-            | K::Sub(a, b)
-            | K::Mul(a, b)
-            | K::FloorDiv(a, b)
-            | K::Mod(a, b)
-            | K::Min(a, b)
-            | K::Max(a, b)
-            | K::Cmp(_, a, b)
-            | K::Concat(a, b)
-            | K::Index(a, b) => todo.extend([a.clone(), b.clone()]),
-            _ => {}
+            _ => t.kind().for_each_child(|c| todo.push(c.clone())),
         }
     }
     false
