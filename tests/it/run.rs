@@ -2,7 +2,7 @@
 //! values it promises (minipy and SMT-LIB text, models), `--dot` well-formedness,
 //! `--counterexamples` lines (format, location, replay with `symdbg exec`), exit codes.
 
-use super::util::symdbg;
+use super::util::{examples, symdbg};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -39,19 +39,6 @@ const RUNS: &[(&str, &[&str])] = &[
     ("examples/loop_scope.py", &["--bfs"]),
     ("examples/filter_nonnegative.py", &["--max-nodes", "12"]),
 ];
-
-/// Every example file.
-fn examples() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut out: Vec<String> = std::fs::read_dir(dir)
-        .expect("examples/")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "py"))
-        .map(|p| format!("examples/{}", p.file_name().unwrap().to_string_lossy()))
-        .collect();
-    out.sort();
-    out
-}
 
 /// Write `contents` to a fresh file in the temp directory and return its path.
 fn temp_file(contents: &str) -> PathBuf {

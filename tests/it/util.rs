@@ -1,4 +1,4 @@
-//! What several test modules share: running the real binary.
+//! What several test modules share: running the real binary, the list of examples.
 
 use std::process::{Command, Output};
 
@@ -20,4 +20,17 @@ pub fn symdbg(args: &[&str]) -> (i32, String, String) {
         .output()
         .expect("run symdbg");
     triple(out)
+}
+
+/// Every `examples/*.py`, as `examples/NAME.py` (relative to the repository root), sorted.
+pub fn examples() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .expect("examples/")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .map(|p| format!("examples/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    out.sort();
+    out
 }

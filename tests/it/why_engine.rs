@@ -254,21 +254,17 @@ fn pruned_are_dead(x: &Explored, what: &str, runs: usize, seed: u64, seen: &mut 
     }
 }
 
+/// Every example: (its path, its text).
 fn examples() -> Vec<(String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "py"))
-        .map(|p| {
-            (
-                p.display().to_string(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
+    super::util::examples()
+        .into_iter()
+        .map(|f| {
+            let text =
+                std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&f))
+                    .unwrap();
+            (f, text)
         })
-        .collect();
-    out.sort();
-    out
+        .collect()
 }
 
 #[test]

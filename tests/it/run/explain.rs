@@ -15,19 +15,8 @@ use symdbg::session::{Policy, Session, WhyTarget};
 use symdbg::solver::{Solver, SolverConfig};
 use symdbg::term::{Sym, Term};
 
-use super::super::util::symdbg;
+use super::super::util::{examples, symdbg};
 use super::RUNS;
-
-fn examples() -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/examples"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "py"))
-        .map(|p| format!("examples/{}", p.file_name().unwrap().to_string_lossy()))
-        .collect();
-    out.sort();
-    out
-}
 
 fn json(args: &[&str]) -> Json {
     let (code, out, err) = symdbg(args);
