@@ -5,6 +5,7 @@
 pub mod escape;
 pub mod exc;
 pub mod outcome;
+pub mod rng;
 pub mod span;
 
 pub use exc::ExcClass;

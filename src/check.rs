@@ -19,6 +19,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::base::rng::SplitMix64;
 use crate::concrete::{self, Value};
 use crate::engine::{NodeId, Outcome};
 use crate::lang::Type;
@@ -106,15 +107,11 @@ pub struct Options {
 }
 
 /// Deterministic input generation (splitmix64).
-struct Rng(u64);
+struct Rng(SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn small(&mut self) -> i64 {
@@ -277,7 +274,7 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         .collect::<Vec<_>>();
 
     // Exhaustiveness.
-    let mut rng = Rng(seed);
+    let mut rng = Rng(SplitMix64::new(seed));
     let mut exhaustive = None;
     let mut undecided = 0;
     let mut unevaluated = 0;

@@ -22,6 +22,7 @@ use std::str::FromStr;
 
 use num_bigint::BigInt;
 use serde_json::Value as Json;
+use symdbg::base::rng::SplitMix64;
 use symdbg::base::SourceMap;
 use symdbg::concrete::{self, Config, Outcome, Value};
 use symdbg::lang::{self, Program, Stmt, StmtKind, Type};
@@ -218,24 +219,16 @@ impl Observed {
 }
 
 /// splitmix64: small, deterministic, good enough to spread test inputs.
-struct Rng(u64);
+struct Rng(SplitMix64);
 
 impl Rng {
     fn seeded(name: &str) -> Rng {
-        // FNV-1a of the program's file name: each program gets its own stream.
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in name.bytes() {
-            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-        Rng(h)
+        // Each program gets its own stream.
+        Rng(SplitMix64::from_name(name))
     }
 
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn below(&mut self, n: u64) -> u64 {

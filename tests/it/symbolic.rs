@@ -221,15 +221,8 @@ fn engine_agrees_with_python_on_the_corpus() {
 fn engine_agrees_with_python_on_generated_programs() {
     let dir = std::env::temp_dir().join(format!("symdbg-symbolic-gen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut seed: u64 = 0x5eed_0003;
-    let mut next = || {
-        // splitmix64
-        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = symdbg::base::rng::SplitMix64::new(0x5eed_0003);
+    let mut next = || rng.next_u64();
     // CI runs 80; `SYMDBG_GEN_PROGRAMS=2000 cargo test --test it generated` runs more by hand.
     let count: usize = std::env::var("SYMDBG_GEN_PROGRAMS")
         .ok()

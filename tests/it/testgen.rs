@@ -156,15 +156,9 @@ fn examples_and_corpus_pass_under_pytest() {
 
 /// Deterministic choices for the generator (splitmix64), as proptest would draw them.
 fn choices(seed: u64, len: usize) -> Vec<u32> {
-    let mut s = seed;
+    let mut rng = symdbg::base::rng::SplitMix64::new(seed);
     (0..len)
-        .map(|_| {
-            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (((z ^ (z >> 31)) & 0xff) as u32) << 24
-        })
+        .map(|_| ((rng.next_u64() & 0xff) as u32) << 24)
         .collect()
 }
 

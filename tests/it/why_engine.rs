@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use symdbg::base::rng::SplitMix64;
 use symdbg::base::SourceMap;
 use symdbg::concrete::{self, Value};
 use symdbg::engine::{Config, Engine, Limits, LoopMode, NodeId, NodeKind, Outcome, Tag};
@@ -147,15 +148,11 @@ fn check_tree(x: &Explored, what: &str, seen: &mut Seen) {
 }
 
 /// Deterministic inputs (splitmix64), mostly small.
-struct Rng(u64);
+struct Rng(SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn small(&mut self) -> i64 {
@@ -198,7 +195,7 @@ fn pruned_are_dead(x: &Explored, what: &str, runs: usize, seed: u64, seen: &mut 
     let e = &x.engine;
     let tree = e.tree();
     let leaves: Vec<NodeId> = tree.nodes().filter(|n| n.is_leaf()).map(|n| n.id).collect();
-    let mut rng = Rng(seed);
+    let mut rng = Rng(SplitMix64::new(seed));
     let config = concrete::Config {
         max_steps: 200_000,
         ..concrete::Config::default()
@@ -378,7 +375,7 @@ fn handwritten_programs() {
 #[test]
 fn generated_programs() {
     let mut seen = Seen::default();
-    let mut rng = Rng(12);
+    let mut rng = Rng(SplitMix64::new(12));
     for case in 0..150u64 {
         let choices: Vec<u32> = (0..300)
             .map(|_| ((rng.next() % 256) as u32) << 24)
