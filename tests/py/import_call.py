@@ -13,30 +13,16 @@ line/col (1-based) are where CPython 3.11's traceback marks the innermost frame'
 
 import importlib.util
 import json
+import os
 import sys
 
-
-def to_python(v):
-    return tuple(v) if isinstance(v, list) else v
-
-
-def to_json(v):
-    return list(v) if isinstance(v, tuple) else v
+# The conversions and the traceback position are run_python.py's (the other oracle).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_python import identity, position, to_json, to_python  # noqa: E402
 
 
 def failed(e, src):
-    tb = e.__traceback__
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    line, col = tb.tb_lineno, None
-    positions = list(tb.tb_frame.f_code.co_positions())
-    index = tb.tb_lasti // 2
-    if index < len(positions) and positions[index][2] is not None:
-        # CPython's column counts UTF-8 bytes; symdbg's (an editor's) counts characters.
-        line, byte_col = positions[index][0], positions[index][2]
-        lines = src.encode("utf-8").split(b"\n")
-        text = lines[line - 1] if 0 < line <= len(lines) else b""
-        col = len(text[:byte_col].decode("utf-8", errors="replace")) + 1
+    line, col = position(e, src)
     return {"outcome": "exception", "exception": type(e).__name__, "line": line,
             "col": col, "return_value": None}
 
@@ -44,7 +30,6 @@ def failed(e, src):
 def main():
     path, entry, raw = sys.argv[1], sys.argv[2], sys.stdin.read()
     inputs = {k: to_python(v) for k, v in json.loads(raw).items()}
-    identity = lambda f: f  # noqa: E731
     with open(path, encoding="utf-8") as fh:
         src = fh.read()
     if entry == "-":
