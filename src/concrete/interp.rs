@@ -109,7 +109,10 @@ impl<'p> Interp<'p> {
         args: Vec<Value>,
     ) -> (Result<Option<Value>, Abrupt>, BTreeMap<String, Value>) {
         match self.funcs.get(name).copied() {
-            Some(f) => self.call_user(f, args, self.cur),
+            Some(f) => {
+                let program = self.program;
+                self.call_user(f, args, self.cur, &program.preconditions)
+            }
             None => (self.raise(ExcClass::NameError), BTreeMap::new()),
         }
     }

@@ -259,7 +259,7 @@ impl<'p> Interp<'p> {
             vals.push(self.eval(a)?);
         }
         match user {
-            Some(f) => self.call_user(f, vals, at).0,
+            Some(f) => self.call_user(f, vals, at, &[]).0,
             None => self.builtin(name, vals).map(Some),
         }
     }
@@ -281,6 +281,7 @@ impl<'p> Interp<'p> {
         f: &'p FunctionDef,
         args: Vec<Value>,
         at: Span,
+        prelude: &'p [Stmt],
     ) -> (Result<Option<Value>, Abrupt>, BTreeMap<String, Value>) {
         if args.len() != f.params.len() {
             return (self.raise(ExcClass::TypeError), BTreeMap::new());
@@ -303,7 +304,10 @@ impl<'p> Interp<'p> {
             quant: Vec::new(),
         });
         let saved = self.cur;
-        let result = self.exec_block(&f.body);
+        // `prelude`: the `--assume` preconditions of an entry call, run in its frame first.
+        let result = self
+            .exec_block(prelude)
+            .and_then(|()| self.exec_block(&f.body));
         self.cur = saved;
         let frame = self.frames.pop().expect("pushed above");
         let result = match result {
