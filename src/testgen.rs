@@ -138,6 +138,8 @@ pub struct Skipped {
 pub struct Suite {
     /// The `--entry` function, if any.
     pub entry: Option<String>,
+    /// The `--assume` preconditions of the exploration: every test's inputs satisfy them.
+    pub assumptions: Vec<String>,
     pub tests: Vec<Test>,
     pub skipped: Vec<Skipped>,
 }
@@ -346,6 +348,7 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
     let entry = engine.entry().map(str::to_string);
     let mut suite = Suite {
         entry: entry.clone(),
+        assumptions: source.assumptions.clone(),
         tests: Vec::new(),
         skipped: Vec::new(),
     };
