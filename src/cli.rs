@@ -340,8 +340,10 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         let _ = cmd.print_help();
         return Ok(EXIT_USAGE);
     };
-    let source = source::read_source(file)?;
+    let mut source = source::read_source(file)?;
     let opts = &args.explore;
+    // The preconditions travel with the source (the worker applies them, `a`/`A` edit them).
+    source.assumptions = opts.assume.clone();
     Ok(crate::tui::run(crate::tui::Setup {
         source,
         entry: opts.entry.clone(),

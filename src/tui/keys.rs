@@ -66,6 +66,14 @@ pub const KEYS: &[(&str, &str)] = &[
         "w",
         "why: explain an infeasible/unknown leaf or the selected ✗ row (Esc cancels)",
     ),
+    (
+        "a",
+        "assume: add a precondition over the inputs (a prompt); the tree starts again at the root",
+    ),
+    (
+        "A",
+        "list the preconditions and remove one (its number, or all)",
+    ),
     ("e  E", "next / previous exception leaf"),
     (
         "/",

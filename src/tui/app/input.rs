@@ -178,6 +178,8 @@ impl App {
             KeyCode::Char('t') => self.next_theme(),
             KeyCode::Char('p') => self.toggle_pruned(),
             KeyCode::Char('w') => self.why(),
+            KeyCode::Char('a') => self.assume_key(),
+            KeyCode::Char('A') => self.unassume_key(),
             _ => {}
         }
     }
@@ -187,7 +189,7 @@ impl App {
     /// message, so pasted text never runs as commands.
     pub fn paste(&mut self, text: &str) {
         match &mut self.mode {
-            Mode::Search(prompt) => {
+            Mode::Search(prompt) | Mode::Prompt(_, prompt) => {
                 let room = PASTE_MAX.saturating_sub(prompt.chars().count());
                 prompt.extend(text.chars().filter(|&c| is_printable(c)).take(room));
             }
