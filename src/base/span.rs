@@ -44,6 +44,14 @@ pub fn line_number(line: usize) -> String {
     }
 }
 
+/// A short tag for a line in a narrow pane: "L5", or "A2" for `--assume #2`.
+pub fn line_tag(line: usize) -> String {
+    match assumption_of_line(line) {
+        Some(k) => format!("A{k}"),
+        None => format!("L{line}"),
+    }
+}
+
 /// The `--assume` expression (1-based) a line belongs to, if it is one's.
 pub fn assumption_of_line(line: usize) -> Option<usize> {
     (line > VIRTUAL_LINE).then(|| line - VIRTUAL_LINE)
@@ -137,6 +145,16 @@ impl SourceMap {
     /// ([`super::escape::escape_text`]), so a comment cannot send the terminal a sequence.
     pub fn shown_line(&self, line: usize) -> std::borrow::Cow<'_, str> {
         super::escape::escape_text(self.line_text(line))
+    }
+
+    /// The statement on a line for display, trimmed (see [`SourceMap::shown_line`]); an
+    /// `--assume` expression's "line" shows as the statement it runs as, `assume EXPR`.
+    pub fn shown_statement(&self, line: usize) -> String {
+        let text = self.shown_line(line);
+        match assumption_of_line(line) {
+            Some(_) => format!("assume {}", text.trim()),
+            None => text.trim().to_string(),
+        }
     }
 
     /// The source text of a span.

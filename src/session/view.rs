@@ -2,7 +2,7 @@
 //! DOT, JSON and the TUI's rows all read [`NodeView`]s, and the texts a node shows (its
 //! statement, a leaf's summary) come from [`NodeView::text`] in the [`Form`] each needs.
 
-use crate::base::span::{assumption_of_line, line_name, line_number};
+use crate::base::span::{line_name, line_number};
 use std::fmt::Write;
 
 use super::Session;
@@ -196,10 +196,7 @@ impl Session {
             line,
             column: at.map(|(_, c)| c),
             // An `--assume` precondition shows as the statement it runs as.
-            statement: line.map_or(String::new(), |l| match assumption_of_line(l) {
-                Some(_) => format!("assume {}", source.shown_line(l).trim()),
-                None => source.shown_line(l).trim().to_string(),
-            }),
+            statement: line.map_or(String::new(), |l| source.shown_statement(l)),
             place: self.node_line(id),
             raised_at,
             return_value: node.return_value.as_ref().map(|t| t.to_string()),

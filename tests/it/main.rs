@@ -60,6 +60,8 @@ mod trust;
 mod tui;
 /// The terminal UI's key scenarios: keys in, app state and frame out.
 mod tui_breaks;
+/// Preconditions in the TUI: `a` adds one and re-explores, `A` removes, bad ones refused.
+mod tui_assume;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
 mod tui_e2e;
 mod tui_keys;

@@ -1,6 +1,7 @@
 //! The worker's side of "why" (`w`, `p`): origins and pruned branches for the details,
 //! explanations on demand (cancellable with Esc through the engine's cancel flag).
 
+use crate::base::span::line_tag;
 use super::super::protocol::{PrunedInfo, WhyInfo};
 use crate::engine::NodeId;
 use crate::session::{Session, WhyTarget};
@@ -62,7 +63,7 @@ pub(super) fn explain(
         features: why
             .features
             .iter()
-            .map(|f| format!("L{} {}: {}", f.line, f.kind, f.term))
+            .map(|f| format!("{} {}: {}", line_tag(f.line), f.kind, f.term))
             .collect(),
     })
 }
