@@ -1,6 +1,10 @@
 //! The one integration-test binary (one binary keeps link time down).
 //! Each module is one theme:
 
+/// `--assume EXPR` on run, check, testgen, exec and the debugger (issue 16, item 4).
+mod assume;
+/// Preconditions over generated programs: models satisfy them, no leaf lost against `assume`.
+mod assume_gen;
 /// The architecture invariants of docs/ARCHITECTURE.md: stage order, no import loops, z3
 /// only in the solver, no IO in the pure stages.
 mod architecture;
