@@ -67,12 +67,8 @@ pub const KEYS: &[(&str, &str)] = &[
         "why: explain an infeasible/unknown leaf or the selected ✗ row (Esc cancels)",
     ),
     (
-        "a",
-        "assume: add a precondition over the inputs (a prompt); the tree starts again at the root",
-    ),
-    (
-        "A",
-        "list the preconditions and remove one (its number, or all)",
+        "a  A",
+        "assume a precondition (prompt; the tree restarts at the root); A: list, remove one",
     ),
     ("e  E", "next / previous exception leaf"),
     (
