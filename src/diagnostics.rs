@@ -66,21 +66,29 @@ impl Diagnostic {
 /// messages are shown with their control characters escaped (`\x1b`), spans moved to match.
 pub fn render_all(diags: &[Diagnostic], source: &SourceMap, color: bool) -> String {
     // A diagnostic about an `--assume` expression is shown against that expression.
-    if diags.iter().any(|d| d.span.is_some_and(|s| assumption_of_offset(s.start).is_some())) {
+    if diags.iter().any(|d| {
+        d.span
+            .is_some_and(|s| assumption_of_offset(s.start).is_some())
+    }) {
         return diags
             .iter()
-            .map(|d| match d.span.and_then(|s| Some((s, assumption_of_offset(s.start)?))) {
-                Some((span, (k, rel))) => {
-                    let text = source.assumption(k).unwrap_or("");
-                    let expr = SourceMap::new(format!("--assume #{k}"), text);
-                    let len = span.end.saturating_sub(span.start);
-                    let d = Diagnostic {
-                        span: Some(Span::new(rel, rel + len)),
-                        ..d.clone()
-                    };
-                    render_all(&[d], &expr, color)
+            .map(|d| {
+                match d
+                    .span
+                    .and_then(|s| Some((s, assumption_of_offset(s.start)?)))
+                {
+                    Some((span, (k, rel))) => {
+                        let text = source.assumption(k).unwrap_or("");
+                        let expr = SourceMap::new(format!("--assume #{k}"), text);
+                        let len = span.end.saturating_sub(span.start);
+                        let d = Diagnostic {
+                            span: Some(Span::new(rel, rel + len)),
+                            ..d.clone()
+                        };
+                        render_all(&[d], &expr, color)
+                    }
+                    None => render_all(std::slice::from_ref(d), source, color),
                 }
-                None => render_all(std::slice::from_ref(d), source, color),
             })
             .collect();
     }

@@ -104,7 +104,9 @@ impl SourceMap {
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         if let Some((k, rel)) = assumption_of_offset(offset) {
             let text = self.assumption(k).unwrap_or("");
-            let col = text.get(..rel.min(text.len())).map_or(rel, |s| s.chars().count());
+            let col = text
+                .get(..rel.min(text.len()))
+                .map_or(rel, |s| s.chars().count());
             return (VIRTUAL_LINE + k, col + 1);
         }
         let offset = offset.min(self.text.len());

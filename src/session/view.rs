@@ -104,9 +104,9 @@ impl NodeView {
         };
         let mut s = match (outcome, form) {
             (Outcome::Exception(class), Form::Tree) if self.invariant_failure => {
-                let at = self
-                    .raised_at
-                    .map_or(String::new(), |(l, c)| format!(" at {}, column {c}", line_name(l)));
+                let at = self.raised_at.map_or(String::new(), |(l, c)| {
+                    format!(" at {}, column {c}", line_name(l))
+                });
                 format!("exception {class}{at} (invariant)")
             }
             (Outcome::Exception(class), Form::Tree) => {

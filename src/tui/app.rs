@@ -384,7 +384,13 @@ impl App {
             self.request(Cmd::Details(id));
         }
         // (an `--assume` precondition is in no line of the file)
-        if let Some(line) = self.tree.node(id).info.line.filter(|&l| l <= self.line_count()) {
+        if let Some(line) = self
+            .tree
+            .node(id)
+            .info
+            .line
+            .filter(|&l| l <= self.line_count())
+        {
             self.code_cursor = line;
         }
         for p in [Pane::Path, Pane::Store, Pane::Stack, Pane::Model] {

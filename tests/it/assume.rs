@@ -61,7 +61,13 @@ fn module_counterexamples_satisfy_the_assumptions() {
     assert!(all.contains("AssertionError for x = -3"), "{all}");
     let assume = ["x > 0", "len(t) <= 3 and y % 2 == 0"];
     let (code, out, err) = symdbg(&[
-        "run", &file, "--counterexamples", "--assume", assume[0], "--assume", assume[1],
+        "run",
+        &file,
+        "--counterexamples",
+        "--assume",
+        assume[0],
+        "--assume",
+        assume[1],
     ]);
     assert_eq!(code, 0, "{err}");
     let found = counterexample_inputs(&out);
@@ -75,8 +81,14 @@ fn module_counterexamples_satisfy_the_assumptions() {
     }
     // The tree starts with the preconditions, named by their place on the command line.
     let (_, tree, _) = symdbg(&["run", &file, "--assume", assume[0], "--assume", assume[1]]);
-    assert!(tree.starts_with("[0] --assume #1: assume x > 0\n"), "{tree}");
-    assert!(tree.contains("--assume #2: assume len(t) <= 3 and y % 2 == 0"), "{tree}");
+    assert!(
+        tree.starts_with("[0] --assume #1: assume x > 0\n"),
+        "{tree}"
+    );
+    assert!(
+        tree.contains("--assume #2: assume len(t) <= 3 and y % 2 == 0"),
+        "{tree}"
+    );
     // An assumption that cannot hold: one infeasible leaf, no counterexample.
     let (code, out, _) = symdbg(&["run", &file, "--assume", "x > 0 and x < 0"]);
     assert_eq!(code, 0);
@@ -88,7 +100,14 @@ fn module_counterexamples_satisfy_the_assumptions() {
 fn json_and_explain_say_which_assumption() {
     let file = program("json.py", MODULE);
     let (code, out, err) = symdbg(&[
-        "run", &file, "--json", "--explain", "--assume", "x > 5", "--assume", "x < 3",
+        "run",
+        &file,
+        "--json",
+        "--explain",
+        "--assume",
+        "x > 5",
+        "--assume",
+        "x < 3",
     ]);
     assert_eq!(code, 0, "{err}");
     let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
@@ -105,12 +124,23 @@ fn json_and_explain_say_which_assumption() {
         .find(|n| n["outcome"] == "infeasible")
         .expect("an infeasible leaf");
     let core = leaf["explanation"]["core"].as_array().expect("a core");
-    let mut which: Vec<i64> = core.iter().map(|c| c["assumption"].as_i64().unwrap()).collect();
+    let mut which: Vec<i64> = core
+        .iter()
+        .map(|c| c["assumption"].as_i64().unwrap())
+        .collect();
     which.sort();
     assert_eq!(which, [1, 2], "{leaf}");
     assert!(core.iter().all(|c| c["line"].is_null()));
     // The text form says it too.
-    let (_, text, _) = symdbg(&["run", &file, "--explain", "--assume", "x > 5", "--assume", "x < 3"]);
+    let (_, text, _) = symdbg(&[
+        "run",
+        &file,
+        "--explain",
+        "--assume",
+        "x > 5",
+        "--assume",
+        "x < 3",
+    ]);
     assert!(text.contains("--assume #1 (assume): x > 5"), "{text}");
     assert!(text.contains("--assume #2 (assume): x < 3"), "{text}");
 }
@@ -132,7 +162,13 @@ def g(n: int, t: tuple) -> int:
 fn entry_assumptions_constrain_the_entry_call_only() {
     let file = program("entry.py", ENTRY);
     let (code, out, err) = symdbg(&[
-        "run", &file, "--entry", "g", "--counterexamples", "--assume", "n >= 2 and n < LIMIT",
+        "run",
+        &file,
+        "--entry",
+        "g",
+        "--counterexamples",
+        "--assume",
+        "n >= 2 and n < LIMIT",
     ]);
     assert_eq!(code, 0, "{err}");
     // AssertionError from the recursive call g(1) (n = 2 at the entry), ZeroDivisionError
@@ -141,18 +177,40 @@ fn entry_assumptions_constrain_the_entry_call_only() {
     for inputs in counterexample_inputs(&out) {
         assert!(python_holds("n >= 2 and n < 40", &inputs), "{inputs}");
     }
-    let (_, tree, _) = symdbg(&["run", &file, "--entry", "g", "--assume", "n >= 2 and n < LIMIT"]);
+    let (_, tree, _) = symdbg(&[
+        "run",
+        &file,
+        "--entry",
+        "g",
+        "--assume",
+        "n >= 2 and n < LIMIT",
+    ]);
     // The top level ran first (LIMIT = 40), then the precondition in g's frame.
     assert!(tree.starts_with("[0] 1: LIMIT = 40\n"), "{tree}");
-    assert!(tree.contains("--assume #1: assume n >= 2 and n < LIMIT"), "{tree}");
+    assert!(
+        tree.contains("--assume #1: assume n >= 2 and n < LIMIT"),
+        "{tree}"
+    );
     // The same with `check` and `exec`.
-    let (code, out, err) =
-        symdbg(&["check", &file, "--entry", "g", "--assume", "n >= 2", "--recursion", "3"]);
+    let (code, out, err) = symdbg(&[
+        "check",
+        &file,
+        "--entry",
+        "g",
+        "--assume",
+        "n >= 2",
+        "--recursion",
+        "3",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("precise: probably"), "{out}");
-    let (_, out, _) = symdbg(&["exec", &file, "--entry", "g", "--assume", "n >= 2", "--input", "n=1", "--input", "t=()"]);
+    let (_, out, _) = symdbg(&[
+        "exec", &file, "--entry", "g", "--assume", "n >= 2", "--input", "n=1", "--input", "t=()",
+    ]);
     assert!(out.contains("outcome: infeasible"), "{out}");
-    let (_, out, _) = symdbg(&["exec", &file, "--entry", "g", "--assume", "n >= 2", "--input", "n=2", "--input", "t=()"]);
+    let (_, out, _) = symdbg(&[
+        "exec", &file, "--entry", "g", "--assume", "n >= 2", "--input", "n=2", "--input", "t=()",
+    ]);
     assert!(out.contains("outcome: exception AssertionError"), "{out}");
 }
 
@@ -167,8 +225,10 @@ fn testgen_inputs_satisfy_the_assumptions_and_replay_keeps_them() {
     ]);
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&tests).unwrap();
-    let lines: Vec<serde_json::Value> =
-        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert!(lines.len() >= 2, "{text}");
     for l in &lines {
         assert_eq!(l["assume"][0], assume);
@@ -179,7 +239,12 @@ fn testgen_inputs_satisfy_the_assumptions_and_replay_keeps_them() {
             .iter()
             .map(|v| v.to_string())
             .collect();
-        let bindings = format!("x = {}, y = {}, t = ({},)", inputs["x"], inputs["y"], t.join(", "));
+        let bindings = format!(
+            "x = {}, y = {}, t = ({},)",
+            inputs["x"],
+            inputs["y"],
+            t.join(", ")
+        );
         assert!(python_holds(assume, &bindings), "{bindings}");
     }
     let (code, out, _) = symdbg(&["exec", &file, "--replay", &tests]);
@@ -196,7 +261,10 @@ fn testgen_inputs_satisfy_the_assumptions_and_replay_keeps_them() {
     assert!(out.contains("got infeasible"), "{out}");
     // The pytest header names the preconditions.
     let (_, py, _) = symdbg(&["testgen", &file, "--assume", assume]);
-    assert!(py.contains("# Preconditions (--assume): x > y and len(t) == 3"), "{py}");
+    assert!(
+        py.contains("# Preconditions (--assume): x > y and len(t) == 3"),
+        "{py}"
+    );
     assert!(py.contains("--assume \"x > y and len(t) == 3\""), "{py}");
 }
 
@@ -205,16 +273,46 @@ fn bad_assumptions_exit_2_with_a_located_message() {
     let module = program("bad.py", MODULE);
     let entry = program("bad_entry.py", ENTRY);
     let cases: &[(&str, &[&str], &str, &str)] = &[
-        (&module, &["q > 1"], "unknown name `q` in --assume #1", "--> --assume #1:1:1"),
-        (&module, &["x > 0", "x +"], "expected an expression", "--> --assume #2:1:4"),
+        (
+            &module,
+            &["q > 1"],
+            "unknown name `q` in --assume #1",
+            "--> --assume #1:1:1",
+        ),
+        (
+            &module,
+            &["x > 0", "x +"],
+            "expected an expression",
+            "--> --assume #2:1:4",
+        ),
         (&module, &["x + 1"], "", "--> --assume #1:1:1"),
         (&module, &["t > 0"], "", "--> --assume #1"),
         (&module, &[""], "--assume #1 is empty", "--> --assume #1"),
         (&module, &["x / 2 > 0"], "", "--> --assume #1:1:3"),
-        (&module, &["nope(x)"], "unknown name `nope`", "--> --assume #1:1:1"),
-        (&entry, &["--entry", "g", "x > 0"], "`x` is a module input", "--> --assume #1:1:1"),
-        (&entry, &["--entry", "g", "r > 0"], "unknown name `r`", "--> --assume #1:1:1"),
-        (&entry, &["LIMIT > 0"], "`LIMIT` is not an input of the program", "--> --assume #1:1:1"),
+        (
+            &module,
+            &["nope(x)"],
+            "unknown name `nope`",
+            "--> --assume #1:1:1",
+        ),
+        (
+            &entry,
+            &["--entry", "g", "x > 0"],
+            "`x` is a module input",
+            "--> --assume #1:1:1",
+        ),
+        (
+            &entry,
+            &["--entry", "g", "r > 0"],
+            "unknown name `r`",
+            "--> --assume #1:1:1",
+        ),
+        (
+            &entry,
+            &["LIMIT > 0"],
+            "`LIMIT` is not an input of the program",
+            "--> --assume #1:1:1",
+        ),
     ];
     for (file, args, message, at) in cases {
         for cmd in ["run", "check", "testgen", "exec"] {

@@ -39,7 +39,11 @@ fn choices(seed: u64) -> Vec<u32> {
 
 /// One or two assumptions over `names` (the inputs in scope, with their types).
 fn assumptions(seed: u64, names: &[(&str, &str)]) -> Vec<String> {
-    let int: Vec<&str> = names.iter().filter(|(_, t)| *t == "int").map(|(n, _)| *n).collect();
+    let int: Vec<&str> = names
+        .iter()
+        .filter(|(_, t)| *t == "int")
+        .map(|(n, _)| *n)
+        .collect();
     let tuple = names.iter().find(|(_, t)| *t == "tuple").map(|(n, _)| *n);
     let boolean = names.iter().find(|(_, t)| *t == "bool").map(|(n, _)| *n);
     let c = (seed % 7) as i64 - 3;
@@ -62,7 +66,7 @@ fn assumptions(seed: u64, names: &[(&str, &str)]) -> Vec<String> {
         pool.push(format!("not {b}"));
     }
     let first = pool[(seed as usize) % pool.len()].clone();
-    if seed % 3 == 0 {
+    if seed.is_multiple_of(3) {
         vec![first]
     } else {
         let second = pool[(seed as usize / 5 + 1) % pool.len()].clone();
@@ -101,7 +105,12 @@ fn shape(s: &Session, shift: usize) -> Vec<String> {
                 None => l + shift,
             });
             let pc: Vec<String> = n.state.pc.to_vec().iter().map(|t| t.to_string()).collect();
-            format!("{:?} {:?} {line:?} {}", n.kind, n.outcome(), pc.join(" and "))
+            format!(
+                "{:?} {:?} {line:?} {}",
+                n.kind,
+                n.outcome(),
+                pc.join(" and ")
+            )
         })
         .collect()
 }
@@ -174,9 +183,7 @@ fn check_leaves(
 fn python_failures(py: &[(String, String)]) -> Vec<String> {
     let mut script = String::new();
     for (cond, bindings) in py {
-        script.push_str(&format!(
-            "print(eval({cond:?}, dict({bindings})))\n"
-        ));
+        script.push_str(&format!("print(eval({cond:?}, dict({bindings})))\n"));
     }
     let mut child = Command::new("python3")
         .arg("-")
@@ -216,7 +223,9 @@ fn assume_option_is_assume_as_first_statement() {
         let assume = assumptions(seed, &names);
         // Module run: --assume against `assume` as the first lines of the file.
         let mut with_option = Loaded::new(SourceMap::new("gen.py", src.as_str())).expect("loads");
-        with_option.assume(None, &assume).expect("the assumptions check");
+        with_option
+            .assume(None, &assume)
+            .expect("the assumptions check");
         let written: String = assume.iter().map(|a| format!("assume {a}\n")).collect();
         let in_source = Loaded::new(SourceMap::new("gen.py", format!("{written}{src}")))
             .unwrap_or_else(|d| panic!("{d:?}\n{written}{src}"));
@@ -246,7 +255,9 @@ fn assume_option_is_assume_as_first_statement() {
             let params = [("a", "int"), ("u", "tuple")];
             let assume = assumptions(seed + 1, &params);
             let mut loaded = Loaded::new(SourceMap::new("gen.py", src.as_str())).expect("loads");
-            loaded.assume(Some("f0"), &assume).expect("the assumptions check");
+            loaded
+                .assume(Some("f0"), &assume)
+                .expect("the assumptions check");
             let mut s = explore(loaded, Some("f0"));
             let what = format!("seed {seed} --entry f0 {assume:?}");
             leaves += check_leaves(&mut s, Some("f0"), &assume, &what, &mut py)
@@ -255,9 +266,15 @@ fn assume_option_is_assume_as_first_statement() {
         }
     }
     let failures = python_failures(&py);
-    assert!(failures.is_empty(), "models violate their assumptions: {failures:#?}");
+    assert!(
+        failures.is_empty(),
+        "models violate their assumptions: {failures:#?}"
+    );
     assert_eq!(compared, CASES as usize);
     assert!(entries >= 10, "only {entries} entry runs");
     assert!(leaves >= 100, "only {leaves} leaves checked");
-    eprintln!("{compared} programs, {entries} entry runs, {leaves} leaves, {} python3 checks", py.len());
+    eprintln!(
+        "{compared} programs, {entries} entry runs, {leaves} leaves, {} python3 checks",
+        py.len()
+    );
 }

@@ -149,7 +149,9 @@ fn because(ex: &Explained, id: NodeId, prefix: &str, out: &mut impl Write) {
                 } else {
                     let items: Vec<String> = rest
                         .iter()
-                        .map(|c| format!("{} ({}: {})", line_name(c.line), c.transition, c.condition))
+                        .map(|c| {
+                            format!("{} ({}: {})", line_name(c.line), c.transition, c.condition)
+                        })
                         .collect();
                     format!("contradicts {}", items.join(", "))
                 }
@@ -191,7 +193,13 @@ fn leaf_because(why: &Why, prefix: &str, out: &mut impl Write) {
     }
     if why.verdict != Verdict::Infeasible {
         for f in &why.features {
-            let _ = writeln!(out, "{prefix}    {} {}: {}", line_name(f.line), f.kind, f.term);
+            let _ = writeln!(
+                out,
+                "{prefix}    {} {}: {}",
+                line_name(f.line),
+                f.kind,
+                f.term
+            );
         }
     }
 }

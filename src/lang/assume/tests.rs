@@ -46,7 +46,9 @@ fn preconditions_get_virtual_spans_and_leave_the_body_alone() {
     assert!(spans
         .iter()
         .all(|sp| assumption_of_offset(sp.start).is_some_and(|(k, _)| k == 2)));
-    assert!(spans.iter().any(|sp| assumption_of_offset(sp.start) == Some((2, 11))));
+    assert!(spans
+        .iter()
+        .any(|sp| assumption_of_offset(sp.start) == Some((2, 11))));
 }
 
 #[test]

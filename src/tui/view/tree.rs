@@ -90,11 +90,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                 let text = match &n.info.kind {
                     Kind::Leaf(_) => n.info.summary.clone(),
                     _ => match n.info.line {
-                        Some(l) => format!(
-                            "{}: {}",
-                            line_number(l),
-                            app.source.shown_statement(l)
-                        ),
+                        Some(l) => format!("{}: {}", line_number(l), app.source.shown_statement(l)),
                         None => String::new(),
                     },
                 };

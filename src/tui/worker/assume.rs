@@ -66,12 +66,11 @@ impl Worker {
         let mut message = format!("{what}: the tree starts again at the root (breakpoints kept)");
         if rerun {
             let progress = Progress::new(emit);
-            let ran = self.session.run(
-                NodeId(0),
-                Policy::Subtree,
-                self.limits(),
-                &|n| progress.tick(n),
-            );
+            let ran = self
+                .session
+                .run(NodeId(0), Policy::Subtree, self.limits(), &|n| {
+                    progress.tick(n)
+                });
             message = format!(
                 "{what}: re-explored from the root; {}",
                 self.message(ran.ended, "the subtree is explored")

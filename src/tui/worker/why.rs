@@ -1,8 +1,8 @@
 //! The worker's side of "why" (`w`, `p`): origins and pruned branches for the details,
 //! explanations on demand (cancellable with Esc through the engine's cancel flag).
 
-use crate::base::span::line_tag;
 use super::super::protocol::{PrunedInfo, WhyInfo};
+use crate::base::span::line_tag;
 use crate::engine::NodeId;
 use crate::session::{Session, WhyTarget};
 
