@@ -184,7 +184,7 @@ impl App {
         }
     }
 
-    /// Handle a paste (bracketed paste): in the search prompt its text is typed
+    /// Handle a paste (bracketed paste): in the search prompt or a prompt (`a`, `X`) its text is typed
     /// (non-printable characters dropped, at most [`PASTE_MAX`] characters); elsewhere it is ignored with a
     /// message, so pasted text never runs as commands.
     pub fn paste(&mut self, text: &str) {
