@@ -118,6 +118,11 @@ fn capital_a_removes_an_assumption_and_the_bug_is_back() {
         h.app.message
     );
     assert_eq!(h.app.mode, Mode::Normal);
+    // A paste goes into the prompt (and runs no command).
+    h.keys("a");
+    h.app.paste("x > 1\u{1b}");
+    h.keys("<Enter>");
+    assert_eq!(h.app.assumptions(), ["x > 1"]);
 }
 
 #[test]
