@@ -365,6 +365,14 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
             suite.skipped.push(skip(reason));
             continue;
         }
+        // An exception raised by an `--assume` expression itself: the program never ran
+        // (and the tests run it without the preconditions).
+        if let Some(k) = line.and_then(crate::base::span::assumption_of_line) {
+            suite.skipped.push(skip(format!(
+                "raised in --assume #{k}: the precondition fails, not the program"
+            )));
+            continue;
+        }
         let model = match engine.try_model(id) {
             Ok(m) => m,
             Err(why) => {

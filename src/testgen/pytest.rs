@@ -62,7 +62,9 @@ fn head(out: &mut String, suite: &Suite, h: &Header) {
     } else {
         out.push_str("# Leaves without a test:\n");
         for s in &suite.skipped {
-            let at = s.line.map_or(String::new(), |l| format!(" (line {l})"));
+            let at = s.line.map_or(String::new(), |l| {
+                format!(" ({})", crate::base::span::line_name(l))
+            });
             let _ = writeln!(out, "#   leaf {}{at}: {}", s.node.0, s.reason);
         }
     }

@@ -9,9 +9,14 @@ use std::process::Command;
 
 use crate::util::symdbg;
 
-/// A program in a scratch directory (one per test and process).
+/// A program in a scratch directory (one per process; `name` says which test, and never
+/// shadows a module of Python's standard library).
 fn program(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("symdbg-assume-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "symdbg-assume-{}-{}",
+        std::process::id(),
+        name.trim_end_matches(".py")
+    ));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let path: PathBuf = dir.join(name);
     std::fs::write(&path, text).expect("write program");
@@ -98,7 +103,7 @@ fn module_counterexamples_satisfy_the_assumptions() {
 
 #[test]
 fn json_and_explain_say_which_assumption() {
-    let file = program("json.py", MODULE);
+    let file = program("json_case.py", MODULE);
     let (code, out, err) = symdbg(&[
         "run",
         &file,
@@ -344,4 +349,48 @@ fn the_debugger_refuses_a_bad_assumption_before_the_screen_opens() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown name `zz`"), "{err}");
     assert!(err.contains("--> --assume #1:1:1"), "{err}");
+}
+
+#[test]
+fn generated_pytest_tests_pass_under_pytest() {
+    let file = program("pytested.py", ENTRY);
+    let dir = std::path::Path::new(&file).parent().unwrap();
+    let out = dir.join("test_pytested.py").to_string_lossy().into_owned();
+    // The precondition raises for n = 17 (skipped: not the program's exception).
+    let (code, _, err) = symdbg(&[
+        "testgen",
+        &file,
+        "--entry",
+        "g",
+        "--recursion",
+        "3",
+        "-o",
+        &out,
+        "--assume",
+        "n >= 2 and 100 // (n - 17) != 0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("raised in --assume #1"), "{text}");
+    let py = ["python3", "/usr/bin/python3"]
+        .into_iter()
+        .find(|py| {
+            Command::new(py)
+                .args(["-m", "pytest", "--version"])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .expect("a python3 with pytest");
+    let run = Command::new(py)
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", &out])
+        .current_dir(dir)
+        .output()
+        .expect("pytest");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stdout}{stderr}{text}");
+    assert!(
+        stdout.contains("passed") && !stdout.contains("failed"),
+        "{stdout}"
+    );
 }
