@@ -394,3 +394,53 @@ fn generated_pytest_tests_pass_under_pytest() {
         "{stdout}"
     );
 }
+
+/// A predicate defined after the point where a module run's preconditions run: in an
+/// `assume` it is a formula, for the engine and the interpreter alike.
+const SORTED: &str = "\
+t: tuple
+@predicate
+def ascending(u: tuple) -> bool:
+    return all(u[k] <= u[k + 1] for k in range(len(u) - 1))
+if len(t) >= 2:
+    assert t[0] <= t[1]
+";
+
+#[test]
+fn predicates_in_preconditions_are_formulas_everywhere() {
+    let file = program("sorted.py", SORTED);
+    let (_, out, _) = symdbg(&["run", &file, "--counterexamples"]);
+    assert!(out.contains(":6:12: AssertionError for t = "), "{out}");
+    let (code, out, err) = symdbg(&[
+        "run",
+        &file,
+        "--counterexamples",
+        "--assume",
+        "ascending(t)",
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let (code, out, err) = symdbg(&["check", &file, "--assume", "ascending(t)"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("exhaustive: probably") && out.contains("precise: probably"),
+        "{out}"
+    );
+    let (_, out, _) = symdbg(&[
+        "exec",
+        &file,
+        "--assume",
+        "ascending(t)",
+        "--input",
+        "t=(2, 1)",
+    ]);
+    assert!(out.contains("outcome: infeasible"), "{out}");
+    let (_, out, _) = symdbg(&[
+        "exec",
+        &file,
+        "--assume",
+        "ascending(t)",
+        "--input",
+        "t=(1, 2)",
+    ]);
+    assert!(out.contains("outcome: normal"), "{out}");
+}

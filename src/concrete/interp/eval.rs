@@ -250,7 +250,13 @@ impl<'p> Interp<'p> {
     ) -> Result<Option<Value>, Abrupt> {
         let name = func.name.as_str();
         // CPython looks the callee up before evaluating the arguments.
-        let user = self.funcs.get(name).copied();
+        let user = self.funcs.get(name).copied().or_else(|| {
+            // In a formula a predicate is defined wherever its `def` is (see `formula`).
+            let program = self.program;
+            self.formula
+                .then(|| program.function(name).filter(|f| f.predicate))
+                .flatten()
+        });
         if user.is_none() && !BUILTINS.contains(&name) {
             return self.raise_at(ExcClass::NameError, func.span);
         }
