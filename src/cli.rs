@@ -160,6 +160,9 @@ struct ExploreOpts {
     /// Fold loops whose iteration path has a template into one node with a parameter κ (the number of iterations); `--unroll` then counts only the iterations that leave the folded path
     #[arg(long, value_enum, value_name = "MODE", default_value_t = Fold::Off)]
     fold: Fold,
+    /// A precondition (repeatable): a minipy condition over the inputs (with --entry: the function's parameters), run as `assume EXPR` before the first statement
+    #[arg(long = "assume", value_name = "EXPR", allow_hyphen_values = true)]
+    assume: Vec<String>,
 }
 
 /// `--fold`: compact symbolic execution of loops (issue 15).
@@ -181,7 +184,8 @@ impl From<Fold> for crate::engine::fold::FoldMode {
 impl ExploreOpts {
     /// The session for a loaded program with these options (the `--entry` warning on
     /// stderr first).
-    fn session(&self, loaded: Loaded, loops: Loops, frames: bool) -> Result<Session, Failure> {
+    fn session(&self, mut loaded: Loaded, loops: Loops, frames: bool) -> Result<Session, Failure> {
+        assume(&mut loaded, self.entry.as_deref(), &self.assume)?;
         if let Some(w) = loaded.entry_warning(self.entry.as_deref()) {
             eprintln!("symdbg: warning: {w}");
         }
@@ -197,6 +201,14 @@ impl ExploreOpts {
         Session::new(loaded, self.entry.as_deref(), config)
             .map_err(|d| Failure::diagnostics(&d, &source))
     }
+}
+
+/// Add the `--assume` preconditions to a loaded program (exit 2 with located messages if
+/// one is malformed, ill-typed or mentions a name out of scope).
+fn assume(loaded: &mut Loaded, entry: Option<&str>, texts: &[String]) -> Result<(), Failure> {
+    loaded
+        .assume(entry, texts)
+        .map_err(|d| Failure::diagnostics(&d, &loaded.source))
 }
 
 /// With `--entry f`, say on stderr when the module's top level reads a declared input
@@ -267,11 +279,14 @@ struct ExecArgs {
     /// Print the result as one JSON object
     #[arg(long)]
     json: bool,
+    /// A precondition (repeatable), as for `run`: an input that violates it ends `infeasible`
+    #[arg(long = "assume", value_name = "EXPR", allow_hyphen_values = true)]
+    assume: Vec<String>,
     /// Exit with code 3 when the run ends in an uncaught exception (for scripts and tests)
     #[arg(long)]
     fail_on_exception: bool,
     /// Run every test of a `symdbg testgen --format jsonl` file and say which still behave as recorded (exit 3 if one differs)
-    #[arg(long, value_name = "TESTS", conflicts_with_all = ["entry", "inputs", "json"])]
+    #[arg(long, value_name = "TESTS", conflicts_with_all = ["entry", "inputs", "json", "assume"])]
     replay: Option<PathBuf>,
 }
 
@@ -325,8 +340,10 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         let _ = cmd.print_help();
         return Ok(EXIT_USAGE);
     };
-    let source = source::read_source(file)?;
+    let mut source = source::read_source(file)?;
     let opts = &args.explore;
+    // The preconditions travel with the source (the worker applies them, `a`/`A` edit them).
+    source.assumptions = opts.assume.clone();
     Ok(crate::tui::run(crate::tui::Setup {
         source,
         entry: opts.entry.clone(),

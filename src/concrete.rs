@@ -122,7 +122,10 @@ pub fn run(
     let ended = match entry {
         None => {
             it.globals = inputs.clone();
-            let ended = it.exec_block(&program.body);
+            // `--assume`: the first statements of the module.
+            let ended = it
+                .exec_block(&program.preconditions)
+                .and_then(|()| it.exec_block(&program.body));
             result.store = std::mem::take(&mut it.globals);
             ended
         }

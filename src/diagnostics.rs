@@ -8,6 +8,7 @@ use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 
 use crate::base::escape::{escape, escape_text, Escaped};
+use crate::base::span::assumption_of_offset;
 use crate::base::{SourceMap, Span};
 
 /// One error about the program or the command line.
@@ -64,6 +65,33 @@ impl Diagnostic {
 /// User text never reaches the terminal raw: the file name, the source lines and the
 /// messages are shown with their control characters escaped (`\x1b`), spans moved to match.
 pub fn render_all(diags: &[Diagnostic], source: &SourceMap, color: bool) -> String {
+    // A diagnostic about an `--assume` expression is shown against that expression.
+    if diags.iter().any(|d| {
+        d.span
+            .is_some_and(|s| assumption_of_offset(s.start).is_some())
+    }) {
+        return diags
+            .iter()
+            .map(|d| {
+                match d
+                    .span
+                    .and_then(|s| Some((s, assumption_of_offset(s.start)?)))
+                {
+                    Some((span, (k, rel))) => {
+                        let text = source.assumption(k).unwrap_or("");
+                        let expr = SourceMap::new(format!("--assume #{k}"), text);
+                        let len = span.end.saturating_sub(span.start);
+                        let d = Diagnostic {
+                            span: Some(Span::new(rel, rel + len)),
+                            ..d.clone()
+                        };
+                        render_all(&[d], &expr, color)
+                    }
+                    None => render_all(std::slice::from_ref(d), source, color),
+                }
+            })
+            .collect();
+    }
     let escaped = Escaped::new(&source.text);
     let source = &SourceMap::new(escape(&source.name), escaped.text.as_str());
     let diags: Vec<Diagnostic> = diags.iter().map(|d| shown(d, &escaped)).collect();

@@ -199,10 +199,17 @@ impl Engine {
                         sort: step::sort_of(ty),
                     })
                     .collect();
-                let cont = Cont::default().push(Kont::Block {
+                let mut cont = Cont::default().push(Kont::Block {
                     block: ir.body.clone(),
                     index: 0,
                 });
+                // `--assume`: the first statements of the module.
+                if !ir.preconditions.is_empty() {
+                    cont = cont.push(Kont::Block {
+                        block: ir.preconditions.clone(),
+                        index: 0,
+                    });
+                }
                 (inputs, cont)
             }
             Some(f) => {
@@ -241,6 +248,10 @@ impl Engine {
         for (name, f) in &ir.functions {
             let mut set: BTreeSet<String> = f.params.iter().map(|(n, _)| n.clone()).collect();
             ir::assigned_names(&f.body, &mut set);
+            if entry == Some(name.as_str()) {
+                // `--assume` runs in the entry's frame (its temporaries are its locals).
+                ir::assigned_names(&ir.preconditions, &mut set);
+            }
             locals.insert(name.clone(), set);
         }
         let input_names = inputs.iter().map(|s: &Sym| s.name.to_string()).collect();

@@ -8,6 +8,7 @@
 //! blank lines, bracket continuation, indentation → blocks) keeping exact byte offsets, and
 //! [`parser`] parses each logical line with the pest grammar in `grammar.pest`.
 
+pub mod assume;
 pub mod ast;
 pub mod chain;
 pub mod entry;

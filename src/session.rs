@@ -64,6 +64,27 @@ impl Loaded {
         })
     }
 
+    /// Add the `--assume` preconditions `texts` for a run of `entry` (see
+    /// [`crate::lang::assume`]); they replace any given before. On error (a malformed,
+    /// ill-typed or out-of-scope expression) the program is unchanged, and the diagnostics
+    /// render against `self.source`, which knows the texts.
+    pub fn assume(&mut self, entry: Option<&str>, texts: &[String]) -> Result<(), Vec<Diagnostic>> {
+        self.source.assumptions = texts.to_vec();
+        let mut base = self.program.clone();
+        base.preconditions.clear();
+        let (program, types) = crate::lang::assume::apply(&base, entry, texts)?;
+        let ir = crate::transform::lower(&program)?;
+        self.program = program;
+        self.types = types;
+        self.ir = Rc::new(ir);
+        Ok(())
+    }
+
+    /// The `--assume` expressions in force, `#1` first.
+    pub fn assumptions(&self) -> &[String] {
+        &self.source.assumptions
+    }
+
     /// With `--entry f`: the warning when the module's top level reads a declared input
     /// (an import leaves it unbound, so the run ends in `NameError` there).
     pub fn entry_warning(&self, entry: Option<&str>) -> Option<String> {

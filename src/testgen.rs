@@ -138,6 +138,8 @@ pub struct Skipped {
 pub struct Suite {
     /// The `--entry` function, if any.
     pub entry: Option<String>,
+    /// The `--assume` preconditions of the exploration: every test's inputs satisfy them.
+    pub assumptions: Vec<String>,
     pub tests: Vec<Test>,
     pub skipped: Vec<Skipped>,
 }
@@ -346,6 +348,7 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
     let entry = engine.entry().map(str::to_string);
     let mut suite = Suite {
         entry: entry.clone(),
+        assumptions: source.assumptions.clone(),
         tests: Vec::new(),
         skipped: Vec::new(),
     };
@@ -360,6 +363,14 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
         };
         if let Some(reason) = no_test_reason(engine, id) {
             suite.skipped.push(skip(reason));
+            continue;
+        }
+        // An exception raised by an `--assume` expression itself: the program never ran
+        // (and the tests run it without the preconditions).
+        if let Some(k) = line.and_then(crate::base::span::assumption_of_line) {
+            suite.skipped.push(skip(format!(
+                "raised in --assume #{k}: the precondition fails, not the program"
+            )));
             continue;
         }
         let model = match engine.try_model(id) {

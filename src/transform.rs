@@ -59,6 +59,7 @@ pub fn lower(program: &ast::Program) -> Result<ir::Program, Vec<Diagnostic>> {
             );
         }
     }
+    out.preconditions = l.block(&program.preconditions);
     out.body = l.block(&program.body);
     if l.errors.is_empty() {
         Ok(out)

@@ -18,12 +18,66 @@ impl Span {
     }
 }
 
+/// Spans at or above this offset are not in the file: they belong to the `--assume`
+/// expressions (preconditions given on the command line, see [`SourceMap::assumptions`]).
+/// Assumption `k` (1-based) occupies `VIRTUAL_BASE + (k - 1) * VIRTUAL_STRIDE ..`.
+pub const VIRTUAL_BASE: usize = usize::MAX / 2 + 1;
+/// The room each `--assume` expression has in the span space.
+pub const VIRTUAL_STRIDE: usize = usize::MAX / 8192;
+/// The "line" of the `--assume` expression `k` is `VIRTUAL_LINE + k`: far beyond any file,
+/// so it never meets a breakpoint or a line of the file; [`line_name`] names it.
+pub const VIRTUAL_LINE: usize = 1 << 30;
+
+/// "line 5", or "--assume #2" for the line of an `--assume` expression.
+pub fn line_name(line: usize) -> String {
+    match assumption_of_line(line) {
+        Some(k) => format!("--assume #{k}"),
+        None => format!("line {line}"),
+    }
+}
+
+/// "5", or "--assume #2": a line number where a number stands alone (`5: x = 1`, `L5`).
+pub fn line_number(line: usize) -> String {
+    match assumption_of_line(line) {
+        Some(k) => format!("--assume #{k}"),
+        None => line.to_string(),
+    }
+}
+
+/// A short tag for a line in a narrow pane: "L5", or "A2" for `--assume #2`.
+pub fn line_tag(line: usize) -> String {
+    match assumption_of_line(line) {
+        Some(k) => format!("A{k}"),
+        None => format!("L{line}"),
+    }
+}
+
+/// The `--assume` expression (1-based) a line belongs to, if it is one's.
+pub fn assumption_of_line(line: usize) -> Option<usize> {
+    (line > VIRTUAL_LINE).then(|| line - VIRTUAL_LINE)
+}
+
+/// The span of bytes `start..end` of the `--assume` expression `k` (1-based).
+pub fn assumption_span(k: usize, start: usize, end: usize) -> Span {
+    let base = VIRTUAL_BASE + (k - 1) * VIRTUAL_STRIDE;
+    Span::new(base + start, base + end)
+}
+
+/// The `--assume` expression (1-based) an offset is in, and the offset inside its text.
+pub fn assumption_of_offset(offset: usize) -> Option<(usize, usize)> {
+    let rel = offset.checked_sub(VIRTUAL_BASE)?;
+    Some((rel / VIRTUAL_STRIDE + 1, rel % VIRTUAL_STRIDE))
+}
+
 /// A source file: its name as given by the user and its text, with a line index.
 #[derive(Debug, Clone)]
 pub struct SourceMap {
     pub name: String,
     pub text: String,
     line_starts: Vec<usize>,
+    /// The `--assume` expressions of the run, in order (`#1` first): spans at
+    /// [`VIRTUAL_BASE`] and above point into them.
+    pub assumptions: Vec<String>,
 }
 
 impl SourceMap {
@@ -35,11 +89,26 @@ impl SourceMap {
             name: name.into(),
             text,
             line_starts,
+            assumptions: Vec::new(),
         }
     }
 
-    /// 1-based line and 1-based column (in characters) of a byte offset.
+    /// The text of `--assume` expression `k` (1-based).
+    pub fn assumption(&self, k: usize) -> Option<&str> {
+        self.assumptions.get(k.wrapping_sub(1)).map(String::as_str)
+    }
+
+    /// 1-based line and 1-based column (in characters) of a byte offset. An offset in an
+    /// `--assume` expression `k` has the line `VIRTUAL_LINE + k` (see [`line_name`]) and its
+    /// column in the expression's text.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        if let Some((k, rel)) = assumption_of_offset(offset) {
+            let text = self.assumption(k).unwrap_or("");
+            let col = text
+                .get(..rel.min(text.len()))
+                .map_or(rel, |s| s.chars().count());
+            return (VIRTUAL_LINE + k, col + 1);
+        }
         let offset = offset.min(self.text.len());
         let line = match self.line_starts.binary_search(&offset) {
             Ok(i) => i,
@@ -60,6 +129,9 @@ impl SourceMap {
 
     /// The text of 1-based line `line`, without its line break.
     pub fn line_text(&self, line: usize) -> &str {
+        if let Some(k) = assumption_of_line(line) {
+            return self.assumption(k).unwrap_or("");
+        }
         let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
             return "";
         };
@@ -77,8 +149,25 @@ impl SourceMap {
         super::escape::escape_text(self.line_text(line))
     }
 
+    /// The statement on a line for display, trimmed (see [`SourceMap::shown_line`]); an
+    /// `--assume` expression's "line" shows as the statement it runs as, `assume EXPR`.
+    pub fn shown_statement(&self, line: usize) -> String {
+        let text = self.shown_line(line);
+        match assumption_of_line(line) {
+            Some(_) => format!("assume {}", text.trim()),
+            None => text.trim().to_string(),
+        }
+    }
+
     /// The source text of a span.
     pub fn snippet(&self, span: Span) -> &str {
+        if let Some((k, rel)) = assumption_of_offset(span.start) {
+            let len = span.end.saturating_sub(span.start);
+            return self
+                .assumption(k)
+                .and_then(|t| t.get(rel..rel + len))
+                .unwrap_or("");
+        }
         self.text.get(span.start..span.end).unwrap_or("")
     }
 }
@@ -95,5 +184,19 @@ mod tests {
         assert_eq!(m.line_col(16), (3, 5));
         assert_eq!(m.line_text(2), "if x:");
         assert_eq!(m.line_text(9), "");
+    }
+
+    #[test]
+    fn assumption_spans_have_lines_of_their_own() {
+        let mut m = SourceMap::new("t.py", "x = 1\n");
+        m.assumptions = vec!["x > 0".into(), "y < 2".into()];
+        let s = assumption_span(2, 4, 5);
+        assert_eq!(m.line_col(s.start), (VIRTUAL_LINE + 2, 5));
+        assert_eq!(m.snippet(s), "2");
+        assert_eq!(m.line_text(m.line(s.start)), "y < 2");
+        assert_eq!(line_name(m.line(s.start)), "--assume #2");
+        assert_eq!(line_name(1), "line 1");
+        assert_eq!(assumption_of_offset(s.start), Some((2, 4)));
+        assert_eq!(assumption_of_offset(5), None);
     }
 }

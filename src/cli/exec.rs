@@ -6,8 +6,8 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::source::read_source;
 use super::{ExecArgs, Failure};
+use crate::base::span::{assumption_of_line, line_number};
 use crate::base::SourceMap;
 use crate::concrete::{
     self, article, check_inputs, describe, InputSpec, Outcome, RunResult, Value,
@@ -18,10 +18,10 @@ pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
     if let Some(tests) = &args.replay {
         return super::testgen::replay(&args.file, tests);
     }
-    let source = read_source(&args.file)?;
-    let (program, info) =
-        lang::load(&source.text).map_err(|d| Failure::diagnostics(&d, &source))?;
+    let mut loaded = super::load(&args.file)?;
     let entry = args.entry.as_deref();
+    super::assume(&mut loaded, entry, &args.assume)?;
+    let (source, program, info) = (loaded.source, loaded.program, loaded.types);
     super::warn_entry(&program, entry, &source);
     let expected = concrete::expected_inputs(&program, entry)
         .map_err(|d| Failure::diagnostics(&[d], &source))?;
@@ -174,7 +174,13 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
             .map(|(k, v)| (k.clone(), v.to_json()))
             .collect(),
         return_value: r.return_value.as_ref().map(Value::to_json),
-        trace: r.trace.iter().map(|s| source.line(s.start)).collect(),
+        // Lines of the file (an `--assume` precondition has none).
+        trace: r
+            .trace
+            .iter()
+            .map(|s| source.line(s.start))
+            .filter(|l| assumption_of_line(*l).is_none())
+            .collect(),
         invariant_failure: r.invariant_failure,
         exception_line: at.map(|(line, _)| line),
         exception_column: at.map(|(_, col)| col),
@@ -203,9 +209,13 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
     out.push_str(&format!("outcome: {outcome}\n"));
     if let (Some(class), Some(at)) = (r.outcome.exception(), r.exception_at) {
         let (line, col) = source.line_col(at.start);
+        let place = match assumption_of_line(line) {
+            Some(k) => format!("--assume #{k}, column {col}"),
+            None => format!("{}:{line}:{col}", source.name),
+        };
         out.push_str(&format!(
-            "exception: {class} at {}:{line}:{col}\n    {line} | {}\n",
-            source.name,
+            "exception: {class} at {place}\n    {} | {}\n",
+            line_number(line),
             source.shown_line(line).trim()
         ));
     }

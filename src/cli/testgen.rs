@@ -154,6 +154,9 @@ fn command_line(args: &TestgenArgs) -> String {
     if let Some(f) = &args.explore.entry {
         s.push_str(&format!(" --entry {f}"));
     }
+    for a in &args.explore.assume {
+        s.push_str(&format!(" --assume {a:?}"));
+    }
     if args.new_lines_only {
         s.push_str(" --new-lines-only");
     }
@@ -213,12 +216,8 @@ fn relative(target: &Path, base: &Path) -> PathBuf {
 /// which still behave as recorded (the program as CPython runs it: without its
 /// `invariant` lines, as the tests were generated).
 pub(super) fn replay(file: &Path, tests: &Path) -> Result<i32, Failure> {
-    let Loaded {
-        source,
-        program,
-        types,
-        ..
-    } = python_program(super::load(file)?)?;
+    let loaded = python_program(super::load(file)?)?;
+    let source = loaded.source.clone();
     let text = std::fs::read_to_string(tests)
         .map_err(|e| Failure::plain(format!("cannot read `{}`: {e}", tests.display()), &[]))?;
     let mut out = String::new();
@@ -230,7 +229,10 @@ pub(super) fn replay(file: &Path, tests: &Path) -> Result<i32, Failure> {
         let at = format!("{}:{}", tests.display(), n + 1);
         let case = jsonl::parse(line)
             .map_err(|e| Failure::plain(format!("{at}: not a testgen test: {e}"), &[]))?;
-        let got = jsonl::replay(&program, &types, &source, &case).map_err(|d| {
+        // The preconditions the test was generated under run too.
+        let mut with = loaded.clone();
+        super::assume(&mut with, case.entry.as_deref(), &case.assume)?;
+        let got = jsonl::replay(&with.program, &with.types, &with.source, &case).map_err(|d| {
             let mut f = Failure::plain(format!("{at}: `{}` does not run", case.test), &[]);
             f.0.push_str(&Failure::diagnostics(&[d], &source).0);
             f

@@ -77,6 +77,10 @@ pub(crate) struct Interp<'p> {
     pub(crate) trace: Vec<Span>,
     /// The statement being executed: where an exception raised now is reported.
     cur: Span,
+    /// Evaluating an `assume` condition: a formula, in which a `@predicate` means its
+    /// formula even before its `def` ran (as the engine reads it), e.g. in an `--assume`
+    /// precondition that runs before the module's first statement.
+    formula: bool,
 }
 
 impl<'p> Interp<'p> {
@@ -98,6 +102,7 @@ impl<'p> Interp<'p> {
             native_depth: 0,
             trace: Vec::new(),
             cur: Span::default(),
+            formula: false,
         }
     }
 
@@ -109,7 +114,10 @@ impl<'p> Interp<'p> {
         args: Vec<Value>,
     ) -> (Result<Option<Value>, Abrupt>, BTreeMap<String, Value>) {
         match self.funcs.get(name).copied() {
-            Some(f) => self.call_user(f, args, self.cur),
+            Some(f) => {
+                let program = self.program;
+                self.call_user(f, args, self.cur, &program.preconditions)
+            }
             None => (self.raise(ExcClass::NameError), BTreeMap::new()),
         }
     }
@@ -351,7 +359,10 @@ impl<'p> Interp<'p> {
             }
             StmtKind::Assume(e) => {
                 self.at(s.span)?;
-                if self.eval_bool(e)? {
+                let outer = std::mem::replace(&mut self.formula, true);
+                let holds = self.eval_bool(e);
+                self.formula = outer;
+                if holds? {
                     Ok(())
                 } else {
                     Err(Abrupt::Infeasible)

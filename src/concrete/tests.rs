@@ -86,7 +86,10 @@ fn def(k: usize, f: &str, params: &[&str], body: Vec<Stmt>) -> Stmt {
     )
 }
 fn program(body: Vec<Stmt>) -> Program {
-    Program { body }
+    Program {
+        body,
+        preconditions: Vec::new(),
+    }
 }
 fn run_module(p: &Program) -> RunResult {
     run(

@@ -47,6 +47,12 @@ pub struct Ident {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Program {
     pub body: Vec<Stmt>,
+    /// Preconditions given on the command line (`--assume EXPR`, see
+    /// [`crate::lang::assume`]): `assume` statements run first, before the module body in a
+    /// module run, or in the entry function's frame before its body in an `--entry` run (at
+    /// the entry call only, not at the function's other calls). Their spans are virtual
+    /// ([`crate::base::span::VIRTUAL_BASE`]). Empty for a parsed file.
+    pub preconditions: Vec<Stmt>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -52,10 +52,22 @@ pub fn entry_function<'p>(program: &'p Program, name: &str) -> Result<&'p Functi
 pub fn import_warning(program: &Program, f: &str, source: &SourceMap) -> Option<String> {
     let (name, at) = unbound_input_reads(program).into_iter().next()?;
     let (line, col) = source.line_col(at.start);
+    // A module-level `assume` over inputs is a precondition of the module run; the one of
+    // an entry run is given with `--assume` (see `lang::assume`).
+    let in_assume = program.body.iter().any(|s| {
+        matches!(s.kind, StmtKind::Assume(_)) && s.span.start <= at.start && at.end <= s.span.end
+    });
+    let hint = if in_assume {
+        format!(
+            "; for a precondition of `{f}`, give it on the command line over `{f}`'s parameters: --assume \"EXPR\""
+        )
+    } else {
+        String::new()
+    };
     Some(format!(
         "`--entry {f}` runs the module's top level first, as `import` does; \
          {}:{line}:{col} reads the input `{name}`, which only a module run binds \
-         (on import it is unbound: NameError)",
+         (on import it is unbound: NameError){hint}",
         source.name
     ))
 }

@@ -85,7 +85,10 @@ pub fn parse_program(src: &str) -> Result<Program, Vec<Diagnostic>> {
         .and_then(lines::blocks)
         .map_err(|d| vec![d])?;
     let body = block(src, &tree, None).map_err(|d| vec![d])?;
-    Ok(Program { body })
+    Ok(Program {
+        body,
+        preconditions: Vec::new(),
+    })
 }
 
 /// Parse one expression (the whole of `src`).

@@ -2,6 +2,7 @@
 //! DOT, JSON and the TUI's rows all read [`NodeView`]s, and the texts a node shows (its
 //! statement, a leaf's summary) come from [`NodeView::text`] in the [`Form`] each needs.
 
+use crate::base::span::{line_name, line_number};
 use std::fmt::Write;
 
 use super::Session;
@@ -93,7 +94,7 @@ impl NodeView {
     /// leaf.
     pub fn text(&self, form: Form) -> String {
         let Some(outcome) = self.outcome() else {
-            let line = self.line.unwrap_or(0);
+            let line = line_number(self.line.unwrap_or(0));
             return match (form, self.kind) {
                 (Form::Row, _) => String::new(),
                 (Form::Tree, NodeKind::Open) => format!("{line}: {}  (open)", self.statement),
@@ -103,19 +104,19 @@ impl NodeView {
         };
         let mut s = match (outcome, form) {
             (Outcome::Exception(class), Form::Tree) if self.invariant_failure => {
-                let at = self
-                    .raised_at
-                    .map_or(String::new(), |(l, c)| format!(" at line {l}, column {c}"));
+                let at = self.raised_at.map_or(String::new(), |(l, c)| {
+                    format!(" at {}, column {c}", line_name(l))
+                });
                 format!("exception {class}{at} (invariant)")
             }
             (Outcome::Exception(class), Form::Tree) => {
                 let at = self
                     .place
-                    .map_or(String::new(), |l| format!(" at line {l}"));
+                    .map_or(String::new(), |l| format!(" at {}", line_name(l)));
                 format!("exception {class}{at}")
             }
             (Outcome::Exception(class), Form::Graph) => match self.place {
-                Some(line) => format!("{class}\nline {line}"),
+                Some(line) => format!("{class}\n{}", line_name(line)),
                 None => class.to_string(),
             },
             (Outcome::Exception(class), Form::Row) => {
@@ -125,7 +126,7 @@ impl NodeView {
                     ""
                 };
                 match self.place {
-                    Some(l) => format!("{class} at line {l}{what}"),
+                    Some(l) => format!("{class} at {}{what}", line_name(l)),
                     None => format!("{class}{what}"),
                 }
             }
@@ -194,7 +195,8 @@ impl Session {
             kind: node.kind,
             line,
             column: at.map(|(_, c)| c),
-            statement: line.map_or(String::new(), |l| source.shown_line(l).trim().to_string()),
+            // An `--assume` precondition shows as the statement it runs as.
+            statement: line.map_or(String::new(), |l| source.shown_statement(l)),
             place: self.node_line(id),
             raised_at,
             return_value: node.return_value.as_ref().map(|t| t.to_string()),

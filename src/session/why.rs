@@ -16,6 +16,7 @@
 //! [`Engine::explain`](crate::engine::Engine::explain) as one conjunction, which the engine
 //! splits into parts: core members from it are the branch's (its line and transition).
 
+use crate::base::span::line_name;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
@@ -122,14 +123,14 @@ impl Why {
     pub fn summary(&self) -> String {
         let lines = |core: &[CoreEntry]| {
             core.iter()
-                .map(|c| format!("line {} ({})", c.line, c.transition))
+                .map(|c| format!("{} ({})", line_name(c.line), c.transition))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
         let hard = || {
             self.features
                 .iter()
-                .map(|f| format!("{} {} (line {})", f.kind, f.term, f.line))
+                .map(|f| format!("{} {} ({})", f.kind, f.term, line_name(f.line)))
                 .collect::<Vec<_>>()
                 .join(", ")
         };

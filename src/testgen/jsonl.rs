@@ -3,7 +3,7 @@
 //! One object per test, fields in this order: `test`, `leaf`, `entry`, `inputs`,
 //! `outcome`, `exception`, `line`, `store`, `return_value`, `path_condition` and
 //! `disagreement` (null, or what the symbolic leaf said when it differed from the concrete
-//! run). Values are JSON: ints numbers (exact however large), bools booleans, tuples arrays.
+//! run), and `assume` (the `--assume` preconditions, only when there are some). Values are JSON: ints numbers (exact however large), bools booleans, tuples arrays.
 //! `store` is the module variables of a module run (empty for `--entry`), `return_value`
 //! the value an entry run returned (null also for `None`). [`parse`] reads a line back and
 //! [`replay`] runs it with the concrete interpreter: `symdbg exec FILE --replay T.jsonl`.
@@ -36,6 +36,10 @@ struct Line {
     path_condition: Option<String>,
     #[serde(default)]
     disagreement: Option<String>,
+    /// The `--assume` preconditions the inputs were generated under (absent: none);
+    /// replay runs them as the program's first statements too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    assume: Vec<String>,
 }
 
 /// One test read back from a line.
@@ -43,6 +47,8 @@ struct Line {
 pub struct Case {
     pub test: String,
     pub entry: Option<String>,
+    /// The `--assume` preconditions (see [`replay`]).
+    pub assume: Vec<String>,
     pub inputs: BTreeMap<String, Value>,
     pub expect: Expect,
 }
@@ -66,6 +72,7 @@ pub fn render(suite: &Suite) -> String {
             return_value: e.return_value.as_ref().map(Value::to_json),
             path_condition: Some(t.path_condition.clone()),
             disagreement: t.disagreement.as_ref().map(Expect::describe),
+            assume: suite.assumptions.clone(),
         };
         // A struct of strings, numbers and maps always serialises.
         out.push_str(&serde_json::to_string(&line).unwrap_or_default());
@@ -106,6 +113,7 @@ pub fn parse(text: &str) -> Result<Case, String> {
     Ok(Case {
         test: l.test,
         entry: l.entry,
+        assume: l.assume,
         inputs: values(&l.inputs)?,
         expect: Expect {
             outcome: l.outcome,
@@ -118,7 +126,8 @@ pub fn parse(text: &str) -> Result<Case, String> {
 }
 
 /// Run a case with the concrete interpreter: what the run does now (compare it with
-/// `case.expect`). `Err` when the inputs no longer fit the program (a renamed input, an
+/// `case.expect`). `program` must carry the case's `assume` preconditions
+/// ([`crate::session::Loaded::assume`]): inputs that violate one end `infeasible`. `Err` when the inputs no longer fit the program (a renamed input, an
 /// unknown entry function).
 pub fn replay(
     program: &Program,

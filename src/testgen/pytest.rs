@@ -45,12 +45,26 @@ fn head(out: &mut String, suite: &Suite, h: &Header) {
          # them (CPython's semantics), checked against the leaf. The tests read the program from\n\
          # its path when they run.\n",
     );
+    if !suite.assumptions.is_empty() {
+        let list: Vec<String> = suite
+            .assumptions
+            .iter()
+            .map(|a| crate::base::escape::escape(a).into_owned())
+            .collect();
+        let _ = writeln!(
+            out,
+            "# Preconditions (--assume): {}; every test's inputs satisfy them.",
+            list.join("; ")
+        );
+    }
     if suite.skipped.is_empty() {
         out.push_str("# Leaves without a test: none.\n");
     } else {
         out.push_str("# Leaves without a test:\n");
         for s in &suite.skipped {
-            let at = s.line.map_or(String::new(), |l| format!(" (line {l})"));
+            let at = s.line.map_or(String::new(), |l| {
+                format!(" ({})", crate::base::span::line_name(l))
+            });
             let _ = writeln!(out, "#   leaf {}{at}: {}", s.node.0, s.reason);
         }
     }

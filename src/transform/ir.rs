@@ -184,6 +184,10 @@ pub struct Predicate {
 pub struct Program {
     /// The module body.
     pub body: Block,
+    /// The `--assume` preconditions (see [`crate::lang::Program::preconditions`]): run
+    /// before `body` in a module run, before the entry function's body at the entry call
+    /// in an `--entry` run.
+    pub preconditions: Block,
     pub functions: BTreeMap<String, Function>,
     pub predicates: BTreeMap<String, Predicate>,
 }

@@ -5,6 +5,7 @@
 //! ([`App::take_commands`]). Drawing (`view`) reads it. Nothing here blocks, sleeps or
 //! reads a clock, so tests feed keys and replies and look at the state and the frame.
 
+mod assume;
 mod breaks;
 mod frames;
 mod input;
@@ -356,6 +357,9 @@ impl App {
                     self.pruned.insert(id, p);
                 }
             }
+            Reply::Assumed(Ok(texts)) => self.assumed(texts),
+            // (the `Done` that follows says why)
+            Reply::Assumed(Err(_)) => {}
             Reply::Replay(id, r) => {
                 self.pending.remove(&('r', id));
                 self.message = match &r {
@@ -379,7 +383,14 @@ impl App {
         if !self.details.contains_key(&id) {
             self.request(Cmd::Details(id));
         }
-        if let Some(line) = self.tree.node(id).info.line {
+        // (an `--assume` precondition is in no line of the file)
+        if let Some(line) = self
+            .tree
+            .node(id)
+            .info
+            .line
+            .filter(|&l| l <= self.line_count())
+        {
             self.code_cursor = line;
         }
         for p in [Pane::Path, Pane::Store, Pane::Stack, Pane::Model] {

@@ -66,6 +66,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "w",
         "why: explain an infeasible/unknown leaf or the selected ✗ row (Esc cancels)",
     ),
+    (
+        "a  A",
+        "assume a precondition (prompt; the tree restarts at the root); A: list, remove one",
+    ),
     ("e  E", "next / previous exception leaf"),
     (
         "/",

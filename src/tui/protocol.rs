@@ -44,6 +44,11 @@ pub enum Cmd {
     /// The pruned branches of these stepped nodes (no solver call): the tree's ghost rows
     /// (`p`). Answered with `Pruned`.
     Pruned(Vec<u32>),
+    /// Start again from the root with these `--assume` preconditions (all of them, `#1`
+    /// first; `a` adds one, `A` removes): answered with `Assumed`, then (when they are
+    /// accepted) `Ready` with the new tree, and `Done`. `rerun`: explore the new tree's
+    /// whole subtree at once (the old tree had been explored).
+    Assume { texts: Vec<String>, rerun: bool },
 }
 
 /// How a node shows in the tree (a leaf's outcome colours it).
@@ -220,4 +225,7 @@ pub enum Reply {
     },
     /// Per node asked for (see [`Cmd::Pruned`]): its pruned branches.
     Pruned(Vec<(u32, Vec<PrunedInfo>)>),
+    /// The answer to [`Cmd::Assume`]: the preconditions now in force (the tree starts
+    /// again at the root), or why they were refused (the old tree stays).
+    Assumed(Result<Vec<String>, String>),
 }

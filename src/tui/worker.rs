@@ -7,6 +7,7 @@
 //! sets the engine's cancel flag ([`Worker::cancel_handle`]), which stops them at the next
 //! step (the nodes reached so far stay, the rest stay open).
 
+mod assume;
 mod describe;
 mod replay;
 mod tests_file;
@@ -32,6 +33,8 @@ const STACK_SIZE: usize = 256 << 20;
 
 pub struct Worker {
     session: Session,
+    /// How the session was opened (to open it again with other `--assume`s).
+    setup: Setup,
     max_nodes: usize,
     /// Nodes `0..sent` have been sent to the UI.
     sent: usize,
@@ -43,13 +46,10 @@ impl Worker {
     /// Load the program and build the session (diagnostics if the program is malformed or
     /// the entry function does not exist).
     pub fn new(setup: &Setup) -> Result<Worker, Vec<Diagnostic>> {
-        let session = Session::open(
-            setup.source.clone(),
-            setup.entry.as_deref(),
-            setup.config.clone(),
-        )?;
+        let session = assume::open(setup, &setup.source.assumptions)?;
         Ok(Worker {
             session,
+            setup: setup.clone(),
             max_nodes: setup.max_nodes,
             sent: 0,
             open_sent: Vec::new(),
@@ -115,6 +115,7 @@ impl Worker {
                     .map(|id| (id, why::pruned(&self.session, NodeId(id))))
                     .collect(),
             )),
+            Cmd::Assume { texts, rerun } => self.assume(texts, rerun, &emit),
             Cmd::Step(id) => self.step(id, None, &emit),
             Cmd::StepWith(id, mode) => self.step(id, Some(mode), &emit),
             Cmd::StepOver(id) | Cmd::Finish(id) | Cmd::Run(id) => {

@@ -345,7 +345,10 @@ impl<'a> Gen<'a> {
         self.span(start);
         body.push(first);
         body.extend(self.block_items(5, 3));
-        Program { body }
+        Program {
+            body,
+            preconditions: Vec::new(),
+        }
     }
 
     fn function(&mut self, k: u32) -> Stmt {

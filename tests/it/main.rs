@@ -4,6 +4,10 @@
 /// The architecture invariants of docs/ARCHITECTURE.md: stage order, no import loops, z3
 /// only in the solver, no IO in the pure stages.
 mod architecture;
+/// `--assume EXPR` on run, check, testgen, exec and the debugger (issue 16, item 4).
+mod assume;
+/// Preconditions over generated programs: models satisfy them, no leaf lost against `assume`.
+mod assume_gen;
 /// Random programs (as text: odd spacing, parentheses, continuation lines) against python3:
 /// exception lines and columns, `--entry` as import + call, predicates called from code.
 mod audit_positions;
@@ -58,6 +62,8 @@ mod trees;
 mod trust;
 /// The terminal UI: frame snapshots (TestBackend), refusals before the screen opens.
 mod tui;
+/// Preconditions in the TUI: `a` adds one and re-explores, `A` removes, bad ones refused.
+mod tui_assume;
 /// The terminal UI's key scenarios: keys in, app state and frame out.
 mod tui_breaks;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.

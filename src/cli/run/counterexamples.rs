@@ -68,7 +68,11 @@ fn line(x: &mut Explored, id: NodeId) -> String {
         .exception_at
         .or_else(|| node.parent.and_then(|p| tree.node(p).at));
     let (line, col) = span.map_or((1, 1), |s| source.line_col(s.start));
-    let mut text = format!("{}:{line}:{col}: {class}", source.name);
+    // Raised in an `--assume` expression: the file name, then where in which one.
+    let mut text = match crate::base::span::assumption_of_line(line) {
+        Some(k) => format!("{}: --assume #{k}:{col}: {class}", source.name),
+        None => format!("{}:{line}:{col}: {class}", source.name),
+    };
     let inputs: Vec<(String, crate::term::Sort)> = x
         .session
         .engine()

@@ -22,6 +22,10 @@
 //!   `iteration_condition` [conjuncts of Φ(κ)]), `fold_exit` at a fold's exit (its
 //!   `--tree` label), `model_params` at a leaf under folds ({"κ1": 100}; the model also
 //!   holds `"k@1": 100`, like havoc symbols);
+//! - `--assume` (preconditions): a node about to run the `--assume` expression `k` (or an
+//!   exception raised in it) has `"assumption": k` (the key is absent elsewhere), `line`
+//!   (`exception_line`) null and `statement` `assume EXPR`; with `--explain`, origins, pruned
+//!   branches, core members and features from it also have `line` null and `assumption`.
 //! - stats: `open`, `exceptions`, `bounds`, `folds`, `solver_cache_hits`, `z3_calls`.
 //! - node `label` also says, at a node about to run an exception handler, which exception
 //!   it caught: "IndexError raised at line 5, caught at line 9" (still a string or null).
@@ -55,6 +59,7 @@
 //! they use. A term too large to print (`term::MAX_PRINTED_NODES`) is the string
 //! `…(term too large to print: N nodes)` in both.
 
+use crate::base::span::assumption_of_line;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{self, Write};
@@ -100,7 +105,8 @@ struct JsonNode {
     depth: u32,
     /// `inner`, `open` or `leaf`.
     kind: &'static str,
-    /// 1-based line of the statement about to run; null at leaves.
+    /// 1-based line of the statement about to run; null at leaves (and at an `--assume`
+    /// precondition, which is in no line of the file).
     line: Option<usize>,
     /// That line's text, trimmed; "" at leaves.
     statement: String,
@@ -134,6 +140,10 @@ struct JsonNode {
     fold_exit: Option<String>,
     /// At a leaf under folds: each fold's parameter (`κ1`) and its value in the model.
     model_params: Option<BTreeMap<String, serde_json::Value>>,
+    /// At a node about to run (or an exception raised in) the `--assume` expression `k`:
+    /// `k` (1-based); absent elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assumption: Option<usize>,
     // `--explain` only (absent without it).
     #[serde(skip_serializing_if = "Option::is_none")]
     origins: Option<Vec<JsonOrigin>>,
@@ -146,7 +156,10 @@ struct JsonNode {
 /// Where a path-condition conjunct came from (`--explain`).
 #[derive(Serialize)]
 struct JsonOrigin {
-    line: usize,
+    /// Null for an `--assume` expression (then `assumption` says which).
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assumption: Option<usize>,
     node: u32,
     transition: String,
 }
@@ -155,7 +168,9 @@ struct JsonOrigin {
 #[derive(Serialize)]
 struct JsonPruned {
     branch: String,
-    line: usize,
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assumption: Option<usize>,
     /// Which way it would have gone ("else", "IndexError at 4:9").
     transition: String,
     verdict: &'static str,
@@ -167,7 +182,9 @@ struct JsonPruned {
 #[derive(Serialize)]
 struct JsonCore {
     condition: String,
-    line: usize,
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assumption: Option<usize>,
     node: u32,
     transition: String,
 }
@@ -189,7 +206,9 @@ struct JsonExplanation {
 struct JsonFeature {
     kind: &'static str,
     term: String,
-    line: usize,
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assumption: Option<usize>,
 }
 
 fn core(why: &Why) -> Vec<JsonCore> {
@@ -197,7 +216,8 @@ fn core(why: &Why) -> Vec<JsonCore> {
         .iter()
         .map(|c| JsonCore {
             condition: c.condition.clone(),
-            line: c.line,
+            line: file_line(c.line),
+            assumption: assumption_of_line(c.line),
             node: c.node.0,
             transition: c.transition.clone(),
         })
@@ -219,11 +239,17 @@ fn explanation(why: &Why) -> JsonExplanation {
             .map(|f| JsonFeature {
                 kind: f.kind,
                 term: f.term.clone(),
-                line: f.line,
+                line: file_line(f.line),
+                assumption: assumption_of_line(f.line),
             })
             .collect(),
         summary: why.summary(),
     }
+}
+
+/// A line of the file, or `None` for the line of an `--assume` expression.
+fn file_line(line: usize) -> Option<usize> {
+    assumption_of_line(line).is_none().then_some(line)
 }
 
 /// The `--explain` fields of a node.
@@ -234,7 +260,8 @@ fn explain_fields(x: &Explored, id: NodeId, json: &mut JsonNode) {
             .origins(id)
             .into_iter()
             .map(|o| JsonOrigin {
-                line: o.line,
+                line: file_line(o.line),
+                assumption: assumption_of_line(o.line),
                 node: o.node.0,
                 transition: o.transition,
             })
@@ -244,7 +271,8 @@ fn explain_fields(x: &Explored, id: NodeId, json: &mut JsonNode) {
         ps.iter()
             .map(|(p, why)| JsonPruned {
                 branch: p.branch.clone(),
-                line: p.line,
+                line: file_line(p.line),
+                assumption: assumption_of_line(p.line),
                 transition: p.transition.clone(),
                 verdict: why.verdict_name(),
                 core: core(why),
@@ -437,12 +465,15 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
         children: n.children.iter().map(|c| c.0).collect(),
         depth: view.depth,
         kind: view.kind_name(),
-        line: view.line,
+        line: view.line.and_then(file_line),
         // (raw: JSON escapes control characters itself)
-        statement: view
-            .line
-            .map_or("", |l| session.source().line_text(l).trim())
-            .to_string(),
+        statement: view.line.map_or(String::new(), |l| {
+            let text = session.source().line_text(l).trim();
+            match assumption_of_line(l) {
+                Some(_) => format!("assume {text}"),
+                None => text.to_string(),
+            }
+        }),
         branch: n.branch.as_ref().map(|b| texts.minipy(b)),
         outcome: view.outcome().map(Outcome::name),
         exception: view.exception().map(|c| c.name()),
@@ -469,13 +500,17 @@ fn node(x: &Explored, id: NodeId, model: Option<&NodeModel>, texts: &mut Texts) 
             all
         }),
         model_store: model.map(|m| values(&m.store)),
-        exception_line: view.raised_at.map(|(l, _)| l),
+        exception_line: view.raised_at.and_then(|(l, _)| file_line(l)),
         exception_column: view.raised_at.map(|(_, c)| c),
         unknown_reason: view.unknown_reason.clone(),
         model_return_value: model.and_then(|m| m.return_value.as_ref().map(Value::to_json)),
         label: view.note().map(str::to_string),
         invariant_failure: view.invariant_failure,
         model_unknown_reason: None,
+        assumption: view
+            .line
+            .or(view.raised_at.map(|(l, _)| l))
+            .and_then(assumption_of_line),
         fold: super::fold_text::fold_json(x, id),
         fold_exit: engine
             .fold_exit(id)

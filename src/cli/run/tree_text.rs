@@ -26,6 +26,7 @@
 //!     line 4 (then): y < x
 //! ```
 
+use crate::base::span::line_name;
 use std::fmt::Write;
 
 use super::Explored;
@@ -148,7 +149,9 @@ fn because(ex: &Explained, id: NodeId, prefix: &str, out: &mut impl Write) {
                 } else {
                     let items: Vec<String> = rest
                         .iter()
-                        .map(|c| format!("line {} ({}: {})", c.line, c.transition, c.condition))
+                        .map(|c| {
+                            format!("{} ({}: {})", line_name(c.line), c.transition, c.condition)
+                        })
                         .collect();
                     format!("contradicts {}", items.join(", "))
                 }
@@ -182,13 +185,21 @@ fn leaf_because(why: &Why, prefix: &str, out: &mut impl Write) {
     for c in &why.core {
         let _ = writeln!(
             out,
-            "{prefix}    line {} ({}): {}",
-            c.line, c.transition, c.condition
+            "{prefix}    {} ({}): {}",
+            line_name(c.line),
+            c.transition,
+            c.condition
         );
     }
     if why.verdict != Verdict::Infeasible {
         for f in &why.features {
-            let _ = writeln!(out, "{prefix}    line {} {}: {}", f.line, f.kind, f.term);
+            let _ = writeln!(
+                out,
+                "{prefix}    {} {}: {}",
+                line_name(f.line),
+                f.kind,
+                f.term
+            );
         }
     }
 }

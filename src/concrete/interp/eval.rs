@@ -250,7 +250,13 @@ impl<'p> Interp<'p> {
     ) -> Result<Option<Value>, Abrupt> {
         let name = func.name.as_str();
         // CPython looks the callee up before evaluating the arguments.
-        let user = self.funcs.get(name).copied();
+        let user = self.funcs.get(name).copied().or_else(|| {
+            // In a formula a predicate is defined wherever its `def` is (see `formula`).
+            let program = self.program;
+            self.formula
+                .then(|| program.function(name).filter(|f| f.predicate))
+                .flatten()
+        });
         if user.is_none() && !BUILTINS.contains(&name) {
             return self.raise_at(ExcClass::NameError, func.span);
         }
@@ -259,7 +265,7 @@ impl<'p> Interp<'p> {
             vals.push(self.eval(a)?);
         }
         match user {
-            Some(f) => self.call_user(f, vals, at).0,
+            Some(f) => self.call_user(f, vals, at, &[]).0,
             None => self.builtin(name, vals).map(Some),
         }
     }
@@ -281,6 +287,7 @@ impl<'p> Interp<'p> {
         f: &'p FunctionDef,
         args: Vec<Value>,
         at: Span,
+        prelude: &'p [Stmt],
     ) -> (Result<Option<Value>, Abrupt>, BTreeMap<String, Value>) {
         if args.len() != f.params.len() {
             return (self.raise(ExcClass::TypeError), BTreeMap::new());
@@ -303,7 +310,10 @@ impl<'p> Interp<'p> {
             quant: Vec::new(),
         });
         let saved = self.cur;
-        let result = self.exec_block(&f.body);
+        // `prelude`: the `--assume` preconditions of an entry call, run in its frame first.
+        let result = self
+            .exec_block(prelude)
+            .and_then(|()| self.exec_block(&f.body));
         self.cur = saved;
         let frame = self.frames.pop().expect("pushed above");
         let result = match result {

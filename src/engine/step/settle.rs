@@ -184,6 +184,13 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                         block: f.body.clone(),
                         index: 0,
                     });
+                // `--assume`: the first statements of the entry call (not of other calls).
+                if !ir.preconditions.is_empty() {
+                    state.cont = state.cont.push(Kont::Block {
+                        block: ir.preconditions.clone(),
+                        index: 0,
+                    });
+                }
             }
         }
     }

@@ -178,16 +178,18 @@ impl App {
             KeyCode::Char('t') => self.next_theme(),
             KeyCode::Char('p') => self.toggle_pruned(),
             KeyCode::Char('w') => self.why(),
+            KeyCode::Char('a') => self.assume_key(),
+            KeyCode::Char('A') => self.unassume_key(),
             _ => {}
         }
     }
 
-    /// Handle a paste (bracketed paste): in the search prompt its text is typed
+    /// Handle a paste (bracketed paste): in the search prompt or a prompt (`a`, `X`) its text is typed
     /// (non-printable characters dropped, at most [`PASTE_MAX`] characters); elsewhere it is ignored with a
     /// message, so pasted text never runs as commands.
     pub fn paste(&mut self, text: &str) {
         match &mut self.mode {
-            Mode::Search(prompt) => {
+            Mode::Search(prompt) | Mode::Prompt(_, prompt) => {
                 let room = PASTE_MAX.saturating_sub(prompt.chars().count());
                 prompt.extend(text.chars().filter(|&c| is_printable(c)).take(room));
             }

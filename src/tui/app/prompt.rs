@@ -1,4 +1,5 @@
-//! Prompts typed in the hint line: the exception class of the exception breakpoint (`X`).
+//! Prompts typed in the hint line: the exception class of the exception breakpoint (`X`),
+//! a precondition to add (`a`) or remove (`A`).
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
@@ -10,6 +11,10 @@ use crate::base::escape::is_printable;
 pub enum PromptKind {
     /// The exception breakpoint's class (empty: any exception).
     Exception,
+    /// A precondition to add (`a`).
+    Assume,
+    /// Which precondition to remove (`A`): its number, or `all`.
+    Unassume,
 }
 
 impl PromptKind {
@@ -17,6 +22,8 @@ impl PromptKind {
     pub fn label(self) -> &'static str {
         match self {
             PromptKind::Exception => "stop at exception class (empty: any): ",
+            PromptKind::Assume => "assume (a condition over the inputs): ",
+            PromptKind::Unassume => "remove assumption # (or all): ",
         }
     }
 }
@@ -38,6 +45,8 @@ impl App {
                 self.mode = Mode::Normal;
                 match kind {
                     PromptKind::Exception => self.set_exception_class(&text),
+                    PromptKind::Assume => self.add_assumption(&text),
+                    PromptKind::Unassume => self.remove_assumption(&text),
                 }
             }
             // Backspace pops a character (in the guard); on an empty prompt it leaves it.

@@ -19,11 +19,15 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, pane: Pane, rect: Rect) {
         .filter(|&p| p != pane && app.area(p).is_none())
         .map(Pane::title)
         .collect();
-    let title = if others.is_empty() {
+    let mut title = if others.is_empty() {
         format!(" {} [{id}] ", pane.title())
     } else {
         format!(" {} [{id}] · Tab: {} ", pane.title(), others.join(", "))
     };
+    // The preconditions every path starts from (`a` adds, `A` removes).
+    if pane == Pane::Path && !app.assumptions().is_empty() {
+        title = format!("{title}· {} ", app.assumptions_text());
+    }
     let b = block(app, pane, title);
     let inner = b.inner(rect);
     f.render_widget(b, rect);

@@ -10,6 +10,7 @@
 //! With `p`, greyed ghost rows `✗ L5 else: t[i] != x` under each stepped node list its
 //! pruned branches (selectable; `w` explains one).
 
+use crate::base::span::{line_number, line_tag};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -65,7 +66,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                     p.dim
                 };
                 let text = match app.pruned.get(&node).and_then(|v| v.get(k)) {
-                    Some(b) => format!("  ✗ L{} {}: {}", b.line, b.transition, b.branch),
+                    Some(b) => format!("  ✗ {} {}: {}", line_tag(b.line), b.transition, b.branch),
                     None => "  ✗ (pruned branch)".to_string(),
                 };
                 spans.push(Span::styled(text, Style::default().fg(color)));
@@ -89,7 +90,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                 let text = match &n.info.kind {
                     Kind::Leaf(_) => n.info.summary.clone(),
                     _ => match n.info.line {
-                        Some(l) => format!("{l}: {}", app.source.shown_line(l).trim()),
+                        Some(l) => format!("{}: {}", line_number(l), app.source.shown_statement(l)),
                         None => String::new(),
                     },
                 };

@@ -3,6 +3,7 @@
 //! the node's pruned branches as greyed rows (`✗ L5 else: x >= 3`), the one explained
 //! marked; an undecided leaf's hard parts with their lines.
 
+use crate::base::span::line_tag;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
@@ -24,12 +25,10 @@ pub(super) fn path_lines(app: &App, id: u32, d: &Details) -> Vec<Line<'static>> 
     let why = shown(app, id);
     let mut out = Vec::new();
     let w = d.pc.len().to_string().len();
-    let lw = d.origins.iter().max().map_or(1, |l| l.to_string().len());
+    let tags: Vec<String> = d.origins.iter().map(|&l| line_tag(l)).collect();
+    let lw = tags.iter().map(String::len).max().unwrap_or(2);
     for (k, c) in d.pc.iter().enumerate() {
-        let origin = d
-            .origins
-            .get(k)
-            .map_or(" ".repeat(lw + 1), |l| format!("L{l:<lw$}"));
+        let origin = tags.get(k).map_or(" ".repeat(lw), |t| format!("{t:<lw$}"));
         let (mark, style) = match why {
             Some((_, info)) if info.core.contains(&k) => ("✗ ", clash),
             Some(_) => ("  ", dim),
@@ -51,7 +50,7 @@ pub(super) fn path_lines(app: &App, id: u32, d: &Details) -> Vec<Line<'static>> 
             let explained = matches!(why, Some((Some(j), _)) if j == k);
             let style = if explained { clash } else { dim };
             out.push(Line::styled(
-                format!("✗ L{} {}: {}", p.line, p.transition, p.branch),
+                format!("✗ {} {}: {}", line_tag(p.line), p.transition, p.branch),
                 style,
             ));
         }

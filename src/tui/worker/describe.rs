@@ -66,7 +66,8 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
             Some(s) => {
                 let (l, c) = source.line_col(s.start);
                 format!(
-                    "{class} raised at line {l}, column {c}: {}",
+                    "{class} raised at {}, column {c}: {}",
+                    crate::base::span::line_name(l),
                     source.snippet(s)
                 )
             }

@@ -77,7 +77,10 @@ fn leaf_text(o: Outcome) -> String {
 fn describe_run(run: &concrete::RunResult, source: &SourceMap) -> String {
     match run.outcome {
         concrete::Outcome::Exception(c) => match run.exception_at {
-            Some(s) => format!("exception {c} at line {}", source.line(s.start)),
+            Some(s) => format!(
+                "exception {c} at {}",
+                crate::base::span::line_name(source.line(s.start))
+            ),
             None => format!("exception {c}"),
         },
         concrete::Outcome::Return => match &run.return_value {

@@ -46,6 +46,9 @@ pub fn write(session: &mut Session, id: NodeId) -> String {
     let engine = session.engine();
     let config = engine.config();
     let mut command = format!("symdbg {}", source.name);
+    for a in &source.assumptions {
+        command.push_str(&format!(" --assume {a:?}"));
+    }
     if let Some(f) = engine.entry() {
         command.push_str(&format!(" --entry {f}"));
     }

@@ -2,6 +2,7 @@
 //! explanations on demand (cancellable with Esc through the engine's cancel flag).
 
 use super::super::protocol::{PrunedInfo, WhyInfo};
+use crate::base::span::line_tag;
 use crate::engine::NodeId;
 use crate::session::{Session, WhyTarget};
 
@@ -62,7 +63,7 @@ pub(super) fn explain(
         features: why
             .features
             .iter()
-            .map(|f| format!("L{} {}: {}", f.line, f.kind, f.term))
+            .map(|f| format!("{} {}: {}", line_tag(f.line), f.kind, f.term))
             .collect(),
     })
 }

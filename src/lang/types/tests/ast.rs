@@ -55,6 +55,7 @@ pub(super) fn assign(target: &str, value: Expr, at: usize) -> Stmt {
 fn ast_module_with_input_and_assignments() {
     // x: int / y = x + 1 / if y < 3: y = 0
     let program = Program {
+        preconditions: Vec::new(),
         body: vec![
             st(
                 StmtKind::Declare {
@@ -102,6 +103,7 @@ fn ast_module_with_input_and_assignments() {
 fn ast_condition_must_be_bool() {
     // x: int / assert x
     let program = Program {
+        preconditions: Vec::new(),
         body: vec![
             st(
                 StmtKind::Declare {
@@ -128,6 +130,7 @@ fn ast_variable_read_before_assignment_in_loop_is_inferred() {
     // while True: / if c: t = t + (1,) / t = ()    -- t's type comes from a later assignment
     let tuple_of_one = ex(ExprKind::Tuple(vec![int(1, 40)]), 39);
     let program = Program {
+        preconditions: Vec::new(),
         body: vec![
             st(
                 StmtKind::Declare {
@@ -192,6 +195,7 @@ fn ast_function_locals_and_missing_return() {
         predicate: false,
     };
     let mut program = Program {
+        preconditions: Vec::new(),
         body: vec![st(StmtKind::FunctionDef(f.clone()), 0)],
     };
     let d = check(&program).unwrap_err();
@@ -212,6 +216,7 @@ fn ast_function_locals_and_missing_return() {
 #[test]
 fn ast_break_outside_loop_and_unknown_except() {
     let program = Program {
+        preconditions: Vec::new(),
         body: vec![
             st(StmtKind::Break, 0),
             st(

@@ -361,6 +361,7 @@ fn duplicate_functions_and_parameters() {
         predicate: false,
     };
     let program = Program {
+        preconditions: Vec::new(),
         body: vec![st(StmtKind::FunctionDef(f), 0)],
     };
     let d = check(&program).unwrap_err();
