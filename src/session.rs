@@ -23,6 +23,7 @@
 //! front-ends (`cli`, `tui`), which build their views only through it.
 
 pub mod cuts;
+pub mod eval;
 pub mod replay;
 pub mod resume;
 pub mod run;
@@ -37,6 +38,7 @@ use crate::engine::{Config, Engine, NodeId, Tree};
 use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
+pub use eval::{CondHolds, Evaluation, Raise, Truth};
 pub use replay::{Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
@@ -77,6 +79,8 @@ pub struct Session {
     engine: Engine,
     /// Explanations computed so far ([`why`]).
     why_cache: why::WhyCache,
+    /// Evaluations and breakpoint conditions answered so far ([`eval`]).
+    eval_cache: eval::EvalCache,
 }
 
 impl Session {
@@ -99,6 +103,7 @@ impl Session {
             loaded,
             engine,
             why_cache: why::WhyCache::default(),
+            eval_cache: eval::EvalCache::default(),
         })
     }
 
