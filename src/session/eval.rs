@@ -233,14 +233,16 @@ impl Session {
 
     /// Evaluate `text` at node `id` in the frame `up` frames out from the innermost one
     /// the call stack shows (see the module doc). `Err`: the message for the status line
-    /// (a parse or type error, an unknown name, no such frame, an infeasible node).
+    /// (a parse or type error, an unknown name, no such frame, an infeasible node). The
+    /// engine's cancel flag interrupts it (a solver answer `unknown (interrupted)`, not
+    /// cached); it is not cleared here.
     pub fn evaluate(&mut self, id: NodeId, up: usize, text: &str) -> Result<Evaluation, String> {
         let key = (id, up, text.trim().to_string());
         if let Some(r) = self.eval_cache.evals.get(&key) {
             return r.clone();
         }
+        // (the caller clears the cancel flag: a batch of watches is interrupted as one)
         let cancel = self.engine().cancel_handle();
-        cancel.store(false, Ordering::Relaxed);
         let r = crate::solver::interruptible(&cancel, || self.evaluate_uncached(id, up, &key.2));
         let interrupted =
             cancel.load(Ordering::Relaxed) || matches!(&r, Ok(e) if e.mentions_interrupt());

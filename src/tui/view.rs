@@ -12,6 +12,7 @@ mod details;
 mod overlay;
 mod status;
 mod tree;
+mod watch;
 mod why;
 
 use ratatui::layout::{Constraint, Direction, Layout, Rect};

@@ -158,6 +158,8 @@ impl App {
             }
             KeyCode::Char('x') => self.toggle_exception_break(),
             KeyCode::Char('X') => self.mode = Mode::Prompt(PromptKind::Exception, String::new()),
+            KeyCode::Char(':') => self.mode = Mode::Prompt(PromptKind::Evaluate, String::new()),
+            KeyCode::Char('W') => self.mode = Mode::Prompt(PromptKind::Watch, String::new()),
             KeyCode::Char('m') => {
                 self.request(Cmd::Model(self.selected));
                 self.show_detail(Pane::Model);
@@ -187,7 +189,7 @@ impl App {
     /// message, so pasted text never runs as commands.
     pub fn paste(&mut self, text: &str) {
         match &mut self.mode {
-            Mode::Search(prompt) => {
+            Mode::Search(prompt) | Mode::Prompt(_, prompt) => {
                 let room = PASTE_MAX.saturating_sub(prompt.chars().count());
                 prompt.extend(text.chars().filter(|&c| is_printable(c)).take(room));
             }

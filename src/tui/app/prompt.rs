@@ -1,4 +1,5 @@
-//! Prompts typed in the hint line: the exception class of the exception breakpoint (`X`).
+//! Prompts typed in the hint line: the exception class of the exception breakpoint (`X`),
+//! an expression to evaluate (`:`) or watch (`W`), a breakpoint's condition (`c` in `B`).
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
@@ -10,13 +11,22 @@ use crate::base::escape::is_printable;
 pub enum PromptKind {
     /// The exception breakpoint's class (empty: any exception).
     Exception,
+    /// A minipy expression to evaluate at the selected node (`:`).
+    Evaluate,
+    /// An expression to watch (empty: clear the watches).
+    Watch,
+    /// The condition of the breakpoint on this line (empty: none).
+    Condition(usize),
 }
 
 impl PromptKind {
     /// The text before what the user types.
-    pub fn label(self) -> &'static str {
+    pub fn label(self) -> String {
         match self {
-            PromptKind::Exception => "stop at exception class (empty: any): ",
+            PromptKind::Exception => "stop at exception class (empty: any): ".to_string(),
+            PromptKind::Evaluate => "evaluate: ".to_string(),
+            PromptKind::Watch => "watch (empty: clear all): ".to_string(),
+            PromptKind::Condition(line) => format!("line {line} stops only if (empty: always): "),
         }
     }
 }
@@ -38,6 +48,9 @@ impl App {
                 self.mode = Mode::Normal;
                 match kind {
                     PromptKind::Exception => self.set_exception_class(&text),
+                    PromptKind::Evaluate => self.evaluate_prompt(&text),
+                    PromptKind::Watch => self.watch_prompt(&text),
+                    PromptKind::Condition(line) => self.set_condition(line, &text),
                 }
             }
             // Backspace pops a character (in the guard); on an empty prompt it leaves it.
