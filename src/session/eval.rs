@@ -91,12 +91,17 @@ impl Evaluation {
     /// What the evaluation says, in one line: `x + 1 > y = 1 + x > y: can be either on
     /// this path; here True`.
     pub fn summary(&self) -> String {
+        let verdict = self.verdict();
+        let verdict = if verdict.is_empty() {
+            verdict
+        } else {
+            format!("{verdict} on this path")
+        };
         let mut s = match &self.value {
             Some(v) if *v == self.expr => self.expr.clone(),
             Some(v) => format!("{} = {v}", self.expr),
             None => self.expr.clone(),
         };
-        let verdict = self.verdict();
         if !verdict.is_empty() {
             s.push_str(": ");
             s.push_str(&verdict);
@@ -108,20 +113,20 @@ impl Evaluation {
         s
     }
 
-    /// The verdict on the path, in words: `always true`, `can be either on this path`,
-    /// `always 3`, `varies`, `may raise IndexError`, `unknown (timeout)`.
+    /// The verdict on the path, in words: `always true`, `can be either`, `always 3`,
+    /// `varies`, `may raise IndexError`, `true or false: unknown (timeout)`.
     pub fn verdict(&self) -> String {
         let mut parts = Vec::new();
         match &self.truth {
             Some(Truth::Always) => parts.push("always true".to_string()),
             Some(Truth::Never) => parts.push("always false".to_string()),
-            Some(Truth::Sometimes) => parts.push("can be either on this path".to_string()),
+            Some(Truth::Sometimes) => parts.push("can be either".to_string()),
             Some(Truth::Unknown(r)) => parts.push(format!("true or false: unknown ({r})")),
             None => {}
         }
         match (&self.fixed, &self.here) {
             (Some(Truth::Always), Ok(v)) => parts.push(format!("always {v}")),
-            (Some(Truth::Sometimes), _) => parts.push("varies on this path".to_string()),
+            (Some(Truth::Sometimes), _) => parts.push("varies".to_string()),
             (Some(Truth::Unknown(r)), _) => parts.push(format!("varies: unknown ({r})")),
             _ => {}
         }

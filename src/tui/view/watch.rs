@@ -8,20 +8,27 @@ use ratatui::text::{Line, Span};
 use crate::session::{Evaluation, Truth};
 use crate::tui::app::App;
 
+/// The `:` evaluation shown: the last one, while its node and frame are selected.
+fn shown_key(app: &App) -> Option<&crate::tui::app::EvalKey> {
+    app.watch
+        .shown
+        .as_ref()
+        .filter(|k| k.0 == app.selected && k.1 == app.eval_frame())
+}
+
+/// Is there anything to show under the store?
+pub(super) fn shown(app: &App) -> bool {
+    shown_key(app).is_some() || !app.watch.list.is_empty()
+}
+
 /// The lines to append to the store pane (none without an evaluation or a watch).
 pub(super) fn lines(app: &App) -> Vec<Line<'static>> {
     let p = app.palette;
     let dim = Style::default().fg(p.dim);
     let head = Style::default().fg(p.dim).add_modifier(Modifier::BOLD);
     let mut out = Vec::new();
-    let shown = app
-        .watch
-        .shown
-        .as_ref()
-        .filter(|k| k.0 == app.selected && k.1 == app.eval_frame());
-    if let Some(key) = shown {
-        out.push(Line::raw(""));
-        out.push(Line::styled(format!("─ evaluate (:) {}", key.2), head));
+    if let Some(key) = shown_key(app) {
+        out.push(Line::styled(format!("─ : {}", key.2), head));
         match app.watch.results.get(key) {
             None => out.push(Line::styled("  evaluating…", dim)),
             Some(Err(m)) => out.push(Line::styled(
@@ -29,26 +36,25 @@ pub(super) fn lines(app: &App) -> Vec<Line<'static>> {
                 Style::default().fg(p.exception_leaf),
             )),
             Some(Ok(e)) => {
-                out.push(Line::raw(format!(
-                    "  value   {}",
-                    e.value.as_deref().unwrap_or("(no value: it raises)")
-                )));
+                match &e.value {
+                    Some(v) if *v != key.2 => out.push(Line::raw(format!("  = {v}"))),
+                    Some(_) => {}
+                    None => out.push(Line::styled("  (no value: it raises)", dim)),
+                }
                 let verdict = e.verdict();
                 if !verdict.is_empty() {
-                    out.push(Line::from(vec![
-                        Span::raw("  path    "),
-                        Span::styled(verdict, verdict_style(app, e)),
-                    ]));
+                    out.push(Line::styled(format!("  {verdict}"), verdict_style(app, e)));
                 }
-                out.push(Line::raw(format!("  here    {}", here(e))));
-                out.push(Line::styled(format!("  frame   {}", e.frame), dim));
+                out.push(Line::styled(
+                    format!("  here {} · frame {}", here(e), e.frame),
+                    dim,
+                ));
             }
         }
     }
     if !app.watch.list.is_empty() {
-        out.push(Line::raw(""));
         out.push(Line::styled(
-            format!("─ watches (W; W Enter clears) · frame {}", frame_name(app)),
+            format!("─ watches (W) · frame {}", frame_name(app)),
             head,
         ));
         for w in &app.watch.list {
@@ -68,7 +74,10 @@ pub(super) fn lines(app: &App) -> Vec<Line<'static>> {
                     if !verdict.is_empty() {
                         spans.push(Span::styled(format!("  {verdict}"), verdict_style(app, e)));
                     }
-                    spans.push(Span::styled(format!("  here {}", here(e)), dim));
+                    // (an exception on every input: "here" would only repeat it)
+                    if !e.raises.iter().any(|r| r.truth == Truth::Always) {
+                        spans.push(Span::styled(format!("  here {}", here(e)), dim));
+                    }
                     Line::from(spans)
                 }
             };
