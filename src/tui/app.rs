@@ -240,7 +240,7 @@ impl App {
 
     /// Is the worker doing something the user waits for?
     pub fn waiting(&self) -> bool {
-        self.busy.is_some() || !self.pending.is_empty()
+        self.busy.is_some() || !self.pending.is_empty() || self.watch.has_pending()
     }
 
     /// Ask for details, a model or a replay (once per node until answered).

@@ -7,6 +7,7 @@ use crate::base::SourceMap;
 use crate::concrete::Value;
 use crate::engine::{Config, Limits};
 use crate::session::Policy;
+use std::sync::atomic::Ordering;
 
 fn explored(src: &str, entry: Option<&str>, config: Config) -> Session {
     let mut s = Session::open(SourceMap::new("t.py", src), entry, config).unwrap();
@@ -329,4 +330,48 @@ fn conditions_hold_where_the_path_allows() {
     assert!(s.check_condition(7, "b > a").is_ok());
     assert!(s.check_condition(14, "b > a").unwrap_err().contains("`b`"));
     assert!(s.check_condition(14, "x + 1").unwrap_err().contains("bool"));
+}
+
+#[test]
+fn an_interrupted_answer_says_so_and_is_not_kept() {
+    // The sums of three cubes again, interrupted by another thread (Esc in the TUI).
+    let src = "a: int\nb: int\nc: int\npass\n";
+    let mut config = Config::default();
+    config.timeout_ms = Some(1_500);
+    let mut s = explored(src, None, config);
+    let id = at_line(&s, 4)[0];
+    let hard = "a * a * a + b * b * b + c * c * c == 33";
+    let cancel = s.engine().cancel_handle();
+    let interrupt = |ms| {
+        let flag = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    let t = interrupt(200);
+    let e = ok(&mut s, id, 0, hard);
+    t.join().unwrap();
+    let interrupted = Truth::Unknown(crate::solver::INTERRUPTED.to_string());
+    assert_eq!(e.truth, Some(interrupted), "{e:?}");
+    // Not kept: asked again (flag cleared, as the worker does) it runs to the timeout.
+    cancel.store(false, Ordering::Relaxed);
+    let e = ok(&mut s, id, 0, hard);
+    assert!(
+        matches!(&e.truth, Some(Truth::Unknown(r)) if r != crate::solver::INTERRUPTED),
+        "{e:?}"
+    );
+    // The same for a breakpoint condition.
+    let t = interrupt(200);
+    let c = s.condition_at(id, &format!("{hard} and a > 1"));
+    t.join().unwrap();
+    assert_eq!(
+        c,
+        CondHolds::Undecided(crate::solver::INTERRUPTED.to_string())
+    );
+    cancel.store(false, Ordering::Relaxed);
+    assert!(matches!(
+        s.condition_at(id, &format!("{hard} and a > 1")),
+        CondHolds::Undecided(r) if r != crate::solver::INTERRUPTED
+    ));
 }

@@ -115,7 +115,8 @@ impl App {
             }
             KeyCode::Esc => {
                 self.typeahead.clear();
-                if self.busy.is_some() {
+                // (an evaluation the solver is slow on is interrupted too)
+                if self.busy.is_some() || self.watch.has_pending() {
                     self.interrupt();
                 } else {
                     self.message.clear();

@@ -39,6 +39,11 @@ impl Watches {
     pub fn is_pending(&self, key: &EvalKey) -> bool {
         self.pending.contains(key)
     }
+
+    /// Is any evaluation on its way?
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
 }
 
 impl App {
@@ -60,7 +65,12 @@ impl App {
             .into_iter()
             .filter(|e| {
                 let key = (node, up, e.clone());
-                !self.watch.results.contains_key(&key) && self.watch.pending.insert(key)
+                let known = self
+                    .watch
+                    .results
+                    .get(&key)
+                    .is_some_and(|r| !interrupted(r));
+                !known && self.watch.pending.insert(key)
             })
             .collect();
         if !missing.is_empty() {
@@ -90,7 +100,7 @@ impl App {
         let key = self.eval_key(text);
         self.watch.shown = Some(key.clone());
         self.show_detail(Pane::Store);
-        match self.watch.results.get(&key) {
+        match self.watch.results.get(&key).filter(|r| !interrupted(r)) {
             Some(r) => self.message = eval_message(r),
             None => {
                 self.message = format!("evaluating {text} at node {}…", self.selected);
@@ -138,13 +148,15 @@ impl App {
             if self.watch.shown.as_ref() == Some(&key) {
                 self.message = eval_message(&r);
             }
-            // An interrupted answer is not kept: asking again computes it.
-            let interrupted = matches!(&r, Ok(e) if e.summary().contains("interrupted"));
-            if !interrupted {
-                self.watch.results.insert(key, r);
-            }
+            // (an interrupted answer is shown, and asked again when the node is selected)
+            self.watch.results.insert(key, r);
         }
     }
+}
+
+/// Was the answer cut short by Esc?
+fn interrupted(r: &Result<Evaluation, String>) -> bool {
+    matches!(r, Ok(e) if e.summary().contains(crate::solver::INTERRUPTED))
 }
 
 /// The status line's words for an evaluation.
