@@ -348,6 +348,17 @@ fn an_invalid_condition_is_reported_when_set() {
         "{}",
         h.screen()
     );
+    // Such a breakpoint stops (as gdb does) and says why.
+    h.keys("<Esc>c");
+    assert_eq!(line_of(&h, h.app.selected), Some(3));
+    assert!(
+        h.app
+            .message
+            .contains("the condition is not valid here: cannot find value `bb`"),
+        "{}",
+        h.app.message
+    );
+    h.keys("B");
     // An int is not a condition.
     h.keys("c<BS><BS><BS><BS><BS><BS>b + 1<Enter>");
     assert!(h.app.conditions[&3]
