@@ -336,8 +336,10 @@ fn conditions_hold_where_the_path_allows() {
 fn an_interrupted_answer_says_so_and_is_not_kept() {
     // The sums of three cubes again, interrupted by another thread (Esc in the TUI).
     let src = "a: int\nb: int\nc: int\npass\n";
-    let mut config = Config::default();
-    config.timeout_ms = Some(1_500);
+    let config = Config {
+        timeout_ms: Some(1_500),
+        ..Config::default()
+    };
     let mut s = explored(src, None, config);
     let id = at_line(&s, 4)[0];
     let hard = "a * a * a + b * b * b + c * c * c == 33";
