@@ -164,6 +164,11 @@ pub(super) struct EvalCache {
     conds: HashMap<(NodeId, String), CondHolds>,
 }
 
+/// The 1-based column of byte offset `at` in `text` (in characters).
+fn column(text: &str, at: usize) -> usize {
+    text.char_indices().take_while(|(i, _)| *i < at).count() + 1
+}
+
 /// The first diagnostic in one line: its message, column and first note.
 fn words(diags: &[Diagnostic], text: &str) -> String {
     let Some(d) = diags.first() else {
@@ -171,7 +176,7 @@ fn words(diags: &[Diagnostic], text: &str) -> String {
     };
     let mut s = d.message.clone();
     if let Some(span) = d.span {
-        let col = text[..span.start.min(text.len())].chars().count() + 1;
+        let col = column(text, span.start);
         s.push_str(&format!(" (column {col})"));
     }
     if let Some(n) = d.notes.first() {
@@ -289,7 +294,7 @@ impl Session {
                 SatResult::Unknown(r) => Truth::Unknown(r),
             };
             if !raises.iter().any(|r| r.class == *class) {
-                let column = text[..span.start.min(text.len())].chars().count() + 1;
+                let column = column(text, span.start);
                 raises.push(Raise {
                     class: *class,
                     truth,

@@ -377,3 +377,50 @@ fn an_interrupted_answer_says_so_and_is_not_kept() {
         CondHolds::Undecided(r) if r != crate::solver::INTERRUPTED
     ));
 }
+
+#[test]
+fn random_text_never_panics() {
+    // Token soup (with non-ASCII names, quotes, Python constructs minipy lacks) at a node
+    // inside a call and at the module level: an answer or a message, never a panic.
+    const TOKENS: &[&str] = &[
+        "x", "z", "t", "a", "b", "g", "pos", "f", "(", ")", "[", "]", "+", "-", "*", "//", "%",
+        "<", "==", "!=", "and", "or", "not", "len", "abs", "min", "all", "any", "for", "in",
+        "range", ",", "1", "0", "-3", "True", "None", "ä", "'s'", ":", "lambda", "if", "else",
+        "**", "/", ".", "=", "x[0]", "(1, 2)", "()", "$1",
+    ];
+    let mut s = explored(FRAMES, None, Config::default());
+    let inside = at_line(&s, 7)[0];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut answers, mut errors) = (0, 0);
+    for _ in 0..400 {
+        let n = 1 + next() % 7;
+        let text: Vec<&str> = (0..n)
+            .map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize])
+            .collect();
+        let text = text.join(" ");
+        let up = (next() % 3) as usize;
+        match s.evaluate(inside, up, &text) {
+            Ok(e) => {
+                answers += 1;
+                assert_eq!(e.expr, text.trim());
+                for r in &e.raises {
+                    assert!(r.column >= 1 && r.column <= text.chars().count() + 1);
+                }
+            }
+            Err(m) => {
+                errors += 1;
+                assert!(!m.is_empty());
+            }
+        }
+    }
+    assert!(
+        answers > 10 && errors > 10,
+        "{answers} answers, {errors} errors"
+    );
+}
