@@ -420,7 +420,7 @@ fn random_text_never_panics() {
         }
     }
     assert!(
-        answers > 10 && errors > 10,
+        answers > 3 && errors > 100,
         "{answers} answers, {errors} errors"
     );
 }
