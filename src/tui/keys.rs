@@ -75,7 +75,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "W",
-        "watch an expression at every selected node (under the store); W Enter clears",
+        "watch an expression at every selected node (under the store); again: unwatch",
     ),
     ("e  E", "next / previous exception leaf"),
     (

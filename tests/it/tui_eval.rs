@@ -198,13 +198,11 @@ fn watches_follow_the_selection_and_are_cached() {
         .all(|c| !matches!(c, symdbg::tui::protocol::Cmd::Evaluate { .. })));
     h.pump();
     assert_eq!(h.app.watch.results.len(), n);
-    // A duplicate is refused, an empty W clears.
+    // Typed again, a watch is removed; an empty W clears them all.
     h.keys("Wz > 1<Enter>");
-    assert!(
-        h.app.message.contains("already watched"),
-        "{}",
-        h.app.message
-    );
+    assert_eq!(h.app.message, "watch removed: z > 1");
+    assert_eq!(h.app.watch.list, vec!["w - y", "nope"]);
+    assert!(h.screen().contains("─ watches"), "{}", h.screen());
     h.keys("W<Enter>");
     assert!(h.app.watch.list.is_empty());
     assert!(!h.screen().contains("─ watches"), "{}", h.screen());

@@ -25,7 +25,7 @@ impl PromptKind {
         match self {
             PromptKind::Exception => "stop at exception class (empty: any): ".to_string(),
             PromptKind::Evaluate => "evaluate: ".to_string(),
-            PromptKind::Watch => "watch (empty: clear all): ".to_string(),
+            PromptKind::Watch => "watch (a watched one: remove it; empty: clear all): ".to_string(),
             PromptKind::Condition(line) => format!("line {line} stops only if (empty: always): "),
         }
     }

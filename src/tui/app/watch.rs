@@ -4,7 +4,8 @@
 //! the call stack pane has picked (`Session::evaluate`); the answer shows in the store pane
 //! and in one line in the status line, an error (parse, unknown name, type) in the status
 //! line. `W` adds an expression to the watches, evaluated at every node selected (and for
-//! every frame picked), shown under the store; `W` and Enter on an empty prompt clears them.
+//! every frame picked), shown under the store; `W` with a watched expression removes it,
+//! `W` and Enter on an empty prompt clears them all.
 //! Answers are kept per (node, frame, expression): a node's state never changes, so moving
 //! back to a node costs nothing, and only the missing answers are asked for, all of a node's
 //! in one command that the worker answers between other commands (the UI never waits).
@@ -109,7 +110,8 @@ impl App {
         }
     }
 
-    /// Enter at the `W` prompt: add a watch, or clear them all (empty).
+    /// Enter at the `W` prompt: add a watch, remove it (typed again), or clear them all
+    /// (empty).
     pub(super) fn watch_prompt(&mut self, text: &str) {
         let text = text.trim();
         if text.is_empty() {
@@ -118,17 +120,19 @@ impl App {
             self.message = format!("{n} watches removed");
             return;
         }
-        if self.watch.list.iter().any(|w| w == text) {
-            self.message = format!("already watched: {text}");
+        // The same expression again removes it.
+        if let Some(k) = self.watch.list.iter().position(|w| w == text) {
+            self.watch.list.remove(k);
+            self.message = format!("watch removed: {text}");
             return;
         }
         if self.watch.list.len() >= MAX_WATCHES {
-            self.message = format!("at most {MAX_WATCHES} watches: W Enter clears them");
+            self.message = format!("at most {MAX_WATCHES} watches: W and a watched one removes it, W Enter clears them");
             return;
         }
         self.watch.list.push(text.to_string());
         self.message = format!(
-            "watching {text} ({} watches, under the store; W Enter clears)",
+            "watching {text} ({} watches, under the store; W {text} again removes it)",
             self.watch.list.len()
         );
         self.show_detail(Pane::Store);
