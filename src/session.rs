@@ -16,7 +16,9 @@
 //! - "why" ([`why`]): provenance, pruned branches and explanations joined with lines,
 //!   cached per node and target;
 //! - one replay of a model in the concrete interpreter, checked against the node
-//!   ([`replay`]), used by `check`, `run --counterexamples` and the TUI.
+//!   ([`replay`]), used by `check`, `run --counterexamples` and the TUI;
+//! - a person's minipy expression evaluated at a node ([`eval`]): the debugger's `:`, its
+//!   watches and conditional breakpoints.
 //!
 //! Architecture invariants: the session does no IO (no files, terminal or clock: progress
 //! is reported as node counts, the caller decides when to show it) and never imports the
