@@ -16,6 +16,7 @@ mod eval;
 pub mod explain;
 /// Compact symbolic execution: loops folded with a parameter κ (issue 15).
 pub mod fold;
+pub mod inspect;
 pub mod label;
 pub mod state;
 mod step;

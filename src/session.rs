@@ -16,13 +16,16 @@
 //! - "why" ([`why`]): provenance, pruned branches and explanations joined with lines,
 //!   cached per node and target;
 //! - one replay of a model in the concrete interpreter, checked against the node
-//!   ([`replay`]), used by `check`, `run --counterexamples` and the TUI.
+//!   ([`replay`]), used by `check`, `run --counterexamples` and the TUI;
+//! - a person's minipy expression evaluated at a node ([`eval`]): the debugger's `:`, its
+//!   watches and conditional breakpoints.
 //!
 //! Architecture invariants: the session does no IO (no files, terminal or clock: progress
 //! is reported as node counts, the caller decides when to show it) and never imports the
 //! front-ends (`cli`, `tui`), which build their views only through it.
 
 pub mod cuts;
+pub mod eval;
 pub mod replay;
 pub mod resume;
 pub mod run;
@@ -37,6 +40,7 @@ use crate::engine::{Config, Engine, NodeId, Tree};
 use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
+pub use eval::{CondHolds, Evaluation, Raise, Truth};
 pub use replay::{Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
@@ -98,6 +102,8 @@ pub struct Session {
     engine: Engine,
     /// Explanations computed so far ([`why`]).
     why_cache: why::WhyCache,
+    /// Evaluations and breakpoint conditions answered so far ([`eval`]).
+    eval_cache: eval::EvalCache,
 }
 
 impl Session {
@@ -120,6 +126,7 @@ impl Session {
             loaded,
             engine,
             why_cache: why::WhyCache::default(),
+            eval_cache: eval::EvalCache::default(),
         })
     }
 

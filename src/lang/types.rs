@@ -48,6 +48,17 @@ pub fn check(program: &Program) -> Result<TypeInfo, Vec<Diagnostic>> {
     checker::check_program(program)
 }
 
+/// Check one expression typed by a user (a debugger prompt) as read inside `function`
+/// (`None`: module code) of a checked program: its type, or every error. Calls of
+/// functions that are not `@predicate`s are refused.
+pub fn check_expr(
+    program: &Program,
+    function: Option<&str>,
+    e: &Expr,
+) -> Result<Type, Vec<Diagnostic>> {
+    checker::check_expr(program, function, e)
+}
+
 /// The signature of a builtin function (`len`, `abs`, `min`, `max`).
 pub fn builtin_signature(name: &str) -> Option<Signature> {
     let params: &[(&str, Type)] = match name {

@@ -8,11 +8,17 @@
 //! the next hit. Nodes already in the tree are walked too (a hit that was stepped by hand
 //! is still a hit), so a search gives the same hits in the same order however much of the
 //! subtree existed before.
+//!
+//! A breakpoint line may carry a condition (a minipy `bool` expression, read in the frame
+//! of the statement): the node stops the search only where the condition can hold on its
+//! path, asked of Z3 (path condition ∧ condition satisfiable, [`Session::condition_at`]). A
+//! condition the solver cannot decide counts as "may hold" and stops, saying so; a
+//! condition that does not type-check there stops too, with the error (as gdb does).
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::Ordering;
 
-use super::{Ended, Ran, Session, Stepped};
+use super::{CondHolds, Ended, Ran, Session, Stepped};
 use crate::base::{ExcClass, Outcome};
 use crate::engine::{Limits, NodeId};
 
@@ -46,6 +52,8 @@ impl ExcStop {
 pub struct Stops {
     /// 1-based breakpoint lines.
     pub lines: Vec<usize>,
+    /// Conditions of some of those lines: (line, minipy condition).
+    pub conditions: Vec<(usize, String)>,
     pub exceptions: ExcStop,
     /// Hits reported before: walked through, not reported again.
     pub seen: HashSet<NodeId>,
@@ -54,15 +62,22 @@ pub struct Stops {
 }
 
 /// Why a node is a hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Hit {
     Line(usize),
+    /// A breakpoint line whose condition can hold on the path; `note`: why it stopped
+    /// although that is not known (the solver's reason, or the condition's error).
+    Conditional {
+        line: usize,
+        note: Option<String>,
+    },
     Exception(ExcClass),
 }
 
 impl Session {
-    /// Is `id` a hit for `stops` (ignoring [`Stops::seen`])?
-    pub fn hit(&self, id: NodeId, stops: &Stops) -> Option<Hit> {
+    /// Is `id` a hit for `stops` (ignoring [`Stops::seen`])? A conditional breakpoint asks
+    /// the solver.
+    pub fn hit(&mut self, id: NodeId, stops: &Stops) -> Option<Hit> {
         let node = self.tree().node(id);
         if let Some(outcome) = node.outcome() {
             if stops.exceptions.stops(Some(outcome)) {
@@ -71,7 +86,23 @@ impl Session {
             return None;
         }
         let line = self.statement_line(id)?;
-        stops.lines.contains(&line).then_some(Hit::Line(line))
+        if !stops.lines.contains(&line) {
+            return None;
+        }
+        let Some((_, cond)) = stops.conditions.iter().find(|(l, _)| *l == line) else {
+            return Some(Hit::Line(line));
+        };
+        let note = match self.condition_at(id, cond) {
+            CondHolds::Holds => None,
+            CondHolds::Never => return None,
+            // Esc: not a hit; the search stops at its next step.
+            CondHolds::Undecided(r) if r == crate::solver::INTERRUPTED => return None,
+            CondHolds::Undecided(r) => Some(format!(
+                "the solver could not decide the condition ({r}): it may hold"
+            )),
+            CondHolds::Error(m) => Some(format!("the condition is not valid here: {m}")),
+        };
+        Some(Hit::Conditional { line, note })
     }
 
     /// Explore `from`'s subtree (`from` itself is never a hit) until a node that is a hit
@@ -106,8 +137,8 @@ impl Session {
         } {
             if cur != from && !stops.seen.contains(&cur) {
                 if let Some(hit) = self.hit(cur, stops) {
-                    let ended = match hit {
-                        Hit::Line(l) => Ended::Breakpoint(l),
+                    let ended = match &hit {
+                        Hit::Line(l) | Hit::Conditional { line: l, .. } => Ended::Breakpoint(*l),
                         Hit::Exception(_) => Ended::Done,
                     };
                     let ran = Ran {

@@ -11,10 +11,12 @@ mod frames;
 mod input;
 mod nav;
 mod prompt;
+mod watch;
 mod why;
 
-pub use breaks::Search;
+pub use breaks::{Condition, Search};
 pub use prompt::PromptKind;
+pub use watch::{EvalKey, Watches};
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -115,6 +117,8 @@ pub struct App {
     pub scroll: HashMap<Pane, usize>,
     /// Breakpoint lines, each enabled or not.
     pub breakpoints: BTreeMap<usize, bool>,
+    /// Conditions of breakpoints (`B`, then `c`): stop only where they can hold.
+    pub conditions: BTreeMap<usize, Condition>,
     /// Which exception leaves stop `c` and `r`.
     pub exc_break: crate::session::ExcStop,
     /// `c` and `r` search breadth-first (`--bfs`).
@@ -162,6 +166,8 @@ pub struct App {
     pub ghost: Option<usize>,
     /// The pruned branches known per stepped node (the ghost rows' text).
     pub pruned: HashMap<u32, Vec<PrunedInfo>>,
+    /// `:` and the watches (`W`): expressions evaluated at nodes.
+    pub watch: Watches,
 }
 
 impl App {
@@ -189,6 +195,7 @@ impl App {
             code_cursor: 1,
             scroll: HashMap::new(),
             breakpoints: BTreeMap::new(),
+            conditions: BTreeMap::new(),
             exc_break: Default::default(),
             bfs: false,
             search: None,
@@ -218,6 +225,7 @@ impl App {
             why_shown: None,
             ghost: None,
             pruned: HashMap::new(),
+            watch: Watches::default(),
         }
     }
 
@@ -233,7 +241,7 @@ impl App {
 
     /// Is the worker doing something the user waits for?
     pub fn waiting(&self) -> bool {
-        self.busy.is_some() || !self.pending.is_empty()
+        self.busy.is_some() || !self.pending.is_empty() || self.watch.has_pending()
     }
 
     /// Ask for details, a model or a replay (once per node until answered).
@@ -360,6 +368,8 @@ impl App {
             Reply::Assumed(Ok(texts)) => self.assumed(texts),
             // (the `Done` that follows says why)
             Reply::Assumed(Err(_)) => {}
+            Reply::Evaluated { node, up, results } => self.evaluated(node, up, results),
+            Reply::Condition { line, text, error } => self.condition_checked(line, text, error),
             Reply::Replay(id, r) => {
                 self.pending.remove(&('r', id));
                 self.message = match &r {
@@ -396,6 +406,7 @@ impl App {
         for p in [Pane::Path, Pane::Store, Pane::Stack, Pane::Model] {
             self.scroll.insert(p, 0);
         }
+        self.request_watches();
     }
 
     pub fn scroll_of(&self, pane: Pane) -> usize {

@@ -53,7 +53,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "b",
         "toggle a breakpoint on the code cursor's line (tree focused: the ▶ line)",
     ),
-    ("B", "breakpoint list: Space enable/disable, d delete"),
+    (
+        "B",
+        "breakpoint list: Space enable/disable, c condition (stop where it can hold), d delete",
+    ),
     (
         "x  X",
         "exception breakpoint: every exception leaf on/off; X: one class",
@@ -69,6 +72,14 @@ pub const KEYS: &[(&str, &str)] = &[
     (
         "a  A",
         "assume a precondition (prompt; the tree restarts at the root); A: list, remove one",
+    ),
+    (
+        ":",
+        "evaluate a minipy expression at the node (call stack's frame): value, verdict, model",
+    ),
+    (
+        "W",
+        "watch an expression at every selected node (under the store); again: unwatch",
     ),
     ("e  E", "next / previous exception leaf"),
     (

@@ -6,7 +6,7 @@
 
 pub use crate::base::Outcome;
 use crate::engine::LoopMode;
-use crate::session::ExcStop;
+use crate::session::{Evaluation, ExcStop};
 
 /// UI → worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +24,8 @@ pub enum Cmd {
     Resume {
         from: u32,
         lines: Vec<usize>,
+        /// Conditions of some of `lines`: (line, minipy condition).
+        conditions: Vec<(usize, String)>,
         exceptions: ExcStop,
         seen: Vec<u32>,
         bfs: bool,
@@ -49,6 +51,15 @@ pub enum Cmd {
     /// accepted) `Ready` with the new tree, and `Done`. `rerun`: explore the new tree's
     /// whole subtree at once (the old tree had been explored).
     Assume { texts: Vec<String>, rerun: bool },
+    /// Evaluate minipy expressions at a node in the frame `up` frames out from the
+    /// innermost (`:` and the watches; `Session::evaluate`). Answered with `Evaluated`.
+    Evaluate {
+        node: u32,
+        up: usize,
+        exprs: Vec<String>,
+    },
+    /// Does a breakpoint condition type-check on its line? Answered with `Condition`.
+    CheckCondition { line: usize, text: String },
 }
 
 /// How a node shows in the tree (a leaf's outcome colours it).
@@ -228,4 +239,16 @@ pub enum Reply {
     /// The answer to [`Cmd::Assume`]: the preconditions now in force (the tree starts
     /// again at the root), or why they were refused (the old tree stays).
     Assumed(Result<Vec<String>, String>),
+    /// Per expression asked for (see [`Cmd::Evaluate`]): its evaluation or the error.
+    Evaluated {
+        node: u32,
+        up: usize,
+        results: Vec<(String, Result<Evaluation, String>)>,
+    },
+    /// See [`Cmd::CheckCondition`]: `error` is `None` when the condition is valid.
+    Condition {
+        line: usize,
+        text: String,
+        error: Option<String>,
+    },
 }

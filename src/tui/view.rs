@@ -12,6 +12,7 @@ mod details;
 mod overlay;
 mod status;
 mod tree;
+mod watch;
 mod why;
 
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
@@ -72,14 +73,24 @@ fn layout(main: Rect, app: &App) -> Vec<(Pane, Rect)> {
                 .areas(main);
         let [code, path] =
             Layout::vertical([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(left);
+        // An evaluation or watches under the store: the store and call stack get more room.
+        let (tree_h, mid_h) = if watch::shown(app) {
+            (38, 40)
+        } else {
+            (52, 26)
+        };
         let [tree, mid, model] = Layout::vertical([
-            Constraint::Percentage(52),
-            Constraint::Percentage(26),
+            Constraint::Percentage(tree_h),
+            Constraint::Percentage(mid_h),
             Constraint::Percentage(22),
         ])
         .areas(right);
-        let [store, stack] =
-            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(mid);
+        let store_w = if watch::shown(app) { 60 } else { 50 };
+        let [store, stack] = Layout::horizontal([
+            Constraint::Percentage(store_w),
+            Constraint::Percentage(100 - store_w),
+        ])
+        .areas(mid);
         vec![
             (Pane::Code, code),
             (Pane::Path, path),

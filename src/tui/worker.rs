@@ -116,6 +116,23 @@ impl Worker {
                     .collect(),
             )),
             Cmd::Assume { texts, rerun } => self.assume(texts, rerun, &emit),
+            Cmd::Evaluate { node, up, exprs } => {
+                let cancel = self.session.engine().cancel_handle();
+                cancel.store(false, std::sync::atomic::Ordering::Relaxed);
+                let results = exprs
+                    .into_iter()
+                    .map(|e| {
+                        let r = self.session.evaluate(NodeId(node), up, &e);
+                        (e, r)
+                    })
+                    .collect();
+                emit(Reply::Evaluated { node, up, results });
+            }
+            Cmd::CheckCondition { line, text } => emit(Reply::Condition {
+                line,
+                error: self.session.check_condition(line, &text).err(),
+                text,
+            }),
             Cmd::Step(id) => self.step(id, None, &emit),
             Cmd::StepWith(id, mode) => self.step(id, Some(mode), &emit),
             Cmd::StepOver(id) | Cmd::Finish(id) | Cmd::Run(id) => {
@@ -140,12 +157,14 @@ impl Worker {
             Cmd::Resume {
                 from,
                 lines,
+                conditions,
                 exceptions,
                 seen,
                 bfs,
             } => {
                 let stops = Stops {
                     lines,
+                    conditions,
                     exceptions,
                     seen: seen.into_iter().map(NodeId).collect(),
                     bfs,
@@ -160,6 +179,21 @@ impl Worker {
                             "breakpoint on line {line} (hit {}); c: next hit on any path",
                             stops.seen.len() + 1
                         )
+                    }
+                    Some(Hit::Conditional { line, note }) => {
+                        let cond = stops
+                            .conditions
+                            .iter()
+                            .find(|(l, _)| *l == line)
+                            .map_or("", |(_, c)| c.as_str());
+                        let mut m = format!(
+                            "breakpoint on line {line} where {cond} can hold (hit {}); c: next hit on any path",
+                            stops.seen.len() + 1
+                        );
+                        if let Some(n) = note {
+                            m = format!("{m}; {n}");
+                        }
+                        m
                     }
                     Some(Hit::Exception(class)) => format!(
                         "exception breakpoint: {class} leaf (hit {}); c: next hit on any path",

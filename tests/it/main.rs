@@ -68,6 +68,8 @@ mod tui_assume;
 mod tui_breaks;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
 mod tui_e2e;
+/// Issue 16: `:` evaluate at a node, `W` watches, conditional breakpoints.
+mod tui_eval;
 mod tui_keys;
 /// The TUI's why: origins in the path pane, pruned ghost rows (`p`), explanations (`w`).
 mod tui_why;

@@ -13,6 +13,9 @@ use crate::lang::ast::{
 
 mod expr;
 mod hints;
+mod standalone;
+
+pub(super) use standalone::check_expr;
 
 use hints::{a, mismatch, show, similar};
 

@@ -4,13 +4,26 @@
 //! `c` continues the last search: from the node where it started, walking past the hits
 //! already shown, so pressing `c` again goes to the next hit on any path. `r` starts a
 //! search from the selected node; `C` runs the subtree through every breakpoint.
+//!
+//! A breakpoint may carry a condition (`c` in the list): a minipy `bool` expression read
+//! in the frame of its line; the search stops at a node on that line only where the
+//! condition can hold on the node's path (`Session::condition_at`). The worker checks the
+//! condition when it is set (`Cmd::CheckCondition`) and the list shows an error.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
-use super::{App, Mode, Pane};
+use super::{App, Mode, Pane, PromptKind};
 use crate::base::ExcClass;
 use crate::session::ExcStop;
 use crate::tui::protocol::Cmd;
+
+/// A breakpoint's condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    pub text: String,
+    /// Why it does not parse or type-check on its line (`None`: valid, or not checked yet).
+    pub error: Option<String>,
+}
 
 /// A search that `c` continues: where it started and the hits shown so far.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,8 +63,11 @@ impl App {
         let text = self.line_text(line).trim().to_string();
         if self.breakpoints.remove(&line).is_none() {
             self.breakpoints.insert(line, true);
-            self.message = format!("breakpoint on line {line}: {text} (c runs to it on any path)");
+            self.message = format!(
+                "breakpoint on line {line}: {text} (c runs to it on any path; B, c: a condition)"
+            );
         } else {
+            self.conditions.remove(&line);
             self.message = format!("breakpoint on line {line} removed");
         }
         self.search = None;
@@ -116,6 +132,11 @@ impl App {
         let cmd = Cmd::Resume {
             from: search.origin,
             lines: self.enabled_breakpoints(),
+            conditions: self
+                .conditions
+                .iter()
+                .map(|(l, c)| (*l, c.text.clone()))
+                .collect(),
             exceptions: self.exc_break,
             seen: search.seen.clone(),
             bfs: self.bfs,
@@ -143,8 +164,45 @@ impl App {
         };
     }
 
-    /// Keys in the breakpoint list (`B`): j/k move, Space/Enter enable or disable, d
-    /// deletes, x toggles the exception breakpoint, anything else closes it.
+    /// Set (or with empty text remove) the condition of the breakpoint on `line`; the
+    /// worker checks it. Back to the list afterwards.
+    pub(super) fn set_condition(&mut self, line: usize, text: &str) {
+        let text = text.trim();
+        self.mode = Mode::Breakpoints;
+        self.search = None;
+        if text.is_empty() {
+            self.conditions.remove(&line);
+            self.message = format!("breakpoint on line {line}: no condition");
+            return;
+        }
+        self.conditions.insert(
+            line,
+            Condition {
+                text: text.to_string(),
+                error: None,
+            },
+        );
+        self.message = format!("breakpoint on line {line} stops only where {text} can hold");
+        self.outbox.push(Cmd::CheckCondition {
+            line,
+            text: text.to_string(),
+        });
+    }
+
+    /// The worker's verdict on a condition (ignored if it changed meanwhile).
+    pub(super) fn condition_checked(&mut self, line: usize, text: String, error: Option<String>) {
+        let Some(c) = self.conditions.get_mut(&line).filter(|c| c.text == text) else {
+            return;
+        };
+        if let Some(e) = &error {
+            self.message = format!("condition on line {line}: {e}");
+        }
+        c.error = error;
+    }
+
+    /// Keys in the breakpoint list (`B`): j/k move, Space/Enter enable or disable, c sets
+    /// the condition, d deletes, x toggles the exception breakpoint, anything else closes
+    /// it.
     pub(super) fn breaks_key(&mut self, key: KeyEvent) {
         let lines: Vec<usize> = self.breakpoints.keys().copied().collect();
         let n = lines.len();
@@ -163,9 +221,19 @@ impl App {
                     self.search = None;
                 }
             }
+            KeyCode::Char('c') => {
+                if let Some(&l) = lines.get(self.breaks_cursor) {
+                    let text = self
+                        .conditions
+                        .get(&l)
+                        .map_or(String::new(), |c| c.text.clone());
+                    self.mode = Mode::Prompt(PromptKind::Condition(l), text);
+                }
+            }
             KeyCode::Char('d') | KeyCode::Delete => {
                 if let Some(l) = lines.get(self.breaks_cursor) {
                     self.breakpoints.remove(l);
+                    self.conditions.remove(l);
                     self.breaks_cursor = self.breaks_cursor.min(n.saturating_sub(2));
                     self.search = None;
                 }

@@ -48,6 +48,7 @@ impl App {
             .saturating_add(by)
             .clamp(0, n as isize - 1) as usize;
         self.frame_up = up;
+        self.request_watches();
         let (name, line) = match self.picked_frame_info() {
             Some((name, _, line)) => (name.to_string(), line),
             None => {

@@ -115,7 +115,8 @@ impl App {
             }
             KeyCode::Esc => {
                 self.typeahead.clear();
-                if self.busy.is_some() {
+                // (an evaluation the solver is slow on is interrupted too)
+                if self.busy.is_some() || self.watch.has_pending() {
                     self.interrupt();
                 } else {
                     self.message.clear();
@@ -158,6 +159,8 @@ impl App {
             }
             KeyCode::Char('x') => self.toggle_exception_break(),
             KeyCode::Char('X') => self.mode = Mode::Prompt(PromptKind::Exception, String::new()),
+            KeyCode::Char(':') => self.mode = Mode::Prompt(PromptKind::Evaluate, String::new()),
+            KeyCode::Char('W') => self.mode = Mode::Prompt(PromptKind::Watch, String::new()),
             KeyCode::Char('m') => {
                 self.request(Cmd::Model(self.selected));
                 self.show_detail(Pane::Model);

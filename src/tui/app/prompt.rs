@@ -1,4 +1,5 @@
 //! Prompts typed in the hint line: the exception class of the exception breakpoint (`X`),
+//! an expression to evaluate (`:`) or watch (`W`), a breakpoint's condition (`c` in `B`),
 //! a precondition to add (`a`) or remove (`A`).
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
@@ -15,15 +16,24 @@ pub enum PromptKind {
     Assume,
     /// Which precondition to remove (`A`): its number, or `all`.
     Unassume,
+    /// A minipy expression to evaluate at the selected node (`:`).
+    Evaluate,
+    /// An expression to watch (empty: clear the watches).
+    Watch,
+    /// The condition of the breakpoint on this line (empty: none).
+    Condition(usize),
 }
 
 impl PromptKind {
     /// The text before what the user types.
-    pub fn label(self) -> &'static str {
+    pub fn label(self) -> String {
         match self {
-            PromptKind::Exception => "stop at exception class (empty: any): ",
-            PromptKind::Assume => "assume (a condition over the inputs): ",
-            PromptKind::Unassume => "remove assumption # (or all): ",
+            PromptKind::Exception => "stop at exception class (empty: any): ".to_string(),
+            PromptKind::Assume => "assume (a condition over the inputs): ".to_string(),
+            PromptKind::Unassume => "remove assumption # (or all): ".to_string(),
+            PromptKind::Evaluate => "evaluate: ".to_string(),
+            PromptKind::Watch => "watch (a watched one: remove it; empty: clear all): ".to_string(),
+            PromptKind::Condition(line) => format!("line {line} stops only if (empty: always): "),
         }
     }
 }
@@ -47,6 +57,9 @@ impl App {
                     PromptKind::Exception => self.set_exception_class(&text),
                     PromptKind::Assume => self.add_assumption(&text),
                     PromptKind::Unassume => self.remove_assumption(&text),
+                    PromptKind::Evaluate => self.evaluate_prompt(&text),
+                    PromptKind::Watch => self.watch_prompt(&text),
+                    PromptKind::Condition(line) => self.set_condition(line, &text),
                 }
             }
             // Backspace pops a character (in the guard); on an empty prompt it leaves it.

@@ -1,5 +1,5 @@
 //! The breakpoint list (`B`): every line breakpoint with its source text, enabled (`●`) or
-//! disabled (`○`), and the exception breakpoint; the row under the cursor is reversed.
+//! disabled (`○`; `◆`/`◇` with a condition, shown after the line), and the exception breakpoint; the row under the cursor is reversed.
 
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
+use crate::base::escape::escape_text;
 use crate::session::ExcStop;
 use crate::tui::app::App;
 
@@ -19,11 +20,15 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
         if row == app.breaks_cursor {
             style = style.add_modifier(Modifier::REVERSED);
         }
-        lines.push(Line::from(vec![
-            Span::styled(
-                if on { " ● " } else { " ○ " },
-                Style::default().fg(p.breakpoint),
-            ),
+        let cond = app.conditions.get(&line);
+        let mark = match (on, cond.is_some()) {
+            (true, false) => " ● ",
+            (false, false) => " ○ ",
+            (true, true) => " ◆ ",
+            (false, true) => " ◇ ",
+        };
+        let mut spans = vec![
+            Span::styled(mark, Style::default().fg(p.breakpoint)),
             Span::styled(
                 format!(
                     "line {line:>digits$}  {}",
@@ -31,7 +36,20 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
                 ),
                 style,
             ),
-        ]));
+        ];
+        if let Some(c) = cond {
+            spans.push(Span::styled(
+                format!("  if {}", escape_text(&c.text)),
+                Style::default().fg(p.accent),
+            ));
+            if let Some(e) = &c.error {
+                spans.push(Span::styled(
+                    format!("  ⚠ {}", escape_text(e)),
+                    Style::default().fg(p.exception_leaf),
+                ));
+            }
+        }
+        lines.push(Line::from(spans));
     }
     if lines.is_empty() {
         lines.push(Line::styled(
@@ -47,7 +65,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
     lines.push(Line::raw(""));
     lines.push(Line::raw(format!(" exceptions: {exc}")));
     lines.push(Line::styled(
-        " j k move · Space enable/disable · d delete · x exceptions · other keys close",
+        " j k move · Space enable/disable · c condition · d delete · x exceptions · other keys close",
         Style::default().fg(p.dim),
     ));
     let widest = lines.iter().map(|l| l.width()).max().unwrap_or(0) as u16;

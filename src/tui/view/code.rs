@@ -1,4 +1,4 @@
-//! The code pane: the source with line numbers, breakpoints (`●`) and the selected node's
+//! The code pane: the source with line numbers, breakpoints (`●`; `◆` with a condition) and the selected node's
 //! statement (`▶`, highlighted line); the code cursor (reversed line number when the pane has
 //! the focus, underlined otherwise).
 
@@ -31,12 +31,15 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     for line in (scroll + 1..=lines).take(height) {
         let bp = app.breakpoints.get(&line).copied();
         let here = current == Some(line);
+        let conditional = app.conditions.contains_key(&line);
         let mut spans = vec![
             Span::styled(
-                match bp {
-                    Some(true) => "●",
-                    Some(false) => "○",
-                    None => " ",
+                match (bp, conditional) {
+                    (Some(true), false) => "●",
+                    (Some(false), false) => "○",
+                    (Some(true), true) => "◆",
+                    (Some(false), true) => "◇",
+                    (None, _) => " ",
                 },
                 Style::default().fg(p.breakpoint),
             ),

@@ -33,7 +33,11 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, pane: Pane, rect: Rect) {
     f.render_widget(b, rect);
     let lines = match pane {
         Pane::Path => path(app, id),
-        Pane::Store => store(app, id, inner.width as usize),
+        Pane::Store => {
+            let mut lines = store(app, id, inner.width as usize);
+            lines.extend(super::watch::lines(app));
+            lines
+        }
         Pane::Stack => stack(app, id),
         _ => model(app, id),
     };

@@ -102,6 +102,7 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
         Mode::Breakpoints => vec![
             ("j k", "move"),
             ("Space", "enable/disable"),
+            ("c", "condition"),
             ("d", "delete"),
             ("x", "exceptions"),
         ],
