@@ -26,6 +26,7 @@ pub mod cuts;
 pub mod replay;
 pub mod resume;
 pub mod run;
+pub mod saved;
 pub mod view;
 pub mod why;
 
@@ -40,6 +41,7 @@ use crate::transform::ir;
 pub use replay::{Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
+pub use saved::{FrontierStep, Replayed, StepKind};
 pub use view::{Form, NodeView};
 pub use why::{ConjunctOrigin, CoreEntry, Explained, HardPart, PrunedBranch, Why, WhyTarget};
 
@@ -77,6 +79,8 @@ pub struct Session {
     engine: Engine,
     /// Explanations computed so far ([`why`]).
     why_cache: why::WhyCache,
+    /// The transition a person picked at annotated loops ([`saved`]).
+    choices: saved::Choices,
 }
 
 impl Session {
@@ -99,6 +103,7 @@ impl Session {
             loaded,
             engine,
             why_cache: why::WhyCache::default(),
+            choices: saved::Choices::default(),
         })
     }
 
