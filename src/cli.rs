@@ -66,6 +66,9 @@ struct DebugArgs {
     /// `c` and `r` search for breakpoint hits breadth-first instead of depth-first
     #[arg(long)]
     bfs: bool,
+    /// Restore a saved session (breakpoints, explored tree, selection) from this file; `S` saves to it
+    #[arg(long, value_name = "FILE")]
+    session: Option<PathBuf>,
 }
 
 /// `--colors`: the terminal's colour depth.
@@ -325,8 +328,15 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         let _ = cmd.print_help();
         return Ok(EXIT_USAGE);
     };
+    // The stamp before the read: a write during the read shows as a change.
+    let stamp = crate::tui::program_file::Stamp::of(file);
     let source = source::read_source(file)?;
     let opts = &args.explore;
+    let files = crate::tui::Files {
+        program: Some(file.clone()),
+        stamp,
+        session: args.session.clone(),
+    };
     Ok(crate::tui::run(crate::tui::Setup {
         source,
         entry: opts.entry.clone(),
@@ -342,7 +352,7 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         theme: args.theme.clone(),
         colors: args.colors.depth(),
         bfs: args.bfs,
-    }))
+    }, files))
 }
 
 /// A failure to report on stderr (already rendered), exit code 2.

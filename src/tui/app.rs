@@ -10,10 +10,12 @@ mod frames;
 mod input;
 mod nav;
 mod prompt;
+mod reload;
 mod why;
 
 pub use breaks::Search;
 pub use prompt::PromptKind;
+pub use reload::ReloadState;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -76,6 +78,8 @@ pub enum Mode {
     Breakpoints,
     /// Typing at a prompt; the text so far.
     Prompt(PromptKind, String),
+    /// The diagnostics of a reload that did not load (`App::reload`).
+    Errors,
 }
 
 /// Long work the worker is doing.
@@ -161,6 +165,8 @@ pub struct App {
     pub ghost: Option<usize>,
     /// The pruned branches known per stepped node (the ghost rows' text).
     pub pruned: HashMap<u32, Vec<PrunedInfo>>,
+    /// The program file: changed on disk? the errors of a failed reload (`L`).
+    pub reload: ReloadState,
 }
 
 impl App {
@@ -217,6 +223,7 @@ impl App {
             why_shown: None,
             ghost: None,
             pruned: HashMap::new(),
+            reload: ReloadState::default(),
         }
     }
 
@@ -356,6 +363,14 @@ impl App {
                     self.pruned.insert(id, p);
                 }
             }
+            Reply::Reloaded {
+                text,
+                stamp,
+                carry,
+                delta,
+            } => self.reloaded(text, stamp, carry, delta),
+            Reply::Carry(carry) => self.apply_carry(carry),
+            Reply::LoadErrors(text) => self.load_errors(text),
             Reply::Replay(id, r) => {
                 self.pending.remove(&('r', id));
                 self.message = match &r {

@@ -5,6 +5,8 @@
 //! strings and numbers. Node ids are the engine's creation indices (`u32`).
 
 pub use crate::base::Outcome;
+use super::carry::Carry;
+use super::program_file::Stamp;
 use crate::engine::LoopMode;
 use crate::session::ExcStop;
 
@@ -44,6 +46,15 @@ pub enum Cmd {
     /// The pruned branches of these stepped nodes (no solver call): the tree's ghost rows
     /// (`p`). Answered with `Pruned`.
     Pruned(Vec<u32>),
+    /// Read the program file again and rebuild the session (`L`), keeping the settings
+    /// and, where it still exists, the explored tree and the selection: answered with
+    /// `Reloaded`, the tree, `Done`; or `LoadErrors` and `Done` (the old session stays).
+    Reload { selected: u32, carry: Carry },
+    /// Write the session file (`S`): answered with `Done`.
+    Save { selected: u32, carry: Carry },
+    /// Read the session file given with `--session` and replay it: answered with `Carry`,
+    /// the tree, `Done` (or just `Done` saying why not).
+    Restore,
 }
 
 /// How a node shows in the tree (a leaf's outcome colours it).
@@ -220,4 +231,16 @@ pub enum Reply {
     },
     /// Per node asked for (see [`Cmd::Pruned`]): its pruned branches.
     Pruned(Vec<(u32, Vec<PrunedInfo>)>),
+    /// A new session on the program's new text: the UI starts a new tree with `delta`
+    /// (the root) and takes the settings (breakpoints moved with their lines).
+    Reloaded {
+        text: String,
+        stamp: Option<Stamp>,
+        carry: Carry,
+        delta: Delta,
+    },
+    /// The settings a session file restored.
+    Carry(Carry),
+    /// The program on disk does not load: its diagnostics, rendered.
+    LoadErrors(String),
 }

@@ -8,6 +8,7 @@
 //! step (the nodes reached so far stay, the rest stay open).
 
 mod describe;
+mod reload;
 mod replay;
 mod tests_file;
 mod why;
@@ -19,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::protocol::{Cmd, Delta, Kind, Reply};
-use super::Setup;
+use super::{Files, Setup};
 use crate::diagnostics::Diagnostic;
 use crate::engine::{Limits, LoopMode, NodeId};
 use crate::session::{Ended, ExcStop, Hit, Policy, Session, Stepped, Stops};
@@ -37,6 +38,8 @@ pub struct Worker {
     sent: usize,
     /// Sent nodes that were open then (their kind may change).
     open_sent: Vec<u32>,
+    /// The program's file and the session file (reload, save, restore).
+    pub files: Files,
 }
 
 impl Worker {
@@ -53,6 +56,7 @@ impl Worker {
             max_nodes: setup.max_nodes,
             sent: 0,
             open_sent: Vec::new(),
+            files: Files::default(),
         })
     }
 
@@ -115,6 +119,9 @@ impl Worker {
                     .map(|id| (id, why::pruned(&self.session, NodeId(id))))
                     .collect(),
             )),
+            Cmd::Reload { selected, carry } => self.reload(selected, carry, &emit),
+            Cmd::Save { selected, carry } => self.save(selected, carry, &emit),
+            Cmd::Restore => self.restore(&emit),
             Cmd::Step(id) => self.step(id, None, &emit),
             Cmd::StepWith(id, mode) => self.step(id, Some(mode), &emit),
             Cmd::StepOver(id) | Cmd::Finish(id) | Cmd::Run(id) => {
@@ -293,7 +300,7 @@ pub struct Handle {
 }
 
 /// Start the worker thread; returns once the engine is built (or the program rejected).
-pub fn spawn(setup: Setup) -> Result<Handle, Vec<Diagnostic>> {
+pub fn spawn(setup: Setup, files: Files) -> Result<Handle, Vec<Diagnostic>> {
     let (cmd_tx, cmd_rx) = channel::<Cmd>();
     let (reply_tx, reply_rx) = channel::<Reply>();
     let (ready_tx, ready_rx) = channel();
@@ -302,7 +309,7 @@ pub fn spawn(setup: Setup) -> Result<Handle, Vec<Diagnostic>> {
         .stack_size(STACK_SIZE)
         .spawn(move || {
             let mut worker = match Worker::new(&setup) {
-                Ok(w) => w,
+                Ok(w) => Worker { files, ..w },
                 Err(d) => {
                     let _ = ready_tx.send(Err(d));
                     return;

@@ -63,6 +63,7 @@ impl App {
             }
             Mode::Breakpoints => return self.breaks_key(key),
             Mode::Prompt(..) => return self.prompt_key(key),
+            Mode::Errors => return self.errors_key(key),
             Mode::Normal => {}
         }
         // While the worker is busy, keys that act on the tree wait for it (type-ahead).
@@ -178,6 +179,8 @@ impl App {
             KeyCode::Char('t') => self.next_theme(),
             KeyCode::Char('p') => self.toggle_pruned(),
             KeyCode::Char('w') => self.why(),
+            KeyCode::Char('L') => self.reload_key(),
+            KeyCode::Char('S') => self.save_key(),
             _ => {}
         }
     }
