@@ -315,6 +315,30 @@ if s > 3:
     }
 
     #[test]
+    fn esc_stops_a_replay_between_steps() {
+        let mut a = open(LOOP);
+        a.run(a.tree().root(), Policy::Subtree, Limits::default(), &|_| {});
+        let frontier = a.frontier();
+        assert!(frontier.len() > 3);
+        let mut b = open(LOOP);
+        let cancel = b.engine().cancel_handle();
+        // Esc during the second step's progress report: two steps, then the replay stops.
+        let calls = std::cell::Cell::new(0);
+        let r = b.replay_frontier(&frontier, &|_| {
+            calls.set(calls.get() + 1);
+            if calls.get() == 2 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        });
+        assert!(r.cancelled, "{r:?}");
+        assert_eq!(r.stepped, 2);
+        // Replaying again goes on from there (the cancel flag is cleared).
+        let rest = b.replay_frontier(&frontier, &|_| {});
+        assert_eq!((rest.stepped, rest.skipped), (frontier.len() - 2, 2));
+        assert_eq!(shape(&a), shape(&b));
+    }
+
+    #[test]
     fn follow_stops_at_the_deepest_existing_node() {
         let mut s = open("x: int\nif x > 0:\n    y = 1\nz = 2\n");
         s.run(s.tree().root(), Policy::Subtree, Limits::default(), &|_| {});

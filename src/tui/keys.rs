@@ -72,6 +72,14 @@ pub const KEYS: &[(&str, &str)] = &[
         "search statements, conditions and leaves; / Enter: next match",
     ),
     ("N", "previous match of the last search"),
+    (
+        "L",
+        "reload the program file (keeps breakpoints, the explored tree and the selection)",
+    ),
+    (
+        "S",
+        "save the session (breakpoints, tree, selection) beside the program or to --session",
+    ),
     ("t", "next theme"),
     (
         "Esc",

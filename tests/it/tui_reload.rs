@@ -1,0 +1,570 @@
+//! Issue 16 items 5 and 6: reloading the program (`L`) and saving/restoring a session
+//! (`S`, `--session`). Keys in, app state and frame out, through the synchronous harness on
+//! programs written to temporary files; one end-to-end run of the real binary in a pty.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use symdbg::base::{ExcClass, SourceMap};
+use symdbg::engine::Config;
+use symdbg::session::ExcStop;
+use symdbg::tui::app::Mode;
+use symdbg::tui::harness::Harness;
+use symdbg::tui::program_file::Stamp;
+use symdbg::tui::protocol::{Kind, NodeInfo};
+use symdbg::tui::{Files, Setup};
+
+use super::tui_e2e::Tui;
+
+/// A loop with invariants (a loop choice for `s`/`u`), a branch, two exceptions.
+const SRC: &str = "\
+t: tuple
+x: int
+i = 0
+s = 0
+while i < len(t):
+    invariant 0 <= i <= len(t)
+    s += t[i]
+    i += 1
+if x >= 0:
+    y = s // x
+else:
+    y = 0
+assert y != 7
+";
+
+/// A fresh directory for one test's files.
+fn temp_dir(tag: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "symdbg-reload-{}-{tag}-{n}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// `path` in the harness as `symdbg path [--entry E] [--session S]` opens it.
+fn open_file(path: &Path, entry: Option<&str>, session: Option<&Path>) -> Harness {
+    let stamp = Stamp::of(path);
+    let text = std::fs::read_to_string(path).expect("read the program");
+    let setup = Setup {
+        source: SourceMap::new(path.display().to_string(), text),
+        entry: entry.map(str::to_string),
+        config: Config::default(),
+        max_nodes: 10_000,
+        theme: None,
+        colors: Default::default(),
+        bfs: false,
+    };
+    let files = Files {
+        program: Some(path.to_path_buf()),
+        stamp,
+        session: session.map(Path::to_path_buf),
+    };
+    Harness::open_with(setup, files, 120, 40).unwrap_or_else(|d| panic!("{d:?}"))
+}
+
+/// Write a new text; the stamp must change (a coarse clock may need a moment).
+fn rewrite(path: &Path, text: &str) {
+    let before = Stamp::of(path);
+    for _ in 0..100 {
+        std::fs::write(path, text).expect("write the program");
+        if Stamp::of(path) != before {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("the file's stamp does not change");
+}
+
+fn infos(h: &Harness) -> Vec<NodeInfo> {
+    h.app.tree.nodes.iter().map(|n| n.info.clone()).collect()
+}
+
+/// Step with `s` until the selected node is an annotated loop's choice.
+fn step_to_loop(h: &mut Harness) {
+    for _ in 0..20 {
+        if h.app.tree.node(h.app.selected).info.loop_choice {
+            return;
+        }
+        h.keys("s");
+    }
+    panic!("no loop choice reached: {}", h.screen());
+}
+
+/// Put a breakpoint on `line` (from the code pane) and focus the tree again.
+fn break_at(h: &mut Harness, line: usize) {
+    h.keys("1");
+    h.app.code_cursor = line;
+    h.keys("b2");
+}
+
+#[test]
+fn a_changed_file_is_noticed_and_l_reloads_keeping_tree_breakpoints_and_selection() {
+    let dir = temp_dir("keep");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut h = open_file(&path, None, None);
+    h.keys("r");
+    h.keys("e");
+    let before = infos(&h);
+    let selected = h.app.selected;
+    assert!(before[selected as usize].kind.is_exception(), "{}", h.screen());
+    break_at(&mut h, 10);
+    h.keys("x");
+    h.poll_disk(&path);
+    assert!(!h.screen().contains("changed on disk"), "nothing changed yet");
+
+    // Two lines inserted above: every line moves down by two.
+    rewrite(&path, &format!("# a comment\n\n{SRC}"));
+    h.poll_disk(&path);
+    assert!(
+        h.screen().contains("program changed on disk: L reloads"),
+        "{}",
+        h.screen()
+    );
+    h.keys("L");
+    let screen = h.screen();
+    assert!(!screen.contains("changed on disk"), "{screen}");
+    assert!(h.app.message.contains("reloaded"), "{}", h.app.message);
+    assert!(h.app.message.contains("moved 10→12"), "{}", h.app.message);
+    assert!(!h.app.message.contains("no longer apply"), "{}", h.app.message);
+    assert!(screen.contains("# a comment"), "the code pane shows the new text");
+    // The same tree, every line two further down, the same node selected.
+    let after = infos(&h);
+    assert_eq!(after.len(), before.len());
+    for (a, b) in before.iter().zip(&after) {
+        assert_eq!((a.parent, &a.kind, &a.branch), (b.parent, &b.kind, &b.branch));
+        assert_eq!(a.line.map(|l| l + 2), b.line, "{a:?} / {b:?}");
+    }
+    assert_eq!(h.app.selected, selected);
+    assert_eq!(h.app.breakpoints.keys().copied().collect::<Vec<_>>(), vec![12]);
+    assert_eq!(h.app.exc_break, ExcStop::Any);
+    assert!(screen.contains("●▶"), "the breakpoint is drawn: {screen}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_reload_that_does_not_load_shows_the_errors_and_keeps_the_old_session() {
+    let dir = temp_dir("errors");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut h = open_file(&path, None, None);
+    h.keys("ss");
+    break_at(&mut h, 9);
+    let before = infos(&h);
+    let selected = h.app.selected;
+
+    rewrite(&path, "x: int\nif x >\n    y = 1\n");
+    h.poll_disk(&path);
+    h.keys("L");
+    assert_eq!(h.app.mode, Mode::Errors);
+    let screen = h.screen();
+    assert!(screen.contains("reload failed"), "{screen}");
+    assert!(screen.contains("p.py:2"), "the diagnostic names the place: {screen}");
+    assert!(h.app.message.contains("1 error"), "{}", h.app.message);
+    // Nothing lost.
+    assert_eq!(infos(&h), before);
+    assert_eq!(h.app.selected, selected);
+    assert!(h.app.breakpoints.contains_key(&9));
+    assert!(h.app.line_text(2).contains("i = 0"), "the old text stays");
+    h.keys("<Esc>");
+    assert_eq!(h.app.mode, Mode::Normal);
+    assert!(h.screen().contains("changed on disk"), "still different");
+    // A type error (not a parse error) and then a good text.
+    rewrite(&path, "x: int\ny = x + (1,)\n");
+    h.keys("L");
+    assert_eq!(h.app.mode, Mode::Errors);
+    h.keys("q");
+    assert!(!h.app.quit, "q closes the list first");
+    rewrite(&path, SRC.replace("y = 0", "y = 1").as_str());
+    h.keys("L");
+    assert_eq!(h.app.mode, Mode::Normal);
+    assert!(h.app.message.contains("reloaded"), "{}", h.app.message);
+    assert!(h.app.line_text(12).contains("y = 1"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_vanished_node_selects_its_ancestor_and_vanished_lines_drop_their_breakpoints() {
+    let dir = temp_dir("vanish");
+    let path = dir.join("p.py");
+    let src = "x: int\nz = 0\nif x > 0:\n    z = 1\nelse:\n    z = 2\n    z = z + 1\nw = z\n";
+    std::fs::write(&path, src).unwrap();
+    let mut h = open_file(&path, None, None);
+    h.keys("r");
+    // Select the node of line 7 (in the else branch).
+    let at7 = h
+        .app
+        .tree
+        .nodes
+        .iter()
+        .find(|n| n.info.line == Some(7))
+        .map(|n| n.info.id)
+        .expect("a node at line 7");
+    h.app.select(at7);
+    break_at(&mut h, 7);
+    break_at(&mut h, 2);
+    // The branch is gone: the program is a straight line now.
+    rewrite(&path, "x: int\nz = 0\nw = z\n");
+    h.keys("L");
+    let msg = h.app.message.clone();
+    assert!(msg.contains("the selected node is gone"), "{msg}");
+    assert!(msg.contains("dropped line 7"), "{msg}");
+    assert!(msg.contains("no longer apply"), "{msg}");
+    assert_eq!(h.app.breakpoints.keys().copied().collect::<Vec<_>>(), vec![2]);
+    // The selection is on the path to where it was: the branch node's place.
+    let sel = h.app.tree.node(h.app.selected);
+    assert!(sel.depth >= 1, "an ancestor below the root was kept");
+    assert!(h.app.tree.len() >= 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_deleted_file_is_noticed_and_reloading_it_keeps_the_session() {
+    let dir = temp_dir("gone");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut h = open_file(&path, None, None);
+    h.keys("s");
+    let before = infos(&h);
+    std::fs::remove_file(&path).unwrap();
+    h.poll_disk(&path);
+    assert!(h.screen().contains("program file gone"), "{}", h.screen());
+    h.keys("L");
+    assert!(
+        h.app.message.contains("reload failed: cannot read"),
+        "{}",
+        h.app.message
+    );
+    assert_eq!(infos(&h), before);
+    // A directory in its place, and an empty file.
+    std::fs::create_dir(&path).unwrap();
+    h.keys("L");
+    assert!(h.app.message.contains("directory"), "{}", h.app.message);
+    std::fs::remove_dir(&path).unwrap();
+    std::fs::write(&path, "\n\n").unwrap();
+    h.keys("L");
+    assert!(h.app.message.contains("empty"), "{}", h.app.message);
+    assert_eq!(infos(&h), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reload_keeps_the_entry_and_refuses_a_program_without_it() {
+    let dir = temp_dir("entry");
+    let path = dir.join("p.py");
+    std::fs::write(&path, "def f(a: int) -> int:\n    return a + 1\n").unwrap();
+    let mut h = open_file(&path, Some("f"), None);
+    h.keys("r");
+    rewrite(&path, "def g(a: int) -> int:\n    return a\n");
+    h.keys("L");
+    assert_eq!(h.app.mode, Mode::Errors);
+    assert!(h.app.reload.errors.contains("`f`"), "{}", h.app.reload.errors);
+    h.keys("<Esc>");
+    rewrite(&path, "def f(a: int) -> int:\n    if a > 0:\n        return a\n    return 0\n");
+    h.keys("L");
+    assert!(h.app.message.contains("reloaded"), "{}", h.app.message);
+    h.keys("r");
+    assert!(h.app.stats.leaves >= 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn without_a_file_l_and_s_say_why_not() {
+    let mut h = super::tui::open_source("t.py", SRC, None, 120, 40);
+    h.keys("s");
+    h.keys("L");
+    assert!(h.app.message.contains("not read from a file"), "{}", h.app.message);
+    h.keys("S");
+    assert!(h.app.message.contains("not read from a file"), "{}", h.app.message);
+    assert!(h.app.disk_note().is_none());
+}
+
+/// Explore by hand and by runs, with both loop transitions; breakpoints; a selection.
+fn explore(h: &mut Harness) {
+    step_to_loop(h);
+    h.keys("u"); // unroll once
+    // Down the unrolled path to the loop head again, where the invariant is applied.
+    step_to_loop(h);
+    h.keys("s");
+    h.keys("r");
+    break_at(h, 10);
+    break_at(h, 13);
+    h.keys("B<Space><Esc>"); // the first (line 10) disabled
+    h.keys("X");
+    h.keys("ZeroDivisionError<Enter>");
+    h.keys("Gkk");
+}
+
+#[test]
+fn a_saved_session_reopens_with_the_same_tree_selection_and_breakpoints() {
+    let dir = temp_dir("roundtrip");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut a = open_file(&path, None, None);
+    explore(&mut a);
+    a.keys("S");
+    let saved = dir.join("p.py.symdbg-session");
+    assert!(a.app.message.contains("session saved to"), "{}", a.app.message);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    assert_eq!(json["format"], "symdbg-session");
+    assert_eq!(json["version"], 1);
+    let steps: Vec<&str> = json["frontier"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert!(steps.contains(&"unroll_once") && steps.contains(&"invariant"), "{steps:?}");
+    assert_eq!(json["breakpoints"][0]["text"], "y = s // x");
+
+    let b = open_file(&path, None, Some(&saved));
+    assert!(b.app.message.contains("session restored"), "{}", b.app.message);
+    assert!(!b.app.message.contains("no longer apply"), "{}", b.app.message);
+    assert_eq!(infos(&b), infos(&a), "the same tree, node for node");
+    assert_eq!(b.app.selected, a.app.selected);
+    assert_eq!(b.app.breakpoints, a.app.breakpoints);
+    assert_eq!(
+        b.app.exc_break,
+        ExcStop::Class(ExcClass::from_name("ZeroDivisionError").unwrap())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_session_of_a_changed_program_restores_what_applies_and_says_so() {
+    let dir = temp_dir("changed");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let session = dir.join("my.session");
+    let mut a = open_file(&path, None, Some(&session));
+    assert!(
+        a.app.message.contains("S saves the session there"),
+        "{}",
+        a.app.message
+    );
+    a.keys("r");
+    a.keys("e");
+    break_at(&mut a, 13);
+    a.keys("S");
+    assert!(session.exists(), "{}", a.app.message);
+    let before = infos(&a);
+
+    // One line inserted at the top: the same tree, lines one further down.
+    rewrite(&path, &format!("# moved\n{SRC}"));
+    let b = open_file(&path, None, Some(&session));
+    let msg = &b.app.message;
+    assert!(msg.contains("the program changed since it was saved"), "{msg}");
+    assert!(msg.contains("moved 13→14"), "{msg}");
+    assert_eq!(b.app.breakpoints.keys().copied().collect::<Vec<_>>(), vec![14]);
+    assert_eq!(infos(&b).len(), before.len());
+    assert_eq!(b.app.selected, a.app.selected);
+
+    // The assert is gone: the tree is smaller, the breakpoint on it dropped.
+    rewrite(&path, &SRC.replace("assert y != 7\n", ""));
+    let c = open_file(&path, None, Some(&session));
+    let msg = &c.app.message;
+    assert!(msg.contains("dropped line 13"), "{msg}");
+    assert!(c.app.breakpoints.is_empty());
+    assert!(c.app.tree.len() < before.len());
+    // Other options than the saved ones are named.
+    let stamp = Stamp::of(&path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let setup = Setup {
+        source: SourceMap::new(path.display().to_string(), text),
+        entry: None,
+        config: Config {
+            unroll: 1,
+            ..Config::default()
+        },
+        max_nodes: 10_000,
+        theme: None,
+        colors: Default::default(),
+        bfs: false,
+    };
+    let files = Files {
+        program: Some(path.clone()),
+        stamp,
+        session: Some(session.clone()),
+    };
+    let d = Harness::open_with(setup, files, 120, 40).unwrap();
+    assert!(
+        d.app.message.contains("saved with --unroll 3"),
+        "{}",
+        d.app.message
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn corrupt_old_and_hostile_session_files_start_fresh_with_a_message() {
+    let dir = temp_dir("corrupt");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut good = open_file(&path, None, None);
+    good.keys("r");
+    good.keys("S");
+    let saved = dir.join("p.py.symdbg-session");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let with = |k: &str, v: serde_json::Value| {
+        let mut o = value.clone();
+        o[k] = v;
+        o.to_string()
+    };
+    let fresh: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("empty", Vec::new(), "not a session file"),
+        ("truncated", text.as_bytes()[..text.len() / 2].to_vec(), "not a session file"),
+        ("binary", vec![0xff, 0xfe, 0, 1, 2, 0x1b, b'['], "not UTF-8"),
+        ("newer", with("version", 9.into()).into_bytes(), "newer symdbg"),
+        ("older", with("version", 0.into()).into_bytes(), "format version 0"),
+        ("other format", with("format", "x".into()).into_bytes(), "not a session file"),
+        ("wrong types", with("frontier", 3.into()).into_bytes(), "damaged"),
+        ("negative", with("selected", serde_json::json!([-3])).into_bytes(), "damaged"),
+        ("nested", "[".repeat(50_000).into_bytes(), "not a session file"),
+    ];
+    for (what, bytes, want) in fresh {
+        let file = dir.join(format!("{}.session", what.replace(' ', "_")));
+        std::fs::write(&file, &bytes).unwrap();
+        let h = open_file(&path, None, Some(&file));
+        let msg = &h.app.message;
+        assert!(msg.contains(want) && msg.contains("starting fresh"), "{what}: {msg}");
+        assert_eq!(h.app.tree.len(), 1, "{what}: a fresh tree");
+        assert!(h.app.breakpoints.is_empty());
+        assert_eq!(h.app.mode, Mode::Normal);
+        // The control characters of a hostile file never reach the screen raw.
+        assert!(!h.screen().contains('\u{1b}'), "{what}");
+    }
+    // A directory as the session file.
+    let h = open_file(&path, None, Some(&dir));
+    assert!(h.app.message.contains("starting fresh"), "{}", h.app.message);
+
+    // Well-formed but hostile: steps that name no node, a huge selection path, absurd
+    // breakpoints. What applies is restored; the rest is counted.
+    let mut hostile = value.clone();
+    let steps = hostile["frontier"].as_array_mut().unwrap();
+    steps.push(serde_json::json!({"from": 999_999, "child": 0, "step": "step"}));
+    steps.push(serde_json::json!({"from": 0, "child": 4_000_000_000u32, "step": "step"}));
+    steps.push(serde_json::json!({"from": 0, "child": 0, "step": "teleport"}));
+    hostile["selected"] = serde_json::json!(vec![0; 100_000]);
+    hostile["breakpoints"] = serde_json::json!([
+        {"line": 0, "enabled": true, "condition": null, "text": ""},
+        {"line": 18446744073709551615u64, "enabled": true, "condition": null, "text": "\u{1b}[2J"},
+        {"line": 9, "enabled": true, "condition": "x > 1", "text": "if x > 0:"}
+    ]);
+    hostile["exceptions"] = "NotAnError".into();
+    let file = dir.join("hostile.session");
+    std::fs::write(&file, hostile.to_string()).unwrap();
+    let h = open_file(&path, None, Some(&file));
+    let msg = &h.app.message;
+    assert!(msg.contains("session restored"), "{msg}");
+    assert!(msg.contains("3 steps no longer apply"), "{msg}");
+    assert!(msg.contains("2 unknown entries ignored"), "{msg}");
+    assert!(msg.contains("the selected node is gone"), "{msg}");
+    assert_eq!(h.app.breakpoints.keys().copied().collect::<Vec<_>>(), vec![9]);
+    assert_eq!(h.app.exc_break, ExcStop::Off);
+    assert_eq!(infos(&h), infos(&good), "the valid steps rebuilt the tree");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The selected node's id, from the status line (` node 7 · depth 3`).
+fn selected_node(screen: &str) -> u32 {
+    let at = screen.find(" · depth").expect("a status line");
+    let before = screen[..at].rsplit(' ').next().expect("a number");
+    before.parse().expect("a node id")
+}
+
+#[test]
+fn reload_in_a_terminal() {
+    let dir = temp_dir("pty");
+    let path = dir.join("prog.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut tui = Tui::spawn_in(&dir, &["prog.py"], &[("COLORTERM", Some("truecolor"))]);
+    tui.wait_for("the start screen", |s| s.contains("[0] 3: i = 0"));
+    tui.press("r");
+    tui.wait_for("the run", |s| s.contains("run: the subtree is explored"));
+    tui.press("e");
+    tui.wait_for("an exception leaf", |s| s.contains("ZeroDivisionError at line 10"));
+    let selected = selected_node(&tui.text());
+    rewrite(&path, &format!("# reloaded from disk\n{SRC}"));
+    tui.wait_for("the note", |s| s.contains("program changed on disk: L reloads"));
+    tui.press("L");
+    tui.wait_for("the reload", |s| {
+        s.contains("reloaded:") && s.contains("# reloaded from disk")
+    });
+    let text = tui.text();
+    assert!(!text.contains("changed on disk"), "{text}");
+    assert!(text.contains("ZeroDivisionError at line 11"), "{text}");
+    assert_eq!(selected_node(&text), selected, "the same node selected: {text}");
+    // A broken text: the diagnostics over the panes, the old tree behind them.
+    rewrite(&path, "x: int\nif x >\n");
+    tui.wait_for("the note", |s| s.contains("changed on disk"));
+    tui.press("L");
+    tui.wait_for("the errors", |s| s.contains("reload failed") && s.contains("prog.py:2"));
+    tui.press("\x1b");
+    tui.wait_for("the old tree", |s| {
+        !s.contains("reload failed: the program") && s.contains("ZeroDivisionError at line 11")
+    });
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    tui.assert_restored();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn session_option_in_a_terminal() {
+    let dir = temp_dir("pty-session");
+    let path = dir.join("prog.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut tui = Tui::spawn_in(
+        &dir,
+        &["prog.py", "--session", "s.json"],
+        &[("COLORTERM", Some("truecolor"))],
+    );
+    tui.wait_for("the start", |s| s.contains("no session file s.json yet"));
+    tui.press("r");
+    tui.wait_for("the run", |s| s.contains("run: the subtree is explored"));
+    tui.press("e");
+    tui.wait_for("a leaf", |s| s.contains("ZeroDivisionError at line 10"));
+    tui.press("S");
+    tui.wait_for("the save", |s| s.contains("session saved to s.json"));
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    let mut again = Tui::spawn_in(
+        &dir,
+        &["prog.py", "--session", "s.json"],
+        &[("COLORTERM", Some("truecolor"))],
+    );
+    again.wait_for("the restore", |s| {
+        s.contains("session restored from s.json") && s.contains("ZeroDivisionError at line 10")
+    });
+    assert!(
+        again.text().contains(" node ") && !again.text().contains("node 0 ·"),
+        "the leaf is selected: {}",
+        again.text()
+    );
+    again.press("q");
+    assert_eq!(again.wait_exit(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_restored_leaf_is_selected_with_its_kind() {
+    // The restored selection is a real node of the restored tree.
+    let dir = temp_dir("leaf");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut a = open_file(&path, None, None);
+    a.keys("re");
+    a.keys("S");
+    let b = open_file(&path, None, Some(&dir.join("p.py.symdbg-session")));
+    let n = b.app.tree.node(b.app.selected);
+    assert!(matches!(n.info.kind, Kind::Leaf(_)), "{:?}", n.info);
+    let _ = std::fs::remove_dir_all(&dir);
+}
