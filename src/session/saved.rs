@@ -149,8 +149,9 @@ impl Session {
             let node = match s.at {
                 None => Some(self.tree().root()),
                 // Only earlier steps can be referred to (a hostile file cannot loop).
-                Some((from, i)) if from < k => nodes[from]
-                    .and_then(|p| self.tree().node(p).children.get(i as usize).copied()),
+                Some((from, i)) if from < k => {
+                    nodes[from].and_then(|p| self.tree().node(p).children.get(i as usize).copied())
+                }
                 Some(_) => None,
             };
             nodes.push(node);

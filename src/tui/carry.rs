@@ -56,8 +56,8 @@ pub fn remap(
         let free = |l: &usize| !taken.contains(l);
         let to = if text.is_some() && same(b.line) && free(&b.line) {
             Some(b.line)
-        } else if let Some(l) = text
-            .and_then(|_| nearest(b.line, lines.len(), |l| same(l) && free(&l)))
+        } else if let Some(l) =
+            text.and_then(|_| nearest(b.line, lines.len(), |l| same(l) && free(&l)))
         {
             Some(l)
         } else if b.line >= 1

@@ -4,9 +4,9 @@
 //! on the worker thread; the UI sends [`Cmd`]s and receives [`Reply`]s that hold only
 //! strings and numbers. Node ids are the engine's creation indices (`u32`).
 
-pub use crate::base::Outcome;
 use super::carry::Carry;
 use super::program_file::Stamp;
+pub use crate::base::Outcome;
 use crate::engine::LoopMode;
 use crate::session::ExcStop;
 
@@ -98,7 +98,7 @@ pub struct NodeInfo {
     pub func: Option<String>,
     /// What a leaf says: `normal  x = -x`, `AssertionError at line 9`, `bound`, ...
     pub summary: String,
-    /// The node sits at an annotated loop where both transitions exist.
+    /// The node sits at an annotated loop (open: both transitions are offered).
     pub loop_choice: bool,
 }
 

@@ -248,7 +248,11 @@ pub fn parse(
     }
     for (name, was, is) in [
         ("--unroll", o.unroll.to_string(), now.unroll.to_string()),
-        ("--recursion", o.recursion.to_string(), now.recursion.to_string()),
+        (
+            "--recursion",
+            o.recursion.to_string(),
+            now.recursion.to_string(),
+        ),
         ("--loops", o.loops.clone(), now.loops.clone()),
         ("--fold", o.fold.clone(), now.fold.clone()),
     ] {
@@ -387,7 +391,14 @@ mod tests {
                 step: StepKind::Loop(LoopMode::UnrollOnce),
             },
         ];
-        build(&source(), &Config::default(), None, &carry, &frontier, vec![1, 0])
+        build(
+            &source(),
+            &Config::default(),
+            None,
+            &carry,
+            &frontier,
+            vec![1, 0],
+        )
     }
 
     #[test]
@@ -415,7 +426,11 @@ mod tests {
     fn another_program_text_or_other_options_are_noticed() {
         let text = serde_json::to_string(&sample()).unwrap();
         let other = SourceMap::new("t.py", "x: int\n");
-        assert!(parse(&text, &other, &Config::default(), None).unwrap().changed);
+        assert!(
+            parse(&text, &other, &Config::default(), None)
+                .unwrap()
+                .changed
+        );
         let config = Config {
             unroll: 7,
             ..Config::default()
@@ -445,7 +460,10 @@ mod tests {
             (with("frontier", "x".into()), "damaged"),
             (with("selected", serde_json::json!([-1])), "damaged"),
             (with("selected", serde_json::json!([1e30])), "damaged"),
-            (with("breakpoints", serde_json::json!([{"line": 1}])), "damaged"),
+            (
+                with("breakpoints", serde_json::json!([{"line": 1}])),
+                "damaged",
+            ),
             ("[".repeat(100_000), "not a session file"),
         ];
         for (text, want) in cases {
@@ -493,7 +511,11 @@ mod tests {
         write(&p, &sample()).unwrap();
         let r = read(&p, &source(), &Config::default(), None).unwrap();
         assert_eq!(r.selected, vec![1, 0]);
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary left");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary left"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(read(&p, &source(), &Config::default(), None)
             .unwrap_err()

@@ -21,10 +21,12 @@ use crate::tui::session_file;
 impl Worker {
     /// `L`: read the program again; a new session if it loads.
     pub(super) fn reload(&mut self, selected: u32, mut carry: Carry, emit: &dyn Fn(Reply)) {
-        let done = |message: String| emit(Reply::Done {
-            select: None,
-            message,
-        });
+        let done = |message: String| {
+            emit(Reply::Done {
+                select: None,
+                message,
+            })
+        };
         let Some(path) = self.files.program.clone() else {
             return done("reload: the program was not read from a file".to_string());
         };
@@ -113,16 +115,20 @@ impl Worker {
 
     /// `--session S` at the start: restore what the file says, or start fresh.
     pub(super) fn restore(&mut self, emit: &dyn Fn(Reply)) {
-        let done = |message: String| emit(Reply::Done {
-            select: None,
-            message,
-        });
+        let done = |message: String| {
+            emit(Reply::Done {
+                select: None,
+                message,
+            })
+        };
         let Some(path) = self.files.session.clone() else {
             return done("no session file was given (--session)".to_string());
         };
         let name = display_name(&path);
         if !path.exists() {
-            return done(format!("no session file {name} yet: S saves the session there"));
+            return done(format!(
+                "no session file {name} yet: S saves the session there"
+            ));
         }
         let read = session_file::read(
             &path,
@@ -142,7 +148,10 @@ impl Worker {
             notes.push(format!("it was saved with {}", r.other_options.join(" ")));
         }
         if r.ignored > 0 {
-            notes.push(format!("{} ignored", count(r.ignored, "unknown entry")));
+            notes.push(match r.ignored {
+                1 => "1 unknown entry ignored".to_string(),
+                n => format!("{n} unknown entries ignored"),
+            });
         }
         let mut carry = r.carry;
         let source = self.session.source().clone();
