@@ -74,11 +74,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ("N", "previous match of the last search"),
     (
         "L",
-        "reload the program file (keeps breakpoints, the explored tree and the selection)",
+        "reload the program file, keeping breakpoints, explored tree, selection",
     ),
     (
         "S",
-        "save the session (breakpoints, tree, selection) beside the program or to --session",
+        "save the session (breakpoints, tree, selection); --session reopens it",
     ),
     ("t", "next theme"),
     (

@@ -79,6 +79,9 @@ impl Worker {
     pub fn handle(&mut self, cmd: Cmd, out: &mut dyn FnMut(Reply)) {
         let out = RefCell::new(out);
         let emit = |r: Reply| (out.borrow_mut())(r);
+        if let Some(reply) = self.stale(&cmd) {
+            return reply.into_iter().for_each(emit);
+        }
         match cmd {
             Cmd::Details(id) => emit(Reply::Details(describe::details(&self.session, NodeId(id)))),
             Cmd::Model(id) => {
@@ -182,6 +185,36 @@ impl Worker {
                 self.finish(&emit, ran.select.map(|n| n.0), message);
             }
         }
+    }
+
+    /// A command about a node this session does not have: it was sent for the tree before
+    /// a reload (`L`) and reached the worker after it. Answered with a message (tree
+    /// commands, so the UI stops waiting) or dropped (requests: the reload reset them).
+    fn stale(&self, cmd: &Cmd) -> Option<Vec<Reply>> {
+        let n = self.session.tree().len() as u32;
+        let ids: Vec<u32> = match cmd {
+            Cmd::Step(id)
+            | Cmd::StepWith(id, _)
+            | Cmd::StepOver(id)
+            | Cmd::Finish(id)
+            | Cmd::Run(id)
+            | Cmd::Tests(id)
+            | Cmd::Details(id)
+            | Cmd::Model(id)
+            | Cmd::Replay(id)
+            | Cmd::Why { node: id, .. } => vec![*id],
+            Cmd::Resume { from, seen, .. } => seen.iter().chain([from]).copied().collect(),
+            Cmd::Pruned(ids) => ids.clone(),
+            Cmd::Reload { .. } | Cmd::Save { .. } | Cmd::Restore => Vec::new(),
+        };
+        let gone = ids.into_iter().find(|&id| id >= n)?;
+        Some(match cmd {
+            Cmd::Details(_) | Cmd::Model(_) | Cmd::Replay(_) | Cmd::Pruned(_) => Vec::new(),
+            _ => vec![Reply::Done {
+                select: None,
+                message: format!("node {gone} is gone (the program was reloaded)"),
+            }],
+        })
     }
 
     fn limits(&self) -> Limits {

@@ -73,7 +73,7 @@ fn exception_leaf_with_its_model() {
 
 #[test]
 fn help_overlay_lists_every_key() {
-    let mut h = open("inversion.py", None, 120, 40);
+    let mut h = open("inversion.py", None, 120, 42);
     h.keys("?");
     let screen = h.screen();
     for (keys, what) in symdbg::tui::keys::KEYS {

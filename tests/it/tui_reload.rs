@@ -674,3 +674,75 @@ fn a_restored_leaf_is_selected_with_its_kind() {
     assert!(matches!(n.info.kind, Kind::Leaf(_)), "{:?}", n.info);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn commands_for_nodes_a_reload_removed_are_answered_not_crashed_on() {
+    use symdbg::tui::carry::Carry;
+    use symdbg::tui::protocol::{Cmd, Reply};
+    use symdbg::tui::worker::Worker;
+    let dir = temp_dir("stale");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let setup = Setup {
+        source: SourceMap::new("p.py", SRC),
+        entry: None,
+        config: Config::default(),
+        max_nodes: 10_000,
+        theme: None,
+        colors: Default::default(),
+        bfs: false,
+    };
+    let mut w = Worker::new(&setup).unwrap();
+    w.files.program = Some(path.clone());
+    let mut replies = Vec::new();
+    w.handle(Cmd::Run(0), &mut |r| replies.push(r));
+    // The UI still shows the big tree when the small program is loaded.
+    std::fs::write(&path, "x: int\n").unwrap();
+    w.handle(
+        Cmd::Reload {
+            selected: 20,
+            carry: Carry::default(),
+        },
+        &mut |r| replies.push(r),
+    );
+    assert!(replies.iter().any(|r| matches!(r, Reply::Reloaded { .. })));
+    for cmd in [
+        Cmd::Details(20),
+        Cmd::Model(20),
+        Cmd::Replay(20),
+        Cmd::Pruned(vec![0, 20]),
+    ] {
+        let mut out = Vec::new();
+        w.handle(cmd.clone(), &mut |r| out.push(r));
+        assert!(out.is_empty(), "{cmd:?}: {out:?}");
+    }
+    for cmd in [
+        Cmd::Step(20),
+        Cmd::StepOver(20),
+        Cmd::Run(20),
+        Cmd::Tests(20),
+        Cmd::Why {
+            node: 20,
+            pruned: None,
+        },
+        Cmd::Resume {
+            from: 0,
+            lines: vec![1],
+            exceptions: ExcStop::Any,
+            seen: vec![20],
+            bfs: false,
+        },
+    ] {
+        let mut out = Vec::new();
+        w.handle(cmd.clone(), &mut |r| out.push(r));
+        assert!(
+            matches!(&out[..], [Reply::Done { message, .. }] if message.contains("node 20 is gone")),
+            "{cmd:?}: {out:?}"
+        );
+    }
+    // The root is still fine.
+    let mut out = Vec::new();
+    w.handle(Cmd::Details(0), &mut |r| out.push(r));
+    assert!(matches!(&out[..], [Reply::Details(_)]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
