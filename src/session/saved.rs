@@ -140,6 +140,11 @@ impl Session {
         steps: &[FrontierStep],
         progress: &dyn Fn(usize),
     ) -> Replayed {
+        // One Z3 watchdog for all the steps (each step outside one would start its own).
+        crate::solver::with_watchdog(|| self.replay_steps(steps, progress))
+    }
+
+    fn replay_steps(&mut self, steps: &[FrontierStep], progress: &dyn Fn(usize)) -> Replayed {
         let cancel = self.engine.cancel_handle();
         cancel.store(false, Ordering::Relaxed);
         let mut out = Replayed::default();
