@@ -143,6 +143,9 @@ impl App {
         self.reload.loaded = stamp;
         self.reload.on_disk = stamp;
         self.reload.errors.clear();
+        if self.mode == Mode::Errors {
+            self.mode = Mode::Normal;
+        }
         self.code_cursor = self.code_cursor.clamp(1, self.line_count());
         self.select(0);
     }
