@@ -746,3 +746,52 @@ fn commands_for_nodes_a_reload_removed_are_answered_not_crashed_on() {
     assert!(matches!(&out[..], [Reply::Details(_)]));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn snapshots_of_the_changed_note_and_the_errors_of_a_failed_reload() {
+    let dir = temp_dir("snap");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    // Shown as `p.py` (the temporary directory would change every run).
+    let setup = Setup {
+        source: SourceMap::new("p.py", SRC),
+        entry: None,
+        config: Config::default(),
+        max_nodes: 10_000,
+        theme: None,
+        colors: Default::default(),
+        bfs: false,
+    };
+    let files = Files {
+        program: Some(path.clone()),
+        stamp: Stamp::of(&path),
+        session: None,
+    };
+    let mut h = Harness::open_with(setup, files, 120, 32).unwrap();
+    h.keys("ss");
+    rewrite(&path, &SRC.replace("i += 1", "i += (1"));
+    h.poll_disk(&path);
+    let screen = h.screen();
+    assert!(
+        screen.contains("⟳ program changed on disk: L reloads"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("reload_changed_on_disk", screen);
+    h.keys("L");
+    let screen = h.screen();
+    assert!(screen.contains("p.py:8"), "{screen}");
+    insta::assert_snapshot!("reload_failed_errors", screen);
+    // j/k scroll the diagnostics; other keys close them.
+    h.keys("jj");
+    assert_eq!(
+        (h.app.mode.clone(), h.app.reload.errors_scroll),
+        (Mode::Errors, 2)
+    );
+    assert!(
+        !h.screen().contains("was never closed"),
+        "scrolled past the first line"
+    );
+    h.keys("k<Esc>");
+    assert_eq!(h.app.mode, Mode::Normal);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,16 +18,18 @@ pub(super) fn errors(f: &mut Frame, app: &mut App, area: Rect) {
         .skip(app.reload.errors_scroll)
         .map(|l| Line::raw(escape_text(l).into_owned()))
         .collect();
+    // As tall as the diagnostics (with room for the status and hint lines below).
+    let height = (lines.len() as u16 + 2).clamp(3, area.height.saturating_sub(4).max(3));
     let rect = Rect {
         x: area.x + 2,
         y: area.y + 1,
         width: area.width.saturating_sub(4),
-        height: area.height.saturating_sub(4),
+        height: height.min(area.height.saturating_sub(1)),
     };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(Style::default().fg(p.focus_border))
-        .title(" reload failed: the program on disk does not load (the old one stays) — j/k scroll, other keys close ")
+        .title(" reload failed: the program on disk does not load; the old one stays ")
         .style(Style::default().bg(p.bg).fg(p.fg));
     f.render_widget(Clear, rect);
     f.render_widget(Paragraph::new(lines).block(block), rect);
