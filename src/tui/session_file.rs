@@ -140,10 +140,15 @@ pub fn read(
     config: &Config,
     entry: Option<&str>,
 ) -> Result<Restore, String> {
-    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+    let why = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".to_string(),
         _ => e.to_string(),
-    })?;
+    };
+    // Only a regular file: a FIFO or a terminal would block the read, /dev/zero never end.
+    if !std::fs::metadata(path).map_err(why)?.is_file() {
+        return Err("not a regular file".to_string());
+    }
+    let file = std::fs::File::open(path).map_err(why)?;
     let mut bytes = Vec::new();
     file.take(MAX_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -547,6 +552,30 @@ mod tests {
         // Entries keep their places: entry 1 still refers to entry 0.
         assert_eq!(r.frontier.len(), 3);
         assert_eq!(r.frontier[1].at, Some((0, 1)));
+    }
+
+    #[test]
+    fn only_regular_files_are_read() {
+        let config = Config::default();
+        for p in ["/dev/zero", "/dev/null", "/tmp"] {
+            let err = read(Path::new(p), &source(), &config, None).unwrap_err();
+            assert_eq!(err, "not a regular file", "{p}");
+        }
+        let dir = std::env::temp_dir().join(format!("symdbg-sf-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let err = read(&fifo, &source(), &config, None).unwrap_err();
+            assert_eq!(err, "not a regular file");
+        }
+        // Too large: refused after reading at most MAX_BYTES + 1 bytes.
+        let big = dir.join("big");
+        let f = std::fs::File::create(&big).unwrap();
+        f.set_len(MAX_BYTES + 1).unwrap();
+        let err = read(&big, &source(), &config, None).unwrap_err();
+        assert!(err.contains("larger than 64 MiB"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -32,6 +32,13 @@ impl Worker {
         };
         // Taken before reading: a write during the read shows as a change again.
         let stamp = Stamp::of(&path);
+        // (A FIFO or a device would block the worker; a directory has its own message.)
+        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            return done(format!(
+                "reload failed: `{}` is not a regular file; the old program stays loaded",
+                self.session.source().name
+            ));
+        }
         let mut source = match read_program(&path) {
             Ok(s) => s,
             Err(e) => {
