@@ -337,25 +337,23 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         stamp,
         session: args.session.clone(),
     };
-    Ok(crate::tui::run(
-        crate::tui::Setup {
-            source,
-            entry: opts.entry.clone(),
-            config: crate::engine::Config {
-                unroll: opts.unroll,
-                recursion: opts.recursion,
-                timeout_ms: (opts.timeout_ms > 0).then_some(opts.timeout_ms),
-                loops: args.loops.into(),
-                frames: true,
-                fold: opts.fold.into(),
-            },
-            max_nodes: opts.max_nodes,
-            theme: args.theme.clone(),
-            colors: args.colors.depth(),
-            bfs: args.bfs,
+    let setup = crate::tui::Setup {
+        source,
+        entry: opts.entry.clone(),
+        config: crate::engine::Config {
+            unroll: opts.unroll,
+            recursion: opts.recursion,
+            timeout_ms: (opts.timeout_ms > 0).then_some(opts.timeout_ms),
+            loops: args.loops.into(),
+            frames: true,
+            fold: opts.fold.into(),
         },
-        files,
-    ))
+        max_nodes: opts.max_nodes,
+        theme: args.theme.clone(),
+        colors: args.colors.depth(),
+        bfs: args.bfs,
+    };
+    Ok(crate::tui::run(setup, files))
 }
 
 /// A failure to report on stderr (already rendered), exit code 2.
