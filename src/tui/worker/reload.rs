@@ -49,9 +49,7 @@ impl Worker {
             }
         };
         source.name = self.session.source().name.clone();
-        let entry = self.session.entry().map(str::to_string);
-        let config = self.session.config().clone();
-        let session = match Session::open(source.clone(), entry.as_deref(), config) {
+        let session = match self.rebuild(source.clone(), &carry) {
             Ok(s) => s,
             Err(diags) => {
                 emit(Reply::LoadErrors(render_all(&diags, &source, false)));
@@ -87,6 +85,18 @@ impl Worker {
             "reloaded"
         };
         self.replay(what, &frontier, &path_to, notes, emit);
+    }
+
+    /// A session on a new text of the program with this session's entry and options and
+    /// the carried settings. (Assumptions, `carry.assumptions`, belong here once sessions
+    /// take them; a restore that changes them would rebuild through here too.)
+    fn rebuild(
+        &self,
+        source: crate::base::SourceMap,
+        _carry: &Carry,
+    ) -> Result<Session, Vec<crate::diagnostics::Diagnostic>> {
+        let entry = self.session.entry().map(str::to_string);
+        Session::open(source, entry.as_deref(), self.session.config().clone())
     }
 
     /// `S`: write the session file (`--session S`, else beside the program).
