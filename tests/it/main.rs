@@ -63,8 +63,10 @@ mod tui_breaks;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
 mod tui_e2e;
 mod tui_keys;
-/// Issue 16: reload the program (`L`), save and restore a session (`S`, `--session`).
+/// Issue 16: reload the program (`L`) when it changed on disk.
 mod tui_reload;
+/// Issue 16: save a session (`S`) and restore it (`--session`).
+mod tui_session;
 /// The TUI's why: origins in the path pane, pruned ghost rows (`p`), explanations (`w`).
 mod tui_why;
 /// What several modules share: running the real binary.

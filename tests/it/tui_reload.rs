@@ -6,19 +6,19 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use symdbg::base::{ExcClass, SourceMap};
+use symdbg::base::SourceMap;
 use symdbg::engine::Config;
 use symdbg::session::ExcStop;
 use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
 use symdbg::tui::program_file::Stamp;
-use symdbg::tui::protocol::{Kind, NodeInfo};
+use symdbg::tui::protocol::NodeInfo;
 use symdbg::tui::{Files, Setup};
 
 use super::tui_e2e::Tui;
 
 /// A loop with invariants (a loop choice for `s`/`u`), a branch, two exceptions.
-const SRC: &str = "\
+pub(crate) const SRC: &str = "\
 t: tuple
 x: int
 i = 0
@@ -35,7 +35,7 @@ assert y != 7
 ";
 
 /// A fresh directory for one test's files.
-fn temp_dir(tag: &str) -> PathBuf {
+pub(crate) fn temp_dir(tag: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
     let n = N.fetch_add(1, Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("symdbg-reload-{}-{tag}-{n}", std::process::id()));
@@ -45,7 +45,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 }
 
 /// `path` in the harness as `symdbg path [--entry E] [--session S]` opens it.
-fn open_file(path: &Path, entry: Option<&str>, session: Option<&Path>) -> Harness {
+pub(crate) fn open_file(path: &Path, entry: Option<&str>, session: Option<&Path>) -> Harness {
     let stamp = Stamp::of(path);
     let text = std::fs::read_to_string(path).expect("read the program");
     let setup = Setup {
@@ -66,7 +66,7 @@ fn open_file(path: &Path, entry: Option<&str>, session: Option<&Path>) -> Harnes
 }
 
 /// Write a new text; the stamp must change (a coarse clock may need a moment).
-fn rewrite(path: &Path, text: &str) {
+pub(crate) fn rewrite(path: &Path, text: &str) {
     let before = Stamp::of(path);
     for _ in 0..100 {
         std::fs::write(path, text).expect("write the program");
@@ -78,12 +78,12 @@ fn rewrite(path: &Path, text: &str) {
     panic!("the file's stamp does not change");
 }
 
-fn infos(h: &Harness) -> Vec<NodeInfo> {
+pub(crate) fn infos(h: &Harness) -> Vec<NodeInfo> {
     h.app.tree.nodes.iter().map(|n| n.info.clone()).collect()
 }
 
 /// Step with `s` until the selected node is an annotated loop's choice.
-fn step_to_loop(h: &mut Harness) {
+pub(crate) fn step_to_loop(h: &mut Harness) {
     for _ in 0..20 {
         if h.app.tree.node(h.app.selected).info.loop_choice {
             return;
@@ -94,7 +94,7 @@ fn step_to_loop(h: &mut Harness) {
 }
 
 /// Put a breakpoint on `line` (from the code pane) and focus the tree again.
-fn break_at(h: &mut Harness, line: usize) {
+pub(crate) fn break_at(h: &mut Harness, line: usize) {
     h.keys("1");
     h.app.code_cursor = line;
     h.keys("b2");
@@ -323,254 +323,8 @@ fn without_a_file_l_and_s_say_why_not() {
     assert!(h.app.disk_note().is_none());
 }
 
-/// Explore by hand and by runs, with both loop transitions; breakpoints; a selection.
-fn explore(h: &mut Harness) {
-    step_to_loop(h);
-    h.keys("u"); // unroll once
-                 // Down the unrolled path to the loop head again, where the invariant is applied.
-    step_to_loop(h);
-    h.keys("s");
-    h.keys("r");
-    break_at(h, 10);
-    break_at(h, 13);
-    h.keys("B<Space><Esc>"); // the first (line 10) disabled
-    h.keys("X");
-    h.keys("ZeroDivisionError<Enter>");
-    h.keys("Gkk");
-}
-
-#[test]
-fn a_saved_session_reopens_with_the_same_tree_selection_and_breakpoints() {
-    let dir = temp_dir("roundtrip");
-    let path = dir.join("p.py");
-    std::fs::write(&path, SRC).unwrap();
-    let mut a = open_file(&path, None, None);
-    explore(&mut a);
-    a.keys("S");
-    let saved = dir.join("p.py.symdbg-session");
-    assert!(
-        a.app.message.contains("session saved to"),
-        "{}",
-        a.app.message
-    );
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
-    assert_eq!(json["format"], "symdbg-session");
-    assert_eq!(json["version"], 1);
-    let steps: Vec<&str> = json["frontier"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["step"].as_str().unwrap())
-        .collect();
-    assert!(
-        steps.contains(&"unroll_once") && steps.contains(&"invariant"),
-        "{steps:?}"
-    );
-    assert_eq!(json["breakpoints"][0]["text"], "y = s // x");
-
-    let b = open_file(&path, None, Some(&saved));
-    assert!(
-        b.app.message.contains("session restored"),
-        "{}",
-        b.app.message
-    );
-    assert!(
-        !b.app.message.contains("no longer apply"),
-        "{}",
-        b.app.message
-    );
-    assert_eq!(infos(&b), infos(&a), "the same tree, node for node");
-    assert_eq!(b.app.selected, a.app.selected);
-    assert_eq!(b.app.breakpoints, a.app.breakpoints);
-    assert_eq!(
-        b.app.exc_break,
-        ExcStop::Class(ExcClass::from_name("ZeroDivisionError").unwrap())
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn a_session_of_a_changed_program_restores_what_applies_and_says_so() {
-    let dir = temp_dir("changed");
-    let path = dir.join("p.py");
-    std::fs::write(&path, SRC).unwrap();
-    let session = dir.join("my.session");
-    let mut a = open_file(&path, None, Some(&session));
-    assert!(
-        a.app.message.contains("S saves the session there"),
-        "{}",
-        a.app.message
-    );
-    a.keys("r");
-    a.keys("e");
-    break_at(&mut a, 13);
-    a.keys("S");
-    assert!(session.exists(), "{}", a.app.message);
-    let before = infos(&a);
-
-    // One line inserted at the top: the same tree, lines one further down.
-    rewrite(&path, &format!("# moved\n{SRC}"));
-    let b = open_file(&path, None, Some(&session));
-    let msg = &b.app.message;
-    assert!(
-        msg.contains("the program changed since it was saved"),
-        "{msg}"
-    );
-    assert!(msg.contains("moved 13→14"), "{msg}");
-    assert_eq!(
-        b.app.breakpoints.keys().copied().collect::<Vec<_>>(),
-        vec![14]
-    );
-    assert_eq!(infos(&b).len(), before.len());
-    assert_eq!(b.app.selected, a.app.selected);
-
-    // The assert is gone: the tree is smaller, the breakpoint on it dropped.
-    rewrite(&path, &SRC.replace("assert y != 7\n", ""));
-    let c = open_file(&path, None, Some(&session));
-    let msg = &c.app.message;
-    assert!(msg.contains("dropped line 13"), "{msg}");
-    assert!(c.app.breakpoints.is_empty());
-    assert!(c.app.tree.len() < before.len());
-    // Other options than the saved ones are named.
-    let stamp = Stamp::of(&path);
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut config = Config::default();
-    config.unroll = 1;
-    let setup = Setup {
-        source: SourceMap::new(path.display().to_string(), text),
-        entry: None,
-        config,
-        max_nodes: 10_000,
-        theme: None,
-        colors: Default::default(),
-        bfs: false,
-    };
-    let files = Files {
-        program: Some(path.clone()),
-        stamp,
-        session: Some(session.clone()),
-    };
-    let d = Harness::open_with(setup, files, 120, 40).unwrap();
-    assert!(
-        d.app.message.contains("saved with --unroll 3"),
-        "{}",
-        d.app.message
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn corrupt_old_and_hostile_session_files_start_fresh_with_a_message() {
-    let dir = temp_dir("corrupt");
-    let path = dir.join("p.py");
-    std::fs::write(&path, SRC).unwrap();
-    let mut good = open_file(&path, None, None);
-    good.keys("r");
-    good.keys("S");
-    let saved = dir.join("p.py.symdbg-session");
-    let text = std::fs::read_to_string(&saved).unwrap();
-    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let with = |k: &str, v: serde_json::Value| {
-        let mut o = value.clone();
-        o[k] = v;
-        o.to_string()
-    };
-    let fresh: Vec<(&str, Vec<u8>, &str)> = vec![
-        ("empty", Vec::new(), "not a session file"),
-        (
-            "truncated",
-            text.as_bytes()[..text.len() / 2].to_vec(),
-            "not a session file",
-        ),
-        ("binary", vec![0xff, 0xfe, 0, 1, 2, 0x1b, b'['], "not UTF-8"),
-        (
-            "newer",
-            with("version", 9.into()).into_bytes(),
-            "newer symdbg",
-        ),
-        (
-            "older",
-            with("version", 0.into()).into_bytes(),
-            "format version 0",
-        ),
-        (
-            "other format",
-            with("format", "x".into()).into_bytes(),
-            "not a session file",
-        ),
-        (
-            "wrong types",
-            with("frontier", 3.into()).into_bytes(),
-            "damaged",
-        ),
-        (
-            "negative",
-            with("selected", serde_json::json!([-3])).into_bytes(),
-            "damaged",
-        ),
-        (
-            "nested",
-            "[".repeat(50_000).into_bytes(),
-            "not a session file",
-        ),
-    ];
-    for (what, bytes, want) in fresh {
-        let file = dir.join(format!("{}.session", what.replace(' ', "_")));
-        std::fs::write(&file, &bytes).unwrap();
-        let h = open_file(&path, None, Some(&file));
-        let msg = &h.app.message;
-        assert!(
-            msg.contains(want) && msg.contains("starting fresh"),
-            "{what}: {msg}"
-        );
-        assert_eq!(h.app.tree.len(), 1, "{what}: a fresh tree");
-        assert!(h.app.breakpoints.is_empty());
-        assert_eq!(h.app.mode, Mode::Normal);
-        // The control characters of a hostile file never reach the screen raw.
-        assert!(!h.screen().contains('\u{1b}'), "{what}");
-    }
-    // A directory as the session file.
-    let h = open_file(&path, None, Some(&dir));
-    assert!(
-        h.app.message.contains("starting fresh"),
-        "{}",
-        h.app.message
-    );
-
-    // Well-formed but hostile: steps that name no node, a huge selection path, absurd
-    // breakpoints. What applies is restored; the rest is counted.
-    let mut hostile = value.clone();
-    let steps = hostile["frontier"].as_array_mut().unwrap();
-    steps.push(serde_json::json!({"from": 999_999, "child": 0, "step": "step"}));
-    steps.push(serde_json::json!({"from": 0, "child": 4_000_000_000u32, "step": "step"}));
-    steps.push(serde_json::json!({"from": 0, "child": 0, "step": "teleport"}));
-    hostile["selected"] = serde_json::json!(vec![0; 100_000]);
-    hostile["breakpoints"] = serde_json::json!([
-        {"line": 0, "enabled": true, "condition": null, "text": ""},
-        {"line": 18446744073709551615u64, "enabled": true, "condition": null, "text": "\u{1b}[2J"},
-        {"line": 9, "enabled": true, "condition": "x > 1", "text": "if x > 0:"}
-    ]);
-    hostile["exceptions"] = "NotAnError".into();
-    let file = dir.join("hostile.session");
-    std::fs::write(&file, hostile.to_string()).unwrap();
-    let h = open_file(&path, None, Some(&file));
-    let msg = &h.app.message;
-    assert!(msg.contains("session restored"), "{msg}");
-    assert!(msg.contains("3 steps no longer apply"), "{msg}");
-    assert!(msg.contains("2 unknown entries ignored"), "{msg}");
-    assert!(msg.contains("the selected node is gone"), "{msg}");
-    assert_eq!(
-        h.app.breakpoints.keys().copied().collect::<Vec<_>>(),
-        vec![9]
-    );
-    assert_eq!(h.app.exc_break, ExcStop::Off);
-    assert_eq!(infos(&h), infos(&good), "the valid steps rebuilt the tree");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 /// The selected node's id, from the status line (` node 7 · depth 3`).
-fn selected_node(screen: &str) -> Option<u32> {
+pub(crate) fn selected_node(screen: &str) -> Option<u32> {
     let at = screen.find(" · depth")?;
     screen[..at].rsplit(' ').next()?.parse().ok()
 }
@@ -620,58 +374,6 @@ fn reload_in_a_terminal() {
     tui.press("q");
     assert_eq!(tui.wait_exit(), 0);
     tui.assert_restored();
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn session_option_in_a_terminal() {
-    let dir = temp_dir("pty-session");
-    let path = dir.join("prog.py");
-    std::fs::write(&path, SRC).unwrap();
-    let mut tui = Tui::spawn_in(
-        &dir,
-        &["prog.py", "--session", "s.json"],
-        &[("COLORTERM", Some("truecolor"))],
-    );
-    tui.wait_for("the start", |s| s.contains("no session file s.json yet"));
-    tui.press("r");
-    tui.wait_for("the run", |s| s.contains("run: the subtree is explored"));
-    tui.press("e");
-    tui.wait_for("the leaf selected", |s| s.contains("▶10     y = s // x"));
-    tui.press("S");
-    tui.wait_for("the save", |s| s.contains("session saved to s.json"));
-    tui.press("q");
-    assert_eq!(tui.wait_exit(), 0);
-    let mut again = Tui::spawn_in(
-        &dir,
-        &["prog.py", "--session", "s.json"],
-        &[("COLORTERM", Some("truecolor"))],
-    );
-    again.wait_for("the restore", |s| {
-        s.contains("session restored from s.json") && s.contains("ZeroDivisionError at line 10")
-    });
-    assert!(
-        again.text().contains(" node ") && !again.text().contains("node 0 ·"),
-        "the leaf is selected: {}",
-        again.text()
-    );
-    again.press("q");
-    assert_eq!(again.wait_exit(), 0);
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn a_restored_leaf_is_selected_with_its_kind() {
-    // The restored selection is a real node of the restored tree.
-    let dir = temp_dir("leaf");
-    let path = dir.join("p.py");
-    std::fs::write(&path, SRC).unwrap();
-    let mut a = open_file(&path, None, None);
-    a.keys("re");
-    a.keys("S");
-    let b = open_file(&path, None, Some(&dir.join("p.py.symdbg-session")));
-    let n = b.app.tree.node(b.app.selected);
-    assert!(matches!(n.info.kind, Kind::Leaf(_)), "{:?}", n.info);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
