@@ -66,6 +66,9 @@ struct DebugArgs {
     /// `c` and `r` search for breakpoint hits breadth-first instead of depth-first
     #[arg(long)]
     bfs: bool,
+    /// Restore a saved session (breakpoints, explored tree, selection) from this file; `S` saves to it
+    #[arg(long, value_name = "FILE")]
+    session: Option<PathBuf>,
 }
 
 /// `--colors`: the terminal's colour depth.
@@ -340,11 +343,18 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         let _ = cmd.print_help();
         return Ok(EXIT_USAGE);
     };
+    // The stamp before the read: a write during the read shows as a change.
+    let stamp = crate::tui::program_file::Stamp::of(file);
     let mut source = source::read_source(file)?;
     let opts = &args.explore;
     // The preconditions travel with the source (the worker applies them, `a`/`A` edit them).
     source.assumptions = opts.assume.clone();
-    Ok(crate::tui::run(crate::tui::Setup {
+    let files = crate::tui::Files {
+        program: Some(file.clone()),
+        stamp,
+        session: args.session.clone(),
+    };
+    let setup = crate::tui::Setup {
         source,
         entry: opts.entry.clone(),
         config: crate::engine::Config {
@@ -359,7 +369,8 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         theme: args.theme.clone(),
         colors: args.colors.depth(),
         bfs: args.bfs,
-    }))
+    };
+    Ok(crate::tui::run(setup, files))
 }
 
 /// A failure to report on stderr (already rendered), exit code 2.

@@ -450,13 +450,17 @@ impl Engine {
     /// Does the open node `id` sit at a `while` with invariants, where both transitions
     /// exist (apply the invariant, or unroll once; see [`Engine::step_with`])?
     pub fn loop_choice(&self, id: NodeId) -> bool {
-        let node = self.tree.node(id);
-        node.is_open()
-            && matches!(
-                step::next_action(&node.state),
-                Some(step::Action::Instr(i))
-                    if matches!(i.kind, InstrKind::While { abstraction: Some(_), .. })
-            )
+        self.tree.node(id).is_open() && self.at_annotated_loop(id)
+    }
+
+    /// Does node `id` (stepped or not) sit at a `while` with invariants, where a step
+    /// depends on the [`LoopMode`]? (A saved session records the mode of such steps.)
+    pub fn at_annotated_loop(&self, id: NodeId) -> bool {
+        matches!(
+            step::next_action(&self.tree.node(id).state),
+            Some(step::Action::Instr(i))
+                if matches!(i.kind, InstrKind::While { abstraction: Some(_), .. })
+        )
     }
 
     /// Step like [`Engine::step`], but apply `mode` at a loop with invariants, whatever

@@ -29,6 +29,7 @@ pub mod eval;
 pub mod replay;
 pub mod resume;
 pub mod run;
+pub mod saved;
 pub mod view;
 pub mod why;
 
@@ -44,6 +45,7 @@ pub use eval::{CondHolds, Evaluation, Raise, Truth};
 pub use replay::{Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
+pub use saved::{FrontierStep, Replayed, StepKind};
 pub use view::{Form, NodeView};
 pub use why::{ConjunctOrigin, CoreEntry, Explained, HardPart, PrunedBranch, Why, WhyTarget};
 
@@ -104,6 +106,8 @@ pub struct Session {
     why_cache: why::WhyCache,
     /// Evaluations and breakpoint conditions answered so far ([`eval`]).
     eval_cache: eval::EvalCache,
+    /// The transition a person picked at annotated loops ([`saved`]).
+    choices: saved::Choices,
 }
 
 impl Session {
@@ -127,6 +131,7 @@ impl Session {
             engine,
             why_cache: why::WhyCache::default(),
             eval_cache: eval::EvalCache::default(),
+            choices: saved::Choices::default(),
         })
     }
 

@@ -14,11 +14,14 @@
 //! colouring), [`color`] (terminals without 24-bit colour), [`terminal`], [`harness`].
 
 pub mod app;
+pub mod carry;
 pub mod color;
 pub mod harness;
 pub mod keys;
 pub mod natural;
+pub mod program_file;
 pub mod protocol;
+pub mod session_file;
 pub mod terminal;
 pub mod tree;
 pub mod view;
@@ -64,9 +67,20 @@ pub struct Setup {
     pub bfs: bool,
 }
 
+/// The files behind a UI: the program's (reload with `L`, the session file beside it) and
+/// the session file (`--session`). All `None` for a program that is not a file (tests).
+#[derive(Clone, Debug, Default)]
+pub struct Files {
+    pub program: Option<std::path::PathBuf>,
+    /// The program file's stamp when it was read (a later one means it changed on disk).
+    pub stamp: Option<program_file::Stamp>,
+    /// `--session S`: restored at the start, written by `S`.
+    pub session: Option<std::path::PathBuf>,
+}
+
 /// Run the UI; returns the exit code. The program is checked (and the engine built) before
 /// the screen opens: a malformed program prints its diagnostics and exits with 2.
-pub fn run(setup: Setup) -> i32 {
+pub fn run(setup: Setup, files: Files) -> i32 {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     // A theme file that does not parse is named before the screen opens (and again in the
     // status line, see `App::new`).
@@ -87,7 +101,10 @@ pub fn run(setup: Setup) -> i32 {
     let theme = setup.theme.clone();
     let colors = setup.colors;
     let bfs = setup.bfs;
-    let handle = match worker::spawn(setup) {
+    let watch = files.program.clone();
+    let stamp = files.stamp;
+    let restore = files.session.is_some();
+    let handle = match worker::spawn(setup, files) {
         Ok(h) => h,
         Err(diags) => {
             eprint!("{}", render_all(&diags, &source, color));
@@ -113,9 +130,13 @@ pub fn run(setup: Setup) -> i32 {
         };
     }
     app.set_cancel(handle.cancel.clone());
+    app.watch_file(stamp, watch.is_some());
+    if restore {
+        app.restore_session();
+    }
     let signals = terminal::Signals::register();
     let watchdog = terminal::Watchdog::start(&signals);
-    let result = event_loop(&mut app, &handle, &signals, &watchdog);
+    let result = event_loop(&mut app, &handle, &signals, &watchdog, watch.as_deref());
     // Stop long work so the engine thread ends soon; the process exits without waiting.
     handle.cancel.store(true, Ordering::Relaxed);
     match (result, signals.received()) {
@@ -148,12 +169,21 @@ fn event_loop(
     handle: &worker::Handle,
     signals: &terminal::Signals,
     watchdog: &terminal::Watchdog,
+    watch: Option<&std::path::Path>,
 ) -> std::io::Result<i32> {
     let mut screen = terminal::Screen::enter()?;
     let input = terminal::Input::start(watchdog)?;
     let mut dirty = true;
     let mut code = 0;
+    let mut checked = std::time::Instant::now();
     loop {
+        // Has the program file changed on disk? One `stat` at most every 200 ms.
+        if let Some(path) = watch {
+            if checked.elapsed() >= Duration::from_millis(200) {
+                checked = std::time::Instant::now();
+                dirty |= app.disk_stamp(program_file::Stamp::of(path));
+            }
+        }
         if dirty {
             screen.terminal.draw(|f| view::draw(f, app))?;
             dirty = false;

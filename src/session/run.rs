@@ -102,7 +102,14 @@ impl Session {
             return Stepped::AlreadyStepped;
         }
         let children = match mode {
-            Some(mode) => self.engine.step_with(id, mode),
+            Some(mode) => {
+                let at_loop = self.engine.loop_choice(id);
+                let children = self.engine.step_with(id, mode);
+                if at_loop && !self.tree().node(id).is_open() {
+                    self.choices.0.insert(id, mode);
+                }
+                children
+            }
             None => self.engine.step(id),
         };
         if !children.is_empty() {

@@ -11,11 +11,13 @@ mod frames;
 mod input;
 mod nav;
 mod prompt;
+mod reload;
 mod watch;
 mod why;
 
 pub use breaks::{Condition, Search};
 pub use prompt::PromptKind;
+pub use reload::ReloadState;
 pub use watch::{EvalKey, Watches};
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -79,6 +81,8 @@ pub enum Mode {
     Breakpoints,
     /// Typing at a prompt; the text so far.
     Prompt(PromptKind, String),
+    /// The diagnostics of a reload that did not load (`App::reload`).
+    Errors,
 }
 
 /// Long work the worker is doing.
@@ -168,6 +172,8 @@ pub struct App {
     pub pruned: HashMap<u32, Vec<PrunedInfo>>,
     /// `:` and the watches (`W`): expressions evaluated at nodes.
     pub watch: Watches,
+    /// The program file: changed on disk? the errors of a failed reload (`L`).
+    pub reload: ReloadState,
 }
 
 impl App {
@@ -226,6 +232,7 @@ impl App {
             ghost: None,
             pruned: HashMap::new(),
             watch: Watches::default(),
+            reload: ReloadState::default(),
         }
     }
 
@@ -370,6 +377,14 @@ impl App {
             Reply::Assumed(Err(_)) => {}
             Reply::Evaluated { node, up, results } => self.evaluated(node, up, results),
             Reply::Condition { line, text, error } => self.condition_checked(line, text, error),
+            Reply::Reloaded {
+                text,
+                stamp,
+                carry,
+                delta,
+            } => self.reloaded(text, stamp, carry, delta),
+            Reply::Carry(carry) => self.apply_carry(carry),
+            Reply::LoadErrors(text) => self.load_errors(text),
             Reply::Replay(id, r) => {
                 self.pending.remove(&('r', id));
                 self.message = match &r {

@@ -13,7 +13,7 @@ use ratatui::Terminal;
 
 use super::app::App;
 use super::worker::Worker;
-use super::{view, Setup};
+use super::{view, Files, Setup};
 use crate::diagnostics::Diagnostic;
 
 pub struct Harness {
@@ -25,7 +25,21 @@ pub struct Harness {
 impl Harness {
     /// Load the program and open the UI on a `width`×`height` screen.
     pub fn open(setup: Setup, width: u16, height: u16) -> Result<Harness, Vec<Diagnostic>> {
+        Harness::open_with(setup, Files::default(), width, height)
+    }
+
+    /// [`Harness::open`] on a program read from a file (reload with `L`, session files):
+    /// with `files.session`, the session is restored as `symdbg FILE --session S` does.
+    pub fn open_with(
+        setup: Setup,
+        files: Files,
+        width: u16,
+        height: u16,
+    ) -> Result<Harness, Vec<Diagnostic>> {
         let mut worker = Worker::new(&setup)?;
+        let watching = files.program.is_some();
+        let (stamp, restore) = (files.stamp, files.session.is_some());
+        worker.files = files;
         let mut app = App::new(setup.source.clone(), setup.theme.as_deref());
         app.show_timing = false;
         app.colors = setup.colors;
@@ -33,6 +47,10 @@ impl Harness {
         app.set_cancel(worker.cancel_handle());
         app.apply(worker.ready());
         app.message = worker.entry_warning().unwrap_or_default();
+        app.watch_file(stamp, watching);
+        if restore {
+            app.restore_session();
+        }
         let terminal = Terminal::new(TestBackend::new(width, height))
             .map_err(|e| vec![Diagnostic::global(e.to_string())])?;
         let mut h = Harness {
@@ -71,6 +89,13 @@ impl Harness {
             self.pump();
             self.draw();
         }
+    }
+
+    /// Look at the program file's stamp, as the event loop does a few times a second.
+    pub fn poll_disk(&mut self, path: &std::path::Path) {
+        self.app
+            .disk_stamp(crate::tui::program_file::Stamp::of(path));
+        self.draw();
     }
 
     /// A left click at a screen cell.

@@ -87,6 +87,14 @@ pub const KEYS: &[(&str, &str)] = &[
         "search statements, conditions and leaves; / Enter: next match",
     ),
     ("N", "previous match of the last search"),
+    (
+        "L",
+        "reload the program file, keeping breakpoints, explored tree, selection",
+    ),
+    (
+        "S",
+        "save the session (breakpoints, tree, selection); --session reopens it",
+    ),
     ("t", "next theme"),
     (
         "Esc",

@@ -4,6 +4,8 @@
 //! on the worker thread; the UI sends [`Cmd`]s and receives [`Reply`]s that hold only
 //! strings and numbers. Node ids are the engine's creation indices (`u32`).
 
+use super::carry::Carry;
+use super::program_file::Stamp;
 pub use crate::base::Outcome;
 use crate::engine::LoopMode;
 use crate::session::{Evaluation, ExcStop};
@@ -60,6 +62,15 @@ pub enum Cmd {
     },
     /// Does a breakpoint condition type-check on its line? Answered with `Condition`.
     CheckCondition { line: usize, text: String },
+    /// Read the program file again and rebuild the session (`L`), keeping the settings
+    /// and, where it still exists, the explored tree and the selection: answered with
+    /// `Reloaded`, the tree, `Done`; or `LoadErrors` and `Done` (the old session stays).
+    Reload { selected: u32, carry: Carry },
+    /// Write the session file (`S`): answered with `Done`.
+    Save { selected: u32, carry: Carry },
+    /// Read the session file given with `--session` and replay it: answered with `Carry`,
+    /// the tree, `Done` (or just `Done` saying why not).
+    Restore,
 }
 
 /// How a node shows in the tree (a leaf's outcome colours it).
@@ -103,7 +114,7 @@ pub struct NodeInfo {
     pub func: Option<String>,
     /// What a leaf says: `normal  x = -x`, `AssertionError at line 9`, `bound`, ...
     pub summary: String,
-    /// The node sits at an annotated loop where both transitions exist.
+    /// The node sits at an annotated loop (open: both transitions are offered).
     pub loop_choice: bool,
 }
 
@@ -251,4 +262,16 @@ pub enum Reply {
         text: String,
         error: Option<String>,
     },
+    /// A new session on the program's new text: the UI starts a new tree with `delta`
+    /// (the root) and takes the settings (breakpoints moved with their lines).
+    Reloaded {
+        text: String,
+        stamp: Option<Stamp>,
+        carry: Carry,
+        delta: Delta,
+    },
+    /// The settings a session file restored.
+    Carry(Carry),
+    /// The program on disk does not load: its diagnostics, rendered.
+    LoadErrors(String),
 }

@@ -10,6 +10,7 @@ mod breakpoints;
 mod code;
 mod details;
 mod overlay;
+mod reload;
 mod status;
 mod tree;
 mod watch;
@@ -61,6 +62,7 @@ fn draw_frame(f: &mut Frame, app: &mut App) {
     match &app.mode {
         Mode::Help => overlay::help(f, app, area),
         Mode::Breakpoints => breakpoints::draw(f, app, area),
+        Mode::Errors => reload::errors(f, app, area),
         Mode::Search(_) | Mode::Prompt(..) | Mode::Normal => {}
     }
 }

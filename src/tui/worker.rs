@@ -9,6 +9,7 @@
 
 mod assume;
 mod describe;
+mod reload;
 mod replay;
 mod tests_file;
 mod why;
@@ -20,7 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::protocol::{Cmd, Delta, Kind, Reply};
-use super::Setup;
+use super::{Files, Setup};
 use crate::diagnostics::Diagnostic;
 use crate::engine::{Limits, LoopMode, NodeId};
 use crate::session::{Ended, ExcStop, Hit, Policy, Session, Stepped, Stops};
@@ -33,26 +34,31 @@ const STACK_SIZE: usize = 256 << 20;
 
 pub struct Worker {
     session: Session,
-    /// How the session was opened (to open it again with other `--assume`s).
-    setup: Setup,
     max_nodes: usize,
     /// Nodes `0..sent` have been sent to the UI.
     sent: usize,
     /// Sent nodes that were open then (their kind may change).
     open_sent: Vec<u32>,
+    /// The program's file and the session file (reload, save, restore).
+    pub files: Files,
 }
 
 impl Worker {
     /// Load the program and build the session (diagnostics if the program is malformed or
     /// the entry function does not exist).
     pub fn new(setup: &Setup) -> Result<Worker, Vec<Diagnostic>> {
-        let session = assume::open(setup, &setup.source.assumptions)?;
+        let session = assume::open(
+            setup.source.clone(),
+            setup.entry.as_deref(),
+            setup.config.clone(),
+            &setup.source.assumptions,
+        )?;
         Ok(Worker {
             session,
-            setup: setup.clone(),
             max_nodes: setup.max_nodes,
             sent: 0,
             open_sent: Vec::new(),
+            files: Files::default(),
         })
     }
 
@@ -75,6 +81,9 @@ impl Worker {
     pub fn handle(&mut self, cmd: Cmd, out: &mut dyn FnMut(Reply)) {
         let out = RefCell::new(out);
         let emit = |r: Reply| (out.borrow_mut())(r);
+        if let Some(reply) = self.stale(&cmd) {
+            return reply.into_iter().for_each(emit);
+        }
         match cmd {
             Cmd::Details(id) => emit(Reply::Details(describe::details(&self.session, NodeId(id)))),
             Cmd::Model(id) => {
@@ -133,6 +142,9 @@ impl Worker {
                 error: self.session.check_condition(line, &text).err(),
                 text,
             }),
+            Cmd::Reload { selected, carry } => self.reload(selected, carry, &emit),
+            Cmd::Save { selected, carry } => self.save(selected, carry, &emit),
+            Cmd::Restore => self.restore(&emit),
             Cmd::Step(id) => self.step(id, None, &emit),
             Cmd::StepWith(id, mode) => self.step(id, Some(mode), &emit),
             Cmd::StepOver(id) | Cmd::Finish(id) | Cmd::Run(id) => {
@@ -210,6 +222,45 @@ impl Worker {
                 self.finish(&emit, ran.select.map(|n| n.0), message);
             }
         }
+    }
+
+    /// A command about a node this session does not have: it was sent for the tree before
+    /// a reload (`L`) and reached the worker after it. Answered with a message (tree
+    /// commands, so the UI stops waiting) or dropped (requests: the reload reset them).
+    fn stale(&self, cmd: &Cmd) -> Option<Vec<Reply>> {
+        let n = self.session.tree().len() as u32;
+        let ids: Vec<u32> = match cmd {
+            Cmd::Step(id)
+            | Cmd::StepWith(id, _)
+            | Cmd::StepOver(id)
+            | Cmd::Finish(id)
+            | Cmd::Run(id)
+            | Cmd::Tests(id)
+            | Cmd::Details(id)
+            | Cmd::Model(id)
+            | Cmd::Replay(id)
+            | Cmd::Why { node: id, .. }
+            | Cmd::Evaluate { node: id, .. } => vec![*id],
+            Cmd::Resume { from, seen, .. } => seen.iter().chain([from]).copied().collect(),
+            Cmd::Pruned(ids) => ids.clone(),
+            Cmd::Reload { .. }
+            | Cmd::Save { .. }
+            | Cmd::Restore
+            | Cmd::Assume { .. }
+            | Cmd::CheckCondition { .. } => Vec::new(),
+        };
+        let gone = ids.into_iter().find(|&id| id >= n)?;
+        Some(match cmd {
+            Cmd::Details(_)
+            | Cmd::Model(_)
+            | Cmd::Replay(_)
+            | Cmd::Pruned(_)
+            | Cmd::Evaluate { .. } => Vec::new(),
+            _ => vec![Reply::Done {
+                select: None,
+                message: format!("node {gone} is gone (the program was reloaded)"),
+            }],
+        })
     }
 
     fn limits(&self) -> Limits {
@@ -328,7 +379,7 @@ pub struct Handle {
 }
 
 /// Start the worker thread; returns once the engine is built (or the program rejected).
-pub fn spawn(setup: Setup) -> Result<Handle, Vec<Diagnostic>> {
+pub fn spawn(setup: Setup, files: Files) -> Result<Handle, Vec<Diagnostic>> {
     let (cmd_tx, cmd_rx) = channel::<Cmd>();
     let (reply_tx, reply_rx) = channel::<Reply>();
     let (ready_tx, ready_rx) = channel();
@@ -337,7 +388,7 @@ pub fn spawn(setup: Setup) -> Result<Handle, Vec<Diagnostic>> {
         .stack_size(STACK_SIZE)
         .spawn(move || {
             let mut worker = match Worker::new(&setup) {
-                Ok(w) => w,
+                Ok(w) => Worker { files, ..w },
                 Err(d) => {
                     let _ = ready_tx.send(Err(d));
                     return;

@@ -66,11 +66,16 @@ mod tui;
 mod tui_assume;
 /// The terminal UI's key scenarios: keys in, app state and frame out.
 mod tui_breaks;
+mod tui_carry;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
 mod tui_e2e;
 /// Issue 16: `:` evaluate at a node, `W` watches, conditional breakpoints.
 mod tui_eval;
 mod tui_keys;
+/// Issue 16: reload the program (`L`) when it changed on disk.
+mod tui_reload;
+/// Issue 16: save a session (`S`) and restore it (`--session`).
+mod tui_session;
 /// The TUI's why: origins in the path pane, pruned ghost rows (`p`), explanations (`w`).
 mod tui_why;
 /// What several modules share: running the real binary.

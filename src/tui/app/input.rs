@@ -63,6 +63,7 @@ impl App {
             }
             Mode::Breakpoints => return self.breaks_key(key),
             Mode::Prompt(..) => return self.prompt_key(key),
+            Mode::Errors => return self.errors_key(key),
             Mode::Normal => {}
         }
         // While the worker is busy, keys that act on the tree wait for it (type-ahead).
@@ -183,6 +184,8 @@ impl App {
             KeyCode::Char('w') => self.why(),
             KeyCode::Char('a') => self.assume_key(),
             KeyCode::Char('A') => self.unassume_key(),
+            KeyCode::Char('L') => self.reload_key(),
+            KeyCode::Char('S') => self.save_key(),
             _ => {}
         }
     }

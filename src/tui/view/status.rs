@@ -55,6 +55,11 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
         None if !app.message.is_empty() => format!("{} ", app.message),
         None => String::new(),
     };
+    // The program file changed on disk: said first, whatever else is going on.
+    let right = match app.disk_note() {
+        Some(note) => format!("⟳ {note} · {right}"),
+        None => right,
+    };
     let width = rect.width as usize;
     // The message (what the last key did) wins over the counts when room is short.
     let right = clip(&right, width * 2 / 3);
@@ -107,6 +112,7 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             ("x", "exceptions"),
         ],
         Mode::Help => vec![("j k", "scroll"), ("any other key", "close help")],
+        Mode::Errors => vec![("j k", "scroll"), ("any other key", "close")],
         Mode::Normal => {
             let at_loop = app
                 .tree

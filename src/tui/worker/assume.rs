@@ -1,18 +1,33 @@
 //! `a` / `A`: start again from the root under other `--assume` preconditions.
 
 use super::{Progress, Worker};
+use crate::base::SourceMap;
 use crate::diagnostics::Diagnostic;
+use crate::engine::Config;
 use crate::engine::NodeId;
 use crate::session::{Loaded, Policy, Session};
 use crate::tui::protocol::Reply;
-use crate::tui::Setup;
 
-/// The session for `setup` under the preconditions `texts`.
-pub(super) fn open(setup: &Setup, texts: &[String]) -> Result<Session, Vec<Diagnostic>> {
-    let entry = setup.entry.as_deref();
-    let mut loaded = Loaded::new(setup.source.clone())?;
+/// The session on `source` under the preconditions `texts`.
+pub(super) fn open(
+    source: SourceMap,
+    entry: Option<&str>,
+    config: Config,
+    texts: &[String],
+) -> Result<Session, Vec<Diagnostic>> {
+    let mut loaded = Loaded::new(source)?;
     loaded.assume(entry, texts)?;
-    Session::new(loaded, entry, setup.config.clone())
+    Session::new(loaded, entry, config)
+}
+
+/// The session on the program as it is now (after any reload) under `texts`.
+pub(super) fn reopen(session: &Session, texts: &[String]) -> Result<Session, Vec<Diagnostic>> {
+    open(
+        session.source().clone(),
+        session.entry(),
+        session.config().clone(),
+        texts,
+    )
 }
 
 /// One line for the status line: the first diagnostic, located in its `--assume`.
@@ -42,7 +57,7 @@ fn refusal(diags: &[Diagnostic], session: &Session, texts: &[String]) -> String 
 impl Worker {
     /// Rebuild the session under `texts` (the old one stays when they are refused).
     pub(super) fn assume(&mut self, texts: Vec<String>, rerun: bool, emit: &dyn Fn(Reply)) {
-        let session = match open(&self.setup, &texts) {
+        let session = match reopen(&self.session, &texts) {
             Ok(s) => s,
             Err(d) => {
                 let message = refusal(&d, &self.session, &texts);

@@ -24,7 +24,9 @@ pub(super) fn node_info(session: &Session, id: NodeId) -> NodeInfo {
         frames: view.frames,
         summary: view.text(Form::Row),
         func: view.func,
-        loop_choice: view.loop_choice,
+        // Whether the node was sent open or stepped (a replayed session steps before it
+        // sends): the same info either way.
+        loop_choice: session.engine().at_annotated_loop(id),
     }
 }
 

@@ -1,0 +1,267 @@
+//! Reload (`L`), save (`S`) and restore (`--session`): the worker's side.
+//!
+//! All three carry the explored tree as the session's frontier (`session::saved`) and the
+//! selection as a path of child indices, and finish the same way ([`Worker::replay`]):
+//! replay the steps that still apply, select the node at the end of the path (or the
+//! deepest node along it that exists), and say in the status line what did not apply.
+//! A reload whose new text does not load answers with its diagnostics and keeps the old
+//! session as it was.
+
+use std::path::PathBuf;
+
+use super::{Progress, Worker};
+use crate::diagnostics::{count, render_all};
+use crate::engine::NodeId;
+use crate::session::{FrontierStep, Session};
+use crate::tui::carry::{self, Carry};
+use crate::tui::program_file::{display_name, read_program, Stamp};
+use crate::tui::protocol::Reply;
+use crate::tui::session_file;
+
+impl Worker {
+    /// `L`: read the program again; a new session if it loads.
+    pub(super) fn reload(&mut self, selected: u32, mut carry: Carry, emit: &dyn Fn(Reply)) {
+        let done = |message: String| {
+            emit(Reply::Done {
+                select: None,
+                message,
+            })
+        };
+        let Some(path) = self.files.program.clone() else {
+            return done("reload: the program was not read from a file".to_string());
+        };
+        // Taken before reading: a write during the read shows as a change again.
+        let stamp = Stamp::of(&path);
+        // (A FIFO or a device would block the worker; a directory has its own message.)
+        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            return done(format!(
+                "reload failed: `{}` is not a regular file; the old program stays loaded",
+                self.session.source().name
+            ));
+        }
+        let mut source = match read_program(&path) {
+            Ok(s) => s,
+            Err(e) => {
+                return done(format!(
+                    "reload failed: {}; the old program stays loaded",
+                    e.message
+                ))
+            }
+        };
+        source.name = self.session.source().name.clone();
+        let session = match self.rebuild(source.clone(), &carry) {
+            Ok(s) => s,
+            Err(diags) => {
+                emit(Reply::LoadErrors(render_all(&diags, &source, false)));
+                return done(format!(
+                    "reload failed: {} in the program on disk; the old program stays loaded",
+                    count(diags.len(), "error")
+                ));
+            }
+        };
+        let old = self.session.source().clone();
+        let frontier = self.session.frontier();
+        let path_to = self.selected_path(selected);
+        let texts = carry
+            .breakpoints
+            .iter()
+            .map(|b| Some(old.line_text(b.line).to_string()))
+            .collect();
+        let mut notes = Vec::new();
+        carry.breakpoints = remap(&mut carry, texts, &source, &mut notes);
+        let unchanged = old.text == source.text;
+        self.session = session;
+        self.sent = 0;
+        self.open_sent.clear();
+        emit(Reply::Reloaded {
+            text: source.text.clone(),
+            stamp,
+            carry,
+            delta: self.delta(),
+        });
+        let what = if unchanged {
+            "reloaded (the text is unchanged)"
+        } else {
+            "reloaded"
+        };
+        self.replay(what, &frontier, &path_to, notes, emit);
+    }
+
+    /// A session on a new text of the program with this session's entry and options and
+    /// the carried preconditions (`carry.assumptions`).
+    fn rebuild(
+        &self,
+        source: crate::base::SourceMap,
+        carry: &Carry,
+    ) -> Result<Session, Vec<crate::diagnostics::Diagnostic>> {
+        let entry = self.session.entry().map(str::to_string);
+        let config = self.session.config().clone();
+        super::assume::open(source, entry.as_deref(), config, &carry.assumptions)
+    }
+
+    /// `S`: write the session file (`--session S`, else beside the program).
+    pub(super) fn save(&mut self, selected: u32, carry: Carry, emit: &dyn Fn(Reply)) {
+        let message = match self.session_path() {
+            None => "no session file: the program was not read from a file".to_string(),
+            Some(path) => {
+                let frontier = self.session.frontier();
+                let file = session_file::build(
+                    self.session.source(),
+                    self.session.config(),
+                    self.session.entry(),
+                    &carry,
+                    &frontier,
+                    self.selected_path(selected),
+                );
+                match session_file::write(&path, &file) {
+                    Ok(()) => format!(
+                        "session saved to {} ({}, {}; --session reopens it)",
+                        display_name(&path),
+                        count(frontier.len(), "step"),
+                        count(carry.breakpoints.len(), "breakpoint")
+                    ),
+                    Err(e) => format!("cannot save the session to {}: {e}", display_name(&path)),
+                }
+            }
+        };
+        emit(Reply::Done {
+            select: None,
+            message,
+        });
+    }
+
+    /// `--session S` at the start: restore what the file says, or start fresh.
+    pub(super) fn restore(&mut self, emit: &dyn Fn(Reply)) {
+        let done = |message: String| {
+            emit(Reply::Done {
+                select: None,
+                message,
+            })
+        };
+        let Some(path) = self.files.session.clone() else {
+            return done("no session file was given (--session)".to_string());
+        };
+        let name = display_name(&path);
+        if !path.exists() {
+            return done(format!(
+                "no session file {name} yet: S saves the session there"
+            ));
+        }
+        let read = session_file::read(
+            &path,
+            self.session.source(),
+            self.session.config(),
+            self.session.entry(),
+        );
+        let r = match read {
+            Ok(r) => r,
+            Err(e) => return done(format!("session file {name}: {e}; starting fresh")),
+        };
+        let mut notes = Vec::new();
+        if r.changed {
+            notes.push("the program changed since it was saved: restored what applies".into());
+        }
+        if !r.other_options.is_empty() {
+            notes.push(format!("it was saved with {}", r.other_options.join(" ")));
+        }
+        if r.ignored > 0 {
+            notes.push(match r.ignored {
+                1 => "1 unknown entry ignored".to_string(),
+                n => format!("{n} unknown entries ignored"),
+            });
+        }
+        let mut carry = r.carry;
+        if carry.assumptions != self.session.source().assumptions {
+            // The saved preconditions replace the command line's: a new session under them.
+            match super::assume::reopen(&self.session, &carry.assumptions) {
+                Ok(session) => {
+                    self.session = session;
+                    self.sent = 0;
+                    self.open_sent.clear();
+                    emit(Reply::Assumed(Ok(carry.assumptions.clone())));
+                    emit(Reply::Ready(self.delta()));
+                }
+                Err(_) => {
+                    notes.push(
+                        "its assumptions do not apply to this program: the command line's are kept"
+                            .to_string(),
+                    );
+                    carry.assumptions = self.session.source().assumptions.clone();
+                }
+            }
+        }
+        let source = self.session.source().clone();
+        carry.breakpoints = remap(&mut carry, r.texts, &source, &mut notes);
+        emit(Reply::Carry(carry));
+        let what = format!("session restored from {name}");
+        self.replay(&what, &r.frontier, &r.selected, notes, emit);
+    }
+
+    /// Replay `frontier`, select the node `path` names (or its deepest existing ancestor)
+    /// and finish with a message: `what`, what did not apply, `notes`.
+    fn replay(
+        &mut self,
+        what: &str,
+        frontier: &[FrontierStep],
+        path: &[u32],
+        notes: Vec<String>,
+        emit: &dyn Fn(Reply),
+    ) {
+        let progress = Progress::new(emit);
+        let r = self
+            .session
+            .replay_frontier(frontier, &|n| progress.tick(n));
+        let (node, followed) = self.session.follow(path);
+        let mut parts = vec![format!("{what}: {} replayed", count(r.stepped, "step"))];
+        if r.cancelled {
+            parts.push("the replay was interrupted (Esc)".to_string());
+        }
+        if r.missing + r.skipped > 0 {
+            parts.push(format!(
+                "{} no longer apply",
+                count(r.missing + r.skipped, "step")
+            ));
+        }
+        if followed < path.len() {
+            parts.push("the selected node is gone: its nearest ancestor is selected".into());
+        }
+        parts.extend(notes);
+        self.finish(emit, Some(node.0), parts.join("; "));
+    }
+
+    /// The path of child indices to a node the UI names (the root if it does not exist).
+    fn selected_path(&self, id: u32) -> Vec<u32> {
+        if (id as usize) < self.session.tree().len() {
+            self.session.path_to(NodeId(id))
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Where `S` writes: the `--session` file, else `PROGRAM.symdbg-session`.
+    fn session_path(&self) -> Option<PathBuf> {
+        self.files.session.clone().or_else(|| {
+            self.files
+                .program
+                .as_deref()
+                .map(session_file::default_path)
+        })
+    }
+}
+
+/// The carried breakpoints (with their old line texts) on `source`; a note when any moved
+/// or was dropped.
+fn remap(
+    carry: &mut Carry,
+    texts: Vec<Option<String>>,
+    source: &crate::base::SourceMap,
+    notes: &mut Vec<String>,
+) -> Vec<carry::Breakpoint> {
+    let old = std::mem::take(&mut carry.breakpoints)
+        .into_iter()
+        .zip(texts.into_iter().chain(std::iter::repeat(None)))
+        .collect();
+    let (kept, note) = carry::remap(old, source);
+    notes.extend(note);
+    kept
+}

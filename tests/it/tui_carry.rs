@@ -1,0 +1,100 @@
+//! What a reload (`L`) and a session file (`S`, `--session`) carry besides the tree:
+//! watches (`W`), preconditions (`a`) and breakpoint conditions (`B`, `c`), each added by a
+//! different key, kept together in `tui::carry::Carry`.
+
+use symdbg::tui::harness::Harness;
+
+use super::tui_reload::{open_file, rewrite, temp_dir, SRC};
+
+/// A breakpoint on line 10 (`y = s // x`) with a condition, a watch and a precondition,
+/// set through the keys a user presses.
+fn set_up(h: &mut Harness) {
+    h.keys("1");
+    h.app.code_cursor = 10;
+    h.keys("b2B");
+    h.keys("cx > 2<Enter><Esc>");
+    h.keys("Ws + 1<Enter>");
+    h.keys("ax > 5<Enter>");
+    assert_eq!(h.app.conditions[&10].text, "x > 2");
+    assert_eq!(h.app.watch.list, vec!["s + 1".to_string()]);
+    assert_eq!(h.app.source.assumptions, vec!["x > 5".to_string()]);
+}
+
+/// Every leaf model the worker gives respects the precondition `x > 5`.
+fn models_respect_the_precondition(h: &mut Harness) {
+    h.keys("r");
+    h.keys("e");
+    h.keys("m");
+    let screen = h.screen();
+    assert!(screen.contains("assuming #1 x > 5"), "{screen}");
+    let x: i64 = screen
+        .lines()
+        .find_map(|l| {
+            let at = l.find("x = ")?;
+            l[at + 4..]
+                .split(|c: char| !(c.is_ascii_digit() || c == '-'))
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no x in the model pane:\n{screen}"));
+    assert!(x > 5, "x = {x} violates the precondition:\n{screen}");
+}
+
+#[test]
+fn a_session_file_keeps_watches_preconditions_and_conditions() {
+    let dir = temp_dir("carry-save");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut a = open_file(&path, None, None);
+    set_up(&mut a);
+    a.keys("S");
+    assert!(a.app.message.contains("session saved"), "{}", a.app.message);
+    let saved = dir.join("p.py.symdbg-session");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    assert_eq!(json["watches"][0], "s + 1");
+    assert_eq!(json["assumptions"][0], "x > 5");
+    assert_eq!(json["breakpoints"][0]["condition"], "x > 2");
+
+    // Reopened without `--assume`: the file's precondition is in force again.
+    let mut b = open_file(&path, None, Some(&saved));
+    assert!(
+        b.app.message.contains("session restored"),
+        "{}",
+        b.app.message
+    );
+    assert_eq!(b.app.watch.list, a.app.watch.list);
+    assert_eq!(b.app.source.assumptions, a.app.source.assumptions);
+    assert_eq!(b.app.conditions[&10].text, "x > 2");
+    models_respect_the_precondition(&mut b);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_reload_keeps_watches_preconditions_and_conditions() {
+    let dir = temp_dir("carry-reload");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut h = open_file(&path, None, None);
+    set_up(&mut h);
+    // Two lines inserted above: the breakpoint and its condition move to line 12.
+    rewrite(&path, &format!("# a comment\n\n{SRC}"));
+    h.poll_disk(&path);
+    h.keys("L");
+    assert!(h.app.message.contains("reloaded"), "{}", h.app.message);
+    assert!(h.app.message.contains("moved 10→12"), "{}", h.app.message);
+    assert_eq!(h.app.conditions[&12].text, "x > 2");
+    assert!(!h.app.conditions.contains_key(&10));
+    assert_eq!(h.app.watch.list, vec!["s + 1".to_string()]);
+    assert_eq!(h.app.source.assumptions, vec!["x > 5".to_string()]);
+    models_respect_the_precondition(&mut h);
+
+    // A new text where the precondition no longer type-checks: refused, nothing lost.
+    rewrite(&path, &SRC.replace("x: int", "x: bool"));
+    h.poll_disk(&path);
+    h.keys("L");
+    assert!(h.app.message.contains("reload failed"), "{}", h.app.message);
+    assert_eq!(h.app.source.assumptions, vec!["x > 5".to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
