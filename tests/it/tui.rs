@@ -245,7 +245,7 @@ fn help_scrolls_in_a_short_terminal() {
     // The recipe comes first, so it shows without scrolling.
     assert!(screen.contains("To find a bug"), "{screen}");
     // j scrolls (not closes) until the last line is on screen, then stops there.
-    for _ in 0..40 {
+    for _ in 0..h.app.help_max_scroll + 3 {
         h.keys("j");
     }
     assert_eq!(h.app.mode, symdbg::tui::app::Mode::Help);
