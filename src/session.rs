@@ -40,7 +40,7 @@ use crate::transform::ir;
 pub use replay::{Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
-pub use view::{Form, NodeView};
+pub use view::{call_mark, Form, NodeView};
 pub use why::{ConjunctOrigin, CoreEntry, Explained, HardPart, PrunedBranch, Why, WhyTarget};
 
 /// A program read, checked and lowered: everything of a session but the engine.

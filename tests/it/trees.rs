@@ -66,3 +66,45 @@ fn find_without_frames() {
     assert_eq!(leaves(&framed), leaves(&opaque));
     assert!(opaque.lines().count() < framed.lines().count());
 }
+
+/// `run --tree` marks call entry (`→ f`, `(depth N)` in recursion) and return (`← g`, `←`
+/// back in module code) as the TUI's tree does; JSON stays as it was (no marks).
+#[test]
+fn tree_marks_calls_and_returns() {
+    let dir = std::env::temp_dir().join(format!("symdbg-marks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("marks.py");
+    let src = "def g(k: int) -> int:\n    if k <= 0:\n        return 0\n    return 1 + g(k - 1)\n\
+               def h(k: int) -> int:\n    return g(k) * 2\nn: int\nr = h(n)\nassert r != 4\n";
+    std::fs::write(&path, src).unwrap();
+    let tree = tree_of(&path, &["--recursion", "3"]);
+    let lines: Vec<&str> = tree.lines().collect();
+    let has = |needle: &str| lines.iter().any(|l| l.ends_with(needle));
+    // h is entered from module code, g from h, then g from g (two function frames below).
+    assert!(has("6: return g(k) * 2  → h"), "{tree}");
+    assert!(has("2: if k <= 0:  → g (depth 2)"), "{tree}");
+    assert!(has("2: if k <= 0:  → g (depth 3)"), "{tree}");
+    // Returns: into g (recursion), into h, and back in module code.
+    assert!(has("4: return 1 + g(k - 1)  ← g (depth 2)"), "{tree}");
+    assert!(has("6: return g(k) * 2  ← h"), "{tree}");
+    assert!(has("9: assert r != 4  ←"), "{tree}");
+    // Leaves never carry a mark (they left every frame), and every entry has an arrow.
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.contains("] normal")
+                || l.contains("] exception")
+                || l.contains("] bound"))
+            .all(|l| !l.contains('→') && !l.contains('←')),
+        "{tree}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
+        .args(["run", "--json", "--recursion", "3"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!(json.contains("\"nodes\""), "{json}");
+    assert!(!json.contains('→') && !json.contains('←'), "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

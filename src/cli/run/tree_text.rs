@@ -124,10 +124,15 @@ fn stop_text(stop: Stop) -> Option<&'static str> {
     }
 }
 
-/// `[3] 5: x = -x`, `[7] exception ZeroDivisionError at line 4  -- label`.
+/// `[3] 5: x = -x`, `[1] 23: return t[i]  → f`, `[7] exception ZeroDivisionError at line 4
+/// -- label`.
 fn describe(x: &Explored, id: NodeId) -> String {
     let view = x.session.view(id);
     let mut text = format!("[{}] {}", id.0, view.text(Form::Tree));
+    // Where a call enters its frame (`→ f`) and returns (`← g`), as in the TUI.
+    if let Some(mark) = x.session.call_mark(id) {
+        let _ = write!(text, "  {mark}");
+    }
     if let Some(label) = view.note() {
         let _ = write!(text, "  -- {label}");
     }

@@ -17,6 +17,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{block, clip, follow};
+use crate::session::call_mark;
 use crate::tui::app::{App, Pane};
 use crate::tui::protocol::{Kind, Outcome};
 use crate::tui::theme::Palette;
@@ -100,26 +101,13 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                 };
                 spans.push(Span::styled(text, style));
                 let parent_frames = n.info.parent.map(|q| app.tree.node(q).info.frames);
-                // Calls nested in calls (recursion) say how deep they are.
-                let depth = n.info.frames.saturating_sub(1);
-                let deep = if depth >= 2 {
-                    format!(" (depth {depth})")
-                } else {
-                    String::new()
-                };
-                match parent_frames {
-                    Some(pf) if n.info.frames > pf => spans.push(Span::styled(
-                        format!("  → {}{deep}", n.info.func.as_deref().unwrap_or("?")),
+                let leaf = matches!(n.info.kind, Kind::Leaf(_));
+                let func = n.info.func.as_deref();
+                if let Some(mark) = call_mark(n.info.frames, parent_frames, func, leaf) {
+                    spans.push(Span::styled(
+                        format!("  {mark}"),
                         Style::default().fg(p.dim),
-                    )),
-                    Some(pf) if n.info.frames < pf && !matches!(n.info.kind, Kind::Leaf(_)) => {
-                        let back = match &n.info.func {
-                            Some(f) => format!("  ← {f}{deep}"),
-                            None => "  ←".to_string(),
-                        };
-                        spans.push(Span::styled(back, Style::default().fg(p.dim)))
-                    }
-                    _ => {}
+                    ));
                 }
                 if let Some(l) = &n.info.label {
                     spans.push(Span::styled(format!("  — {l}"), Style::default().fg(p.dim)));
