@@ -79,6 +79,8 @@ pub struct Session {
     engine: Engine,
     /// Explanations computed so far ([`why`]).
     why_cache: why::WhyCache,
+    /// Replays of `--recursion` cuts so far ([`cuts`]).
+    cut_replays: cuts::Replays,
 }
 
 impl Session {
@@ -101,6 +103,7 @@ impl Session {
             loaded,
             engine,
             why_cache: why::WhyCache::default(),
+            cut_replays: cuts::Replays::default(),
         })
     }
 

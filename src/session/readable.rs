@@ -14,7 +14,9 @@
 //! (or as strong and earlier). Implication is a preorder, so "beats" has no cycle; a part
 //! is dropped only when something beats it, and following beaters ends at a shown part
 //! that implies it. The shown parts are therefore equivalent to the whole path condition.
-//! A conjunct all of whose parts are dropped keeps its text and is marked `implied`.
+//! A conjunct all of whose parts are dropped keeps its text and is marked `implied`. A part
+//! `not (a and b)` whose `b` earlier parts imply is shown as `not a` (equivalent below
+//! them).
 
 use std::collections::{HashMap, HashSet};
 
@@ -144,7 +146,10 @@ fn bounds(t: &Term) -> Vec<Bound> {
 /// terms with coefficients `≥ 0`.
 fn bound_implies(q: &Bound, p: &Bound) -> bool {
     let d = p.clone().plus(q.clone().scaled(&-BigInt::one()));
-    !d.constant.is_negative() && d.terms.iter().all(|(t, c)| c.is_positive() && nonnegative(t))
+    !d.constant.is_negative()
+        && d.terms
+            .iter()
+            .all(|(t, c)| c.is_positive() && nonnegative(t))
 }
 
 /// Does part `q` imply part `p` (syntactically)?
@@ -153,7 +158,10 @@ pub fn implies(q: &Term, p: &Term) -> bool {
         return true;
     }
     let (qs, ps) = (bounds(q), bounds(p));
-    !ps.is_empty() && ps.iter().all(|pb| qs.iter().any(|qb| bound_implies(qb, pb)))
+    !ps.is_empty()
+        && ps
+            .iter()
+            .all(|pb| qs.iter().any(|qb| bound_implies(qb, pb)))
 }
 
 /// The top-level `and` operands of a conjunct.
@@ -187,12 +195,9 @@ impl Known {
         let ps = bounds(part);
         !ps.is_empty()
             && ps.iter().all(|p| {
-                self.bounds.get(&p.key()).is_some_and(|qs| {
-                    qs.iter()
-                        .rev()
-                        .take(RECENT)
-                        .any(|q| bound_implies(q, p))
-                })
+                self.bounds
+                    .get(&p.key())
+                    .is_some_and(|qs| qs.iter().rev().take(RECENT).any(|q| bound_implies(q, p)))
             })
     }
 }
@@ -207,11 +212,8 @@ fn kept(known: &Known, parts: &[Term]) -> Vec<bool> {
                 return false;
             }
             n > MAX_PARTS
-                || !(0..n).any(|k| {
-                    k != j
-                        && implies(&parts[k], p)
-                        && (k < j || !implies(p, &parts[k]))
-                })
+                || !(0..n)
+                    .any(|k| k != j && implies(&parts[k], p) && (k < j || !implies(p, &parts[k])))
         })
         .collect()
 }
@@ -282,12 +284,33 @@ fn join(parts: &[Term]) -> String {
 
 /// The parts of a conjunct that are shown after the parts of `known` (empty: all implied).
 fn shown_parts(known: &Known, conjunct: &Term) -> Vec<Term> {
-    let ps = parts(conjunct);
+    let ps: Vec<Term> = parts(conjunct).iter().map(|p| negated(known, p)).collect();
     let keep = kept(known, &ps);
     ps.into_iter()
         .zip(keep)
         .filter_map(|(p, k)| k.then_some(p))
         .collect()
+}
+
+/// `not (a and b)` where the earlier parts imply `b` means `not a` on this path (the
+/// assert's failing branch below a bounds check that implies half of it).
+fn negated(known: &Known, part: &Term) -> Term {
+    let K::Not(x) = part.kind() else {
+        return part.clone();
+    };
+    if !matches!(x.kind(), K::And(_)) || x.tree_size() > MAX_PRINTED_NODES {
+        return part.clone();
+    }
+    let inner = parts(x);
+    let rest: Vec<Term> = inner
+        .iter()
+        .filter(|q| !known.implies(q))
+        .cloned()
+        .collect();
+    if rest.is_empty() || rest.len() == inner.len() {
+        return part.clone();
+    }
+    Term::not(Term::and_all(rest))
 }
 
 /// One conjunct as shown, after the parts of `known`.
@@ -342,9 +365,10 @@ impl Session {
     pub fn branch_shown(&self, id: NodeId) -> Option<String> {
         let node = self.tree().node(id);
         let branch = node.branch.as_ref()?;
+        // (the newest conjuncts only: a tree's text stays linear in its depth)
         let before = node
             .parent
-            .map(|p| self.engine().path_condition(p))
+            .map(|p| self.tree().node(p).state.pc.newest(RECENT))
             .unwrap_or_default();
         Some(show_after(&before, branch).text)
     }

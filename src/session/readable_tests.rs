@@ -61,14 +61,32 @@ fn a_guard_already_on_the_path_is_not_repeated() {
     );
     let shown = texts(&[guard.clone(), branch.clone()]);
     assert_eq!(shown, vec!["0 < len(h)", "h[0] == x"]);
-    assert_eq!(show_after(&[guard.clone()], &branch).text, "h[0] == x");
+    assert_eq!(show_after(std::slice::from_ref(&guard), &branch).text, "h[0] == x");
     // A stronger guard (`1 < len(h)`) implies the weaker bound (`0 < len(h)`).
     let stronger = Term::lt(n(1), len(&h));
     assert_eq!(show_after(&[stronger], &branch).text, "h[0] == x");
     // Nothing before: the branch says both.
+    assert_eq!(show_after(&[], &branch).text, "0 < len(h) and h[0] == x");
+}
+
+#[test]
+fn a_failing_check_says_what_fails_below_the_bounds() {
+    // window_sum's `assert 0 < i < len(t) - 1` below the bounds of t[i + 1].
+    let (t, i) = (tup("t"), int("i"));
+    let before = [Term::in_bounds(t.clone(), Term::add(i.clone(), n(1)))];
+    let check = Term::and(
+        Term::lt(n(0), i.clone()),
+        Term::lt(i.clone(), Term::sub(len(&t), n(1))),
+    );
+    assert_eq!(show_after(&before, &check).text, "0 < i");
     assert_eq!(
-        show_after(&[], &branch).text,
-        "0 < len(h) and h[0] == x"
+        show_after(&before, &Term::not(check.clone())).text,
+        "0 >= i"
+    );
+    // Without the bounds, both halves stay.
+    assert_eq!(
+        show_after(&[], &Term::not(check)).text,
+        "not (0 < i < len(t) - 1)"
     );
 }
 
@@ -106,21 +124,39 @@ fn what_is_not_implied_stays() {
     let no = |q: Term, p: Term| assert!(!implies(&q, &p), "{q} must not imply {p}");
     let yes = |q: Term, p: Term| assert!(implies(&q, &p), "{q} must imply {p}");
     // The upper bound says nothing of the lower one, and a bound of i - 1 not of i.
-    no(Term::lt(i.clone(), len(&t)), Term::le(Term::neg(len(&t)), i.clone()));
+    no(
+        Term::lt(i.clone(), len(&t)),
+        Term::le(Term::neg(len(&t)), i.clone()),
+    );
     no(
         Term::lt(Term::sub(i.clone(), n(1)), len(&t)),
         Term::lt(i.clone(), len(&t)),
     );
     no(Term::gt(x.clone(), n(0)), Term::gt(x.clone(), n(1)));
-    no(Term::ge(Term::add(x.clone(), y.clone()), n(0)), Term::ge(x.clone(), n(0)));
+    no(
+        Term::ge(Term::add(x.clone(), y.clone()), n(0)),
+        Term::ge(x.clone(), n(0)),
+    );
     // len(t) counts only with a positive sign: i >= 0 says nothing of i - len(t) >= 0.
-    no(Term::ge(i.clone(), n(0)), Term::ge(Term::sub(i.clone(), len(&t)), n(0)));
+    no(
+        Term::ge(i.clone(), n(0)),
+        Term::ge(Term::sub(i.clone(), len(&t)), n(0)),
+    );
     no(Term::ne(x.clone(), n(0)), Term::ne(x.clone(), n(1)));
     yes(Term::gt(x.clone(), n(1)), Term::gt(x.clone(), n(0)));
-    yes(Term::cmp(CmpOp::Eq, x.clone(), n(3)), Term::le(x.clone(), n(5)));
-    yes(Term::ge(x.clone(), n(0)), Term::ge(Term::add(x.clone(), Term::abs(y.clone())), n(0)));
+    yes(
+        Term::cmp(CmpOp::Eq, x.clone(), n(3)),
+        Term::le(x.clone(), n(5)),
+    );
+    yes(
+        Term::ge(x.clone(), n(0)),
+        Term::ge(Term::add(x.clone(), Term::abs(y.clone())), n(0)),
+    );
     let (a, b) = (x.clone(), y.clone());
-    yes(Term::lt(a.clone(), b.clone()), Term::le(a.clone(), b.clone()));
+    yes(
+        Term::lt(a.clone(), b.clone()),
+        Term::le(a.clone(), b.clone()),
+    );
     yes(Term::lt(a.clone(), b.clone()), Term::gt(b, a));
 }
 
@@ -148,15 +184,21 @@ fn atom() -> impl Strategy<Value = Term> {
 }
 
 fn lin() -> impl Strategy<Value = Term> {
-    (atom(), -2i64..=2, atom(), -2i64..=2).prop_map(|(a, ka, b, c)| {
-        Term::add(Term::add(Term::mul(n(ka), a), b), n(c))
-    })
+    (atom(), -2i64..=2, atom(), -2i64..=2)
+        .prop_map(|(a, ka, b, c)| Term::add(Term::add(Term::mul(n(ka), a), b), n(c)))
 }
 
 fn part() -> impl Strategy<Value = Term> {
     let cmp = || {
         (lin(), 0usize..6, lin()).prop_map(|(a, op, b)| {
-            let op = [CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge, CmpOp::Eq, CmpOp::Ne][op];
+            let op = [
+                CmpOp::Lt,
+                CmpOp::Le,
+                CmpOp::Gt,
+                CmpOp::Ge,
+                CmpOp::Eq,
+                CmpOp::Ne,
+            ][op];
             Term::cmp(op, a, b)
         })
     };
@@ -164,6 +206,7 @@ fn part() -> impl Strategy<Value = Term> {
         4 => cmp(),
         1 => (-1i64..=3).prop_map(|i| Term::in_bounds(tup("t"), Term::add(int("x"), n(i)))),
         1 => cmp().prop_map(Term::not),
+        1 => (cmp(), cmp()).prop_map(|(a, b)| Term::not(Term::and(a, b))),
     ]
 }
 

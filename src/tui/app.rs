@@ -7,6 +7,7 @@
 
 mod breaks;
 mod frames;
+mod hscroll;
 mod input;
 mod nav;
 mod prompt;
@@ -112,6 +113,8 @@ pub struct App {
     pub code_cursor: usize,
     /// First visible row per pane.
     pub scroll: HashMap<Pane, usize>,
+    /// First visible column of the tree's and the code's rows (`<` `>`).
+    pub hscroll: HashMap<Pane, usize>,
     /// Breakpoint lines, each enabled or not.
     pub breakpoints: BTreeMap<usize, bool>,
     /// Which exception leaves stop `c` and `r`.
@@ -187,6 +190,7 @@ impl App {
             mode: Mode::Normal,
             code_cursor: 1,
             scroll: HashMap::new(),
+            hscroll: HashMap::new(),
             breakpoints: BTreeMap::new(),
             exc_break: Default::default(),
             bfs: false,

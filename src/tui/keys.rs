@@ -15,6 +15,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "tree: unfold a folded node, or go to the first child",
     ),
     ("z", "tree: fold / unfold every call frame"),
+    (
+        "< >  S-← S-→",
+        "scroll long rows left/right (the tree, or the code pane when focused)",
+    ),
     ("PgDn PgUp g G", "page down/up, first/last row"),
     ("Tab  S-Tab", "focus the next/previous pane"),
     (

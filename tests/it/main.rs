@@ -63,6 +63,9 @@ mod tui_breaks;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
 mod tui_e2e;
 mod tui_keys;
+/// Issue 16 item 7: path conditions as people read them, sideways scrolling, the hint
+/// line at 80×24.
+mod tui_readable;
 /// The TUI's why: origins in the path pane, pruned ghost rows (`p`), explanations (`w`).
 mod tui_why;
 /// What several modules share: running the real binary.

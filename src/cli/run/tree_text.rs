@@ -64,7 +64,7 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
                 [] => break,
                 [only] => {
                     // The one way on; show what it added to the path condition, if anything.
-                    if let Some(b) = &tree.node(*only).branch {
+                    if let Some(b) = x.session.branch_shown(*only) {
                         let _ = writeln!(out, "{prefix}  ({b})");
                     }
                     id = *only;
@@ -72,11 +72,11 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
                 many => {
                     for (k, &c) in many.iter().enumerate().rev() {
                         let last = k + 1 == many.len();
-                        let branch = tree
-                            .node(c)
-                            .branch
-                            .as_ref()
-                            .map_or_else(|| "(always)".to_string(), |b| b.to_string());
+                        // (as people read it: what the path condition implies dropped)
+                        let branch = x
+                            .session
+                            .branch_shown(c)
+                            .unwrap_or_else(|| "(always)".to_string());
                         let (head, cont) = if last {
                             ("└── ", "    ")
                         } else {

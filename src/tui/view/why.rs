@@ -30,9 +30,12 @@ pub(super) fn path_lines(app: &App, id: u32, d: &Details) -> Vec<Line<'static>> 
             .origins
             .get(k)
             .map_or(" ".repeat(lw + 1), |l| format!("L{l:<lw$}"));
+        let implied = d.pc_implied.get(k).copied().unwrap_or(false);
         let (mark, style) = match why {
             Some((_, info)) if info.core.contains(&k) => ("✗ ", clash),
             Some(_) => ("  ", dim),
+            // (a conjunct the ones before it imply: greyed)
+            None if implied => ("", dim),
             None => ("", Style::default()),
         };
         out.push(Line::from(vec![
