@@ -31,6 +31,9 @@ use crate::term::{Sort, Term, TermKind as K, MAX_PRINTED_NODES};
 /// How many earlier parts with the same shape are compared (the most recent ones): a
 /// long path keeps its display linear in its length.
 const RECENT: usize = 64;
+/// A branch label is read below this many of the newest conjuncts before it (the guard
+/// that implies a bounds check is nearly always among them; fewer only drops less).
+const LABEL_CONTEXT: usize = 16;
 /// A conjunct with more parts than this is compared with earlier conjuncts only.
 const MAX_PARTS: usize = 64;
 /// Larger terms are not decomposed (their text is printed as it is).
@@ -154,14 +157,16 @@ fn bound_implies(q: &Bound, p: &Bound) -> bool {
 
 /// Does part `q` imply part `p` (syntactically)?
 pub fn implies(q: &Term, p: &Term) -> bool {
-    if q == p {
-        return true;
-    }
-    let (qs, ps) = (bounds(q), bounds(p));
-    !ps.is_empty()
-        && ps
-            .iter()
-            .all(|pb| qs.iter().any(|qb| bound_implies(qb, pb)))
+    implies_with((q, &bounds(q)), (p, &bounds(p)))
+}
+
+/// [`implies`] with each part's bounds computed already.
+fn implies_with((q, qs): (&Term, &[Bound]), (p, ps): (&Term, &[Bound])) -> bool {
+    q == p
+        || (!ps.is_empty()
+            && ps
+                .iter()
+                .all(|pb| qs.iter().any(|qb| bound_implies(qb, pb))))
 }
 
 /// The top-level `and` operands of a conjunct.
@@ -205,15 +210,23 @@ impl Known {
 /// Which parts of one conjunct are shown, given the earlier ones.
 fn kept(known: &Known, parts: &[Term]) -> Vec<bool> {
     let n = parts.len();
+    let bs: Vec<Vec<Bound>> = if n > MAX_PARTS {
+        Vec::new()
+    } else {
+        parts.iter().map(bounds).collect()
+    };
+    let part = |k: usize| (&parts[k], bs[k].as_slice());
     (0..n)
         .map(|j| {
-            let p = &parts[j];
-            if known.implies(p) {
+            if known.implies(&parts[j]) {
                 return false;
             }
             n > MAX_PARTS
-                || !(0..n)
-                    .any(|k| k != j && implies(&parts[k], p) && (k < j || !implies(p, &parts[k])))
+                || !(0..n).any(|k| {
+                    k != j
+                        && implies_with(part(k), part(j))
+                        && (k < j || !implies_with(part(j), part(k)))
+                })
         })
         .collect()
 }
@@ -368,7 +381,7 @@ impl Session {
         // (the newest conjuncts only: a tree's text stays linear in its depth)
         let before = node
             .parent
-            .map(|p| self.tree().node(p).state.pc.newest(RECENT))
+            .map(|p| self.tree().node(p).state.pc.newest(LABEL_CONTEXT))
             .unwrap_or_default();
         Some(show_after(&before, branch).text)
     }

@@ -61,7 +61,10 @@ fn a_guard_already_on_the_path_is_not_repeated() {
     );
     let shown = texts(&[guard.clone(), branch.clone()]);
     assert_eq!(shown, vec!["0 < len(h)", "h[0] == x"]);
-    assert_eq!(show_after(std::slice::from_ref(&guard), &branch).text, "h[0] == x");
+    assert_eq!(
+        show_after(std::slice::from_ref(&guard), &branch).text,
+        "h[0] == x"
+    );
     // A stronger guard (`1 < len(h)`) implies the weaker bound (`0 < len(h)`).
     let stronger = Term::lt(n(1), len(&h));
     assert_eq!(show_after(&[stronger], &branch).text, "h[0] == x");
