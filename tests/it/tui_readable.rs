@@ -142,3 +142,34 @@ fn at_80x24_the_hint_line_shows_the_bug_finding_keys_at_an_annotated_loop() {
     }
     insta::assert_snapshot!("tui_hints_loop_80x24", screen);
 }
+
+/// Issue 16 item 8 in the TUI: after `r`, a `--recursion` cut whose concrete run raises
+/// RecursionError is named in the message (with its input) and counted in the status line.
+#[test]
+fn a_recursion_cut_that_never_ends_is_named_after_r() {
+    // (the harness runs the worker inline: a replay 1,000 frames deep needs a big stack)
+    let screen = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(|| {
+            let src = "def f(k: int) -> int:\n    if k == 0:\n        return 0\n    return 1 + f(k - 1)\nn: int\nr = f(n)\n";
+            let mut h = open_source("endless.py", src, None, 160, 40);
+            h.keys("r");
+            let message = h.app.message.clone();
+            // (Esc clears the message: the status line's counts show whole)
+            h.keys("<Esc>");
+            (message, h.app.stats.cut_recursion_error, h.screen())
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    let (message, errors, screen) = screen;
+    assert_eq!(errors, 1, "{screen}");
+    assert!(
+        message.contains("1 path cut by --recursion 5 raises RecursionError when run (n = -1)"),
+        "{message}"
+    );
+    assert!(
+        screen.contains("1 --recursion (1 RecursionError)"),
+        "{screen}"
+    );
+}
