@@ -123,9 +123,9 @@ impl Session {
     }
 
     /// Replay the `--recursion` cuts not replayed yet (at most [`MAX_REPLAYS`] in all): run
-    /// each one's model concretely and keep whether it raises `RecursionError`. Needs a
-    /// thread with a big stack (a replay may recurse 1,000 frames deep), as the CLI's and
-    /// the TUI worker's are.
+    /// each one's model concretely and keep whether it raises `RecursionError` (a replay
+    /// recurses up to 1,000 frames deep: the CLI's and the TUI worker's threads have big
+    /// stacks; 512 KiB sufficed in a debug build).
     pub fn replay_cuts(&mut self) {
         let todo: Vec<NodeId> = self
             .recursion_cuts()

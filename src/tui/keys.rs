@@ -16,10 +16,9 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     ("z", "tree: fold / unfold every call frame"),
     (
-        "< >  S-← S-→",
-        "scroll long rows left/right (the tree, or the code pane when focused)",
+        "PgDn PgUp g G  < >",
+        "page down/up, first/last row; < > (S-← S-→): scroll long rows sideways",
     ),
-    ("PgDn PgUp g G", "page down/up, first/last row"),
     ("Tab  S-Tab", "focus the next/previous pane"),
     (
         "1-6",

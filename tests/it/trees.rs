@@ -108,3 +108,72 @@ fn tree_marks_calls_and_returns() {
     assert!(!json.contains('→') && !json.contains('←'), "{json}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 16 item 7: `--tree` leaves out the bounds checks the path already implies, while
+/// `--json` keeps every conjunct as the engine has it (a contract).
+#[test]
+fn tree_labels_drop_implied_bounds_and_json_keeps_them() {
+    let path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/window_sum.py"
+    ));
+    let tree = tree_of(path, &[]);
+    // The normal path: only the outer bounds of t[i - 1], t[i], t[i + 1].
+    assert!(
+        tree.contains("└── -len(t) <= i - 1 and i + 1 < len(t)\n"),
+        "{tree}"
+    );
+    // A bounds pair reads as one chain, also negated.
+    assert!(
+        tree.contains("├── not (-len(t) <= i - 1 < len(t))\n"),
+        "{tree}"
+    );
+    assert!(!tree.contains("-len(t) <= i and i < len(t)"), "{tree}");
+    let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "--json"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pcs: Vec<String> = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|n| n["path_condition"].as_array().cloned().unwrap_or_default())
+        .filter_map(|c| c.as_str().map(str::to_string))
+        .collect();
+    let full = "-len(t) <= i - 1 and i - 1 < len(t) and -len(t) <= i and i < len(t) \
+                and -len(t) <= i + 1 and i + 1 < len(t)";
+    assert!(pcs.iter().any(|c| c == full), "{pcs:?}");
+    let branches: Vec<&str> = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["branch"].as_str())
+        .collect();
+    assert!(
+        branches.contains(&"0 < i and i < len(t) - 1"),
+        "{branches:?}"
+    );
+}
+
+/// Negative and constant indices, a guard that implies a later read's bounds, and bounds
+/// the path does not imply: only what is implied goes.
+#[test]
+fn tree_labels_keep_what_the_path_does_not_imply() {
+    let dir = std::env::temp_dir().join(format!("symdbg-readable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("reads.py");
+    let src =
+        "t: tuple\ni: int\nif 0 <= i and i + 1 < len(t):\n    x = t[i] + t[i + 1] + t[-1]\n    \
+               if t[i] > t[0]:\n        x = 0\nelse:\n    y = t[i]\n";
+    std::fs::write(&path, src).unwrap();
+    let tree = tree_of(&path, &[]);
+    // Inside the guard every read is in range: no bounds on the branch of `t[i] > t[0]`.
+    assert!(tree.contains("├── t[i] > t[0]\n"), "{tree}");
+    assert!(tree.contains("└── t[i] <= t[0]\n"), "{tree}");
+    // Outside the guard, t[i]'s bounds are news (both halves: i may be negative there).
+    assert!(tree.contains("-len(t) <= i < len(t)"), "{tree}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
