@@ -173,3 +173,35 @@ fn a_recursion_cut_that_never_ends_is_named_after_r() {
         "{screen}"
     );
 }
+
+/// A conjunct the ones above it imply (`1 < len(t)` below `len(t) > 2`) keeps its line in
+/// the path pane, greyed: the numbering the why markers use stays the engine's.
+#[test]
+fn a_conjunct_that_adds_nothing_is_greyed_in_the_path_pane() {
+    let src = "t: tuple\nif len(t) > 2:\n    x = t[1]\n    y = x\n";
+    let mut h = open_source("imp.py", src, None, 120, 32);
+    h.keys("r");
+    let leaf = (0..h.app.tree.len() as u32)
+        .find(|&id| h.app.tree.node(id).info.summary.contains("y = t[1]"))
+        .expect("the leaf");
+    h.app.select(leaf);
+    h.keys("3");
+    let d = &h.app.details[&leaf];
+    assert_eq!(d.pc, vec!["len(t) > 2", "1 < len(t)"]);
+    assert_eq!(d.pc_implied, vec![false, true]);
+    let screen = h.screen();
+    assert!(screen.contains("2 L3 1 < len(t)"), "{screen}");
+    // The implied conjunct is drawn in the dim colour, the other one is not.
+    let fg_of = |needle: &str| {
+        let (y, line) = screen
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle}: {screen}"));
+        let x = line[..line.find(needle).unwrap()].chars().count() + needle.chars().count() - 1;
+        h.buffer()[(x as u16, y as u16)].fg
+    };
+    let dim = h.app.palette.dim;
+    assert_eq!(fg_of("L3 1 < len(t)"), dim);
+    assert_ne!(fg_of("L2 len(t) > 2"), dim);
+}
