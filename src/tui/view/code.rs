@@ -31,7 +31,11 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     let room = (inner.width as usize).saturating_sub(digits + 3);
     let longest = (scroll + 1..=lines)
         .take(height)
-        .map(|l| app.source.shown_line(l).chars().count())
+        .map(|l| {
+            // (a tab is drawn as four spaces)
+            let text = app.source.shown_line(l);
+            text.chars().count() + 3 * text.matches('\t').count()
+        })
         .max()
         .unwrap_or(0);
     let h = app
