@@ -26,6 +26,7 @@
 
 pub mod cuts;
 pub mod eval;
+pub mod readable;
 pub mod replay;
 pub mod resume;
 pub mod run;
@@ -42,11 +43,12 @@ use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
 pub use eval::{CondHolds, Evaluation, Raise, Truth};
+pub use readable::Shown;
 pub use replay::{Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
 pub use saved::{FrontierStep, Replayed, StepKind};
-pub use view::{Form, NodeView};
+pub use view::{call_mark, Form, NodeView};
 pub use why::{ConjunctOrigin, CoreEntry, Explained, HardPart, PrunedBranch, Why, WhyTarget};
 
 /// A program read, checked and lowered: everything of a session but the engine.
@@ -108,6 +110,8 @@ pub struct Session {
     eval_cache: eval::EvalCache,
     /// The transition a person picked at annotated loops ([`saved`]).
     choices: saved::Choices,
+    /// Replays of `--recursion` cuts so far ([`cuts`]).
+    cut_replays: cuts::Replays,
 }
 
 impl Session {
@@ -132,6 +136,7 @@ impl Session {
             why_cache: why::WhyCache::default(),
             eval_cache: eval::EvalCache::default(),
             choices: saved::Choices::default(),
+            cut_replays: cuts::Replays::default(),
         })
     }
 

@@ -85,6 +85,8 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     if args.explain {
         x.explained = Some(x.session.explain_all());
     }
+    // The summary says whether a --recursion cut's concrete run raises RecursionError.
+    x.session.replay_cuts();
     // A closed pipe (`symdbg run f --json | head`) is not an error worth a message.
     let mut stdout = std::io::stdout().lock();
     let mut printed_nothing = false;

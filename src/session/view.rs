@@ -166,6 +166,33 @@ impl NodeView {
     }
 }
 
+/// The mark of a node where a call entered its frame, `→ f`, or where a return came back
+/// to the caller, `← g` (`←` in module code; not at leaves, which have left every frame);
+/// `(depth N)` when N ≥ 2 function frames are open (recursion). `frames`: the node's frames
+/// (1: module code), `parent`: its parent's, `func`: the innermost frame's function. One
+/// rule for the TUI's tree rows and `run --tree`.
+pub fn call_mark(
+    frames: usize,
+    parent: Option<usize>,
+    func: Option<&str>,
+    leaf: bool,
+) -> Option<String> {
+    let depth = frames.saturating_sub(1);
+    let deep = if depth >= 2 {
+        format!(" (depth {depth})")
+    } else {
+        String::new()
+    };
+    match parent {
+        Some(pf) if frames > pf => Some(format!("→ {}{deep}", func.unwrap_or("?"))),
+        Some(pf) if frames < pf && !leaf => Some(match func {
+            Some(f) => format!("← {f}{deep}"),
+            None => "←".to_string(),
+        }),
+        _ => None,
+    }
+}
+
 impl Session {
     /// The view of one node.
     pub fn view(&self, id: NodeId) -> NodeView {
@@ -216,8 +243,50 @@ impl Session {
         }
     }
 
+    /// The call mark of node `id` ([`call_mark`]), from its and its parent's frames.
+    pub fn call_mark(&self, id: NodeId) -> Option<String> {
+        let tree = self.tree();
+        let node = tree.node(id);
+        let parent = node.parent.map(|p| tree.node(p).state.frames.len());
+        let func = node.state.frames.last().and_then(|f| f.func.as_deref());
+        call_mark(node.state.frames.len(), parent, func, node.is_leaf())
+    }
+
     /// The condition a node's incoming edge added, in minipy syntax.
     pub fn branch_text(&self, id: NodeId) -> Option<String> {
         self.tree().node(id).branch.as_ref().map(|b| b.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::call_mark;
+
+    #[test]
+    fn call_marks_name_the_frame_entered_or_returned_to() {
+        // Module code (1 frame) calls f (2 frames): no depth yet.
+        assert_eq!(
+            call_mark(2, Some(1), Some("f"), false).as_deref(),
+            Some("→ f")
+        );
+        // Recursion: f inside f inside the module.
+        assert_eq!(
+            call_mark(3, Some(2), Some("f"), false).as_deref(),
+            Some("→ f (depth 2)")
+        );
+        assert_eq!(
+            call_mark(3, Some(4), Some("f"), false).as_deref(),
+            Some("← f (depth 2)")
+        );
+        assert_eq!(
+            call_mark(2, Some(3), Some("g"), false).as_deref(),
+            Some("← g")
+        );
+        // Back in module code: the bare arrow.
+        assert_eq!(call_mark(1, Some(2), None, false).as_deref(), Some("←"));
+        // A leaf has left every frame: no return mark; same depth or the root: nothing.
+        assert_eq!(call_mark(1, Some(2), None, true), None);
+        assert_eq!(call_mark(2, Some(2), Some("f"), false), None);
+        assert_eq!(call_mark(1, None, None, false), None);
     }
 }

@@ -8,6 +8,7 @@
 mod assume;
 mod breaks;
 mod frames;
+mod hscroll;
 mod input;
 mod nav;
 mod prompt;
@@ -119,6 +120,8 @@ pub struct App {
     pub code_cursor: usize,
     /// First visible row per pane.
     pub scroll: HashMap<Pane, usize>,
+    /// First visible column of the tree's and the code's rows (`<` `>`).
+    pub hscroll: HashMap<Pane, usize>,
     /// Breakpoint lines, each enabled or not.
     pub breakpoints: BTreeMap<usize, bool>,
     /// Conditions of breakpoints (`B`, then `c`): stop only where they can hold.
@@ -200,6 +203,7 @@ impl App {
             mode: Mode::Normal,
             code_cursor: 1,
             scroll: HashMap::new(),
+            hscroll: HashMap::new(),
             breakpoints: BTreeMap::new(),
             conditions: BTreeMap::new(),
             exc_break: Default::default(),

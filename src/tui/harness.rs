@@ -183,6 +183,8 @@ pub fn parse_keys(keys: &str) -> Vec<KeyEvent> {
                     "Down" => (KeyCode::Down, KeyModifiers::NONE),
                     "Left" => (KeyCode::Left, KeyModifiers::NONE),
                     "Right" => (KeyCode::Right, KeyModifiers::NONE),
+                    "S-Left" => (KeyCode::Left, KeyModifiers::SHIFT),
+                    "S-Right" => (KeyCode::Right, KeyModifiers::SHIFT),
                     "PgUp" => (KeyCode::PageUp, KeyModifiers::NONE),
                     "PgDn" => (KeyCode::PageDown, KeyModifiers::NONE),
                     "BS" => (KeyCode::Backspace, KeyModifiers::NONE),

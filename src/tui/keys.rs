@@ -15,7 +15,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "tree: unfold a folded node, or go to the first child",
     ),
     ("z", "tree: fold / unfold every call frame"),
-    ("PgDn PgUp g G", "page down/up, first/last row"),
+    (
+        "PgDn PgUp g G  < >",
+        "page down/up, first/last row; < > (S-← S-→): scroll long rows sideways",
+    ),
     ("Tab  S-Tab", "focus the next/previous pane"),
     (
         "1-6",

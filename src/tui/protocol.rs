@@ -129,6 +129,8 @@ pub struct StatsInfo {
     /// `bound` leaves cut by `--unroll` and by `--recursion` (they add up to `bounds`).
     pub cut_unroll: usize,
     pub cut_recursion: usize,
+    /// Of those, how many replay concretely to a `RecursionError` (`session::cuts`).
+    pub cut_recursion_error: usize,
     pub solver_checks: u64,
     pub solver_ms: u64,
 }
@@ -147,8 +149,11 @@ pub struct Delta {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Details {
     pub id: u32,
-    /// Path condition, oldest conjunct first.
+    /// Path condition, oldest conjunct first, as people read it (`session::readable`:
+    /// parts other parts imply dropped, bounds pairs as chains).
     pub pc: Vec<String>,
+    /// Parallel to `pc`: the conjunct adds nothing to the ones before it (shown dimmed).
+    pub pc_implied: Vec<bool>,
     /// The innermost frame's visible variables: name, symbolic value.
     pub store: Vec<(String, String)>,
     /// Frames outermost first, each with its locals.

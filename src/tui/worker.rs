@@ -309,6 +309,8 @@ impl Worker {
     fn finish(&mut self, emit: &dyn Fn(Reply), select: Option<u32>, mut message: String) {
         // A run that explored everything says which bounds cut paths.
         if message.ends_with("the subtree is explored") {
+            // (the --recursion cuts' replays: does one raise RecursionError?)
+            self.session.replay_cuts();
             if let Some(w) = self.session.cuts_warning() {
                 message = format!("{message}; {w}");
             }

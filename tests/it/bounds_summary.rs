@@ -49,3 +49,52 @@ fn recursion_cuts_are_named_apart_from_unroll_cuts() {
     let (_, out, _) = symdbg(&["run", &g]);
     assert!(!out.contains("bounds:"), "{out}");
 }
+
+/// A `--recursion` cut whose input recurses past Python's limit: the summary names it and
+/// its input, and python3 agrees that input raises RecursionError. A recursion that ends
+/// gets the plain "try a larger bound".
+#[test]
+fn a_recursion_cut_that_raises_recursion_error_in_python_is_named_with_its_input() {
+    let src = "def f(k: int) -> int:\n    if k == 0:\n        return 0\n    return 1 + f(k - 1)\n\nn: int\nr = f(n)\n";
+    let f = write("endless.py", src);
+    let (code, out, _) = symdbg(&["run", &f, "--recursion", "4"]);
+    assert_eq!(code, 0, "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("bounds: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.starts_with(
+            "bounds: 1 path cut by --recursion 4 raises RecursionError when run (n = "
+        ),
+        "{line}"
+    );
+    let n: i64 = line
+        .rsplit_once("(n = ")
+        .and_then(|(_, r)| r.strip_suffix(')'))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    // The oracle: CPython with its default recursion limit.
+    let py = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "{}\ntry:\n    f({n})\n    print('ended')\nexcept RecursionError:\n    print('RecursionError')\n",
+            src.replace("n: int\nr = f(n)\n", "")
+        ))
+        .output();
+    if let Ok(py) = py {
+        let said = String::from_utf8_lossy(&py.stdout);
+        assert_eq!(said.trim(), "RecursionError", "python3 on n = {n}");
+    }
+    // The other output modes say it on standard error.
+    let (_, _, err) = symdbg(&["run", &f, "--recursion", "4", "--counterexamples"]);
+    assert!(err.contains("raises RecursionError when run"), "{err}");
+    // The same shape that always ends: counted, not flagged.
+    let g = write("ends.py", &src.replace("k == 0", "k <= 0"));
+    let (_, out, _) = symdbg(&["run", &g, "--recursion", "4"]);
+    assert!(
+        out.contains("bounds: 1 path cut by --recursion 4: try a larger bound"),
+        "{out}"
+    );
+    assert!(!out.contains("RecursionError"), "{out}");
+}

@@ -72,6 +72,9 @@ mod tui_e2e;
 /// Issue 16: `:` evaluate at a node, `W` watches, conditional breakpoints.
 mod tui_eval;
 mod tui_keys;
+/// Issue 16 item 7: path conditions as people read them, sideways scrolling, the hint
+/// line at 80×24.
+mod tui_readable;
 /// Issue 16: reload the program (`L`) when it changed on disk.
 mod tui_reload;
 /// Issue 16: save a session (`S`) and restore it (`--session`).

@@ -318,10 +318,7 @@ fn the_user_picks_the_transition_at_an_annotated_loop() {
     let at = h.app.selected;
     assert!(h.app.tree.node(at).info.loop_choice);
     let screen = h.screen();
-    assert!(
-        screen.contains("s apply invariant  u unroll once"),
-        "{screen}"
-    );
+    assert!(screen.contains("s invariant  u unroll  r run"), "{screen}");
     assert!(screen.contains("— loop with invariant"), "{screen}");
     // The path condition pane shows the whole label (the tree row may cut it).
     assert!(

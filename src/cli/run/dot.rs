@@ -5,7 +5,7 @@
 //! statement; leaves are rounded and filled in the book's colours — exception red,
 //! infeasible green, normal and return blue — plus halt (purple, double border), bound
 //! (grey, dashed) and unknown (orange). Open nodes (not stepped yet) are dotted boxes
-//! marked `(open)`. Edges carry the branch condition in minipy syntax. Labels longer than
+//! marked `(open)`. Edges carry the branch condition in minipy syntax (as `--tree` writes it). Labels longer than
 //! [`MAX_LABEL`] characters are cut with `…` (Graphviz rejects quoted strings over 16 KiB,
 //! and such labels are unreadable anyway; `--json` has the full text).
 
@@ -46,14 +46,9 @@ pub(super) fn render(x: &Explored) -> String {
     }
     for n in tree.nodes() {
         for &c in &n.children {
-            let _ = match &tree.node(c).branch {
-                Some(b) => writeln!(
-                    out,
-                    "  n{} -> n{} [label=\"{}\"];",
-                    n.id.0,
-                    c.0,
-                    escape(&b.to_string())
-                ),
+            // (as `--tree` writes it: what the path condition implies left out)
+            let _ = match x.session.branch_shown(c) {
+                Some(b) => writeln!(out, "  n{} -> n{} [label=\"{}\"];", n.id.0, c.0, escape(&b)),
                 None => writeln!(out, "  n{} -> n{};", n.id.0, c.0),
             };
         }

@@ -65,7 +65,7 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
                 [] => break,
                 [only] => {
                     // The one way on; show what it added to the path condition, if anything.
-                    if let Some(b) = &tree.node(*only).branch {
+                    if let Some(b) = x.session.branch_shown(*only) {
                         let _ = writeln!(out, "{prefix}  ({b})");
                     }
                     id = *only;
@@ -73,11 +73,11 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
                 many => {
                     for (k, &c) in many.iter().enumerate().rev() {
                         let last = k + 1 == many.len();
-                        let branch = tree
-                            .node(c)
-                            .branch
-                            .as_ref()
-                            .map_or_else(|| "(always)".to_string(), |b| b.to_string());
+                        // (as people read it: what the path condition implies dropped)
+                        let branch = x
+                            .session
+                            .branch_shown(c)
+                            .unwrap_or_else(|| "(always)".to_string());
                         let (head, cont) = if last {
                             ("└── ", "    ")
                         } else {
@@ -125,10 +125,15 @@ fn stop_text(stop: Stop) -> Option<&'static str> {
     }
 }
 
-/// `[3] 5: x = -x`, `[7] exception ZeroDivisionError at line 4  -- label`.
+/// `[3] 5: x = -x`, `[1] 23: return t[i]  → f`, `[7] exception ZeroDivisionError at line 4
+/// -- label`.
 fn describe(x: &Explored, id: NodeId) -> String {
     let view = x.session.view(id);
     let mut text = format!("[{}] {}", id.0, view.text(Form::Tree));
+    // Where a call enters its frame (`→ f`) and returns (`← g`), as in the TUI.
+    if let Some(mark) = x.session.call_mark(id) {
+        let _ = write!(text, "  {mark}");
+    }
     if let Some(label) = view.note() {
         let _ = write!(text, "  -- {label}");
     }

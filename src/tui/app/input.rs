@@ -66,6 +66,10 @@ impl App {
             Mode::Errors => return self.errors_key(key),
             Mode::Normal => {}
         }
+        // Sideways scrolling only moves the view: never queued behind the worker.
+        if let Some(by) = super::hscroll::sideways(&key) {
+            return self.scroll_sideways(by);
+        }
         // While the worker is busy, keys that act on the tree wait for it (type-ahead).
         let immediate = matches!(
             key.code,

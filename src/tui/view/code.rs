@@ -27,6 +27,21 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     let p = app.palette;
     let current = app.marked_line();
     let focused = app.focus == Pane::Code;
+    // Sideways: never past the longest line (its text, after the gutter).
+    let room = (inner.width as usize).saturating_sub(digits + 3);
+    let longest = (scroll + 1..=lines)
+        .take(height)
+        .map(|l| {
+            // (a tab is drawn as four spaces)
+            let text = app.source.shown_line(l);
+            text.chars().count() + 3 * text.matches('\t').count()
+        })
+        .max()
+        .unwrap_or(0);
+    let h = app
+        .hscroll_of(Pane::Code)
+        .min(longest.saturating_sub(room.saturating_sub(1)));
+    app.hscroll.insert(Pane::Code, h);
     let mut out = Vec::with_capacity(height);
     for line in (scroll + 1..=lines).take(height) {
         let bp = app.breakpoints.get(&line).copied();
@@ -68,6 +83,13 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
             ),
             None => spans.push(Span::raw(app.source.shown_line(line).into_owned())),
         }
+        // Scrolled sideways (`<` `>`): the gutter stays, the text moves.
+        let text = spans.split_off(4);
+        spans.extend(super::tree::shift_spans(
+            text,
+            h,
+            Style::default().fg(p.dim),
+        ));
         // A line wider than the pane ends in `…`.
         let len: usize = spans.iter().map(|s| s.content.chars().count()).sum();
         let mut l = Line::from(super::tree::clip_spans(spans, inner.width as usize, len));

@@ -26,6 +26,10 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
     if !cuts.is_empty() {
         bounds = format!("{bounds}: {}", cuts.join(", "));
     }
+    // (a --recursion cut whose concrete run never ends within Python's limit)
+    if s.cut_recursion_error > 0 {
+        bounds = format!("{bounds} ({} RecursionError)", s.cut_recursion_error);
+    }
     let mut left = format!(
         " node {} · depth {} │ {}: {} open, {} ({}, {bounds}) │ {}",
         app.selected,
@@ -121,7 +125,8 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             // Help and quit first: they must show in the narrowest terminal.
             let mut v = vec![("?", "help"), ("q", "quit")];
             if at_loop {
-                v.extend([("s", "apply invariant"), ("u", "unroll once")]);
+                // (short: with them, r e m R still fit 80 columns)
+                v.extend([("s", "invariant"), ("u", "unroll")]);
             } else {
                 v.push(("s", "step"));
             }

@@ -18,6 +18,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{block, clip, follow};
+use crate::session::call_mark;
 use crate::tui::app::{App, Pane};
 use crate::tui::protocol::{Kind, Outcome};
 use crate::tui::theme::Palette;
@@ -25,9 +26,15 @@ use crate::tui::tree::RowKind;
 
 pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     let total = app.tree.rows().len();
+    let h = app.hscroll_of(Pane::Tree);
     let title = format!(
-        " tree: {} ",
-        crate::diagnostics::count(app.tree.len(), "node")
+        " tree: {}{} ",
+        crate::diagnostics::count(app.tree.len(), "node"),
+        if h > 0 {
+            format!(" · from column {}", h + 1)
+        } else {
+            String::new()
+        }
     );
     let b = block(app, Pane::Tree, title);
     let inner = b.inner(rect);
@@ -40,10 +47,11 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     app.scroll.insert(Pane::Tree, scroll);
     let p = app.palette;
     let end = (scroll + height).min(total);
-    let mut out = Vec::with_capacity(height);
+    let mut rows = Vec::with_capacity(height);
     for r in scroll..end {
         let row = app.tree.rows()[r].clone();
-        let prefix = row.prefix(width / 2);
+        // (scrolled sideways: the prefix keeps as many more columns)
+        let prefix = row.prefix(width / 2 + h);
         let mut spans = vec![Span::styled(prefix, Style::default().fg(p.border))];
         match row.kind {
             RowKind::Label { node, head } => {
@@ -101,26 +109,13 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                 };
                 spans.push(Span::styled(text, style));
                 let parent_frames = n.info.parent.map(|q| app.tree.node(q).info.frames);
-                // Calls nested in calls (recursion) say how deep they are.
-                let depth = n.info.frames.saturating_sub(1);
-                let deep = if depth >= 2 {
-                    format!(" (depth {depth})")
-                } else {
-                    String::new()
-                };
-                match parent_frames {
-                    Some(pf) if n.info.frames > pf => spans.push(Span::styled(
-                        format!("  → {}{deep}", n.info.func.as_deref().unwrap_or("?")),
+                let leaf = matches!(n.info.kind, Kind::Leaf(_));
+                let func = n.info.func.as_deref();
+                if let Some(mark) = call_mark(n.info.frames, parent_frames, func, leaf) {
+                    spans.push(Span::styled(
+                        format!("  {mark}"),
                         Style::default().fg(p.dim),
-                    )),
-                    Some(pf) if n.info.frames < pf && !matches!(n.info.kind, Kind::Leaf(_)) => {
-                        let back = match &n.info.func {
-                            Some(f) => format!("  ← {f}{deep}"),
-                            None => "  ←".to_string(),
-                        };
-                        spans.push(Span::styled(back, Style::default().fg(p.dim)))
-                    }
-                    _ => {}
+                    ));
                 }
                 if let Some(l) = &n.info.label {
                     spans.push(Span::styled(format!("  — {l}"), Style::default().fg(p.dim)));
@@ -144,9 +139,19 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
                 }
             }
         }
-        let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
-        let mut line = Line::from(clip_spans(spans, width, text.chars().count()));
-        if r == sel_row && matches!(row.kind, RowKind::Node(_) | RowKind::Ghost { .. }) {
+        let selected = r == sel_row && matches!(row.kind, RowKind::Node(_) | RowKind::Ghost { .. });
+        rows.push((spans, selected));
+    }
+    // Sideways: never past the longest row on screen.
+    let longest = rows.iter().map(|(s, _)| spans_len(s)).max().unwrap_or(0);
+    let h = h.min(longest.saturating_sub(width.saturating_sub(1)));
+    app.hscroll.insert(Pane::Tree, h);
+    let mut out = Vec::with_capacity(height);
+    for (spans, selected) in rows {
+        let spans = shift_spans(spans, h, Style::default().fg(p.border));
+        let len = spans_len(&spans);
+        let mut line = Line::from(clip_spans(spans, width, len));
+        if selected {
             line = line.style(
                 Style::default()
                     .bg(p.selection)
@@ -156,6 +161,32 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
         out.push(line);
     }
     f.render_widget(Paragraph::new(out), inner);
+}
+
+fn spans_len(spans: &[Span<'_>]) -> usize {
+    spans.iter().map(|s| s.content.chars().count()).sum()
+}
+
+/// Drop a row's first `h` columns (scrolled sideways), marking the cut with `…` in
+/// `style`.
+pub(super) fn shift_spans(spans: Vec<Span<'static>>, h: usize, style: Style) -> Vec<Span<'static>> {
+    if h == 0 {
+        return spans;
+    }
+    // (the `…` takes the first column left)
+    let mut skip = h + 1;
+    let mut out = vec![Span::styled("…", style)];
+    for s in spans {
+        let n = s.content.chars().count();
+        if skip >= n {
+            skip -= n;
+            continue;
+        }
+        let rest: String = s.content.chars().skip(skip).collect();
+        skip = 0;
+        out.push(Span::styled(rest, s.style));
+    }
+    out
 }
 
 /// Cut a row that is wider than the pane, marking the cut with `…`.

@@ -29,9 +29,12 @@ pub(super) fn path_lines(app: &App, id: u32, d: &Details) -> Vec<Line<'static>> 
     let lw = tags.iter().map(String::len).max().unwrap_or(2);
     for (k, c) in d.pc.iter().enumerate() {
         let origin = tags.get(k).map_or(" ".repeat(lw), |t| format!("{t:<lw$}"));
+        let implied = d.pc_implied.get(k).copied().unwrap_or(false);
         let (mark, style) = match why {
             Some((_, info)) if info.core.contains(&k) => ("✗ ", clash),
             Some(_) => ("  ", dim),
+            // (a conjunct the ones before it imply: greyed)
+            None if implied => ("", dim),
             None => ("", Style::default()),
         };
         out.push(Line::from(vec![

@@ -18,7 +18,7 @@ pub(super) fn node_info(session: &Session, id: NodeId) -> NodeInfo {
         id: id.0,
         parent: view.parent.map(|p| p.0),
         kind: kind(view.kind),
-        branch: session.branch_text(id),
+        branch: session.branch_shown(id),
         label: view.note().map(str::to_string),
         line: view.place,
         frames: view.frames,
@@ -36,6 +36,7 @@ pub(super) fn stats(session: &Session) -> StatsInfo {
     StatsInfo {
         cut_unroll: cuts.unroll,
         cut_recursion: cuts.recursion,
+        cut_recursion_error: cuts.recursion_error,
         nodes: s.nodes,
         open: s.open,
         leaves: s.leaves,
@@ -143,13 +144,11 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         _ => pairs(engine.store(id)),
     };
     let (origins, pruned) = super::why::origins_and_pruned(session, id);
+    let shown = session.path_shown(id);
     Details {
         id: id.0,
-        pc: engine
-            .path_condition(id)
-            .iter()
-            .map(|t| t.to_string())
-            .collect(),
+        pc_implied: shown.iter().map(|s| s.implied).collect(),
+        pc: shown.into_iter().map(|s| s.text).collect(),
         store,
         frames,
         frame_lines,

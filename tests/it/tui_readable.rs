@@ -1,0 +1,207 @@
+//! Issue 16 item 7 in the TUI: the path pane and the tree's labels without the bounds
+//! checks other conditions imply, long rows scrolled sideways (`<` `>`, Shift-← Shift-→),
+//! and the hint line at 80×24.
+
+use super::tui::{open, open_source};
+use symdbg::tui::app::Pane;
+
+/// Long branch conditions (three reads, a long sum) below a call.
+const LONG: &str = "\
+t: tuple
+i: int
+def pick(t: tuple, i: int) -> int:
+    if t[i] + t[i + 1] + t[i + 2] > 1000000 + len(t) * 12345 - i * 7777 + 424242:
+        return 1
+    return 0
+r = pick(t, i)
+";
+
+fn rows_with(screen: &str, needle: &str) -> Vec<String> {
+    screen
+        .lines()
+        .filter(|l| l.contains(needle))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_tree_scrolls_sideways_and_back() {
+    let mut h = open_source("long.py", LONG, None, 80, 24);
+    h.keys("r");
+    let before = h.screen();
+    // The longest label is cut at the pane's edge.
+    assert!(before.contains('…'), "{before}");
+    assert!(!before.contains("424242"), "{before}");
+    h.keys(">>>>>>>>");
+    let scrolled = h.screen();
+    assert!(scrolled.contains("424242"), "{scrolled}");
+    assert!(scrolled.contains("from column"), "{scrolled}");
+    assert!(h.app.hscroll[&Pane::Tree] > 0);
+    // Rows start with `…` inside the pane's border.
+    assert!(scrolled.lines().any(|l| l.starts_with("┃…")), "{scrolled}");
+    insta::assert_snapshot!("tui_tree_scrolled_80x24", scrolled);
+    // Many more presses stop at the longest row: its end stays on screen.
+    h.keys(&">".repeat(40));
+    let at_end = h.app.hscroll[&Pane::Tree];
+    let screen = h.screen();
+    assert!(screen.contains("424242"), "{screen}");
+    h.keys(">");
+    assert_eq!(h.app.hscroll[&Pane::Tree], at_end);
+    // `<` back to the start: the screen is the one before.
+    h.keys(&"<".repeat(40));
+    assert_eq!(h.app.hscroll[&Pane::Tree], 0);
+    let tree_pane = |s: &str| s.lines().skip(7).take(9).collect::<Vec<_>>().join("\n");
+    assert_eq!(tree_pane(&h.screen()), tree_pane(&before));
+}
+
+#[test]
+fn shift_arrows_scroll_like_angle_brackets_and_keep_the_selection() {
+    let mut a = open_source("long.py", LONG, None, 80, 24);
+    let mut b = open_source("long.py", LONG, None, 80, 24);
+    a.keys("r>>>");
+    b.keys("r<S-Right><S-Right><S-Right>");
+    assert_eq!(a.app.hscroll[&Pane::Tree], b.app.hscroll[&Pane::Tree]);
+    assert_eq!(a.screen(), b.screen());
+    let selected = b.app.selected;
+    b.keys("<S-Left>");
+    assert_eq!(
+        b.app.selected, selected,
+        "sideways keys never move the selection"
+    );
+    assert!(b.app.hscroll[&Pane::Tree] < a.app.hscroll[&Pane::Tree]);
+}
+
+#[test]
+fn the_code_pane_scrolls_sideways_when_focused_and_keeps_its_gutter() {
+    let mut h = open_source("long.py", LONG, None, 80, 24);
+    h.keys("1>>>>>>");
+    let screen = h.screen();
+    assert_eq!(h.app.focus, Pane::Code);
+    assert!(h.app.hscroll_of(Pane::Code) > 0);
+    assert_eq!(h.app.hscroll_of(Pane::Tree), 0);
+    // Line 4's end is visible, and its number still stands in the gutter.
+    let line4 = rows_with(&screen, "424242");
+    assert_eq!(line4.len(), 1, "{screen}");
+    assert!(line4[0].contains(" 4 …"), "{screen}");
+}
+
+#[test]
+fn the_path_pane_and_labels_drop_implied_bounds() {
+    // window_sum: three reads of t; the normal path needs only the outer bounds.
+    let mut h = open("window_sum.py", None, 120, 40);
+    h.keys("r");
+    let normal = (0..h.app.tree.len() as u32)
+        .find(|&id| h.app.tree.node(id).info.summary.starts_with("normal"))
+        .expect("a normal leaf");
+    h.app.select(normal);
+    h.keys("3");
+    let screen = h.screen();
+    assert!(
+        screen.contains("-len(t) <= i - 1 and i + 1 < len(t)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("-len(t) <= i and i < len(t)"), "{screen}");
+    // The assert's branch adds just `0 < i` below those bounds.
+    assert!(screen.contains("├ 0 < i"), "{screen}");
+    assert!(screen.contains("└ 0 >= i"), "{screen}");
+    // The IndexError of the second read: one chain for each bounds pair.
+    assert!(
+        screen.contains("-len(t) <= i - 1 < len(t) and not (-len(t) <= i < len(t))"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("tui_path_readable", screen);
+    // The model still satisfies the engine's whole path condition: the text changed, not
+    // the conjuncts (the replay checks every one of them).
+    h.keys("R");
+    let screen = h.screen();
+    assert!(screen.contains("follows this path"), "{screen}");
+}
+
+#[test]
+fn at_80x24_the_hint_line_shows_the_bug_finding_keys_at_an_annotated_loop() {
+    // The loop choice adds s and u; r e m R must still fit.
+    let mut h = open("find_invariant.py", None, 80, 24);
+    for _ in 0..20 {
+        if h.app.tree.node(h.app.selected).info.loop_choice {
+            break;
+        }
+        h.keys("s");
+    }
+    assert!(h.app.tree.node(h.app.selected).info.loop_choice);
+    let screen = h.screen();
+    let hints = screen.lines().nth(23).unwrap_or_default().to_string();
+    for key in [
+        "s invariant",
+        "u unroll",
+        "r run",
+        "e exception",
+        "m model",
+        "R replay",
+    ] {
+        assert!(hints.contains(key), "{key} missing from {hints:?}");
+    }
+    insta::assert_snapshot!("tui_hints_loop_80x24", screen);
+}
+
+/// Issue 16 item 8 in the TUI: after `r`, a `--recursion` cut whose concrete run raises
+/// RecursionError is named in the message (with its input) and counted in the status line.
+#[test]
+fn a_recursion_cut_that_never_ends_is_named_after_r() {
+    // (the harness runs the worker inline: a replay 1,000 frames deep needs a big stack)
+    let screen = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(|| {
+            let src = "def f(k: int) -> int:\n    if k == 0:\n        return 0\n    return 1 + f(k - 1)\nn: int\nr = f(n)\n";
+            let mut h = open_source("endless.py", src, None, 160, 40);
+            h.keys("r");
+            let message = h.app.message.clone();
+            // (Esc clears the message: the status line's counts show whole)
+            h.keys("<Esc>");
+            (message, h.app.stats.cut_recursion_error, h.screen())
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    let (message, errors, screen) = screen;
+    assert_eq!(errors, 1, "{screen}");
+    assert!(
+        message.contains("1 path cut by --recursion 5 raises RecursionError when run (n = -1)"),
+        "{message}"
+    );
+    assert!(
+        screen.contains("1 --recursion (1 RecursionError)"),
+        "{screen}"
+    );
+}
+
+/// A conjunct the ones above it imply (`1 < len(t)` below `len(t) > 2`) keeps its line in
+/// the path pane, greyed: the numbering the why markers use stays the engine's.
+#[test]
+fn a_conjunct_that_adds_nothing_is_greyed_in_the_path_pane() {
+    let src = "t: tuple\nif len(t) > 2:\n    x = t[1]\n    y = x\n";
+    let mut h = open_source("imp.py", src, None, 120, 32);
+    h.keys("r");
+    let leaf = (0..h.app.tree.len() as u32)
+        .find(|&id| h.app.tree.node(id).info.summary.contains("y = t[1]"))
+        .expect("the leaf");
+    h.app.select(leaf);
+    h.keys("3");
+    let d = &h.app.details[&leaf];
+    assert_eq!(d.pc, vec!["len(t) > 2", "1 < len(t)"]);
+    assert_eq!(d.pc_implied, vec![false, true]);
+    let screen = h.screen();
+    assert!(screen.contains("2 L3 1 < len(t)"), "{screen}");
+    // The implied conjunct is drawn in the dim colour, the other one is not.
+    let fg_of = |needle: &str| {
+        let (y, line) = screen
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle}: {screen}"));
+        let x = line[..line.find(needle).unwrap()].chars().count() + needle.chars().count() - 1;
+        h.buffer()[(x as u16, y as u16)].fg
+    };
+    let dim = h.app.palette.dim;
+    assert_eq!(fg_of("L3 1 < len(t)"), dim);
+    assert_ne!(fg_of("L2 len(t) > 2"), dim);
+}
