@@ -732,6 +732,13 @@ impl Engine {
     /// frame on the stack). A leaf that cut its path inside a call (`bound`, `unknown`) is
     /// still in that call, like an open node there: the call's locals.
     pub fn store(&self, id: NodeId) -> Vec<(String, Term)> {
+        self.store_entries(id)
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+
+    /// [`Engine::store`] without copies: names in order, values.
+    pub fn store_entries(&self, id: NodeId) -> impl Iterator<Item = (&Rc<str>, &Term)> {
         let node = self.tree.node(id);
         let state = &node.state;
         let cut = matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown));
@@ -739,10 +746,7 @@ impl Engine {
             Some(f) if f.func.is_some() && (cut || !node.is_leaf()) => &f.locals,
             _ => &state.globals,
         };
-        env.iter()
-            .filter(|(k, _)| !ir::is_temp(k))
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect()
+        env.iter().filter(|(k, _)| !ir::is_temp(k))
     }
 
     /// The call stack at a node, outermost first: `<module>`, then function names.
@@ -802,7 +806,10 @@ impl Engine {
             _ => {}
         }
         let pc = self.path_condition(id);
-        let store = self.store(id);
+        let store: Vec<(Rc<str>, Term)> = self
+            .store_entries(id)
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect();
         let rv = node.return_value.clone();
         let mut syms: BTreeSet<Sym> = self.inputs.iter().cloned().collect();
         for t in pc
@@ -820,7 +827,7 @@ impl Engine {
         Ok(self.evaluate(&model, &store, rv.as_ref()))
     }
 
-    fn evaluate(&self, model: &Model, store: &[(String, Term)], rv: Option<&Term>) -> NodeModel {
+    fn evaluate(&self, model: &Model, store: &[(Rc<str>, Term)], rv: Option<&Term>) -> NodeModel {
         let inputs = self
             .inputs
             .iter()
@@ -835,7 +842,7 @@ impl Engine {
             .collect();
         let store = store
             .iter()
-            .filter_map(|(k, t)| model.eval(t).map(|v| (k.clone(), v)))
+            .filter_map(|(k, t)| model.eval(t).map(|v| (k.to_string(), v)))
             .collect();
         let havoc = model
             .values
