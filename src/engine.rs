@@ -40,7 +40,7 @@ use crate::transform::ir::{self, InstrKind};
 use state::{Cont, Frame, Kont, PathCondition, State};
 use step::{settle, Settled, Stepper};
 pub use tag::{Check, Cut, Tag};
-pub use tree::{Node, NodeId, NodeKind, Outcome, Tree};
+pub use tree::{Details, Node, NodeId, NodeKind, Outcome, Tree};
 pub use why::{Caught, Origin, Pruned};
 
 /// CPython's default recursion limit (frames, counting the module's).
@@ -279,7 +279,7 @@ impl Engine {
                 locals: state::Env::new(),
                 call_site: None,
             }),
-            defined: rpds::RedBlackTreeMap::new(),
+            defined: Rc::default(),
             pc: PathCondition::default(),
             cont,
             abrupt: None,
@@ -353,18 +353,21 @@ impl Engine {
         self.tree.add(Node {
             id: NodeId(0),
             parent,
-            children: Vec::new(),
+            children: Box::default(),
             depth,
             kind,
             branch,
             tag,
             state: Rc::new(state),
             at,
-            return_value,
-            exception_at,
-            unknown_reason: None,
-            label,
-            invariant_failure,
+            details: Details {
+                return_value,
+                exception_at,
+                unknown_reason: None,
+                label,
+                invariant_failure,
+            }
+            .boxed(),
         })
     }
 
@@ -426,7 +429,7 @@ impl Engine {
                 let leaf =
                     self.add_node(Some(id), branch, Some(c.tag), c.state, c.settled, c.forced);
                 if reason.is_some() {
-                    self.tree.node_mut(leaf).unknown_reason = reason;
+                    self.tree.node_mut(leaf).details_mut().unknown_reason = reason;
                 }
                 leaf
             })
@@ -800,7 +803,7 @@ impl Engine {
         match node.kind {
             NodeKind::Leaf(Outcome::Infeasible) => return Err("infeasible".to_string()),
             NodeKind::Leaf(Outcome::Unknown) => {
-                let reason = node.unknown_reason.as_deref().unwrap_or("unknown");
+                let reason = node.unknown_reason().unwrap_or("unknown");
                 return Err(reason.to_string());
             }
             _ => {}
@@ -810,7 +813,7 @@ impl Engine {
             .store_entries(id)
             .map(|(k, t)| (k.clone(), t.clone()))
             .collect();
-        let rv = node.return_value.clone();
+        let rv = node.return_value().cloned();
         let mut syms: BTreeSet<Sym> = self.inputs.iter().cloned().collect();
         for t in pc
             .iter()
@@ -897,6 +900,6 @@ impl Engine {
     /// The source span a node is about to run, or where its exception was raised.
     pub fn node_span(&self, id: NodeId) -> Option<Span> {
         let n = self.tree.node(id);
-        n.at.or(n.exception_at)
+        n.at.or(n.exception_at())
     }
 }

@@ -1,8 +1,9 @@
 //! `--json`: the explored SET as one JSON object — DESIGN.md §3, a public interface.
 //!
-//! The structs below *are* the schema: field names and order are those of §3, and the
-//! schema only grows by adding fields (never renaming or dropping one). Additions to §3,
-//! all present on every object (null when they do not apply):
+//! The structs below and the writer of a node (`json/node.rs`, which lists a node's fields
+//! in order) *are* the schema: field names and order are those of §3, and the schema only
+//! grows by adding fields (never renaming or dropping one). Additions to §3, all present
+//! on every object (null when they do not apply):
 //! - top level: `entry` (the `--entry` function or null), `stop` (`done`, `node_limit`,
 //!   `time_limit`, `cancelled`: why exploration ended);
 //! - node: `exception_line`, `exception_column` (1-based, where an exception leaf's

@@ -268,7 +268,7 @@ pub fn template_for(
     let start = State {
         globals,
         frames,
-        defined: rpds::RedBlackTreeMap::new(),
+        defined: std::rc::Rc::default(),
         pc: PathCondition::default(),
         cont,
         abrupt: None,

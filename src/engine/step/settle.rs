@@ -52,7 +52,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 });
                 match &instr.kind {
                     InstrKind::Def(name) => {
-                        state.defined = state.defined.insert(Rc::from(name.as_str()), ());
+                        state.defined = Rc::new(state.defined.insert(Rc::from(name.as_str()), ()));
                         state.cont = after;
                     }
                     // A defined callee: nothing to do (an undefined one is a step: NameError).

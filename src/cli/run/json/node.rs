@@ -5,6 +5,21 @@
 //! `JsonNode` struct this replaced: the field order and null/absent rules are the schema's
 //! (the module doc of `json.rs`); cold parts (folds, `--explain`, model values) still go
 //! through `serde_json`.
+//!
+//! A node's fields, in order (§3, then the additions of `json.rs`): `id`, `parent`,
+//! `children`, `depth`, `kind` (`inner`, `open` or `leaf`), `line` (1-based, of the
+//! statement about to run; null at leaves), `statement` (that line's text, trimmed; "" at
+//! leaves), `branch` (the condition the edge from the parent added, minipy, or null),
+//! `outcome`, `exception` (the class at an exception leaf), `frames` (the call stack,
+//! outermost first: `<module>`, then function names), `path_condition`, `store` (the
+//! innermost frame's visible variables), `return_value`, `smt2` {`declarations`,
+//! `path_condition`, `store`, `return_value`}, `model` (concrete inputs reaching the leaf:
+//! every satisfiable leaf, null elsewhere), `model_store` (the store under the model),
+//! `exception_line`, `exception_column`, `unknown_reason`, `model_return_value`, `label`,
+//! `invariant_failure`, `model_unknown_reason`, `fold` (at a folded loop head), `fold_exit`
+//! (at a fold's exit: its `--tree` label), `model_params` (at a leaf under folds: each
+//! fold's parameter and its value), and with `--explain` only: `origins`, `pruned`,
+//! `explanation`.
 
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -195,7 +210,7 @@ fn node(
     for (k, t) in engine.store_entries(id) {
         s.store.push((k.clone(), s.texts.get(t)));
     }
-    let rv = n.return_value.as_ref().map(|t| s.texts.get(t));
+    let rv = n.return_value().map(|t| s.texts.get(t));
     for t in s.pc.iter().chain(s.store.iter().map(|(_, t)| t)).chain(&rv) {
         s.ids.extend_from_slice(&t.syms);
     }
@@ -298,7 +313,9 @@ fn node(
         None => null(b),
     }
     let raised_at = match n.kind {
-        NodeKind::Leaf(Outcome::Exception(_)) => n.exception_at.map(|sp| source.line_col(sp.start)),
+        NodeKind::Leaf(Outcome::Exception(_)) => {
+            n.exception_at().map(|sp| source.line_col(sp.start))
+        }
         _ => None,
     };
     b.extend_from_slice(b",\"exception_line\":");
@@ -306,19 +323,19 @@ fn node(
     b.extend_from_slice(b",\"exception_column\":");
     opt_num(b, raised_at.map(|(_, c)| c as u64));
     b.extend_from_slice(b",\"unknown_reason\":");
-    opt_str(b, n.unknown_reason.as_deref());
+    opt_str(b, n.unknown_reason());
     b.extend_from_slice(b",\"model_return_value\":");
     match model.and_then(|m| m.return_value.as_ref()) {
         Some(v) => value(b, v),
         None => null(b),
     }
     b.extend_from_slice(b",\"label\":");
-    match n.label {
+    match n.label() {
         Some(l) => string(b, l),
         None => opt_str(b, session.caught_text(id).as_deref()),
     }
     b.extend_from_slice(b",\"invariant_failure\":");
-    b.extend_from_slice(if n.invariant_failure {
+    b.extend_from_slice(if n.invariant_failure() {
         b"true"
     } else {
         b"false"
