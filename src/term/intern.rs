@@ -81,9 +81,30 @@ pub(super) fn intern(node: Node) -> Term {
     }
 }
 
+/// How many terms the table holds now.
+#[cfg(test)]
+fn table_len() -> usize {
+    TABLE.with(|t| t.borrow().len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Sort, Sym, Term};
+
+    #[test]
+    fn the_table_stays_bounded_and_terms_outlive_a_reset() {
+        let x = Term::var(Sym::new("x", Sort::Int));
+        let first = Term::lt(x.clone(), Term::int(-1));
+        // Enough distinct small terms to fill the table more than once.
+        for i in 0..(super::CAPACITY as i64 + 10) {
+            let _ = Term::lt(x.clone(), Term::int(i));
+            assert!(super::table_len() <= super::CAPACITY);
+        }
+        // A term made before the reset is still whole and equal to a new copy.
+        let again = Term::lt(x.clone(), Term::int(-1));
+        assert_eq!(first, again);
+        assert_eq!(first.to_string(), "x < -1");
+    }
 
     #[test]
     fn equal_small_terms_share_one_node_and_large_ones_do_not() {
