@@ -178,7 +178,7 @@ fn leaf_behaviour(
             }
         }
     }
-    let return_value = match (&node.return_value, entry) {
+    let return_value = match (node.return_value(), entry) {
         (Some(t), true) => eval(t).ok()?,
         _ => None,
     };

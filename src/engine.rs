@@ -41,7 +41,7 @@ use crate::transform::ir::{self, InstrKind};
 use state::{Cont, Frame, Kont, PathCondition, State};
 use step::{settle, Settled, Stepper};
 pub use tag::{Check, Cut, Tag};
-pub use tree::{Node, NodeId, NodeKind, Outcome, Tree};
+pub use tree::{Details, Node, NodeId, NodeKind, Outcome, Tree};
 pub use why::{Caught, Origin, Pruned};
 
 /// CPython's default recursion limit (frames, counting the module's).
@@ -291,7 +291,7 @@ impl Engine {
                 locals: state::Env::new(),
                 call_site: None,
             }),
-            defined: rpds::RedBlackTreeMap::new(),
+            defined: Rc::default(),
             pc: PathCondition::default(),
             cont,
             abrupt: None,
@@ -365,18 +365,21 @@ impl Engine {
         self.tree.add(Node {
             id: NodeId(0),
             parent,
-            children: Vec::new(),
+            children: Box::default(),
             depth,
             kind,
             branch,
             tag,
             state: Rc::new(state),
             at,
-            return_value,
-            exception_at,
-            unknown_reason: None,
-            label,
-            invariant_failure,
+            details: Details {
+                return_value,
+                exception_at,
+                unknown_reason: None,
+                label,
+                invariant_failure,
+            }
+            .boxed(),
         })
     }
 
@@ -438,7 +441,7 @@ impl Engine {
                 let leaf =
                     self.add_node(Some(id), branch, Some(c.tag), c.state, c.settled, c.forced);
                 if reason.is_some() {
-                    self.tree.node_mut(leaf).unknown_reason = reason;
+                    self.tree.node_mut(leaf).details_mut().unknown_reason = reason;
                 }
                 leaf
             })
@@ -748,6 +751,13 @@ impl Engine {
     /// frame on the stack). A leaf that cut its path inside a call (`bound`, `unknown`) is
     /// still in that call, like an open node there: the call's locals.
     pub fn store(&self, id: NodeId) -> Vec<(String, Term)> {
+        self.store_entries(id)
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+
+    /// [`Engine::store`] without copies: names in order, values.
+    pub fn store_entries(&self, id: NodeId) -> impl Iterator<Item = (&Rc<str>, &Term)> {
         let node = self.tree.node(id);
         let state = &node.state;
         let cut = matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown));
@@ -755,10 +765,7 @@ impl Engine {
             Some(f) if f.func.is_some() && (cut || !node.is_leaf()) => &f.locals,
             _ => &state.globals,
         };
-        env.iter()
-            .filter(|(k, _)| !ir::is_temp(k))
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect()
+        env.iter().filter(|(k, _)| !ir::is_temp(k))
     }
 
     /// The call stack at a node, outermost first: `<module>`, then function names.
@@ -812,14 +819,17 @@ impl Engine {
         match node.kind {
             NodeKind::Leaf(Outcome::Infeasible) => return Err("infeasible".to_string()),
             NodeKind::Leaf(Outcome::Unknown) => {
-                let reason = node.unknown_reason.as_deref().unwrap_or("unknown");
+                let reason = node.unknown_reason().unwrap_or("unknown");
                 return Err(reason.to_string());
             }
             _ => {}
         }
         let pc = self.path_condition(id);
-        let store = self.store(id);
-        let rv = node.return_value.clone();
+        let store: Vec<(Rc<str>, Term)> = self
+            .store_entries(id)
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect();
+        let rv = node.return_value().cloned();
         let mut syms: BTreeSet<Sym> = self.inputs.iter().cloned().collect();
         for t in pc
             .iter()
@@ -836,7 +846,7 @@ impl Engine {
         Ok(self.evaluate(&model, &store, rv.as_ref()))
     }
 
-    fn evaluate(&self, model: &Model, store: &[(String, Term)], rv: Option<&Term>) -> NodeModel {
+    fn evaluate(&self, model: &Model, store: &[(Rc<str>, Term)], rv: Option<&Term>) -> NodeModel {
         let inputs = self
             .inputs
             .iter()
@@ -851,7 +861,7 @@ impl Engine {
             .collect();
         let store = store
             .iter()
-            .filter_map(|(k, t)| model.eval(t).map(|v| (k.clone(), v)))
+            .filter_map(|(k, t)| model.eval(t).map(|v| (k.to_string(), v)))
             .collect();
         let havoc = model
             .values
@@ -906,6 +916,6 @@ impl Engine {
     /// The source span a node is about to run, or where its exception was raised.
     pub fn node_span(&self, id: NodeId) -> Option<Span> {
         let n = self.tree.node(id);
-        n.at.or(n.exception_at)
+        n.at.or(n.exception_at())
     }
 }

@@ -15,6 +15,7 @@
 
 mod build;
 pub mod features;
+mod intern;
 #[cfg(test)]
 mod limits_tests;
 /// Compact symbolic execution (issue 15): linear forms, quantifier elimination, substitution.
@@ -232,14 +233,24 @@ impl Term {
             size = size.saturating_add(c.0.size);
             too_large |= c.0.too_large;
         });
-        Term(Rc::new(Node {
+        let node = Node {
             hash: h.finish(),
             sort,
             depth: depth.saturating_add(1),
             size,
             too_large,
             kind,
-        }))
+        };
+        if size <= intern::MAX_SIZE && intern::internable(&node.kind) {
+            intern::intern(node)
+        } else {
+            Term(Rc::new(node))
+        }
+    }
+
+    /// Are both the same node (not only equal)? For tests of sharing.
+    pub fn ptr_eq(&self, other: &Term) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
     }
 
     /// Levels from the root to the deepest leaf (1 for a constant or a symbol).
@@ -343,6 +354,16 @@ impl Term {
     /// Each distinct subterm is visited once per quantifier scope (terms share subterms:
     /// written out as trees they can be exponentially large), without recursion.
     pub fn vars(&self, out: &mut BTreeSet<Sym>) {
+        // (the common leaves, without the work list)
+        match self.kind() {
+            TermKind::Var(s) => {
+                out.insert(s.clone());
+                return;
+            }
+            TermKind::Int(_) | TermKind::Bool(_) => return,
+            _ if self.tree_size() <= 64 && self.vars_small(out) => return,
+            _ => {}
+        }
         // Scopes: the variables bound around a subterm; scope 0 binds none.
         let mut scopes: Vec<Vec<Sym>> = vec![Vec::new()];
         let mut seen: std::collections::HashSet<(Term, usize)> = Default::default();
@@ -366,6 +387,25 @@ impl Term {
                     todo.push((body.clone(), scopes.len() - 1));
                 }
                 kind => kind.for_each_child(|c| todo.push((c.clone(), scope))),
+            }
+        }
+    }
+}
+
+impl Term {
+    /// [`Term::vars`] of a small term by recursion, without the work list's allocations;
+    /// `false` if a quantifier was met (the symbols added so far are free all the same).
+    fn vars_small(&self, out: &mut BTreeSet<Sym>) -> bool {
+        match self.kind() {
+            TermKind::Var(s) => {
+                out.insert(s.clone());
+                true
+            }
+            TermKind::Forall(..) | TermKind::Exists(..) => false,
+            kind => {
+                let mut ok = true;
+                kind.for_each_child(|c| ok = ok && c.vars_small(out));
+                ok
             }
         }
     }

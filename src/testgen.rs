@@ -288,7 +288,7 @@ fn leaf_expect(
         outcome: outcome.name().to_string(),
         line: exception
             .as_ref()
-            .and(node.exception_at)
+            .and(node.exception_at())
             .map(|s| source.line(s.start)),
         exception,
         store: if entry {
@@ -321,7 +321,7 @@ fn no_test_reason(engine: &Engine, id: NodeId) -> Option<String> {
         )),
         Outcome::Unknown => Some(format!(
             "unknown: the solver could not decide the path ({})",
-            node.unknown_reason.as_deref().unwrap_or("unknown")
+            node.unknown_reason().unwrap_or("unknown")
         )),
         Outcome::Infeasible => Some("infeasible: no input takes this path".into()),
         Outcome::Halt => Some("halt: a loop scope's leaf, no concrete run ends there".into()),

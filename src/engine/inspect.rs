@@ -67,14 +67,14 @@ impl Engine {
         match node.kind {
             NodeKind::Leaf(Outcome::Infeasible) => return Err("infeasible".to_string()),
             NodeKind::Leaf(Outcome::Unknown) => {
-                let reason = node.unknown_reason.as_deref().unwrap_or("unknown");
+                let reason = node.unknown_reason().unwrap_or("unknown");
                 return Err(reason.to_string());
             }
             _ => {}
         }
         let pc = self.path_condition(id);
         let store = self.store(id);
-        let rv = node.return_value.clone();
+        let rv = node.return_value().cloned();
         let mut syms: BTreeSet<Sym> = self.inputs.iter().cloned().collect();
         for t in pc
             .iter()

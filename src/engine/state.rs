@@ -78,15 +78,21 @@ pub enum Kont {
     MethodFrame { result: Rc<str> },
     /// Inside the `loop-scope` at `block[index]`.
     LoopScope { block: Block, index: usize },
-    /// An exception (`class`, raised at `at`) was caught by the `handler`-th handler of the
-    /// `try` at `block[index]`: a visible step (its own node), which then runs the handler.
-    Caught {
-        block: Block,
-        index: usize,
-        handler: usize,
-        class: ExcClass,
-        at: Span,
-    },
+    /// An exception was caught by a `try`'s handler: a visible step (its own node), which
+    /// then runs the handler. (Boxed: the rarest and largest item; every other item fits
+    /// in 24 bytes, and one continuation item is allocated per node.)
+    Caught(Box<Caught>),
+}
+
+/// An exception (`class`, raised at `at`) caught by the `handler`-th handler of the `try`
+/// at `block[index]`.
+#[derive(Clone, Debug)]
+pub struct Caught {
+    pub block: Block,
+    pub index: usize,
+    pub handler: usize,
+    pub class: ExcClass,
+    pub at: Span,
 }
 
 /// A persistent stack of continuation items.
@@ -271,12 +277,14 @@ pub struct State {
     pub globals: Env,
     /// The call stack; `frames[0]` is the module frame (or the entry frame of an entry run).
     pub frames: Frames,
-    /// Functions whose `def` has run.
-    pub defined: RedBlackTreeMap<Rc<str>, ()>,
+    /// Functions whose `def` has run. (Behind an `Rc`: an `rpds` map is 24 bytes, this 8,
+    /// and a state of at most 88 bytes fits a smaller allocation; `def`s are rare.)
+    pub defined: Rc<RedBlackTreeMap<Rc<str>, ()>>,
     pub pc: PathCondition,
     pub cont: Cont,
-    /// An abrupt completion being propagated (only between a step and settling).
-    pub abrupt: Option<Abrupt>,
+    /// An abrupt completion being propagated (only between a step and settling; boxed:
+    /// every node holds a state, and settled states hold none).
+    pub abrupt: Option<Box<Abrupt>>,
     /// How many `havoc`s this path has done (names fresh symbols `x!1`, `x!2`, ...).
     pub fresh: u32,
 }
@@ -323,5 +331,31 @@ mod tests {
         assert_eq!(shared.len(), 30_000);
         drop(shared);
         drop(cont);
+    }
+}
+
+#[cfg(test)]
+mod sizes {
+    use super::*;
+
+    /// Every node holds a state, a node of the tree and their links: their sizes are the
+    /// memory per node (issue 13, docs/PERFORMANCE.md). A field that grows them should be
+    /// boxed if it is rare.
+    #[test]
+    fn per_node_structures_stay_small() {
+        let sizes = [
+            ("State", std::mem::size_of::<State>()),
+            ("Node", std::mem::size_of::<crate::engine::Node>()),
+            ("Kont", std::mem::size_of::<Kont>()),
+            ("Abrupt", std::mem::size_of::<Abrupt>()),
+            ("Tag", std::mem::size_of::<crate::engine::Tag>()),
+            ("Span", std::mem::size_of::<Span>()),
+        ];
+        eprintln!("{sizes:?}");
+        // (State and a continuation item are each one allocation per node: 88 + 16 and
+        // 32 + 8 + 16 bytes fit glibc's 112- and 64-byte chunks.)
+        assert!(sizes[0].1 <= 88, "{sizes:?}");
+        assert!(sizes[1].1 <= 112, "{sizes:?}");
+        assert!(sizes[2].1 <= 32, "{sizes:?}");
     }
 }

@@ -102,18 +102,12 @@ pub fn next_action(state: &State) -> Option<Action<'_>> {
             block: block.clone(),
             index: *index,
         }),
-        Kont::Caught {
-            block,
-            index,
-            handler,
-            class,
-            at,
-        } => Some(Action::Caught {
-            block: block.clone(),
-            index: *index,
-            handler: *handler,
-            class: *class,
-            at: *at,
+        Kont::Caught(c) => Some(Action::Caught {
+            block: c.block.clone(),
+            index: c.index,
+            handler: c.handler,
+            class: c.class,
+            at: c.at,
         }),
         _ => None,
     }
@@ -289,11 +283,11 @@ impl Stepper<'_> {
             }]),
             InstrKind::Break | InstrKind::Continue => {
                 let mut s = Self::advanced(state);
-                s.abrupt = Some(if matches!(instr.kind, InstrKind::Break) {
+                s.abrupt = Some(Box::new(if matches!(instr.kind, InstrKind::Break) {
                     Abrupt::Break
                 } else {
                     Abrupt::Continue
-                });
+                }));
                 single(vec![Succ {
                     cond: Term::bool(true),
                     state: s,
@@ -314,7 +308,7 @@ impl Stepper<'_> {
                 };
                 if let Some((c, v)) = ok {
                     let mut s = Self::advanced(state);
-                    s.abrupt = Some(Abrupt::Return(v));
+                    s.abrupt = Some(Box::new(Abrupt::Return(v)));
                     out.push(Succ {
                         cond: c,
                         state: s,
@@ -654,7 +648,7 @@ impl Stepper<'_> {
 /// A successor that raises `class` at `at`.
 fn raise(state: &State, cond: Term, class: ExcClass, at: Span) -> Succ {
     let mut s = state.clone();
-    s.abrupt = Some(Abrupt::Exception(class, at));
+    s.abrupt = Some(Box::new(Abrupt::Exception(class, at)));
     Succ {
         cond,
         state: s,

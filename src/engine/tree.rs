@@ -35,7 +35,8 @@ pub enum NodeKind {
 pub struct Node {
     pub id: NodeId,
     pub parent: Option<NodeId>,
-    pub children: Vec<NodeId>,
+    /// (A boxed slice, not a `Vec`: 16 bytes, no spare capacity.)
+    pub children: Box<[NodeId]>,
     pub depth: u32,
     pub kind: NodeKind,
     /// The condition added on the edge from the parent (`None`: nothing was added).
@@ -46,6 +47,14 @@ pub struct Node {
     pub state: Rc<State>,
     /// The statement about to run (`None` at leaves).
     pub at: Option<Span>,
+    /// The rare details (most nodes have none: boxed, so a node is 112 bytes, not 184;
+    /// read them with the methods of the same names).
+    pub(crate) details: Option<Box<Details>>,
+}
+
+/// The details few nodes have (see [`Node::details`]).
+#[derive(Clone, Debug, Default)]
+pub struct Details {
     /// At a `return` leaf of an entry run: the result.
     pub return_value: Option<Term>,
     /// At an exception leaf: where it was raised.
@@ -61,7 +70,50 @@ pub struct Node {
     pub invariant_failure: bool,
 }
 
+impl Details {
+    /// `None` when there is nothing to keep.
+    pub fn boxed(self) -> Option<Box<Details>> {
+        let empty = self.return_value.is_none()
+            && self.exception_at.is_none()
+            && self.unknown_reason.is_none()
+            && self.label.is_none()
+            && !self.invariant_failure;
+        (!empty).then(|| Box::new(self))
+    }
+}
+
 impl Node {
+    /// At a `return` leaf of an entry run: the result.
+    pub fn return_value(&self) -> Option<&Term> {
+        self.details.as_ref()?.return_value.as_ref()
+    }
+
+    /// At an exception leaf: where it was raised.
+    pub fn exception_at(&self) -> Option<Span> {
+        self.details.as_ref()?.exception_at
+    }
+
+    /// At an `unknown` leaf: the solver's reason.
+    pub fn unknown_reason(&self) -> Option<&str> {
+        self.details.as_ref()?.unknown_reason.as_deref()
+    }
+
+    /// What this node is in the loop-scope transformation (see [`Details::label`]).
+    pub fn label(&self) -> Option<&'static str> {
+        self.details.as_ref()?.label
+    }
+
+    /// An exception leaf that is a loop invariant's failure (see
+    /// [`Details::invariant_failure`]).
+    pub fn invariant_failure(&self) -> bool {
+        self.details.as_ref().is_some_and(|d| d.invariant_failure)
+    }
+
+    /// The details, for writing (made if the node had none).
+    pub(crate) fn details_mut(&mut self) -> &mut Details {
+        self.details.get_or_insert_with(Box::default)
+    }
+
     pub fn is_leaf(&self) -> bool {
         matches!(self.kind, NodeKind::Leaf(_))
     }
@@ -113,7 +165,10 @@ impl Tree {
         let id = NodeId(self.nodes.len() as u32);
         node.id = id;
         if let Some(p) = node.parent {
-            self.nodes[p.index()].children.push(id);
+            let children = &mut self.nodes[p.index()].children;
+            let mut all = std::mem::take(children).into_vec();
+            all.push(id);
+            *children = all.into_boxed_slice();
         }
         self.nodes.push(node);
         id

@@ -145,7 +145,7 @@ impl Session {
         let line = |s: crate::base::Span| self.source().line(s.start);
         let run = &replay.run;
         run.outcome.exception().map(Outcome::Exception) == node.outcome()
-            && run.invariant_failure == node.invariant_failure
-            && run.exception_at.map(line) == node.exception_at.map(line)
+            && run.invariant_failure == node.invariant_failure()
+            && run.exception_at.map(line) == node.exception_at().map(line)
     }
 }

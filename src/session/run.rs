@@ -225,7 +225,7 @@ impl Session {
             if node.children.len() > 1 {
                 return ran(Ended::BranchPoint { at_start: !moved }, cur);
             }
-            if let [only] = node.children.as_slice() {
+            if let [only] = &node.children[..] {
                 cur = *only;
                 moved = true;
                 continue;

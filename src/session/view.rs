@@ -202,7 +202,7 @@ impl Session {
         let line = at.map(|(l, _)| l);
         let raised_at = match node.kind {
             NodeKind::Leaf(Outcome::Exception(_)) => {
-                node.exception_at.map(|s| source.line_col(s.start))
+                node.exception_at().map(|s| source.line_col(s.start))
             }
             _ => None,
         };
@@ -226,11 +226,11 @@ impl Session {
             statement: line.map_or(String::new(), |l| source.shown_statement(l)),
             place: self.node_line(id),
             raised_at,
-            return_value: node.return_value.as_ref().map(|t| t.to_string()),
-            unknown_reason: node.unknown_reason.clone(),
-            label: node.label,
+            return_value: node.return_value().map(|t| t.to_string()),
+            unknown_reason: node.unknown_reason().map(str::to_string),
+            label: node.label(),
             caught: self.caught_text(id),
-            invariant_failure: node.invariant_failure,
+            invariant_failure: node.invariant_failure(),
             store,
             frames: node.state.frames.len(),
             func: node

@@ -402,3 +402,35 @@ fn smt2_declarations_text() {
     assert_eq!(smt2::symbol("état"), "|état|");
     assert_eq!(smt2::symbol("_x1"), "_x1");
 }
+
+#[test]
+fn vars_of_small_and_large_terms_leave_out_bound_variables() {
+    let i = Sym::new("i", Sort::Int);
+    let iv = Term::var(i.clone());
+    // x + i > 0 and forall i in [0, len(t)): t[i] > i (i free outside, bound inside)
+    let q = Term::forall(
+        i.clone(),
+        int(0),
+        Term::len(t()),
+        Term::gt(Term::index(t(), iv.clone()), iv.clone()),
+    );
+    let small = Term::and(Term::gt(Term::add(x(), iv.clone()), int(0)), q.clone());
+    let names = |term: &Term| {
+        let mut vs = BTreeSet::new();
+        term.vars(&mut vs);
+        vs.iter().map(|s| s.name.to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(names(&small), ["i", "t", "x"]);
+    assert_eq!(names(&q), ["t"]);
+    // The same shapes past the small-term size: the work list gives the same sets.
+    let mut big = Term::add(x(), iv.clone());
+    for k in 0..70 {
+        big = Term::add(big, Term::var(Sym::new(&format!("v{k}"), Sort::Int)));
+    }
+    assert!(big.tree_size() > 64);
+    let with_q = Term::and(Term::gt(big, int(0)), q);
+    let got = names(&with_q);
+    assert_eq!(got.len(), 73);
+    assert!(got.contains(&"i".to_string()) && got.contains(&"t".to_string()));
+    assert!(names(&Term::forall(i, int(0), int(5), Term::gt(iv, x()))) == ["x"]);
+}

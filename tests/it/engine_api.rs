@@ -209,7 +209,7 @@ assert x * x * x + y * y * y != z * z * z
         .nodes()
         .find(|n| n.outcome() == Some(Outcome::Unknown))
         .expect("an unknown leaf");
-    assert!(unknown.unknown_reason.is_some());
+    assert!(unknown.unknown_reason().is_some());
     assert!(e.model(unknown.id).is_none(), "no model at an unknown leaf");
 }
 
@@ -288,7 +288,7 @@ assert i == n
         at = children[0];
     }
     assert_eq!(
-        e.tree().node(at).label,
+        e.tree().node(at).label(),
         Some(symdbg::engine::label::LOOP_CHOICE)
     );
 
@@ -303,7 +303,7 @@ assert i == n
     assert_eq!(next.len(), 1);
     assert!(!unrolled.loop_choice(next[0]));
     assert_eq!(
-        unrolled.tree().node(next[0]).label,
+        unrolled.tree().node(next[0]).label(),
         Some(symdbg::engine::label::CHECK)
     );
     unrolled.run(next[0], Limits::default());
@@ -330,7 +330,7 @@ assert i == n
         let heads: Vec<_> = once
             .tree()
             .nodes()
-            .filter(|n| n.label == Some(symdbg::engine::label::LOOP_CHOICE))
+            .filter(|n| n.label() == Some(symdbg::engine::label::LOOP_CHOICE))
             .map(|n| n.id)
             .collect();
         assert_eq!(heads.len(), 2, "{src}: the head again after one iteration");
@@ -357,11 +357,11 @@ assert i == n
     // Apply the invariant (the default): the proof's steps, labelled; it verifies.
     let next = e.step(at);
     assert_eq!(
-        e.tree().node(next[0]).label,
+        e.tree().node(next[0]).label(),
         Some(symdbg::engine::label::INITIALLY_VALID)
     );
     assert_eq!(e.run(root, Limits::default()), Stop::Done);
-    let labels: Vec<&str> = e.tree().nodes().filter_map(|n| n.label).collect();
+    let labels: Vec<&str> = e.tree().nodes().filter_map(|n| n.label()).collect();
     for expected in [
         symdbg::engine::label::HAVOC,
         symdbg::engine::label::ASSUME,

@@ -82,8 +82,7 @@ fn symbolic_ending_among(
         let detail = match outcome {
             Outcome::Exception(c) => Some(c.name().to_string()),
             _ => node
-                .return_value
-                .as_ref()
+                .return_value()
                 .map(|t| format!("{:?}", m.eval(t).expect("the return value evaluates"))),
         };
         found = Some((leaf, (outcome.name().to_string(), detail)));

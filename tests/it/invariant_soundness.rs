@@ -253,8 +253,8 @@ fn red_leaves(src: &str, loops: LoopMode) -> Vec<Red> {
             let model = e.model(id).expect("a red leaf has a model");
             Red {
                 class: class.name().to_string(),
-                line: map.line(node.exception_at.expect("raised somewhere").start),
-                invariant: node.invariant_failure,
+                line: map.line(node.exception_at().expect("raised somewhere").start),
+                invariant: node.invariant_failure(),
                 n: model
                     .inputs
                     .get("n")

@@ -179,7 +179,7 @@ while n < 3:
     assert!(!unknown.is_empty());
     assert!(unknown
         .iter()
-        .any(|n| n.label == Some(symdbg::engine::label::UNDECIDED_INITIALLY)));
+        .any(|n| n.label() == Some(symdbg::engine::label::UNDECIDED_INITIALLY)));
     assert!(!e
         .tree()
         .nodes()

@@ -60,7 +60,7 @@ fn observed_at(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Opt
         outcome: outcome.to_string(),
         exception,
         return_value: if entry {
-            node.return_value.as_ref().and_then(eval)
+            node.return_value().and_then(eval)
         } else {
             None
         },

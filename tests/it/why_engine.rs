@@ -453,7 +453,7 @@ loop-scope(inv=x >= 0):
             })
             .unwrap();
         assert!(matches!(leaf.tag, Some(Tag::AssertFails(_))));
-        x.map.line_col(leaf.exception_at.unwrap().start)
+        x.map.line_col(leaf.exception_at().unwrap().start)
     };
     assert_eq!(column(scoped), column(plain));
     assert_eq!(column(plain), (2, 10));

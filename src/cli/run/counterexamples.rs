@@ -65,7 +65,7 @@ fn line(x: &mut Explored, id: NodeId) -> String {
     };
     // Where it was raised; failing that, the statement that raised it (the parent's).
     let span = node
-        .exception_at
+        .exception_at()
         .or_else(|| node.parent.and_then(|p| tree.node(p).at));
     let (line, col) = span.map_or((1, 1), |s| source.line_col(s.start));
     // Raised in an `--assume` expression: the file name, then where in which one.
@@ -136,11 +136,11 @@ fn reproduction(
     let abstracted = tree
         .path(id)
         .iter()
-        .any(|&n| tree.node(n).label == Some(label::HAVOC));
-    if !node.invariant_failure && !abstracted {
+        .any(|&n| tree.node(n).label() == Some(label::HAVOC));
+    if !node.invariant_failure() && !abstracted {
         return None;
     }
-    let (invariant_failure, label) = (node.invariant_failure, node.label);
+    let (invariant_failure, label) = (node.invariant_failure(), node.label());
     let config = concrete::Config {
         max_steps: REPLAY_STEPS,
         ..concrete::Config::default()

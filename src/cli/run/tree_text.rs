@@ -61,7 +61,7 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
             if let Some(ex) = &x.explained {
                 because(ex, id, &prefix, out);
             }
-            match tree.node(id).children.as_slice() {
+            match &tree.node(id).children[..] {
                 [] => break,
                 [only] => {
                     // The one way on; show what it added to the path condition, if anything.

@@ -182,7 +182,7 @@ pub fn instantiate(
                 next = Some(succ);
                 continue;
             }
-            let kind = match (&succ.state.abrupt, step) {
+            let kind = match (succ.state.abrupt.as_deref(), step) {
                 (Some(super::super::state::Abrupt::Exception(c, at)), _) => {
                     ExitKind::Raises(*c, *at)
                 }

@@ -130,7 +130,7 @@ fn structural(block: &Block, index: usize) -> Result<(), NoTemplate> {
 /// The signature of a successor state (before settling) of `parent`: how it left the step.
 pub fn sig_of(parent: &State, state: &State) -> StepSig {
     use super::super::state::Abrupt;
-    let abrupt = match &state.abrupt {
+    let abrupt = match state.abrupt.as_deref() {
         None => 0,
         Some(Abrupt::Break) => 1,
         Some(Abrupt::Continue) => 2,
@@ -138,7 +138,7 @@ pub fn sig_of(parent: &State, state: &State) -> StepSig {
         Some(Abrupt::Exception(..)) => 4,
         Some(Abrupt::Invariant(..)) => 5,
     };
-    let exc = match &state.abrupt {
+    let exc = match state.abrupt.as_deref() {
         Some(Abrupt::Exception(c, at)) => Some((*c, *at)),
         _ => None,
     };
@@ -268,7 +268,7 @@ pub fn template_for(
     let start = State {
         globals,
         frames,
-        defined: rpds::RedBlackTreeMap::new(),
+        defined: std::rc::Rc::default(),
         pc: PathCondition::default(),
         cont,
         abrupt: None,

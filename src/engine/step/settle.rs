@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::{bind, sort_of, Settled};
 use crate::base::ExcClass;
-use crate::engine::state::{Abrupt, Cont, Frame, Kont, State};
+use crate::engine::state::{Abrupt, Caught, Cont, Frame, Kont, State};
 use crate::engine::tree::Outcome;
 use crate::term::{Sym, Term};
 use crate::transform::ir::{Block, InstrKind};
@@ -15,7 +15,7 @@ use crate::transform::ir::{Block, InstrKind};
 /// Advance `state` to its next visible action, or to the end of its path.
 pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled {
     loop {
-        if let Some(abrupt) = state.abrupt.take() {
+        if let Some(abrupt) = state.abrupt.take().map(|a| *a) {
             // An invariant failure is no exception of the program: no handler, no unwinding.
             if let Abrupt::Invariant(class, at) = abrupt {
                 return Settled::Done {
@@ -52,7 +52,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 });
                 match &instr.kind {
                     InstrKind::Def(name) => {
-                        state.defined = state.defined.insert(Rc::from(name.as_str()), ());
+                        state.defined = Rc::new(state.defined.insert(Rc::from(name.as_str()), ()));
                         state.cont = after;
                     }
                     // A defined callee: nothing to do (an undefined one is a step: NameError).
@@ -124,7 +124,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 };
                 enter_guard(state, block, index, iteration, &guard);
             }
-            Kont::Guard { .. } | Kont::ScopeCheck { .. } | Kont::Caught { .. } => {
+            Kont::Guard { .. } | Kont::ScopeCheck { .. } | Kont::Caught(_) => {
                 return Settled::Running
             }
             Kont::Try { .. } | Kont::MethodFrame { .. } => {
@@ -284,13 +284,13 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                 if let (Some(handler), Abrupt::Exception(class, at)) = (caught, &abrupt) {
                     // A visible step: the exception is caught here (its own node), then
                     // the handler runs.
-                    state.cont = state.cont.push(Kont::Caught {
+                    state.cont = state.cont.push(Kont::Caught(Box::new(Caught {
                         block,
                         index,
                         handler,
                         class: *class,
                         at: *at,
-                    });
+                    })));
                     return None;
                 }
             }

@@ -139,7 +139,7 @@ fn set_bound_flag(state: &mut State, name: &str, bound: Term) {
 /// [`Abrupt::Invariant`]).
 fn broken(state: &State, check: Check, cond: Term, class: ExcClass, at: Span) -> Succ {
     let mut s = state.clone();
-    s.abrupt = Some(Abrupt::Invariant(class, at));
+    s.abrupt = Some(Box::new(Abrupt::Invariant(class, at)));
     Succ {
         cond,
         state: s,

@@ -57,8 +57,8 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         v
     };
     let note = match node.kind {
-        NodeKind::Leaf(Outcome::Exception(class)) => Some(match node.exception_at {
-            Some(s) if node.invariant_failure => {
+        NodeKind::Leaf(Outcome::Exception(class)) => Some(match node.exception_at() {
+            Some(s) if node.invariant_failure() => {
                 let (l, c) = source.line_col(s.start);
                 format!(
                     "the invariant fails at line {l}, column {c}: {} ({class}; no `except` \
@@ -78,18 +78,16 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
         }),
         NodeKind::Leaf(Outcome::Unknown) => Some(format!(
             "the solver could not decide: {}",
-            node.unknown_reason.as_deref().unwrap_or("unknown")
+            node.unknown_reason().unwrap_or("unknown")
         )),
         NodeKind::Leaf(Outcome::Bound) => {
             Some("cut by --unroll or --recursion (a bound leaf)".to_string())
         }
-        NodeKind::Leaf(Outcome::Return) => {
-            node.return_value.as_ref().map(|rv| format!("returns {rv}"))
-        }
+        NodeKind::Leaf(Outcome::Return) => node.return_value().map(|rv| format!("returns {rv}")),
         _ => session.caught_text(id),
     };
     // The engine's label, whole (the tree row may cut it).
-    let note = match (note, node.label) {
+    let note = match (note, node.label()) {
         (Some(n), Some(l)) => Some(format!("{l}\n{n}")),
         (None, Some(l)) => Some(l.to_string()),
         (n, None) => n,
@@ -137,7 +135,7 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
     // the innermost one, as the call stack does (other leaves have left every call).
     // So does a broken invariant (the path ends where it failed, nothing unwinds).
     let cut_in_call = (matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown))
-        || node.invariant_failure)
+        || node.invariant_failure())
         && node.state.frames.last().is_some_and(|f| f.func.is_some());
     let store = match frames.last() {
         Some((_, vars)) if cut_in_call => vars.clone(),

@@ -133,8 +133,8 @@ pub(super) fn unrolled(src: &str, inputs: &[Input]) -> Result<Vec<Hit>, String> 
                 Some(Outcome::Normal) => Hit::Normal,
                 Some(Outcome::Exception(c)) => Hit::Raises(
                     c.name().to_string(),
-                    node.exception_at.map_or(0, |s| map.line(s.start)),
-                    node.invariant_failure,
+                    node.exception_at().map_or(0, |s| map.line(s.start)),
+                    node.invariant_failure(),
                 ),
                 _ => Hit::Undecided,
             }
@@ -177,8 +177,8 @@ pub(super) fn explore(src: &str) -> Result<Tree, String> {
                 });
                 tree.reds.push(Red {
                     class: class.name().to_string(),
-                    line: node.exception_at.map_or(0, |s| map.line(s.start)),
-                    invariant: node.invariant_failure,
+                    line: node.exception_at().map_or(0, |s| map.line(s.start)),
+                    invariant: node.invariant_failure(),
                     model,
                 });
             }

@@ -1,0 +1,525 @@
+//! The `nodes` array of `--json`, written by hand (issue 13): each distinct term's minipy
+//! and SMT-LIB texts are escaped once and copied into every node that shows them, each
+//! distinct set of constants has its `declarations` text once, and nothing per node is
+//! built as a map or a value tree. The bytes are those `serde_json` wrote from the
+//! `JsonNode` struct this replaced: the field order and null/absent rules are the schema's
+//! (the module doc of `json.rs`); cold parts (folds, `--explain`, model values) still go
+//! through `serde_json`.
+//!
+//! A node's fields, in order (§3, then the additions of `json.rs`): `id`, `parent`,
+//! `children`, `depth`, `kind` (`inner`, `open` or `leaf`), `line` (1-based, of the
+//! statement about to run; null at leaves), `statement` (that line's text, trimmed; "" at
+//! leaves), `branch` (the condition the edge from the parent added, minipy, or null),
+//! `outcome`, `exception` (the class at an exception leaf), `frames` (the call stack,
+//! outermost first: `<module>`, then function names), `path_condition`, `store` (the
+//! innermost frame's visible variables), `return_value`, `smt2` {`declarations`,
+//! `path_condition`, `store`, `return_value`}, `model` (concrete inputs reaching the leaf:
+//! every satisfiable leaf, null elsewhere), `model_store` (the store under the model),
+//! `exception_line`, `exception_column`, `unknown_reason`, `model_return_value`, `label`,
+//! `invariant_failure`, `model_unknown_reason`, `fold` (at a folded loop head), `fold_exit`
+//! (at a fold's exit: its `--tree` label), `model_params` (at a leaf under folds: each
+//! fold's parameter and its value), and with `--explain` only: `origins`, `pruned`,
+//! `explanation`.
+
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::{self, Write};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::super::{fold_text, Explored};
+use crate::base::span::assumption_of_line;
+use crate::concrete::Value;
+use crate::engine::{NodeId, NodeKind, NodeModel, Outcome};
+use crate::term::{smt2_declarations, Sym, Term};
+
+/// One term's texts, JSON-escaped with their quotes, and its constants (as ids of
+/// [`Texts::syms`]).
+struct Text {
+    minipy: Box<str>,
+    smt2: Box<str>,
+    syms: Box<[u32]>,
+}
+
+/// A `Term` hashes as its cached structural hash: use it as is.
+#[derive(Default)]
+struct TermHasher(u64);
+
+impl Hasher for TermHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type TermMap<V> = HashMap<Term, V, BuildHasherDefault<TermHasher>>;
+
+/// The texts kept are bounded: past [`TEXTS_BYTES`] the term cache starts afresh (the
+/// nodes of a long path each hold a different large term).
+const TEXTS_BYTES: usize = 64 << 20;
+
+#[derive(Default)]
+struct Texts {
+    terms: TermMap<Rc<Text>>,
+    bytes: usize,
+    /// Every constant seen, numbered in order of appearance.
+    syms: Vec<Sym>,
+    sym_ids: HashMap<Sym, u32>,
+    /// `declarations` per set of constants (sorted ids), escaped.
+    decls: HashMap<Box<[u32]>, Rc<str>>,
+    decl_bytes: usize,
+}
+
+impl Texts {
+    fn get(&mut self, t: &Term) -> Rc<Text> {
+        if let Some(x) = self.terms.get(t) {
+            return x.clone();
+        }
+        if self.bytes > TEXTS_BYTES {
+            self.terms.clear();
+            self.bytes = 0;
+        }
+        let mut syms = BTreeSet::new();
+        t.vars(&mut syms);
+        let ids = syms
+            .into_iter()
+            .map(|s| {
+                let next = self.syms.len() as u32;
+                *self.sym_ids.entry(s.clone()).or_insert_with(|| {
+                    self.syms.push(s);
+                    next
+                })
+            })
+            .collect();
+        let x = Rc::new(Text {
+            minipy: escaped(&t.to_string()),
+            smt2: escaped(&t.to_smt2()),
+            syms: ids,
+        });
+        self.bytes += x.minipy.len() + x.smt2.len() + 64;
+        self.terms.insert(t.clone(), x.clone());
+        x
+    }
+
+    /// The `declarations` text of the constants `ids` (sorted, no duplicates).
+    fn declarations(&mut self, ids: &[u32]) -> Rc<str> {
+        if let Some(d) = self.decls.get(ids) {
+            return d.clone();
+        }
+        if self.decl_bytes > TEXTS_BYTES {
+            self.decls.clear();
+            self.decl_bytes = 0;
+        }
+        let set: BTreeSet<Sym> = ids.iter().map(|&i| self.syms[i as usize].clone()).collect();
+        let d: Rc<str> = Rc::from(escaped(&smt2_declarations(&set)));
+        self.decl_bytes += d.len() + 4 * ids.len() + 64;
+        self.decls.insert(ids.into(), d.clone());
+        d
+    }
+}
+
+/// `s` as a JSON string, quotes included (serde_json's escaping).
+fn escaped(s: &str) -> Box<str> {
+    let mut v = Vec::with_capacity(s.len() + 2);
+    serde_json::to_writer(&mut v, s).expect("writing to a Vec");
+    String::from_utf8(v).expect("JSON is UTF-8").into()
+}
+
+/// Per-run caches and per-node scratch buffers.
+#[derive(Default)]
+struct Scratch {
+    texts: Texts,
+    /// Statement texts per line, escaped.
+    lines: HashMap<usize, Box<str>>,
+    /// Variable names, escaped.
+    keys: HashMap<Rc<str>, Box<str>>,
+    pc: Vec<Rc<Text>>,
+    store: Vec<(Rc<str>, Rc<Text>)>,
+    ids: Vec<u32>,
+}
+
+/// `[node, node, ...]` to `out`, in id order, with the model of every leaf (computed as its
+/// node is written: no model outlives its node). Returns the time the models took.
+pub(super) fn write_nodes(x: &mut Explored, out: &mut dyn Write) -> io::Result<Duration> {
+    let mut s = Scratch::default();
+    let mut model_time = Duration::ZERO;
+    let mut buf = Vec::with_capacity(1 << 17);
+    buf.push(b'[');
+    for i in 0..x.session.tree().len() {
+        let id = NodeId(i as u32);
+        if i > 0 {
+            buf.push(b',');
+        }
+        let model = if x.session.tree().node(id).is_leaf() {
+            let start = Instant::now();
+            let m = x.session.engine_mut().try_model(id);
+            model_time += start.elapsed();
+            Some(m)
+        } else {
+            None
+        };
+        let (model, no_model) = match &model {
+            Some(Ok(m)) => (Some(m), None),
+            // No model at infeasible and unknown leaves; elsewhere the solver's reason.
+            Some(Err(reason)) => match x.session.tree().node(id).outcome() {
+                Some(Outcome::Infeasible | Outcome::Unknown) => (None, None),
+                _ => (None, Some(reason.as_str())),
+            },
+            None => (None, None),
+        };
+        node(x, id, model, no_model, &mut s, &mut buf);
+        if buf.len() >= 1 << 16 {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    buf.push(b']');
+    out.write_all(&buf)?;
+    Ok(model_time)
+}
+
+fn node(
+    x: &Explored,
+    id: NodeId,
+    model: Option<&NodeModel>,
+    no_model: Option<&str>,
+    s: &mut Scratch,
+    b: &mut Vec<u8>,
+) {
+    let session = &x.session;
+    let engine = session.engine();
+    let source = session.source();
+    let n = session.tree().node(id);
+    // The terms the node shows, and their constants.
+    s.pc.clear();
+    s.store.clear();
+    s.ids.clear();
+    for t in engine.path_condition(id) {
+        s.pc.push(s.texts.get(&t));
+    }
+    for (k, t) in engine.store_entries(id) {
+        s.store.push((k.clone(), s.texts.get(t)));
+    }
+    let rv = n.return_value().map(|t| s.texts.get(t));
+    for t in s.pc.iter().chain(s.store.iter().map(|(_, t)| t)).chain(&rv) {
+        s.ids.extend_from_slice(&t.syms);
+    }
+    s.ids.sort_unstable();
+    s.ids.dedup();
+    let decls = s.texts.declarations(&s.ids);
+
+    b.extend_from_slice(b"{\"id\":");
+    num(b, id.0 as u64);
+    b.extend_from_slice(b",\"parent\":");
+    opt_num(b, n.parent.map(|p| p.0 as u64));
+    b.extend_from_slice(b",\"children\":[");
+    for (i, c) in n.children.iter().enumerate() {
+        if i > 0 {
+            b.push(b',');
+        }
+        num(b, c.0 as u64);
+    }
+    b.extend_from_slice(b"],\"depth\":");
+    num(b, n.depth as u64);
+    b.extend_from_slice(b",\"kind\":");
+    b.extend_from_slice(match n.kind {
+        NodeKind::Inner => b"\"inner\"",
+        NodeKind::Open => b"\"open\"",
+        NodeKind::Leaf(_) => b"\"leaf\"",
+    });
+    let line = n.at.map(|sp| source.line(sp.start));
+    b.extend_from_slice(b",\"line\":");
+    opt_num(b, line.and_then(super::file_line).map(|l| l as u64));
+    b.extend_from_slice(b",\"statement\":");
+    match line {
+        // (raw: JSON escapes control characters itself)
+        Some(l) => {
+            let text = s.lines.entry(l).or_insert_with(|| {
+                let text = source.line_text(l).trim();
+                match assumption_of_line(l) {
+                    Some(_) => escaped(&format!("assume {text}")),
+                    None => escaped(text),
+                }
+            });
+            b.extend_from_slice(text.as_bytes());
+        }
+        None => b.extend_from_slice(b"\"\""),
+    }
+    b.extend_from_slice(b",\"branch\":");
+    match &n.branch {
+        Some(t) => b.extend_from_slice(s.texts.get(t).minipy.as_bytes()),
+        None => null(b),
+    }
+    let outcome = n.outcome();
+    b.extend_from_slice(b",\"outcome\":");
+    opt_str(b, outcome.map(Outcome::name));
+    b.extend_from_slice(b",\"exception\":");
+    let exception = match outcome {
+        Some(Outcome::Exception(c)) => Some(c),
+        _ => None,
+    };
+    opt_str(b, exception.map(|c| c.name()));
+    // At an exception leaf: the frames at the raise, like a traceback (and the TUI).
+    b.extend_from_slice(b",\"frames\":[");
+    for (i, f) in engine.frames(engine.raise_node(id)).iter().enumerate() {
+        if i > 0 {
+            b.push(b',');
+        }
+        string(b, f);
+    }
+    b.extend_from_slice(b"],\"path_condition\":");
+    list(b, s.pc.iter().map(|t| &*t.minipy));
+    b.extend_from_slice(b",\"store\":");
+    object(b, &mut s.keys, &s.store, |t| &t.minipy);
+    b.extend_from_slice(b",\"return_value\":");
+    opt_raw(b, rv.as_ref().map(|t| &*t.minipy));
+    b.extend_from_slice(b",\"smt2\":{\"declarations\":");
+    b.extend_from_slice(decls.as_bytes());
+    b.extend_from_slice(b",\"path_condition\":");
+    list(b, s.pc.iter().map(|t| &*t.smt2));
+    b.extend_from_slice(b",\"store\":");
+    object(b, &mut s.keys, &s.store, |t| &t.smt2);
+    b.extend_from_slice(b",\"return_value\":");
+    opt_raw(b, rv.as_ref().map(|t| &*t.smt2));
+    b.extend_from_slice(b"},\"model\":");
+    match model {
+        // Inputs and havoc symbols have distinct names: merge the two sorted maps.
+        Some(m) => {
+            let mut all: Vec<(&String, &Value)> = m.inputs.iter().chain(&m.havoc).collect();
+            all.sort_by(|a, b| a.0.cmp(b.0));
+            all.dedup_by(|later, earlier| {
+                // (as `BTreeMap::extend`: a havoc value replaces an input's)
+                if later.0 == earlier.0 {
+                    earlier.1 = later.1;
+                    true
+                } else {
+                    false
+                }
+            });
+            values(b, all);
+        }
+        None => null(b),
+    }
+    b.extend_from_slice(b",\"model_store\":");
+    match model {
+        Some(m) => values(b, m.store.iter().collect()),
+        None => null(b),
+    }
+    let raised_at = match n.kind {
+        NodeKind::Leaf(Outcome::Exception(_)) => {
+            n.exception_at().map(|sp| source.line_col(sp.start))
+        }
+        _ => None,
+    };
+    b.extend_from_slice(b",\"exception_line\":");
+    opt_num(
+        b,
+        raised_at
+            .and_then(|(l, _)| super::file_line(l))
+            .map(|l| l as u64),
+    );
+    b.extend_from_slice(b",\"exception_column\":");
+    opt_num(b, raised_at.map(|(_, c)| c as u64));
+    b.extend_from_slice(b",\"unknown_reason\":");
+    opt_str(b, n.unknown_reason());
+    b.extend_from_slice(b",\"model_return_value\":");
+    match model.and_then(|m| m.return_value.as_ref()) {
+        Some(v) => value(b, v),
+        None => null(b),
+    }
+    b.extend_from_slice(b",\"label\":");
+    match n.label() {
+        Some(l) => string(b, l),
+        None => opt_str(b, session.caught_text(id).as_deref()),
+    }
+    b.extend_from_slice(b",\"invariant_failure\":");
+    b.extend_from_slice(if n.invariant_failure() {
+        b"true"
+    } else {
+        b"false"
+    });
+    b.extend_from_slice(b",\"model_unknown_reason\":");
+    opt_str(b, no_model);
+    b.extend_from_slice(b",\"fold\":");
+    serde(b, &fold_text::fold_json(x, id));
+    b.extend_from_slice(b",\"fold_exit\":");
+    let exit = engine.fold_exit(id).and_then(|_| fold_text::label(x, id));
+    opt_str(b, exit.as_deref());
+    b.extend_from_slice(b",\"model_params\":");
+    serde(
+        b,
+        &model.and_then(|m| fold_text::params_json(engine, id, &m.havoc)),
+    );
+    // At a node about to run (or an exception raised in) the `--assume` expression `k`.
+    if let Some(k) = line
+        .or(raised_at.map(|(l, _)| l))
+        .and_then(assumption_of_line)
+    {
+        b.extend_from_slice(b",\"assumption\":");
+        num(b, k as u64);
+    }
+    super::explain_fields(x, id, b);
+    b.push(b'}');
+}
+
+fn num(b: &mut Vec<u8>, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    b.extend_from_slice(&digits[i..]);
+}
+
+fn null(b: &mut Vec<u8>) {
+    b.extend_from_slice(b"null");
+}
+
+fn opt_num(b: &mut Vec<u8>, n: Option<u64>) {
+    match n {
+        Some(n) => num(b, n),
+        None => null(b),
+    }
+}
+
+fn string(b: &mut Vec<u8>, s: &str) {
+    serde_json::to_writer(&mut *b, s).expect("writing to a Vec");
+}
+
+fn opt_str(b: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => string(b, s),
+        None => null(b),
+    }
+}
+
+/// An already escaped string, or null.
+fn opt_raw(b: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => b.extend_from_slice(s.as_bytes()),
+        None => null(b),
+    }
+}
+
+/// A list of already escaped strings.
+fn list<'a>(b: &mut Vec<u8>, items: impl Iterator<Item = &'a str>) {
+    b.push(b'[');
+    for (i, s) in items.enumerate() {
+        if i > 0 {
+            b.push(b',');
+        }
+        b.extend_from_slice(s.as_bytes());
+    }
+    b.push(b']');
+}
+
+/// A store as an object (its keys are sorted: the store is an ordered map).
+fn object(
+    b: &mut Vec<u8>,
+    keys: &mut HashMap<Rc<str>, Box<str>>,
+    store: &[(Rc<str>, Rc<Text>)],
+    text: impl Fn(&Text) -> &str,
+) {
+    b.push(b'{');
+    for (i, (k, t)) in store.iter().enumerate() {
+        if i > 0 {
+            b.push(b',');
+        }
+        let k = keys.entry(k.clone()).or_insert_with(|| escaped(k));
+        b.extend_from_slice(k.as_bytes());
+        b.push(b':');
+        b.extend_from_slice(text(t).as_bytes());
+    }
+    b.push(b'}');
+}
+
+/// Concrete values as a JSON object (sorted by name; ints exact, tuples as arrays).
+fn values(b: &mut Vec<u8>, vals: Vec<(&String, &Value)>) {
+    b.push(b'{');
+    for (i, (k, v)) in vals.into_iter().enumerate() {
+        if i > 0 {
+            b.push(b',');
+        }
+        string(b, k);
+        b.push(b':');
+        value(b, v);
+    }
+    b.push(b'}');
+}
+
+/// A concrete value as `Value::to_json` prints it: an int's decimal digits (serde_json's
+/// arbitrary-precision numbers print as written), `true`/`false`, a tuple as an array.
+fn value(b: &mut Vec<u8>, v: &Value) {
+    match v {
+        Value::Int(i) => {
+            let _ = write!(b, "{i}");
+        }
+        Value::Bool(x) => b.extend_from_slice(if *x { b"true" } else { b"false" }),
+        Value::Tuple(t) => {
+            b.push(b'[');
+            for (i, x) in t.iter().enumerate() {
+                if i > 0 {
+                    b.push(b',');
+                }
+                let _ = write!(b, "{x}");
+            }
+            b.push(b']');
+        }
+    }
+}
+
+fn serde<T: Serialize>(b: &mut Vec<u8>, v: &T) {
+    serde_json::to_writer(&mut *b, v).expect("writing to a Vec");
+}
+
+#[cfg(test)]
+mod tests {
+    use num_bigint::BigInt;
+
+    use super::*;
+
+    #[test]
+    fn values_are_written_as_serde_json_writes_to_json() {
+        let big: BigInt = BigInt::from(-7i64) << 200u32;
+        let vals = [
+            Value::Int(0.into()),
+            Value::Int((-12345).into()),
+            Value::Int(big.clone()),
+            Value::Bool(true),
+            Value::Bool(false),
+            Value::Tuple(Rc::from(Vec::<BigInt>::new())),
+            Value::Tuple(Rc::from(vec![BigInt::from(1)])),
+            Value::Tuple(Rc::from(vec![BigInt::from(-1), big, BigInt::from(0)])),
+        ];
+        for v in &vals {
+            let mut b = Vec::new();
+            value(&mut b, v);
+            let want = serde_json::to_string(&v.to_json()).unwrap();
+            assert_eq!(String::from_utf8(b).unwrap(), want, "{v}");
+        }
+    }
+
+    #[test]
+    fn escaped_strings_are_serde_json_strings() {
+        for s in ["", "x0 <= 0", "a\"b\\c", "tab\there\nnew", "\u{1}κ1", "…"] {
+            assert_eq!(&*escaped(s), serde_json::to_string(s).unwrap());
+        }
+    }
+}
