@@ -23,6 +23,7 @@
 //! front-ends (`cli`, `tui`), which build their views only through it.
 
 pub mod cuts;
+pub mod fold;
 pub mod replay;
 pub mod resume;
 pub mod run;
@@ -37,6 +38,7 @@ use crate::engine::{Config, Engine, NodeId, Tree};
 use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
+pub use fold::{Instance, Refolded};
 pub use replay::{Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};

@@ -11,6 +11,9 @@
 
 pub mod instance;
 pub mod template;
+mod view;
+
+pub use view::InstanceView;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -67,6 +70,8 @@ pub struct FoldInfo {
     /// The iteration condition over `tau` (iteration `tau` stays on the path).
     pub tau: Sym,
     pub body: Term,
+    /// Each changed variable's value after κ iterations (over the head's values).
+    pub after: Vec<(String, Term)>,
 }
 
 /// A fold's exit child.
@@ -187,6 +192,7 @@ impl Engine {
             phi: inst.phi,
             tau: inst.tau,
             body: inst.body,
+            after: inst.after,
         });
         self.folds.pending = Some((info, kinds));
         Some(children)

@@ -6,6 +6,7 @@
 //! reads a clock, so tests feed keys and replies and look at the state and the frame.
 
 mod breaks;
+mod fold;
 mod frames;
 mod input;
 mod nav;
@@ -161,6 +162,8 @@ pub struct App {
     pub ghost: Option<usize>,
     /// The pruned branches known per stepped node (the ghost rows' text).
     pub pruned: HashMap<u32, Vec<PrunedInfo>>,
+    /// `F` and `=` (issue 15).
+    pub fold: fold::FoldUi,
 }
 
 impl App {
@@ -217,6 +220,7 @@ impl App {
             why_shown: None,
             ghost: None,
             pruned: HashMap::new(),
+            fold: Default::default(),
         }
     }
 
@@ -364,6 +368,7 @@ impl App {
                 };
                 self.replays.insert(id, r);
             }
+            Reply::Instance(info) => self.show_instance(info),
         }
     }
 

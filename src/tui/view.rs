@@ -9,6 +9,7 @@
 mod breakpoints;
 mod code;
 mod details;
+mod fold;
 mod overlay;
 mod status;
 mod tree;
@@ -62,6 +63,7 @@ fn draw_frame(f: &mut Frame, app: &mut App) {
         Mode::Breakpoints => breakpoints::draw(f, app, area),
         Mode::Search(_) | Mode::Prompt(..) | Mode::Normal => {}
     }
+    fold::draw(f, app, area);
 }
 
 /// Where each pane goes.

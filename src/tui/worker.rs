@@ -8,6 +8,7 @@
 //! step (the nodes reached so far stay, the rest stay open).
 
 mod describe;
+mod fold;
 mod replay;
 mod tests_file;
 mod why;
@@ -117,6 +118,24 @@ impl Worker {
             )),
             Cmd::Step(id) => self.step(id, None, &emit),
             Cmd::StepWith(id, mode) => self.step(id, Some(mode), &emit),
+            Cmd::Refold(id) => {
+                let (select, message) = fold::refold(&mut self.session, id);
+                self.finish(&emit, select, message);
+            }
+            Cmd::Instantiate(id, n) => {
+                let message = match fold::instantiate(&mut self.session, id, &n) {
+                    Ok(info) => {
+                        let message = info.verdict.clone();
+                        emit(Reply::Instance(info));
+                        message
+                    }
+                    Err(e) => e,
+                };
+                emit(Reply::Done {
+                    select: None,
+                    message,
+                });
+            }
             Cmd::StepOver(id) | Cmd::Finish(id) | Cmd::Run(id) => {
                 let (policy, done) = match cmd {
                     Cmd::StepOver(_) => (
@@ -235,12 +254,17 @@ impl Worker {
     fn delta(&mut self) -> Delta {
         let tree = self.session.tree();
         let mut changed = Vec::new();
+        let mut updated = Vec::new();
         self.open_sent.retain(|&id| {
             let node = tree.node(NodeId(id));
             if node.is_open() {
                 true
             } else {
                 changed.push((id, describe::kind(node.kind)));
+                // A loop head that folded has a label now (issue 15).
+                if self.session.engine().fold_at(NodeId(id)).is_some() {
+                    updated.push(describe::node_info(&self.session, NodeId(id)));
+                }
                 false
             }
         });
@@ -256,6 +280,7 @@ impl Worker {
         Delta {
             nodes,
             changed,
+            updated,
             stats: describe::stats(&self.session),
         }
     }

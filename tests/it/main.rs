@@ -62,6 +62,8 @@ mod tui;
 mod tui_breaks;
 /// The real `symdbg FILE` in a pseudo-terminal: step, run, exception leaf, model, theme, quit.
 mod tui_e2e;
+/// Folded loops in the TUI: `F` and `=` (issue 15).
+mod tui_fold;
 mod tui_keys;
 /// The TUI's why: origins in the path pane, pruned ghost rows (`p`), explanations (`w`).
 mod tui_why;

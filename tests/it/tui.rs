@@ -73,7 +73,7 @@ fn exception_leaf_with_its_model() {
 
 #[test]
 fn help_overlay_lists_every_key() {
-    let mut h = open("inversion.py", None, 120, 40);
+    let mut h = open("inversion.py", None, 120, 42);
     h.keys("?");
     let screen = h.screen();
     for (keys, what) in symdbg::tui::keys::KEYS {
@@ -190,6 +190,7 @@ pub fn synthetic_app(n: u32) -> symdbg::tui::app::App {
                 String::new()
             },
             loop_choice: false,
+            fold: Default::default(),
         });
         if !leaf && id > 0 {
             spine = id;

@@ -23,6 +23,8 @@ pub struct Instance {
     pub body: Term,
     /// Φ(κ), one conjunct per entry.
     pub phi: Vec<Term>,
+    /// Each changed variable's value after κ iterations (over the head's values).
+    pub after: Vec<(String, Term)>,
     /// The exits (and possibly the forever child), with what they are.
     pub succs: Vec<(Succ, ExitKind)>,
 }
@@ -107,6 +109,7 @@ pub fn instantiate(
     // The state after κ iterations.
     let mut post = state.clone();
     post.fresh = n;
+    let mut after = Vec::new();
     for (sym, value) in tpl.after(&k) {
         let name = tpl
             .closed
@@ -114,7 +117,9 @@ pub fn instantiate(
             .find(|(_, s, _)| *s == sym)
             .map(|(n, _, _)| n.clone())
             .expect("a closed form's variable");
-        bind(replay, &mut post, &name, value.subst(&sigma));
+        let value = value.subst(&sigma);
+        after.push((name.to_string(), value.clone()));
+        bind(replay, &mut post, &name, value);
     }
     // Φ(κ) = κ ≥ 0 ∧ ∀τ ∈ [0, κ). φ_C(θ^τ)[σ].
     let mut at_tau: HashMap<Sym, Term> = tpl
@@ -231,6 +236,7 @@ pub fn instantiate(
         tau,
         body,
         phi,
+        after,
         succs,
     })
 }

@@ -26,6 +26,9 @@ impl App {
             self.quit = true;
             return;
         }
+        if self.instance_key(key) {
+            return;
+        }
         match &mut self.mode {
             Mode::Help => {
                 // Arrows and j/k scroll a help that does not fit; any other key closes it.
@@ -99,8 +102,9 @@ impl App {
             && self.selected_ghost().is_some()
             && matches!(
                 key.code,
-                KeyCode::Char('s' | 'u' | 'n' | 'f' | 'c' | 'r' | 'C' | 'm' | 'R' | 'T' | 'l')
-                    | KeyCode::Enter
+                KeyCode::Char(
+                    's' | 'u' | 'n' | 'f' | 'c' | 'r' | 'C' | 'm' | 'R' | 'T' | 'l' | 'F' | '='
+                ) | KeyCode::Enter
                     | KeyCode::Right
             )
         {
@@ -178,6 +182,8 @@ impl App {
             KeyCode::Char('t') => self.next_theme(),
             KeyCode::Char('p') => self.toggle_pruned(),
             KeyCode::Char('w') => self.why(),
+            KeyCode::Char('F') => self.refold_key(),
+            KeyCode::Char('=') => self.instantiate_key(),
             _ => {}
         }
     }

@@ -10,6 +10,8 @@ use crate::base::escape::is_printable;
 pub enum PromptKind {
     /// The exception breakpoint's class (empty: any exception).
     Exception,
+    /// `=`: the number of iterations κ stands for.
+    Kappa,
 }
 
 impl PromptKind {
@@ -17,6 +19,7 @@ impl PromptKind {
     pub fn label(self) -> &'static str {
         match self {
             PromptKind::Exception => "stop at exception class (empty: any): ",
+            PromptKind::Kappa => "κ = ",
         }
     }
 }
@@ -38,6 +41,7 @@ impl App {
                 self.mode = Mode::Normal;
                 match kind {
                     PromptKind::Exception => self.set_exception_class(&text),
+                    PromptKind::Kappa => self.instantiate(&text),
                 }
             }
             // Backspace pops a character (in the guard); on an empty prompt it leaves it.
