@@ -548,3 +548,6 @@ fn a_search_from_a_symbolic_start_is_decided() {
 
 /// `check --fold auto` and models on nested folded loops (time and size).
 mod check;
+
+/// Loops with invariant lines fold under `--loops unroll`.
+mod invariants;
