@@ -91,6 +91,9 @@ pub(super) struct Folds {
     nodes: HashMap<NodeId, Rc<FoldInfo>>,
     exits: HashMap<NodeId, FoldExit>,
     pending: Option<(Rc<FoldInfo>, Vec<ExitKind>)>,
+    /// Loops where a fold's check was undecided once (a timeout): their heads are stepped
+    /// classically from then on, so a hard loop costs one time limit, not one per visit.
+    undecided: std::collections::HashSet<LoopKey>,
 }
 
 /// At most this many iterations in κ-search (beyond, the run is taken to repeat forever).
@@ -134,6 +137,10 @@ impl Engine {
         else {
             return None;
         };
+        let key: LoopKey = (block.as_ptr() as usize, index, state.func().cloned());
+        if self.folds.undecided.contains(&key) {
+            return None;
+        }
         let config = self.replay_config();
         let inst = {
             let stepper = Stepper {
@@ -166,8 +173,14 @@ impl Engine {
             pc.pop();
             match sat {
                 SatResult::Unsat => continue,
-                // Undecided: the fold is dropped, the head steps classically.
-                SatResult::Unknown(_) => return None,
+                // Undecided: the fold is dropped, the head steps classically (here and,
+                // unless the check was interrupted, at this loop's later heads).
+                SatResult::Unknown(r) => {
+                    if r != crate::solver::INTERRUPTED {
+                        self.folds.undecided.insert(key);
+                    }
+                    return None;
+                }
                 SatResult::Sat => {}
             }
             let mut st = succ.state;
