@@ -244,7 +244,7 @@ fn run(session: &Session, inputs: &BTreeMap<String, Value>) -> Option<(Behaviour
 /// entry, so no loop iterated more often than the trace is long (unless the trace was
 /// cut at [`concrete::TRACE_LIMIT`]). It keeps the κ-search of folds from running on
 /// past what the run did (issue 15).
-fn kappa_limit(r: &concrete::RunResult) -> u64 {
+pub fn kappa_limit(r: &concrete::RunResult) -> u64 {
     if r.trace.len() < concrete::TRACE_LIMIT {
         r.trace.len() as u64
     } else {

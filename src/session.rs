@@ -26,6 +26,7 @@
 
 pub mod cuts;
 pub mod eval;
+pub mod fold;
 pub mod readable;
 pub mod replay;
 pub mod resume;
@@ -43,6 +44,7 @@ use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
 pub use eval::{CondHolds, Evaluation, Raise, Truth};
+pub use fold::{Instance, Refolded};
 pub use readable::Shown;
 pub use replay::{Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};

@@ -20,6 +20,7 @@
 //! from its path at test time) and [`jsonl`] (one object per test, replayed by
 //! `symdbg exec --replay`).
 
+pub mod folds;
 pub mod jsonl;
 pub mod pytest;
 
@@ -122,6 +123,15 @@ pub struct Test {
     pub path_condition: String,
     /// The source lines the concrete run executed.
     pub lines: BTreeSet<usize>,
+    /// The folds on the leaf's path (`--fold auto`): the model's κ and the real count.
+    pub folds: Vec<folds::FoldParam>,
+}
+
+impl Test {
+    /// A fold whose model κ is not the concrete run's iteration count (an engine bug).
+    pub fn wrong_kappa(&self) -> Option<&folds::FoldParam> {
+        self.folds.iter().find(|f| !f.agrees())
+    }
 }
 
 /// A leaf (or open node) without a test, and why.
@@ -147,7 +157,9 @@ pub struct Suite {
 impl Suite {
     /// The tests whose leaf disagreed with the concrete interpreter.
     pub fn disagreements(&self) -> impl Iterator<Item = &Test> {
-        self.tests.iter().filter(|t| t.disagreement.is_some())
+        self.tests
+            .iter()
+            .filter(|t| t.disagreement.is_some() || t.wrong_kappa().is_some())
     }
 }
 
@@ -415,6 +427,7 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
             }
         }
         let path_condition = conjuncts.join(" and ");
+        let folds = folds::fold_params(engine, source, id, &model.inputs, &model.havoc, &run);
         suite.tests.push(Test {
             leaf: id,
             name: format!("test_leaf{}_{}", id.0, expect.name_suffix()),
@@ -423,6 +436,7 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
             expect,
             path_condition,
             lines,
+            folds,
         });
     }
     suite

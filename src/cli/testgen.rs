@@ -66,8 +66,14 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
             &Header {
                 command: command_line(args),
                 bounds: format!(
-                    "--unroll {} --recursion {}",
-                    args.explore.unroll, args.explore.recursion
+                    "--unroll {} --recursion {}{}",
+                    args.explore.unroll,
+                    args.explore.recursion,
+                    if session.engine().config().fold == crate::engine::fold::FoldMode::Auto {
+                        " --fold auto"
+                    } else {
+                        ""
+                    }
                 ),
                 program_path,
                 invariants,
@@ -94,11 +100,21 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
     );
     let mut code = 0;
     for t in suite.disagreements() {
-        let said = t
-            .disagreement
-            .as_ref()
-            .map(|e| e.describe())
-            .unwrap_or_default();
+        if let Some(f) = t.wrong_kappa() {
+            eprintln!(
+                "symdbg: engine bug: leaf {} says {}, but its model {} runs the loop at line {} {} times; {} expects the concrete result",
+                t.leaf.0,
+                f.describe().split(" (but").next().unwrap_or_default(),
+                inputs_text(&t.inputs),
+                f.loop_line,
+                f.real.as_ref().map_or("?".to_string(), |v| v.to_string()),
+                t.name
+            );
+            code = EXIT_DIFFERS;
+        }
+        let Some(said) = t.disagreement.as_ref().map(|e| e.describe()) else {
+            continue;
+        };
         eprintln!(
             "symdbg: engine bug: leaf {} says {said}, but its model {} runs concretely as {}; {} expects the concrete result",
             t.leaf.0,

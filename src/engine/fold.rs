@@ -11,6 +11,9 @@
 
 pub mod instance;
 pub mod template;
+mod view;
+
+pub use view::InstanceView;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -67,6 +70,8 @@ pub struct FoldInfo {
     /// The iteration condition over `tau` (iteration `tau` stays on the path).
     pub tau: Sym,
     pub body: Term,
+    /// Each changed variable's value after κ iterations (over the head's values).
+    pub after: Vec<(String, Term)>,
 }
 
 /// A fold's exit child.
@@ -86,6 +91,9 @@ pub(super) struct Folds {
     nodes: HashMap<NodeId, Rc<FoldInfo>>,
     exits: HashMap<NodeId, FoldExit>,
     pending: Option<(Rc<FoldInfo>, Vec<ExitKind>)>,
+    /// Loops where a fold's check was undecided once (a timeout): their heads are stepped
+    /// classically from then on, so a hard loop costs one time limit, not one per visit.
+    undecided: std::collections::HashSet<LoopKey>,
 }
 
 /// At most this many iterations in κ-search (beyond, the run is taken to repeat forever).
@@ -129,6 +137,10 @@ impl Engine {
         else {
             return None;
         };
+        let key: LoopKey = (block.as_ptr() as usize, index, state.func().cloned());
+        if self.folds.undecided.contains(&key) {
+            return None;
+        }
         let config = self.replay_config();
         let inst = {
             let stepper = Stepper {
@@ -161,8 +173,14 @@ impl Engine {
             pc.pop();
             match sat {
                 SatResult::Unsat => continue,
-                // Undecided: the fold is dropped, the head steps classically.
-                SatResult::Unknown(_) => return None,
+                // Undecided: the fold is dropped, the head steps classically (here and,
+                // unless the check was interrupted, at this loop's later heads).
+                SatResult::Unknown(r) => {
+                    if r != crate::solver::INTERRUPTED {
+                        self.folds.undecided.insert(key);
+                    }
+                    return None;
+                }
                 SatResult::Sat => {}
             }
             let mut st = succ.state;
@@ -187,6 +205,7 @@ impl Engine {
             phi: inst.phi,
             tau: inst.tau,
             body: inst.body,
+            after: inst.after,
         });
         self.folds.pending = Some((info, kinds));
         Some(children)

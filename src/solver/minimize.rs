@@ -29,6 +29,10 @@ use crate::concrete::Value;
 use crate::term::Model;
 use crate::term::{Sort, Sym};
 
+/// Values above this are first probed from below ([`GALLOP_FROM`], its square, ...).
+const GALLOP_ABOVE: u64 = 256;
+const GALLOP_FROM: u64 = 8;
+
 /// Tuples up to this length get their elements minimised too.
 const ELEMENTS_LIMIT: usize = 64;
 
@@ -238,11 +242,24 @@ impl Incremental {
         let mut hi = m.value(best);
         let mut lo = BigInt::zero();
         let mut first = true;
+        // A large value is first probed from below (8, 64, 512, ...): a small bound is a
+        // cheap query where a big one is not (a folded loop's quantifier over [0, κ) with
+        // κ in the tens of thousands, issue 15), and small values are what users read.
+        let mut gallop = BigInt::from(GALLOP_FROM);
         while lo < hi {
             let left = deadline.checked_duration_since(Instant::now())?;
-            // First a probe just below the current value, then bisection.
-            let mid: BigInt = if first { &hi - 1 } else { (&lo + &hi) / 2 };
-            first = false;
+            // Probes from below while the value is large, then one just below the current
+            // value, then bisection.
+            let mid: BigInt = if gallop < hi && hi > BigInt::from(GALLOP_ABOVE) {
+                let g = gallop.clone();
+                gallop *= GALLOP_FROM;
+                g
+            } else if first {
+                first = false;
+                &hi - 1
+            } else {
+                (&lo + &hi) / 2
+            };
             self.z3.push();
             self.z3.assert(m.at_most(&mid));
             let armed = self.arm(Some(left));

@@ -72,9 +72,11 @@ impl Eval<'_> {
         }
     }
 
-    fn tuple(&mut self, t: &Term) -> Option<Vec<BigInt>> {
+    /// A tuple's items, shared (no copy: `len` and indexing inside a quantifier's body
+    /// would otherwise copy the tuple once per iteration).
+    fn tuple(&mut self, t: &Term) -> Option<std::rc::Rc<[BigInt]>> {
         match self.value(t)? {
-            Value::Tuple(items) => Some(items.to_vec()),
+            Value::Tuple(items) => Some(items),
             _ => None,
         }
     }
@@ -134,8 +136,8 @@ impl Eval<'_> {
             K::SeqEmpty => Value::tuple(Vec::new()),
             K::SeqUnit(a) => Value::tuple(vec![self.int(a)?]),
             K::Concat(a, b) => {
-                let mut items = self.tuple(a)?;
-                items.extend(self.tuple(b)?);
+                let mut items = self.tuple(a)?.to_vec();
+                items.extend(self.tuple(b)?.iter().cloned());
                 Value::tuple(items)
             }
             K::Len(a) => int(BigInt::from(self.tuple(a)?.len())),

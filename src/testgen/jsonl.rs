@@ -3,7 +3,9 @@
 //! One object per test, fields in this order: `test`, `leaf`, `entry`, `inputs`,
 //! `outcome`, `exception`, `line`, `store`, `return_value`, `path_condition` and
 //! `disagreement` (null, or what the symbolic leaf said when it differed from the concrete
-//! run), and `assume` (the `--assume` preconditions, only when there are some). Values are JSON: ints numbers (exact however large), bools booleans, tuples arrays.
+//! run), `assume` (the `--assume` preconditions, only when there are some), then
+//! `model_params` (`{"κ1": 100}`) only for a leaf below folded loops. Values are JSON: ints
+//! numbers (exact however large), bools booleans, tuples arrays.
 //! `store` is the module variables of a module run (empty for `--entry`), `return_value`
 //! the value an entry run returned (null also for `None`). [`parse`] reads a line back and
 //! [`replay`] runs it with the concrete interpreter: `symdbg exec FILE --replay T.jsonl`.
@@ -40,6 +42,10 @@ struct Line {
     /// replay runs them as the program's first statements too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     assume: Vec<String>,
+    /// `--fold auto`: the leaf model's κ per fold on its path (`{"κ1": 100}`); absent
+    /// without folds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    model_params: Option<BTreeMap<String, Json>>,
 }
 
 /// One test read back from a line.
@@ -73,6 +79,12 @@ pub fn render(suite: &Suite) -> String {
             path_condition: Some(t.path_condition.clone()),
             disagreement: t.disagreement.as_ref().map(Expect::describe),
             assume: suite.assumptions.clone(),
+            model_params: (!t.folds.is_empty()).then(|| {
+                t.folds
+                    .iter()
+                    .filter_map(|f| Some((f.name.clone(), f.value.as_ref()?.to_json())))
+                    .collect()
+            }),
         };
         // A struct of strings, numbers and maps always serialises.
         out.push_str(&serde_json::to_string(&line).unwrap_or_default());

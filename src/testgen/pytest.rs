@@ -196,6 +196,10 @@ fn test(out: &mut String, t: &Test, entry: bool) {
         "    {}",
         docstring(&format!("Leaf {}: {pc}", t.leaf.0))
     );
+    for f in &t.folds {
+        // The leaf's κ: how many times the folded path ran (`--fold auto`).
+        let _ = writeln!(out, "    # {}", f.describe());
+    }
     if let Some(said) = &t.disagreement {
         let _ = writeln!(
             out,

@@ -7,6 +7,7 @@
 
 mod assume;
 mod breaks;
+mod fold;
 mod frames;
 mod hscroll;
 mod input;
@@ -177,6 +178,8 @@ pub struct App {
     pub watch: Watches,
     /// The program file: changed on disk? the errors of a failed reload (`L`).
     pub reload: ReloadState,
+    /// `F` and `=` (issue 15).
+    pub fold: fold::FoldUi,
 }
 
 impl App {
@@ -237,6 +240,7 @@ impl App {
             pruned: HashMap::new(),
             watch: Watches::default(),
             reload: ReloadState::default(),
+            fold: Default::default(),
         }
     }
 
@@ -397,6 +401,7 @@ impl App {
                 };
                 self.replays.insert(id, r);
             }
+            Reply::Instance(info) => self.show_instance(info),
         }
     }
 

@@ -32,6 +32,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "u",
         "at an annotated loop: unroll one iteration instead (then the choice again)",
     ),
+    (
+        "F  =",
+        "fold / unfold the open loop head (--fold); =: a node below a fold with κ = n",
+    ),
     ("n", "step over a call (run until back in this frame)"),
     ("f", "finish the frame (run until the paths leave it)"),
     (

@@ -17,6 +17,11 @@ pub enum Cmd {
     Step(u32),
     /// Step a node at an annotated loop with the chosen transition.
     StepWith(u32, LoopMode),
+    /// `F`: step an open loop head folded (`--fold off`) or classically (`--fold auto`).
+    Refold(u32),
+    /// `=`: the node with its fold's κ := the number typed (answered with `Instance`,
+    /// then `Done`).
+    Instantiate(u32, String),
     /// Step, then run until the paths are back in the node's frame.
     StepOver(u32),
     /// Run until the paths have left the node's frame.
@@ -116,6 +121,39 @@ pub struct NodeInfo {
     pub summary: String,
     /// The node sits at an annotated loop (open: both transitions are offered).
     pub loop_choice: bool,
+    /// Folded loops at the node (issue 15): `F` and `=`.
+    pub fold: FoldMark,
+}
+
+/// What `F` and `=` can do at a node (issue 15).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FoldMark {
+    /// An open node at a `while`'s condition: `F` folds or unfolds it.
+    pub loop_head: bool,
+    /// The node is a fold node.
+    pub fold_node: bool,
+    /// The κ that `=` instantiates here (`κ1`): the node's fold's or the nearest above.
+    pub kappa: Option<String>,
+}
+
+/// A node with κ := n (`=`), as text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InstanceInfo {
+    pub node: u32,
+    /// `κ1`.
+    pub kappa: String,
+    pub value: String,
+    /// The folded loop's line, and its fold node.
+    pub loop_line: usize,
+    pub fold: u32,
+    /// Path condition with κ := n, oldest conjunct first.
+    pub pc: Vec<String>,
+    pub store: Vec<(String, String)>,
+    /// A `return` leaf's value.
+    pub return_value: Option<String>,
+    /// `Some(false)`: n is outside the feasible range; `None`: undecided.
+    pub feasible: Option<bool>,
+    pub verdict: String,
 }
 
 /// Counters for the status line.
@@ -142,6 +180,9 @@ pub struct Delta {
     pub nodes: Vec<NodeInfo>,
     /// Nodes sent earlier whose kind changed (an open node that was stepped).
     pub changed: Vec<(u32, Kind)>,
+    /// Nodes sent earlier whose row text changed when they were stepped (a loop head that
+    /// became a fold node: its label and fold mark), whole.
+    pub updated: Vec<NodeInfo>,
     pub stats: StatsInfo,
 }
 
@@ -279,4 +320,6 @@ pub enum Reply {
     Carry(Carry),
     /// The program on disk does not load: its diagnostics, rendered.
     LoadErrors(String),
+    /// A node with κ := n (see [`Cmd::Instantiate`]).
+    Instance(InstanceInfo),
 }

@@ -156,6 +156,11 @@ impl Mirror {
                 n.info.kind = kind.clone();
             }
         }
+        for info in &delta.updated {
+            if let Some(n) = self.nodes.get_mut(info.id as usize) {
+                n.info = info.clone();
+            }
+        }
         for info in &delta.nodes {
             debug_assert_eq!(info.id as usize, self.nodes.len());
             let depth = match info.parent {
@@ -173,7 +178,7 @@ impl Mirror {
                 frame_folded: false,
             });
         }
-        if !delta.nodes.is_empty() || !delta.changed.is_empty() {
+        if !delta.nodes.is_empty() || !delta.changed.is_empty() || !delta.updated.is_empty() {
             self.dirty = true;
         }
     }

@@ -9,6 +9,7 @@
 mod breakpoints;
 mod code;
 mod details;
+mod fold;
 mod overlay;
 mod reload;
 mod status;
@@ -65,6 +66,7 @@ fn draw_frame(f: &mut Frame, app: &mut App) {
         Mode::Errors => reload::errors(f, app, area),
         Mode::Search(_) | Mode::Prompt(..) | Mode::Normal => {}
     }
+    fold::draw(f, app, area);
 }
 
 /// Where each pane goes.

@@ -9,6 +9,7 @@
 
 mod assume;
 mod describe;
+mod fold;
 mod reload;
 mod replay;
 mod tests_file;
@@ -147,6 +148,24 @@ impl Worker {
             Cmd::Restore => self.restore(&emit),
             Cmd::Step(id) => self.step(id, None, &emit),
             Cmd::StepWith(id, mode) => self.step(id, Some(mode), &emit),
+            Cmd::Refold(id) => {
+                let (select, message) = fold::refold(&mut self.session, id);
+                self.finish(&emit, select, message);
+            }
+            Cmd::Instantiate(id, n) => {
+                let message = match fold::instantiate(&mut self.session, id, &n) {
+                    Ok(info) => {
+                        let message = info.verdict.clone();
+                        emit(Reply::Instance(info));
+                        message
+                    }
+                    Err(e) => e,
+                };
+                emit(Reply::Done {
+                    select: None,
+                    message,
+                });
+            }
             Cmd::StepOver(id) | Cmd::Finish(id) | Cmd::Run(id) => {
                 let (policy, done) = match cmd {
                     Cmd::StepOver(_) => (
@@ -240,7 +259,9 @@ impl Worker {
             | Cmd::Model(id)
             | Cmd::Replay(id)
             | Cmd::Why { node: id, .. }
-            | Cmd::Evaluate { node: id, .. } => vec![*id],
+            | Cmd::Evaluate { node: id, .. }
+            | Cmd::Refold(id)
+            | Cmd::Instantiate(id, _) => vec![*id],
             Cmd::Resume { from, seen, .. } => seen.iter().chain([from]).copied().collect(),
             Cmd::Pruned(ids) => ids.clone(),
             Cmd::Reload { .. }
@@ -323,12 +344,17 @@ impl Worker {
     fn delta(&mut self) -> Delta {
         let tree = self.session.tree();
         let mut changed = Vec::new();
+        let mut updated = Vec::new();
         self.open_sent.retain(|&id| {
             let node = tree.node(NodeId(id));
             if node.is_open() {
                 true
             } else {
                 changed.push((id, describe::kind(node.kind)));
+                // A loop head that folded has a label now (issue 15).
+                if self.session.engine().fold_at(NodeId(id)).is_some() {
+                    updated.push(describe::node_info(&self.session, NodeId(id)));
+                }
                 false
             }
         });
@@ -344,6 +370,7 @@ impl Worker {
         Delta {
             nodes,
             changed,
+            updated,
             stats: describe::stats(&self.session),
         }
     }

@@ -544,3 +544,9 @@ fn a_search_from_a_symbolic_start_is_decided() {
     assert!(out.contains("κ1 = 3)"), "{out}");
     assert!(!out.contains("gave up"), "{out}");
 }
+
+/// `check --fold auto` and models on nested folded loops (time and size).
+mod check;
+
+/// Loops with invariant lines fold under `--loops unroll`.
+mod invariants;

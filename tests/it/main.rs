@@ -71,6 +71,8 @@ mod tui_carry;
 mod tui_e2e;
 /// Issue 16: `:` evaluate at a node, `W` watches, conditional breakpoints.
 mod tui_eval;
+/// Folded loops in the TUI: `F` and `=` (issue 15).
+mod tui_fold;
 mod tui_keys;
 /// Issue 16 item 7: path conditions as people read them, sideways scrolling, the hint
 /// line at 80×24.

@@ -550,3 +550,6 @@ fn new_lines_only_keeps_fewer_passing_tests() {
     )));
     assert_eq!(pytest(&[some]).0, n_some);
 }
+
+/// `testgen --fold auto` (issue 15): tests from folded trees.
+mod fold;

@@ -196,6 +196,7 @@ pub fn synthetic_app(n: u32) -> symdbg::tui::app::App {
                 String::new()
             },
             loop_choice: false,
+            fold: Default::default(),
         });
         if !leaf && id > 0 {
             spine = id;

@@ -6,55 +6,15 @@ use std::fmt::Write;
 
 use super::Explored;
 use crate::base::SourceMap;
-use crate::engine::fold::{ExitKind, NoTemplate, Template};
+use crate::engine::fold::{NoTemplate, Template};
 use crate::engine::{Engine, NodeId};
 use crate::term::{display_name, Sort, Sym, Term};
 
-/// `4 enter, 5 else, 7`: the folded path, one step per entry.
-pub fn path_text(source: &SourceMap, tpl: &Template) -> String {
-    tpl.steps
-        .iter()
-        .map(|(span, word)| {
-            let line = source.line(span.start);
-            if word.is_empty() {
-                line.to_string()
-            } else {
-                format!("{line} {word}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+pub use crate::session::fold::path_text;
 
 /// The label of a fold node, or of a fold's exit.
 pub fn label(x: &Explored, id: NodeId) -> Option<String> {
-    let e = &x.session.engine();
-    if let Some(f) = e.fold_at(id) {
-        return Some(format!(
-            "fold: {} iterations of the path ({})",
-            display_name(&f.kappa.name),
-            path_text(x.session.source(), &f.template)
-        ));
-    }
-    let exit = e.fold_exit(id)?;
-    let kappa = e.fold_at(exit.fold)?.kappa.name.clone();
-    let k = display_name(&kappa);
-    Some(match exit.kind {
-        ExitKind::GuardFails => format!("exit: the loop condition fails after {k} iterations"),
-        ExitKind::Leaves(at, word) => {
-            let line = x.session.source().line(at.start);
-            if word.is_empty() {
-                format!("exit: leaves the path at line {line} after {k} iterations")
-            } else {
-                format!("exit: leaves the path at line {line} ({word}) after {k} iterations")
-            }
-        }
-        ExitKind::Raises(class, at) => format!(
-            "exit: {class} at line {} after {k} iterations",
-            x.session.source().line(at.start)
-        ),
-        ExitKind::Forever => "the path may repeat forever".to_string(),
-    })
+    x.session.fold_label(id)
 }
 
 /// `loop at line 4: κ1 = 99`, one per fold on the path to `id`, with the values of `havoc`

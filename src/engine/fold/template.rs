@@ -73,8 +73,9 @@ pub fn head_sym(name: &str, sort: Sort) -> Sym {
     Sym::new(&format!("{name}@h"), sort)
 }
 
-/// S1: the structural restrictions of v1.
-fn structural(block: &Block, index: usize) -> Result<(), NoTemplate> {
+/// S1: the structural restrictions of v1. `unrolled`: a loop with invariant lines is
+/// unrolled like any loop (`--loops unroll`), so it may fold too.
+fn structural(block: &Block, index: usize, unrolled: bool) -> Result<(), NoTemplate> {
     let instr = &block[index];
     let InstrKind::While {
         guard,
@@ -85,9 +86,9 @@ fn structural(block: &Block, index: usize) -> Result<(), NoTemplate> {
     else {
         return Err(refuse("not a while loop", instr.span));
     };
-    if abstraction.is_some() {
+    if abstraction.is_some() && !unrolled {
         return Err(refuse(
-            "the loop has invariant lines (the invariant transition applies)",
+            "the loop has invariant lines (the invariant transition applies; with --loops unroll it folds like any loop)",
             instr.span,
         ));
     }
@@ -212,7 +213,8 @@ pub fn template_for(
     func: Option<&Rc<str>>,
 ) -> Result<Template, NoTemplate> {
     let span = block[index].span;
-    structural(block, index)?;
+    let unrolled = stepper.config.loops == crate::engine::LoopMode::Unroll;
+    structural(block, index, unrolled)?;
     let ir = stepper.cx.program;
     let types = stepper.types;
     let mut head = Vec::new();

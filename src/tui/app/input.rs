@@ -26,6 +26,9 @@ impl App {
             self.quit = true;
             return;
         }
+        if self.instance_key(key) {
+            return;
+        }
         match &mut self.mode {
             Mode::Help => {
                 // Arrows and j/k scroll a help that does not fit; any other key closes it.
@@ -104,8 +107,9 @@ impl App {
             && self.selected_ghost().is_some()
             && matches!(
                 key.code,
-                KeyCode::Char('s' | 'u' | 'n' | 'f' | 'c' | 'r' | 'C' | 'm' | 'R' | 'T' | 'l')
-                    | KeyCode::Enter
+                KeyCode::Char(
+                    's' | 'u' | 'n' | 'f' | 'c' | 'r' | 'C' | 'm' | 'R' | 'T' | 'l' | 'F' | '='
+                ) | KeyCode::Enter
                     | KeyCode::Right
             )
         {
@@ -190,6 +194,8 @@ impl App {
             KeyCode::Char('A') => self.unassume_key(),
             KeyCode::Char('L') => self.reload_key(),
             KeyCode::Char('S') => self.save_key(),
+            KeyCode::Char('F') => self.refold_key(),
+            KeyCode::Char('=') => self.instantiate_key(),
             _ => {}
         }
     }

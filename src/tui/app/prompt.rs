@@ -22,6 +22,8 @@ pub enum PromptKind {
     Watch,
     /// The condition of the breakpoint on this line (empty: none).
     Condition(usize),
+    /// `=`: the number of iterations κ stands for.
+    Kappa,
 }
 
 impl PromptKind {
@@ -34,6 +36,7 @@ impl PromptKind {
             PromptKind::Evaluate => "evaluate: ".to_string(),
             PromptKind::Watch => "watch (a watched one: remove it; empty: clear all): ".to_string(),
             PromptKind::Condition(line) => format!("line {line} stops only if (empty: always): "),
+            PromptKind::Kappa => "κ = ".to_string(),
         }
     }
 }
@@ -60,6 +63,7 @@ impl App {
                     PromptKind::Evaluate => self.evaluate_prompt(&text),
                     PromptKind::Watch => self.watch_prompt(&text),
                     PromptKind::Condition(line) => self.set_condition(line, &text),
+                    PromptKind::Kappa => self.instantiate(&text),
                 }
             }
             // Backspace pops a character (in the guard); on an empty prompt it leaves it.

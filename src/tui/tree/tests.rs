@@ -16,6 +16,7 @@ fn info(id: u32, parent: Option<u32>, kind: Kind, branch: Option<&str>) -> NodeI
         func: None,
         summary: String::new(),
         loop_choice: false,
+        fold: Default::default(),
     }
 }
 

@@ -1,6 +1,6 @@
 //! Engine data → the protocol's plain data (strings in minipy syntax, Python literals).
 
-use super::super::protocol::{Details, Kind, ModelInfo, NodeInfo, StatsInfo};
+use super::super::protocol::{Details, FoldMark, Kind, ModelInfo, NodeInfo, StatsInfo};
 use crate::engine::{NodeId, NodeKind, NodeModel, Outcome};
 use crate::session::{Form, Session};
 
@@ -19,7 +19,9 @@ pub(super) fn node_info(session: &Session, id: NodeId) -> NodeInfo {
         parent: view.parent.map(|p| p.0),
         kind: kind(view.kind),
         branch: session.branch_shown(id),
-        label: view.note().map(str::to_string),
+        label: session
+            .fold_label(id)
+            .or_else(|| view.note().map(str::to_string)),
         line: view.place,
         frames: view.frames,
         summary: view.text(Form::Row),
@@ -27,6 +29,11 @@ pub(super) fn node_info(session: &Session, id: NodeId) -> NodeInfo {
         // Whether the node was sent open or stepped (a replayed session steps before it
         // sends): the same info either way.
         loop_choice: session.engine().at_annotated_loop(id),
+        fold: FoldMark {
+            loop_head: session.at_loop_head(id),
+            fold_node: session.engine().fold_at(id).is_some(),
+            kappa: session.fold_param_name(id),
+        },
     }
 }
 

@@ -1,0 +1,205 @@
+//! Folded loops for every client (issue 15): the fold and exit labels the tree text, JSON
+//! and the TUI print, `F` (fold or unfold an open loop head against `--fold`), and `=`
+//! (a node with κ := n, as plain strings).
+
+use num_bigint::BigInt;
+
+use super::{Session, Stepped};
+use crate::base::SourceMap;
+use crate::engine::fold::{ExitKind, FoldMode, Template};
+use crate::engine::NodeId;
+use crate::solver::SatResult;
+use crate::term::display_name;
+
+/// `4 enter, 5 else, 7`: the folded path, one step per entry.
+pub fn path_text(source: &SourceMap, tpl: &Template) -> String {
+    tpl.steps
+        .iter()
+        .map(|(span, word)| {
+            let line = source.line(span.start);
+            if word.is_empty() {
+                line.to_string()
+            } else {
+                format!("{line} {word}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What `F` did at a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refolded {
+    /// The loop head is now a fold node.
+    Folded(Stepped),
+    /// The loop head was stepped classically (one iteration or the loop's end).
+    Unfolded(Stepped),
+    /// Not an open loop head, or a head that cannot fold: why.
+    Refused(String),
+}
+
+/// A node with κ := n, as text (minipy syntax).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// `κ1`.
+    pub kappa: String,
+    pub value: String,
+    /// The line of the folded loop.
+    pub loop_line: usize,
+    /// The fold node (the node itself, or the nearest fold above it).
+    pub fold: NodeId,
+    pub pc: Vec<String>,
+    pub store: Vec<(String, String)>,
+    /// A `return` leaf's value.
+    pub return_value: Option<String>,
+    /// `Some(true)`: inputs reach the node with κ = n; `Some(false)`: n is outside the
+    /// feasible range; `None`: the solver could not decide (`unknown`).
+    pub feasible: Option<bool>,
+    /// One line for people: "feasible: t = (0, 0, 5), x = 5" or why not.
+    pub verdict: String,
+    pub inputs: Vec<(String, String)>,
+}
+
+impl Session {
+    /// The label of a fold node ("fold: κ1 iterations of the path (4 enter, 5 else, 7)"),
+    /// or of a fold's exit ("exit: the loop condition fails after κ1 iterations").
+    pub fn fold_label(&self, id: NodeId) -> Option<String> {
+        let e = self.engine();
+        let source = self.source();
+        if let Some(f) = e.fold_at(id) {
+            return Some(format!(
+                "fold: {} iterations of the path ({})",
+                display_name(&f.kappa.name),
+                path_text(source, &f.template)
+            ));
+        }
+        let exit = e.fold_exit(id)?;
+        let kappa = e.fold_at(exit.fold)?.kappa.name.clone();
+        let k = display_name(&kappa);
+        Some(match exit.kind {
+            ExitKind::GuardFails => format!("exit: the loop condition fails after {k} iterations"),
+            ExitKind::Leaves(at, word) => {
+                let line = source.line(at.start);
+                if word.is_empty() {
+                    format!("exit: leaves the path at line {line} after {k} iterations")
+                } else {
+                    format!("exit: leaves the path at line {line} ({word}) after {k} iterations")
+                }
+            }
+            ExitKind::Raises(class, at) => format!(
+                "exit: {class} at line {} after {k} iterations",
+                source.line(at.start)
+            ),
+            ExitKind::Forever => "the path may repeat forever".to_string(),
+        })
+    }
+
+    /// Is `id` at a `while`'s condition (`F` applies where it is also open)?
+    pub fn at_loop_head(&self, id: NodeId) -> bool {
+        self.engine().at_loop_guard(id)
+    }
+
+    /// The display name of the κ that `=` instantiates at `id` (`κ1`), if any.
+    pub fn fold_param_name(&self, id: NodeId) -> Option<String> {
+        let (_, k) = self.engine().fold_param_of(id)?;
+        Some(display_name(&k.name).to_string())
+    }
+
+    /// `F`: step the open loop head `id` the other way than `--fold` does: folded under
+    /// `--fold off`, classically under `--fold auto` (where the head would fold).
+    pub fn refold(&mut self, id: NodeId) -> Refolded {
+        let Some(template) = self.engine().fold_head(id) else {
+            return Refolded::Refused(
+                "F folds a loop: select an open node at a `while` condition".to_string(),
+            );
+        };
+        let auto = self.engine().config().fold == FoldMode::Auto;
+        if auto {
+            let stepped = self.step_fold(id, FoldMode::Off);
+            return Refolded::Unfolded(stepped);
+        }
+        if let Err(no) = template {
+            let line = self.source().line(no.at.start);
+            return Refolded::Refused(format!("this loop does not fold: {} (line {line})", no.why));
+        }
+        let stepped = self.step_fold(id, FoldMode::Auto);
+        if matches!(stepped, Stepped::Children(_)) && self.engine().fold_at(id).is_none() {
+            // The fold did not apply here (a variable may be unbound, the path is
+            // impossible, an exit undecided): the head stepped classically.
+            return Refolded::Unfolded(stepped);
+        }
+        Refolded::Folded(stepped)
+    }
+
+    fn step_fold(&mut self, id: NodeId, mode: FoldMode) -> Stepped {
+        let children = self.engine_mut().step_fold(id, mode);
+        if !children.is_empty() {
+            Stepped::Children(children)
+        } else if self.tree().node(id).is_open() {
+            Stepped::Cancelled
+        } else {
+            Stepped::NoSuccessors
+        }
+    }
+
+    /// `=`: node `id` with κ := `n` (the κ of [`Session::fold_param_name`]). `Err`: no fold
+    /// at or above the node.
+    pub fn instantiate(&mut self, id: NodeId, n: &BigInt) -> Result<Instance, String> {
+        let Some(view) = self.engine_mut().instantiate(id, n) else {
+            return Err(format!(
+                "node {} is not a fold node and has none above it",
+                id.0
+            ));
+        };
+        let kappa = display_name(&view.kappa.name).to_string();
+        let loop_line = self
+            .engine()
+            .fold_at(view.fold)
+            .map_or(0, |f| self.source().line(f.template.span.start));
+        let inputs: Vec<(String, String)> = view
+            .inputs
+            .iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.to_string()))
+            .collect();
+        let (feasible, verdict) = match &view.sat {
+            SatResult::Sat => {
+                let shown: Vec<String> = inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+                (
+                    Some(true),
+                    if shown.is_empty() {
+                        format!("{kappa} = {n} is feasible here")
+                    } else {
+                        format!("{kappa} = {n} is feasible here, e.g. for {}", shown.join(", "))
+                    },
+                )
+            }
+            SatResult::Unsat => (
+                Some(false),
+                format!(
+                    "{kappa} = {n} is outside the feasible range: no input reaches node {} after {n} iterations",
+                    id.0
+                ),
+            ),
+            SatResult::Unknown(r) => (None, format!("the solver could not decide ({r})")),
+        };
+        let mut store: Vec<(String, String)> = view
+            .store
+            .iter()
+            .map(|(k, t)| (k.clone(), t.to_string()))
+            .collect();
+        store.sort();
+        Ok(Instance {
+            kappa,
+            value: n.to_string(),
+            loop_line,
+            fold: view.fold,
+            pc: view.pc.iter().map(|t| t.to_string()).collect(),
+            store,
+            return_value: view.return_value.as_ref().map(|t| t.to_string()),
+            feasible,
+            verdict,
+            inputs,
+        })
+    }
+}

@@ -1,0 +1,131 @@
+//! `testgen --fold auto` (issue 15): tests from folded trees. A leaf below a fold carries
+//! its κ (a comment in the pytest file, `model_params` in jsonl); the expected results
+//! still come from the concrete interpreter, and the κ must equal the run's real count.
+
+use super::{entries, plain_programs, pytest, repo, testgen, Scratch};
+use crate::util::symdbg;
+
+/// A bug 100 iterations deep: found at `--unroll 3` only with `--fold auto`; its test
+/// passes on the program and fails once the bug is moved one iteration further.
+#[test]
+fn a_bug_100_iterations_deep_gets_a_test_at_unroll_3() {
+    let scratch = Scratch::new("fold-deep");
+    let program = scratch.0.join("deep.py");
+    let original = std::fs::read_to_string(repo("tests/data/fold/deep.py")).unwrap();
+    std::fs::write(&program, &original).unwrap();
+    let p = program.to_str().unwrap();
+
+    // Classic unrolling at --unroll 3: no test raises.
+    let off = scratch.0.join("test_off.py");
+    testgen(&[p, "--entry", "deep", "--unroll", "3"], &off);
+    let text = std::fs::read_to_string(&off).unwrap();
+    assert!(!text.contains("AssertionError"), "{text}");
+    assert!(!text.contains("κ1"), "{text}");
+
+    let test_file = scratch.0.join("test_deep.py");
+    let n = testgen(
+        &[p, "--entry", "deep", "--unroll", "3", "--fold", "auto"],
+        &test_file,
+    );
+    let text = std::fs::read_to_string(&test_file).unwrap();
+    assert!(
+        text.contains("(--unroll 3 --recursion 5 --fold auto)"),
+        "{text}"
+    );
+    // The assertion's test: 101 elements, the match at index 100, κ1 = 100.
+    let raising = text
+        .split("\n\ndef ")
+        .find(|t| t.contains("pytest.raises(AssertionError)"))
+        .unwrap_or_else(|| panic!("no AssertionError test:\n{text}"));
+    assert!(
+        raising.contains("# loop at line 4: κ1 = 100\n"),
+        "{raising}"
+    );
+    assert!(raising.contains("raised_at(excinfo) == 6"), "{raising}");
+    assert_eq!(raising.matches(", 3").count() + 1, 100, "{raising}");
+    assert!(!text.contains("but the concrete run"), "{text}");
+    let (passed, failed, log) = pytest(std::slice::from_ref(&test_file));
+    assert_eq!((passed, failed), (n, 0), "{log}");
+
+    // The bug one iteration later: exactly the deep test fails.
+    std::fs::write(
+        &program,
+        original.replace("assert i < 100", "assert i < 101"),
+    )
+    .unwrap();
+    let (passed, failed, log) = pytest(std::slice::from_ref(&test_file));
+    assert_eq!((passed, failed), (n - 1, 1), "{log}");
+    assert!(log.contains("DID NOT RAISE"), "{log}");
+}
+
+/// Every plain program of tests/data/fold (module and each entry) with `--fold auto`:
+/// exit 0 (no leaf disagrees with its concrete run, no κ differs from the real count), all
+/// tests pass under pytest, and the leaves below folds say their κ.
+#[test]
+fn fold_programs_pass_under_pytest_with_their_kappas() {
+    let scratch = Scratch::new("fold-all");
+    let mut files = Vec::new();
+    let (mut tests, mut with_kappa) = (0, 0);
+    for p in plain_programs("tests/data/fold") {
+        let file = p.to_str().unwrap();
+        let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
+        let mut runs = vec![(None, stem.clone())];
+        runs.extend(
+            entries(&p)
+                .into_iter()
+                .map(|f| (Some(f.clone()), format!("{stem}_{f}"))),
+        );
+        for (entry, tag) in runs {
+            let mut args = vec![file, "--fold", "auto", "--unroll", "2"];
+            if let Some(f) = &entry {
+                args.extend_from_slice(&["--entry", f]);
+            }
+            let out = scratch.0.join(format!("test_{tag}.py"));
+            tests += testgen(&args, &out);
+            with_kappa += std::fs::read_to_string(&out)
+                .unwrap()
+                .matches("\n    # loop at line ")
+                .count();
+            files.push(out);
+        }
+    }
+    assert!(tests >= 40, "only {tests} tests");
+    assert!(with_kappa >= 20, "only {with_kappa} tests below folds");
+    let (passed, failed, log) = pytest(&files);
+    eprintln!("testgen --fold auto: tests/data/fold, {tests} tests ({with_kappa} κ lines): {passed} passed, {failed} failed");
+    assert_eq!((passed, failed), (tests, 0), "{log}");
+}
+
+/// jsonl: `model_params` at leaves below folds, absent elsewhere; `exec --replay` agrees.
+#[test]
+fn jsonl_has_model_params_below_folds() {
+    let scratch = Scratch::new("fold-jsonl");
+    let j = scratch.0.join("t.jsonl");
+    let p = repo("tests/data/fold/count_if.py");
+    let p = p.to_str().unwrap();
+    testgen(
+        &[
+            p, "--entry", "count_if", "--fold", "auto", "--format", "jsonl",
+        ],
+        &j,
+    );
+    let text = std::fs::read_to_string(&j).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(!lines.is_empty());
+    for l in &lines {
+        let params = l["model_params"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{l}"));
+        assert!(params.contains_key("κ1"), "{l}");
+    }
+    let (code, stdout, _) = symdbg(&["exec", p, "--replay", j.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}");
+    let off = scratch.0.join("off.jsonl");
+    testgen(&[p, "--entry", "count_if", "--format", "jsonl"], &off);
+    assert!(!std::fs::read_to_string(&off)
+        .unwrap()
+        .contains("model_params"));
+}

@@ -1,0 +1,215 @@
+//! The TUI's folds (issue 15): `F` folds or unfolds an open loop head against `--fold`,
+//! `=` shows a node with its fold's κ := n (feasible or not, asked of Z3); snapshots of a
+//! fold node and of the `=` view.
+
+use symdbg::base::SourceMap;
+use symdbg::engine::fold::FoldMode;
+use symdbg::engine::Config;
+use symdbg::tui::app::Mode;
+use symdbg::tui::harness::Harness;
+use symdbg::tui::protocol::{Kind, Outcome};
+use symdbg::tui::Setup;
+
+fn open_fold(rel: &str, entry: &str, fold: FoldMode) -> Harness {
+    let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("read program");
+    let mut config = Config::default();
+    config.fold = fold;
+    let setup = Setup {
+        source: SourceMap::new(rel, &text),
+        entry: Some(entry.to_string()),
+        config,
+        max_nodes: 10_000,
+        theme: None,
+        colors: Default::default(),
+        bfs: false,
+    };
+    Harness::open(setup, 120, 32).unwrap_or_else(|d| panic!("{d:?}"))
+}
+
+fn info(h: &Harness, id: u32) -> symdbg::tui::protocol::NodeInfo {
+    h.app.tree.node(id).info.clone()
+}
+
+/// `--fold off`: `F` at the loop head folds it; the rest runs classically; `=` at the
+/// exception leaf: 3 is outside κ1's range, 100 is the bug's iteration count.
+#[test]
+fn f_folds_a_loop_head_and_equals_instantiates_kappa() {
+    let mut h = open_fold("tests/data/fold/deep.py", "deep", FoldMode::Off);
+    h.keys("=");
+    assert_eq!(h.app.mode, Mode::Normal);
+    assert!(
+        h.app.message.contains("select a fold node"),
+        "{}",
+        h.app.message
+    );
+    h.keys("F");
+    assert!(
+        h.app.message.contains("select an open node at a `while`"),
+        "{}",
+        h.app.message
+    );
+    h.keys("s");
+    let head = h.app.selected;
+    assert!(info(&h, head).fold.loop_head, "{:?}", info(&h, head));
+    h.keys("F");
+    let node = info(&h, head);
+    assert!(node.fold.fold_node, "{node:?}");
+    assert_eq!(node.kind, Kind::Inner);
+    assert!(
+        node.label
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("fold: κ1 iterations of the path (4 enter, 5 else, 8)"),
+        "{node:?}"
+    );
+    assert!(
+        h.app.message.starts_with("folded the loop"),
+        "{}",
+        h.app.message
+    );
+    let screen = h.screen();
+    assert!(screen.contains("fold: κ1 iterations"), "{screen}");
+    insta::assert_snapshot!("tui_fold_node", screen);
+    // F again on the stepped fold node says what it is.
+    h.app.select(head);
+    h.keys("F");
+    assert!(h.app.message.contains("a fold node"), "{}", h.app.message);
+
+    // Run everything, go to the exception leaf (κ1 >= 100).
+    h.keys("gre");
+    let leaf = h.app.selected;
+    assert_eq!(
+        info(&h, leaf).kind,
+        Kind::Leaf(Outcome::Exception(symdbg::base::ExcClass::AssertionError))
+    );
+    assert_eq!(info(&h, leaf).fold.kappa.as_deref(), Some("κ1"));
+    h.keys("=");
+    assert!(matches!(h.app.mode, Mode::Prompt(..)));
+    h.keys("3<Enter>");
+    let shown = h.app.fold.shown.clone().expect("an instance");
+    assert_eq!(shown.feasible, Some(false), "{shown:?}");
+    assert!(
+        shown.verdict.contains("outside the feasible range"),
+        "{shown:?}"
+    );
+    let title = format!("node {leaf} with κ1 = 3");
+    assert!(h.screen().contains(&title), "{}", h.screen());
+    // j/k scroll the view; any other key closes it (and does nothing else).
+    let (before, nodes) = (h.app.selected, h.app.tree.len());
+    h.keys("j");
+    assert!(h.app.fold.shown.is_some());
+    h.keys("u");
+    assert!(h.app.fold.shown.is_none());
+    assert!(!h.screen().contains(&title));
+    assert_eq!((h.app.selected, h.app.tree.len()), (before, nodes));
+    h.keys("=100<Enter>");
+    let shown = h.app.fold.shown.clone().expect("an instance");
+    assert_eq!(shown.feasible, Some(true), "{shown:?}");
+    assert!(
+        shown
+            .verdict
+            .starts_with("κ1 = 100 is feasible here, e.g. for t = ("),
+        "{shown:?}"
+    );
+    assert!(shown.pc.iter().all(|c| !c.contains("κ1")), "{shown:?}");
+    h.keys("<Esc>");
+    // Not a number; a negative one.
+    h.keys("=abc<Enter>");
+    assert!(h.app.fold.shown.is_none());
+    assert!(h.app.message.contains("not a number"), "{}", h.app.message);
+    h.keys("=-1<Enter>");
+    assert!(h.app.message.contains("negative"), "{}", h.app.message);
+}
+
+/// The `=` view of a return leaf for a small n: the quantifier is expanded into one
+/// conjunct per iteration, the store has κ replaced, the inputs come from Z3.
+#[test]
+fn equals_view_expands_small_quantifiers() {
+    let mut h = open_fold("tests/data/fold/deep.py", "deep", FoldMode::Auto);
+    h.keys("r");
+    // The return leaf below the exit "leaves the path at line 5": `return i`.
+    let leaf = (0..h.app.tree.len() as u32)
+        .find(|&id| {
+            let n = info(&h, id);
+            n.kind == Kind::Leaf(Outcome::Return) && n.summary.contains("κ1")
+        })
+        .expect("the return κ1 leaf");
+    h.app.select(leaf);
+    h.keys("=2<Enter>");
+    let shown = h.app.fold.shown.clone().expect("an instance");
+    assert_eq!(shown.feasible, Some(true), "{shown:?}");
+    for c in ["t[0] != x", "t[1] != x", "t[2] == x"] {
+        assert!(shown.pc.iter().any(|p| p == c), "{c} not in {:?}", shown.pc);
+    }
+    assert!(shown.pc.iter().all(|c| !c.contains("all(")), "{shown:?}");
+    assert_eq!(shown.return_value.as_deref(), Some("2"));
+    let screen = h.screen();
+    assert!(screen.contains("κ1 = 2 is feasible here"), "{screen}");
+    insta::assert_snapshot!("tui_fold_instance", screen);
+    // At the fold node itself: the head after 2 iterations, i = 2.
+    h.keys("<Esc>");
+    let fold = shown.fold;
+    h.app.select(fold);
+    h.keys("=2<Enter>");
+    let at_fold = h.app.fold.shown.clone().expect("an instance");
+    assert!(
+        at_fold.store.contains(&("i".to_string(), "2".to_string())),
+        "{at_fold:?}"
+    );
+    assert_eq!(at_fold.feasible, Some(true));
+}
+
+/// `--fold auto`: `s` folds a loop head, `F` steps one classically instead; a loop
+/// without a template says why `F` cannot fold it.
+#[test]
+fn f_unfolds_under_fold_auto_and_explains_loops_without_template() {
+    let mut h = open_fold("tests/data/fold/deep.py", "deep", FoldMode::Auto);
+    h.keys("s");
+    let head = h.app.selected;
+    h.keys("F");
+    let node = info(&h, head);
+    assert!(!node.fold.fold_node, "{node:?}");
+    assert!(h.app.message.contains("classically"), "{}", h.app.message);
+    // The classic step: enter the loop or leave it, no fold labels.
+    let kids: Vec<u32> = (0..h.app.tree.len() as u32)
+        .filter(|&i| info(&h, i).parent == Some(head))
+        .collect();
+    assert_eq!(kids.len(), 2, "{kids:?}");
+    assert!(kids.iter().all(|&k| info(&h, k).label.is_none()));
+    // The next iteration's head (under the entering child) folds with s (the default).
+    let next_head = (0..40)
+        .find_map(|_| {
+            h.keys("r");
+            (0..h.app.tree.len() as u32).find(|&i| i > head && info(&h, i).fold.fold_node)
+        })
+        .expect("a fold node below the unfolded head");
+    assert!(
+        info(&h, next_head)
+            .label
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("fold: κ"),
+        "{:?}",
+        info(&h, next_head)
+    );
+
+    let mut h = open_fold("tests/data/fold/no_template.py", "total", FoldMode::Off);
+    for _ in 0..10 {
+        if info(&h, h.app.selected).fold.loop_head {
+            break;
+        }
+        h.keys("s");
+    }
+    assert!(info(&h, h.app.selected).fold.loop_head);
+    let at = h.app.selected;
+    h.keys("F");
+    assert!(
+        h.app
+            .message
+            .starts_with("this loop does not fold: `s` grows"),
+        "{}",
+        h.app.message
+    );
+    assert_eq!(info(&h, at).kind, Kind::Open, "refused: not stepped");
+}
