@@ -406,6 +406,21 @@ impl App {
     }
 
     /// Select a node: reveal it, fetch its details, put the code cursor on its line.
+    /// A new tree replaces the old one (`a`, `L`): forget everything fetched about the old
+    /// tree's nodes, which the new ids would otherwise pick up.
+    pub(super) fn forget_answers(&mut self) {
+        self.details.clear();
+        self.models.clear();
+        self.replays.clear();
+        self.pending.clear();
+        self.whys.clear();
+        self.why_shown = None;
+        self.pruned.clear();
+        self.resuming = None;
+        self.watch.forget_answers();
+        self.fold.shown = None;
+    }
+
     pub fn select(&mut self, id: u32) {
         if self.tree.get(id).is_none() {
             return;

@@ -98,3 +98,34 @@ fn a_reload_keeps_watches_preconditions_and_conditions() {
     assert_eq!(h.app.source.assumptions, vec!["x > 5".to_string()]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_new_tree_forgets_the_answers_about_the_old_trees_nodes() {
+    let dir = temp_dir("carry-forget");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let mut h = open_file(&path, None, None);
+    h.keys("sss");
+    h.keys("G");
+    let deep = h.app.selected;
+    assert!(deep > 0);
+    h.keys("Wi + 100<Enter>");
+    assert!(
+        h.app.watch.results.keys().any(|k| k.0 == deep),
+        "the watch was evaluated at node {deep}"
+    );
+    // `a` starts a new tree at the root: node `deep` is another node now (or none).
+    h.keys("ax > 5<Enter>");
+    assert_eq!(h.app.watch.list, vec!["i + 100".to_string()]);
+    assert!(
+        h.app.watch.results.keys().all(|k| k.0 != deep),
+        "an answer about the old tree's node {deep} survived: {:?}",
+        h.app.watch.results.keys().collect::<Vec<_>>()
+    );
+    assert!(
+        h.app.details.keys().all(|&k| k == 0),
+        "{:?}",
+        h.app.details.keys().collect::<Vec<_>>()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

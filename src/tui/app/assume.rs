@@ -88,13 +88,6 @@ impl App {
         self.frame_up = 0;
         self.ghost = None;
         self.search = None;
-        self.resuming = None;
-        self.details.clear();
-        self.models.clear();
-        self.replays.clear();
-        self.pending.clear();
-        self.whys.clear();
-        self.why_shown = None;
-        self.pruned.clear();
+        self.forget_answers();
     }
 }

@@ -142,14 +142,7 @@ impl App {
         self.tree.set_show_ghosts(self.show_pruned);
         self.tree.apply(&delta);
         self.stats = delta.stats;
-        self.details.clear();
-        self.models.clear();
-        self.replays.clear();
-        self.pending.clear();
-        self.whys.clear();
-        self.why_shown = None;
-        self.pruned.clear();
-        self.resuming = None;
+        self.forget_answers();
         self.scroll.clear();
         self.apply_carry(carry);
         self.reload.loaded = stamp;

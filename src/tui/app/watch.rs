@@ -45,6 +45,13 @@ impl Watches {
     pub fn has_pending(&self) -> bool {
         !self.pending.is_empty()
     }
+
+    /// Forget the answers (they name the old tree's nodes), keep the watched expressions.
+    pub fn forget_answers(&mut self) {
+        self.results.clear();
+        self.pending.clear();
+        self.shown = None;
+    }
 }
 
 impl App {
