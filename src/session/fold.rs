@@ -131,8 +131,13 @@ impl Session {
         Refolded::Folded(stepped)
     }
 
-    fn step_fold(&mut self, id: NodeId, mode: FoldMode) -> Stepped {
+    /// Step `id` with `--fold` set to `mode` for this step, remembered for
+    /// [`Session::frontier`] (a saved session replays it the same way).
+    pub(super) fn step_fold(&mut self, id: NodeId, mode: FoldMode) -> Stepped {
         let children = self.engine_mut().step_fold(id, mode);
+        if !children.is_empty() {
+            self.choices.folds.insert(id, mode);
+        }
         if !children.is_empty() {
             Stepped::Children(children)
         } else if self.tree().node(id).is_open() {

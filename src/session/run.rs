@@ -106,7 +106,7 @@ impl Session {
                 let at_loop = self.engine.loop_choice(id);
                 let children = self.engine.step_with(id, mode);
                 if at_loop && !self.tree().node(id).is_open() {
-                    self.choices.0.insert(id, mode);
+                    self.choices.loops.insert(id, mode);
                 }
                 children
             }

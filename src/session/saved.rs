@@ -7,7 +7,8 @@
 //! node as one [`FrontierStep`]: the child index under an earlier step's node (the root's
 //! step has none), so the list stays linear in the tree's size where absolute paths of
 //! child indices would be quadratic on long paths, and the transition used
-//! ([`StepKind`]: at an annotated loop, the [`LoopMode`] a person picked with `s`/`u`, or
+//! ([`StepKind`]: at an annotated loop, the [`LoopMode`] a person picked with `s`/`u`; at a
+//! loop head, the fold `F` forced against `--fold`; or
 //! the configuration's default for steps taken by a run). The steps are listed in the
 //! order they were taken (by the id of the first child each step made), so
 //! [`Session::replay_frontier`] on the same program with the same configuration rebuilds
@@ -21,12 +22,16 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
 use super::{Session, Stepped};
+use crate::engine::fold::FoldMode;
 use crate::engine::{LoopMode, NodeId};
 
-/// The transitions a person picked at annotated loops (`Session::step` with a mode), per
-/// stepped node.
+/// The transitions a person picked, per stepped node: at annotated loops (`Session::step`
+/// with a mode) and at loop heads folded or unfolded against `--fold` (`F`).
 #[derive(Clone, Debug, Default)]
-pub struct Choices(pub(super) HashMap<NodeId, LoopMode>);
+pub struct Choices {
+    pub(super) loops: HashMap<NodeId, LoopMode>,
+    pub(super) folds: HashMap<NodeId, FoldMode>,
+}
 
 /// How a node was stepped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +40,9 @@ pub enum StepKind {
     Default,
     /// A step at a `while` with invariants, with this transition.
     Loop(LoopMode),
+    /// A loop head stepped with `--fold` set to this for the step (`F`): folded (`Auto`)
+    /// or classically (`Off`).
+    Fold(FoldMode),
 }
 
 /// One stepped node of a saved tree.
@@ -120,12 +128,14 @@ impl Session {
                     let i = tree.node(p).children.iter().position(|&c| c == id);
                     (index[&p], i.unwrap_or(0) as u32)
                 });
-                let step = match self.choices.0.get(&id) {
-                    Some(&mode) => StepKind::Loop(mode),
-                    None if self.engine.at_annotated_loop(id) => {
-                        StepKind::Loop(self.config().loops)
-                    }
-                    None => StepKind::Default,
+                let step = if let Some(&fold) = self.choices.folds.get(&id) {
+                    StepKind::Fold(fold)
+                } else if let Some(&mode) = self.choices.loops.get(&id) {
+                    StepKind::Loop(mode)
+                } else if self.engine.at_annotated_loop(id) {
+                    StepKind::Loop(self.config().loops)
+                } else {
+                    StepKind::Default
                 };
                 FrontierStep { at, step }
             })
@@ -172,11 +182,12 @@ impl Session {
                 out.cancelled = true;
                 break;
             }
-            let mode = match s.step {
-                StepKind::Default => None,
-                StepKind::Loop(m) => Some(m),
+            let stepped = match s.step {
+                StepKind::Default => self.step(id, None),
+                StepKind::Loop(m) => self.step(id, Some(m)),
+                StepKind::Fold(m) => self.step_fold(id, m),
             };
-            match self.step(id, mode) {
+            match stepped {
                 Stepped::Cancelled => {
                     out.cancelled = true;
                     break;

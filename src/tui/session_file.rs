@@ -221,6 +221,8 @@ pub fn parse(
             "invariant" => StepKind::Loop(LoopMode::Invariant),
             "unroll" => StepKind::Loop(LoopMode::Unroll),
             "unroll_once" => StepKind::Loop(LoopMode::UnrollOnce),
+            "fold" => StepKind::Fold(FoldMode::Auto),
+            "unfold" => StepKind::Fold(FoldMode::Off),
             _ => {
                 // Keep the entry's place (later entries refer to it) as a step that
                 // names no node.
@@ -344,6 +346,8 @@ pub fn build(
                 step: match s.step {
                     StepKind::Default => "step",
                     StepKind::Loop(m) => loop_name(m),
+                    StepKind::Fold(FoldMode::Auto) => "fold",
+                    StepKind::Fold(FoldMode::Off) => "unfold",
                 }
                 .to_string(),
             })

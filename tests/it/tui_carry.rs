@@ -4,7 +4,7 @@
 
 use symdbg::tui::harness::Harness;
 
-use super::tui_reload::{open_file, rewrite, temp_dir, SRC};
+use super::tui_reload::{infos, open_file, rewrite, temp_dir, SRC};
 
 /// A breakpoint on line 10 (`y = s // x`) with a condition, a watch and a precondition,
 /// set through the keys a user presses.
@@ -127,5 +127,49 @@ fn a_new_tree_forgets_the_answers_about_the_old_trees_nodes() {
         "{:?}",
         h.app.details.keys().collect::<Vec<_>>()
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `F` folds a loop head against `--fold off`: a saved session replays that step folded
+/// too (the frontier records it as `"fold"`), so the restored tree is the same.
+#[test]
+fn a_session_file_replays_a_loop_folded_with_f() {
+    let dir = temp_dir("carry-fold");
+    let path = dir.join("deep.py");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fold/deep.py"
+    ))
+    .unwrap();
+    std::fs::write(&path, text).unwrap();
+    let mut a = open_file(&path, Some("deep"), None);
+    a.keys("s");
+    let head = a.app.selected;
+    a.keys("F");
+    assert!(
+        a.app.tree.node(head).info.fold.fold_node,
+        "{}",
+        a.app.message
+    );
+    a.keys("r");
+    a.keys("S");
+    let saved = dir.join("deep.py.symdbg-session");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    let steps: Vec<&str> = json["frontier"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert!(steps.contains(&"fold"), "{steps:?}");
+    let b = open_file(&path, Some("deep"), Some(&saved));
+    assert!(
+        !b.app.message.contains("no longer apply"),
+        "{}",
+        b.app.message
+    );
+    assert_eq!(infos(&b), infos(&a), "the same tree, node for node");
+    assert!(b.app.tree.node(head).info.fold.fold_node);
     let _ = std::fs::remove_dir_all(&dir);
 }
