@@ -394,6 +394,7 @@ pub fn to_text(file: &SessionFile) -> serde_json::Result<String> {
 /// Write `file` to `path` (a temporary file beside it, then a rename: a crash never leaves
 /// half a session file).
 pub fn write(path: &Path, file: &SessionFile) -> std::io::Result<()> {
+    overwritable(path).map_err(std::io::Error::other)?;
     let text = to_text(file).map_err(std::io::Error::other)?;
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".tmp{}", std::process::id()));
@@ -402,6 +403,31 @@ pub fn write(path: &Path, file: &SessionFile) -> std::io::Result<()> {
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// May `S` replace what is at `path`? Nothing, an empty file or an earlier session file:
+/// yes. Anything else (the program itself, a typo naming another file, a directory) is
+/// not overwritten: nothing a person wrote is lost to a save.
+fn overwritable(path: &Path) -> Result<(), String> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    if !meta.is_file() {
+        return Err("it exists and is not a regular file (not overwritten)".to_string());
+    }
+    if meta.len() == 0 {
+        return Ok(());
+    }
+    let ours = meta.len() <= MAX_BYTES
+        && std::fs::read(path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .is_some_and(|v| v["format"] == FORMAT);
+    if ours {
+        Ok(())
+    } else {
+        Err("it exists and is not a symdbg session file (not overwritten)".to_string())
+    }
 }
 
 #[cfg(test)]

@@ -173,3 +173,45 @@ fn a_session_file_replays_a_loop_folded_with_f() {
     assert!(b.app.tree.node(head).info.fold.fold_node);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `S` never overwrites a file that is not a session file (a typo naming the program, say);
+/// it does replace an earlier session file.
+#[test]
+fn s_does_not_overwrite_a_file_that_is_not_a_session_file() {
+    let dir = temp_dir("carry-clobber");
+    let path = dir.join("p.py");
+    std::fs::write(&path, SRC).unwrap();
+    let other = dir.join("notes.txt");
+    std::fs::write(&other, "my notes\n").unwrap();
+    for target in [&path, &other] {
+        let mut h = open_file(&path, None, Some(target));
+        h.keys("S");
+        assert!(
+            h.app
+                .message
+                .contains("not a symdbg session file (not overwritten)"),
+            "{}",
+            h.app.message
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), SRC);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes\n");
+    // A directory is refused too; a session file is replaced.
+    let mut h = open_file(&path, None, Some(&dir));
+    h.keys("S");
+    assert!(
+        h.app.message.contains("not a regular file"),
+        "{}",
+        h.app.message
+    );
+    let saved = dir.join("p.py.symdbg-session");
+    let mut h = open_file(&path, None, None);
+    h.keys("S");
+    h.keys("s");
+    h.keys("S");
+    assert!(h.app.message.contains("session saved"), "{}", h.app.message);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    assert_eq!(json["frontier"].as_array().unwrap().len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
