@@ -191,7 +191,17 @@ fn write_replaces_the_file_whole() {
     let dir = std::env::temp_dir().join(format!("symdbg-sf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("p.py.symdbg-session");
+    // Not a session file: refused, left as it was.
     std::fs::write(&p, "old").unwrap();
+    let e = write(&p, &sample()).unwrap_err();
+    assert!(e.to_string().contains("not overwritten"), "{e}");
+    assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
+    // An earlier session file (of any version) is replaced whole.
+    std::fs::write(
+        &p,
+        r#"{"format": "symdbg-session", "version": 0, "frontier": "junk"}"#,
+    )
+    .unwrap();
     write(&p, &sample()).unwrap();
     let r = read(&p, &source(), &Config::default(), None).unwrap();
     assert_eq!(r.selected, vec![1, 0]);
