@@ -815,6 +815,23 @@ impl Engine {
     }
 
     fn model_inner(&mut self, id: NodeId) -> Result<NodeModel, String> {
+        let store: Vec<(Rc<str>, Term)> = self
+            .store_entries(id)
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect();
+        let rv = self.tree.node(id).return_value().cloned();
+        let model = self.node_model(id, store.iter().map(|(_, t)| t).chain(rv.iter()))?;
+        Ok(self.evaluate(&model, &store, rv.as_ref()))
+    }
+
+    /// A model of node `id`'s path condition that values the inputs and every symbol of the
+    /// path condition and of `terms`; `Err`: `"infeasible"`, or the solver's or the leaf's
+    /// `unknown` reason. (The one model query behind [`Engine::try_model`], `:` and `=`.)
+    pub(crate) fn node_model<'a>(
+        &mut self,
+        id: NodeId,
+        terms: impl Iterator<Item = &'a Term>,
+    ) -> Result<Model, String> {
         let node = self.tree.node(id);
         match node.kind {
             NodeKind::Leaf(Outcome::Infeasible) => return Err("infeasible".to_string()),
@@ -825,30 +842,19 @@ impl Engine {
             _ => {}
         }
         let pc = self.path_condition(id);
-        let store: Vec<(Rc<str>, Term)> = self
-            .store_entries(id)
-            .map(|(k, t)| (k.clone(), t.clone()))
-            .collect();
-        let rv = node.return_value().cloned();
         let mut syms: BTreeSet<Sym> = self.inputs.iter().cloned().collect();
-        for t in pc
-            .iter()
-            .chain(store.iter().map(|(_, t)| t))
-            .chain(rv.iter())
-        {
-            t.vars(&mut syms);
-        }
+        pc.iter().for_each(|t| t.vars(&mut syms));
+        terms.for_each(|t| t.vars(&mut syms));
         let syms: Vec<Sym> = syms.into_iter().collect();
-        let model = self.solver.try_model(&pc, &syms).map_err(|r| match r {
+        self.solver.try_model(&pc, &syms).map_err(|r| match r {
             SatResult::Unknown(reason) => reason,
             SatResult::Unsat | SatResult::Sat => "infeasible".to_string(),
-        })?;
-        Ok(self.evaluate(&model, &store, rv.as_ref()))
+        })
     }
 
-    fn evaluate(&self, model: &Model, store: &[(Rc<str>, Term)], rv: Option<&Term>) -> NodeModel {
-        let inputs = self
-            .inputs
+    /// The inputs' values in `model` (an input it leaves free: its type's default).
+    pub(crate) fn input_values(&self, model: &Model) -> BTreeMap<String, Value> {
+        self.inputs
             .iter()
             .map(|s| {
                 let v = model
@@ -858,7 +864,11 @@ impl Engine {
                     .unwrap_or_else(|| Value::default_of(s.sort.to_type()));
                 (s.name.to_string(), v)
             })
-            .collect();
+            .collect()
+    }
+
+    fn evaluate(&self, model: &Model, store: &[(Rc<str>, Term)], rv: Option<&Term>) -> NodeModel {
+        let inputs = self.input_values(model);
         let store = store
             .iter()
             .filter_map(|(k, t)| model.eval(t).map(|v| (k.to_string(), v)))

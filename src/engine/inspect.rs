@@ -3,13 +3,11 @@
 //! satisfiability of the node's path condition with one more conjunct, and a model of the
 //! node that also gives values to the symbols of some terms. None of it changes the tree.
 
-use std::collections::BTreeSet;
-
-use super::{eval, Engine, NodeId, NodeKind, Outcome};
+use super::{eval, Engine, NodeId};
 use crate::base::{ExcClass, Span};
 use crate::lang::ast::Expr;
 use crate::solver::SatResult;
-use crate::term::{Model, Sym, Term};
+use crate::term::{Model, Term};
 
 /// An expression's value at a node: the engine's conditioned alternatives (the conditions
 /// are relative to the node's path condition, mutually exclusive, together exhaustive).
@@ -63,31 +61,9 @@ impl Engine {
     /// A model of node `id` (as [`Engine::try_model`] finds it) that also values every
     /// symbol of `terms`; `Err`: the path is infeasible, or the solver's reason.
     pub fn model_at(&mut self, id: NodeId, terms: &[Term]) -> Result<Model, String> {
-        let node = self.tree.node(id);
-        match node.kind {
-            NodeKind::Leaf(Outcome::Infeasible) => return Err("infeasible".to_string()),
-            NodeKind::Leaf(Outcome::Unknown) => {
-                let reason = node.unknown_reason().unwrap_or("unknown");
-                return Err(reason.to_string());
-            }
-            _ => {}
-        }
-        let pc = self.path_condition(id);
-        let store = self.store(id);
-        let rv = node.return_value().cloned();
-        let mut syms: BTreeSet<Sym> = self.inputs.iter().cloned().collect();
-        for t in pc
-            .iter()
-            .chain(store.iter().map(|(_, t)| t))
-            .chain(rv.iter())
-            .chain(terms)
-        {
-            t.vars(&mut syms);
-        }
-        let syms: Vec<Sym> = syms.into_iter().collect();
-        self.solver.try_model(&pc, &syms).map_err(|r| match r {
-            SatResult::Unknown(reason) => reason,
-            SatResult::Unsat | SatResult::Sat => "infeasible".to_string(),
-        })
+        let mut wanted: Vec<Term> = self.store_entries(id).map(|(_, t)| t.clone()).collect();
+        wanted.extend(self.tree.node(id).return_value().cloned());
+        wanted.extend_from_slice(terms);
+        self.node_model(id, wanted.iter())
     }
 }

@@ -132,21 +132,7 @@ impl Engine {
                 s.into_iter().collect()
             };
             match self.solver.try_model(&pc, &syms) {
-                Ok(m) => {
-                    let inputs = self
-                        .inputs
-                        .iter()
-                        .map(|s| {
-                            let v = m
-                                .values
-                                .get(s)
-                                .cloned()
-                                .unwrap_or_else(|| Value::default_of(s.sort.to_type()));
-                            (s.name.to_string(), v)
-                        })
-                        .collect();
-                    (SatResult::Sat, Some(inputs))
-                }
+                Ok(m) => (SatResult::Sat, Some(self.input_values(&m))),
                 Err(SatResult::Unknown(r)) => (SatResult::Unknown(r), None),
                 Err(_) => (SatResult::Unsat, None),
             }
