@@ -4,7 +4,6 @@
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::tui::app::App;
@@ -60,16 +59,8 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
     let h = (lines.len() as u16 + 2)
         .min(area.height.saturating_sub(4).max(5))
         .min(area.height);
-    let rect = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
-    let rows = Paragraph::new(lines.clone())
-        .wrap(Wrap { trim: false })
-        .line_count(w.saturating_sub(2));
-    let max_scroll = rows.saturating_sub(h.saturating_sub(2) as usize);
+    let rect = super::overlay::centred(area, w, h);
+    let max_scroll = super::overlay::max_scroll(&lines, rect);
     app.fold.scroll = app.fold.scroll.min(max_scroll);
     let title = format!(
         " node {} with {} = {} — {}any other key closes ",
@@ -78,17 +69,6 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
         info.value,
         if max_scroll > 0 { "j/k scroll, " } else { "" }
     );
-    f.render_widget(Clear, rect);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(Style::default().fg(p.focus_border))
-        .title(title)
-        .style(Style::default().bg(p.bg).fg(p.fg));
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((app.fold.scroll as u16, 0)),
-        rect,
-    );
+    let scroll = app.fold.scroll;
+    super::overlay::scrolled_box(f, app, rect, title, lines, scroll);
 }

@@ -58,17 +58,9 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
         }
     }
     let h = (lines.len() as u16 + 2).min(area.height);
-    let rect = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
+    let rect = centred(area, w, h);
     // A terminal too short for the whole help scrolls it (the title says how).
-    let rows = Paragraph::new(lines.clone())
-        .wrap(Wrap { trim: false })
-        .line_count(w.saturating_sub(2));
-    app.help_max_scroll = rows.saturating_sub(h.saturating_sub(2) as usize);
+    app.help_max_scroll = max_scroll(&lines, rect);
     app.help_scroll = app.help_scroll.min(app.help_max_scroll);
     let title = if app.help_max_scroll == 0 {
         " help — any key closes ".to_string()
@@ -76,6 +68,38 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
         let below = app.help_max_scroll - app.help_scroll;
         format!(" help — j/k scroll ({below} more below), other keys close ")
     };
+    scrolled_box(f, app, rect, title, lines, app.help_scroll);
+}
+
+/// A `w`×`h` rectangle in the middle of `area`.
+pub(super) fn centred(area: Rect, w: u16, h: u16) -> Rect {
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+/// How many rows `lines`, wrapped, can scroll in a bordered box at `rect`.
+pub(super) fn max_scroll(lines: &[Line], rect: Rect) -> usize {
+    let rows = Paragraph::new(lines.to_vec())
+        .wrap(Wrap { trim: false })
+        .line_count(rect.width.saturating_sub(2));
+    rows.saturating_sub(rect.height.saturating_sub(2) as usize)
+}
+
+/// A bordered box over the panes at `rect` (the help, the fold's `=` view): `lines`
+/// wrapped and scrolled down by `scroll` rows.
+pub(super) fn scrolled_box(
+    f: &mut Frame,
+    app: &App,
+    rect: Rect,
+    title: String,
+    lines: Vec<Line>,
+    scroll: usize,
+) {
+    let p = app.palette;
     f.render_widget(Clear, rect);
     let block = Block::default()
         .borders(Borders::ALL)
@@ -86,7 +110,7 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
         Paragraph::new(lines)
             .block(block)
             .wrap(Wrap { trim: false })
-            .scroll((app.help_scroll as u16, 0)),
+            .scroll((scroll as u16, 0)),
         rect,
     );
 }
