@@ -16,6 +16,7 @@
 mod build;
 pub mod features;
 mod intern;
+pub use intern::TermMap;
 #[cfg(test)]
 mod limits_tests;
 /// Compact symbolic execution (issue 15): linear forms, quantifier elimination, substitution.

@@ -23,11 +23,15 @@ pub(super) const MAX_SIZE: u64 = 12;
 /// Entries before the table starts afresh.
 const CAPACITY: usize = 1 << 16;
 
-/// The table is keyed by the term's structural hash (a SipHash already): use it as is.
+/// For maps keyed by a term (or by its structural hash, a SipHash already): the hash is
+/// used as it is ([`TermMap`]).
 #[derive(Default)]
-struct Pass(u64);
+pub struct PassHasher(u64);
 
-impl Hasher for Pass {
+/// A map keyed by terms that hashes each by its cached structural hash.
+pub type TermMap<V> = HashMap<Term, V, BuildHasherDefault<PassHasher>>;
+
+impl Hasher for PassHasher {
     fn finish(&self) -> u64 {
         self.0
     }
@@ -45,7 +49,7 @@ impl Hasher for Pass {
 
 thread_local! {
     /// One term per hash (a colliding different term is simply not interned).
-    static TABLE: RefCell<HashMap<u64, Term, BuildHasherDefault<Pass>>> =
+    static TABLE: RefCell<HashMap<u64, Term, BuildHasherDefault<PassHasher>>> =
         RefCell::new(HashMap::default());
 }
 

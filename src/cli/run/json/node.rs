@@ -22,7 +22,6 @@
 //! `explanation`.
 
 use std::collections::{BTreeSet, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -33,7 +32,7 @@ use super::super::{fold_text, Explored};
 use crate::base::span::assumption_of_line;
 use crate::concrete::Value;
 use crate::engine::{NodeId, NodeKind, NodeModel, Outcome};
-use crate::term::{smt2_declarations, Sym, Term};
+use crate::term::{smt2_declarations, Sym, Term, TermMap};
 
 /// One term's texts, JSON-escaped with their quotes, and its constants (as ids of
 /// [`Texts::syms`]).
@@ -42,28 +41,6 @@ struct Text {
     smt2: Box<str>,
     syms: Box<[u32]>,
 }
-
-/// A `Term` hashes as its cached structural hash: use it as is.
-#[derive(Default)]
-struct TermHasher(u64);
-
-impl Hasher for TermHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-type TermMap<V> = HashMap<Term, V, BuildHasherDefault<TermHasher>>;
 
 /// The texts kept are bounded: past [`TEXTS_BYTES`] the term cache starts afresh (the
 /// nodes of a long path each hold a different large term).
@@ -374,18 +351,7 @@ fn node(
 }
 
 fn num(b: &mut Vec<u8>, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    b.extend_from_slice(&digits[i..]);
+    let _ = write!(b, "{n}");
 }
 
 fn null(b: &mut Vec<u8>) {
