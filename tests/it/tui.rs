@@ -17,16 +17,26 @@ pub fn open(name: &str, entry: Option<&str>, w: u16, h: u16) -> Harness {
     open_source(&format!("examples/{name}"), &text, entry, w, h)
 }
 
-pub fn open_source(name: &str, text: &str, entry: Option<&str>, w: u16, h: u16) -> Harness {
-    let setup = Setup {
-        source: SourceMap::new(name, text),
-        entry: entry.map(str::to_string),
-        config: Config::default(),
+/// The debugger's setup for `source`, as `symdbg FILE [--entry E]` with `config` makes it
+/// (the harness's node limit).
+pub fn setup(source: SourceMap, entry: Option<String>, config: Config) -> Setup {
+    Setup {
+        source,
+        entry,
+        config,
         max_nodes: 10_000,
         theme: None,
         colors: Default::default(),
         bfs: false,
-    };
+    }
+}
+
+pub fn open_source(name: &str, text: &str, entry: Option<&str>, w: u16, h: u16) -> Harness {
+    let setup = setup(
+        SourceMap::new(name, text),
+        entry.map(str::to_string),
+        Config::default(),
+    );
     match Harness::open(setup, w, h) {
         Ok(h) => h,
         Err(d) => panic!("cannot open {name}: {d:?}"),

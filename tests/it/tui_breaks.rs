@@ -10,9 +10,9 @@ use symdbg::tui::protocol::Kind;
 
 use super::tui::{open, open_source};
 
-/// Three paths reach line 8 (the join); line 6 is only on the else-branch of the second if;
+/// Three paths reach line 9 (the join, `w = z + y`); line 6 is only on the `elif` branch;
 /// a ZeroDivisionError and an AssertionError on different paths.
-const SRC: &str = "\
+pub(crate) const SRC: &str = "\
 x: int
 y: int
 if x > 0:

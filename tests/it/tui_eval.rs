@@ -6,25 +6,11 @@ use symdbg::engine::Config;
 use symdbg::session::Truth;
 use symdbg::tui::app::{Mode, Pane, PromptKind};
 use symdbg::tui::harness::Harness;
-use symdbg::tui::Setup;
 
 use super::tui::open_source;
 
-/// Three paths reach line 9 with z = 1, 2 and 3.
-const SRC: &str = "\
-x: int
-y: int
-if x > 0:
-    z = 1
-elif x < -5:
-    z = 2
-else:
-    z = 3
-w = z + y
-if y == 7:
-    q = 10 // (x - x)
-assert w != 100
-";
+/// Three paths reach line 9 with z = 1, 2 and 3 (the program of `tui_breaks`).
+use super::tui_breaks::SRC;
 
 fn line_of(h: &Harness, id: u32) -> Option<usize> {
     h.app.tree.node(id).info.line
@@ -223,15 +209,7 @@ fn snapshot_of_an_evaluation_and_watches() {
 }
 
 fn open_with(src: &str, config: Config) -> Harness {
-    let setup = Setup {
-        source: SourceMap::new("t.py", src),
-        entry: None,
-        config,
-        max_nodes: 10_000,
-        theme: None,
-        colors: Default::default(),
-        bfs: false,
-    };
+    let setup = super::tui::setup(SourceMap::new("t.py", src), None, config);
     Harness::open(setup, 130, 40).unwrap_or_else(|d| panic!("{d:?}"))
 }
 

@@ -8,22 +8,13 @@ use symdbg::engine::Config;
 use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
 use symdbg::tui::protocol::{Kind, Outcome};
-use symdbg::tui::Setup;
 
 fn open_fold(rel: &str, entry: &str, fold: FoldMode) -> Harness {
     let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("read program");
     let mut config = Config::default();
     config.fold = fold;
-    let setup = Setup {
-        source: SourceMap::new(rel, &text),
-        entry: Some(entry.to_string()),
-        config,
-        max_nodes: 10_000,
-        theme: None,
-        colors: Default::default(),
-        bfs: false,
-    };
+    let setup = super::tui::setup(SourceMap::new(rel, &text), Some(entry.to_string()), config);
     Harness::open(setup, 120, 32).unwrap_or_else(|d| panic!("{d:?}"))
 }
 

@@ -13,7 +13,7 @@ use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
 use symdbg::tui::program_file::Stamp;
 use symdbg::tui::protocol::NodeInfo;
-use symdbg::tui::{Files, Setup};
+use symdbg::tui::Files;
 
 use super::tui_e2e::Tui;
 
@@ -48,15 +48,11 @@ pub(crate) fn temp_dir(tag: &str) -> PathBuf {
 pub(crate) fn open_file(path: &Path, entry: Option<&str>, session: Option<&Path>) -> Harness {
     let stamp = Stamp::of(path);
     let text = std::fs::read_to_string(path).expect("read the program");
-    let setup = Setup {
-        source: SourceMap::new(path.display().to_string(), text),
-        entry: entry.map(str::to_string),
-        config: Config::default(),
-        max_nodes: 10_000,
-        theme: None,
-        colors: Default::default(),
-        bfs: false,
-    };
+    let setup = super::tui::setup(
+        SourceMap::new(path.display().to_string(), text),
+        entry.map(str::to_string),
+        Config::default(),
+    );
     let files = Files {
         program: Some(path.to_path_buf()),
         stamp,
@@ -385,15 +381,7 @@ fn commands_for_nodes_a_reload_removed_are_answered_not_crashed_on() {
     let dir = temp_dir("stale");
     let path = dir.join("p.py");
     std::fs::write(&path, SRC).unwrap();
-    let setup = Setup {
-        source: SourceMap::new("p.py", SRC),
-        entry: None,
-        config: Config::default(),
-        max_nodes: 10_000,
-        theme: None,
-        colors: Default::default(),
-        bfs: false,
-    };
+    let setup = super::tui::setup(SourceMap::new("p.py", SRC), None, Config::default());
     let mut w = Worker::new(&setup).unwrap();
     w.files.program = Some(path.clone());
     let mut replies = Vec::new();
@@ -461,15 +449,7 @@ fn snapshots_of_the_changed_note_and_the_errors_of_a_failed_reload() {
     let path = dir.join("p.py");
     std::fs::write(&path, SRC).unwrap();
     // Shown as `p.py` (the temporary directory would change every run).
-    let setup = Setup {
-        source: SourceMap::new("p.py", SRC),
-        entry: None,
-        config: Config::default(),
-        max_nodes: 10_000,
-        theme: None,
-        colors: Default::default(),
-        bfs: false,
-    };
+    let setup = super::tui::setup(SourceMap::new("p.py", SRC), None, Config::default());
     let files = Files {
         program: Some(path.clone()),
         stamp: Stamp::of(&path),

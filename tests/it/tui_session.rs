@@ -9,7 +9,7 @@ use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
 use symdbg::tui::program_file::Stamp;
 use symdbg::tui::protocol::Kind;
-use symdbg::tui::{Files, Setup};
+use symdbg::tui::Files;
 
 use super::tui_e2e::Tui;
 use super::tui_reload::{break_at, infos, open_file, rewrite, step_to_loop, temp_dir, SRC};
@@ -128,15 +128,11 @@ fn a_session_of_a_changed_program_restores_what_applies_and_says_so() {
     let text = std::fs::read_to_string(&path).unwrap();
     let mut config = Config::default();
     config.unroll = 1;
-    let setup = Setup {
-        source: SourceMap::new(path.display().to_string(), text),
-        entry: None,
+    let setup = super::tui::setup(
+        SourceMap::new(path.display().to_string(), text),
+        None,
         config,
-        max_nodes: 10_000,
-        theme: None,
-        colors: Default::default(),
-        bfs: false,
-    };
+    );
     let files = Files {
         program: Some(path.clone()),
         stamp,

@@ -7,20 +7,11 @@ use symdbg::base::SourceMap;
 use symdbg::engine::Config;
 use symdbg::tui::harness::Harness;
 use symdbg::tui::protocol::{Kind, Outcome};
-use symdbg::tui::Setup;
 
 fn open(text: &str, timeout_ms: Option<u64>) -> Harness {
     let mut config = Config::default();
     config.timeout_ms = timeout_ms;
-    let setup = Setup {
-        source: SourceMap::new("t.py", text),
-        entry: None,
-        config,
-        max_nodes: 10_000,
-        theme: None,
-        colors: Default::default(),
-        bfs: false,
-    };
+    let setup = super::tui::setup(SourceMap::new("t.py", text), None, config);
     Harness::open(setup, 120, 30).unwrap_or_else(|d| panic!("{d:?}"))
 }
 
