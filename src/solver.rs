@@ -28,6 +28,7 @@ mod incremental;
 mod interrupt;
 mod minimize;
 mod model;
+mod refute;
 mod slice;
 #[cfg(test)]
 mod tests;
@@ -347,7 +348,7 @@ impl Solver {
                 .inc
                 .budget()
                 .map_or(MINIMIZE_BUDGET, |b| b.min(MINIMIZE_BUDGET));
-            self.inc.minimal_model(&syms, budget)
+            self.inc.minimal_model(part, &syms, budget)
         } else {
             let _armed = self.inc.arm(self.inc.budget());
             self.inc.model(&syms)

@@ -15,6 +15,11 @@
 //! Every check runs under the watchdog with what is left of the budget; a check that does
 //! not answer in time (or an `unknown`) keeps the best model found so far, which is always
 //! a model of the path condition.
+//!
+//! Before a probe goes to Z3, [`Refuter`] tries to prove it unsatisfiable by evaluating
+//! the conjuncts that read only what is already fixed and what the probe proposes (the
+//! linear search's `t[j] != x` once `x = 0` is fixed refutes `t[j] == 0`): the answer is
+//! the one Z3 would give, so the model found is the same, for far fewer checks.
 
 use std::time::{Duration, Instant};
 
@@ -24,9 +29,10 @@ use z3::ast::{Ast, Bool, Int};
 
 use super::incremental::Incremental;
 use super::model::decode;
+use super::refute::{Atom, Refuter};
 use super::translate::{int_lit, tuple_consts};
 use crate::concrete::Value;
-use crate::term::Model;
+use crate::term::{Model, Term};
 use crate::term::{Sort, Sym};
 
 /// Values above this are first probed from below ([`GALLOP_FROM`], its square, ...).
@@ -56,6 +62,34 @@ impl Measure {
                 t.iter().map(|e| e.abs()).max().unwrap_or_default()
             }
             _ => BigInt::zero(),
+        }
+    }
+
+    /// Does the refuter prove `measure <= mid` impossible (values below `lo` are known
+    /// impossible already)?
+    fn refuted(&self, proofs: &mut Proofs, lo: &BigInt, mid: &BigInt) -> bool {
+        match self {
+            Measure::Len(s) => proofs.get().refutes_range(&Atom::Len(s.clone()), lo, mid),
+            Measure::Abs(x) => proofs
+                .get()
+                .refutes_range(&Atom::Int(x.clone()), &-mid, mid),
+            Measure::Elements(s, n) => mid.is_zero() && proofs.get().refutes(&zeros(s, *n)),
+        }
+    }
+
+    /// Record what `measure <= found`, now asserted and minimal, fixes.
+    fn fix(&self, proofs: &mut Proofs, found: &BigInt) {
+        match self {
+            Measure::Len(s) => proofs.get().fix(Atom::Len(s.clone()), found.clone()),
+            Measure::Abs(x) if found.is_zero() => {
+                proofs.get().fix(Atom::Int(x.clone()), BigInt::zero())
+            }
+            Measure::Elements(s, n) if found.is_zero() => {
+                for (a, v) in zeros(s, *n) {
+                    proofs.get().fix(a, v);
+                }
+            }
+            _ => {}
         }
     }
 
@@ -90,10 +124,35 @@ impl Measure {
     }
 }
 
+/// `t[k] = 0` for every `k < n`.
+fn zeros(s: &Sym, n: usize) -> Vec<(Atom, BigInt)> {
+    (0..n)
+        .map(|k| (Atom::Elem(s.clone(), k), BigInt::zero()))
+        .collect()
+}
+
+/// The refuter of one minimisation, built on its first use.
+struct Proofs<'a> {
+    part: &'a [Term],
+    refuter: Option<Refuter>,
+}
+
+impl Proofs<'_> {
+    fn get(&mut self) -> &mut Refuter {
+        self.refuter.get_or_insert_with(|| Refuter::new(self.part))
+    }
+}
+
 impl Incremental {
-    /// After a `Sat` answer of [`Incremental::check`]: a model of the asserted conjuncts,
-    /// minimised (see the module doc) for at most `budget`. `None` if Z3 gives no model.
-    pub fn minimal_model(&mut self, syms: &[Sym], budget: Duration) -> Option<Model> {
+    /// After a `Sat` answer of [`Incremental::check`] on `part`: a model of the asserted
+    /// conjuncts, minimised (see the module doc) for at most `budget`. `None` if Z3 gives
+    /// no model.
+    pub fn minimal_model(
+        &mut self,
+        part: &[Term],
+        syms: &[Sym],
+        budget: Duration,
+    ) -> Option<Model> {
         let mut best = {
             let _armed = self.arm(self.budget());
             self.model(syms)?
@@ -103,6 +162,10 @@ impl Incremental {
             return Some(best);
         }
         let deadline = Instant::now() + budget;
+        let mut proofs = Proofs {
+            part,
+            refuter: None,
+        };
         self.z3.push();
         let mut measures: Vec<Measure> = syms
             .iter()
@@ -118,14 +181,15 @@ impl Incremental {
         while k < measures.len() {
             let m = &measures[k];
             if let Measure::Elements(s, n) = m {
-                if !self.zeros(s, *n, &mut best, syms, deadline) {
+                if !self.zeros(s, *n, &mut best, syms, deadline, &mut proofs) {
                     break;
                 }
             }
-            let Some(found) = self.shrink(m, &mut best, syms, deadline) else {
+            let Some(found) = self.shrink(m, &mut best, syms, deadline, &mut proofs) else {
                 break;
             };
             self.z3.assert(m.at_most(&found));
+            m.fix(&mut proofs, &found);
             if let Measure::Len(s) = m {
                 if let Some(n) = found
                     .to_usize()
@@ -151,6 +215,7 @@ impl Incremental {
         best: &mut Model,
         syms: &[Sym],
         deadline: Instant,
+        proofs: &mut Proofs,
     ) -> bool {
         let (len, elems) = tuple_consts(s);
         let zero_at = |k: usize| {
@@ -167,13 +232,23 @@ impl Incremental {
                 at.lt(&len).implies(zero)
             })
             .collect();
-        match self.try_with(
-            &Bool::and(&all.iter().collect::<Vec<_>>()),
-            best,
-            syms,
-            deadline,
-        ) {
-            Some(true) => return true,
+        let all_zero = if proofs.get().refutes(&zeros(s, n)) {
+            Some(false)
+        } else {
+            self.try_with(
+                &Bool::and(&all.iter().collect::<Vec<_>>()),
+                best,
+                syms,
+                deadline,
+            )
+        };
+        match all_zero {
+            Some(true) => {
+                for (a, v) in zeros(s, n) {
+                    proofs.get().fix(a, v);
+                }
+                return true;
+            }
             Some(false) => {}
             None => return false,
         }
@@ -185,7 +260,11 @@ impl Incremental {
                 return true;
             };
             let (_, zero) = zero_at(k);
+            let atom = Atom::Elem(s.clone(), k);
             if item.magnitude() > &1u32.into() {
+                if proofs.get().refutes(&[(atom.clone(), BigInt::zero())]) {
+                    continue;
+                }
                 match self.try_with(&zero, best, syms, deadline) {
                     Some(true) => {}
                     Some(false) => continue,
@@ -195,6 +274,7 @@ impl Incremental {
                 continue;
             }
             self.z3.assert(&zero);
+            proofs.get().fix(atom, BigInt::zero());
         }
         true
     }
@@ -238,6 +318,7 @@ impl Incremental {
         best: &mut Model,
         syms: &[Sym],
         deadline: Instant,
+        proofs: &mut Proofs,
     ) -> Option<BigInt> {
         let mut hi = m.value(best);
         let mut lo = BigInt::zero();
@@ -260,6 +341,10 @@ impl Incremental {
             } else {
                 (&lo + &hi) / 2
             };
+            if m.refuted(proofs, &lo, &mid) {
+                lo = mid + 1;
+                continue;
+            }
             self.z3.push();
             self.z3.assert(m.at_most(&mid));
             let armed = self.arm(Some(left));
