@@ -19,7 +19,11 @@
 //! Before a probe goes to Z3, [`Refuter`] tries to prove it unsatisfiable by evaluating
 //! the conjuncts that read only what is already fixed and what the probe proposes (the
 //! linear search's `t[j] != x` once `x = 0` is fixed refutes `t[j] == 0`): the answer is
-//! the one Z3 would give, so the model found is the same, for far fewer checks.
+//! the one Z3 would give. The other way round, [`Refuter::repair`] answers a probe `sat` when
+//! moving the offending atoms of the best model (large elements to 0, 1, -1, ...) keeps
+//! every conjunct true under evaluation. Either way the minimum found for each measure is
+//! the one Z3 alone would find; only which of the equally small models is returned may
+//! differ (the signs of ±1 elements, say), for far fewer checks.
 
 use std::time::{Duration, Instant};
 
@@ -75,6 +79,16 @@ impl Measure {
                 .refutes_range(&Atom::Int(x.clone()), &-mid, mid),
             Measure::Elements(s, n) => mid.is_zero() && proofs.get().refutes(&zeros(s, *n)),
         }
+    }
+
+    /// A model with `measure <= mid`, found by moving atoms of `best` (no Z3 call).
+    fn repaired(&self, proofs: &mut Proofs, best: &Model, mid: &BigInt) -> Option<Model> {
+        let targets = match self {
+            Measure::Len(_) => return None,
+            Measure::Abs(x) => vec![Atom::Int(x.clone())],
+            Measure::Elements(s, n) => zeros(s, *n).into_iter().map(|(a, _)| a).collect(),
+        };
+        proofs.get().repair(best, &targets, mid)
     }
 
     /// Record what `measure <= found`, now asserted and minimal, fixes.
@@ -232,8 +246,13 @@ impl Incremental {
                 at.lt(&len).implies(zero)
             })
             .collect();
+        let targets: Vec<Atom> = zeros(s, n).into_iter().map(|(a, _)| a).collect();
         let all_zero = if proofs.get().refutes(&zeros(s, n)) {
             Some(false)
+        } else if let Some(m) = proofs.get().repair(best, &targets, &BigInt::zero()) {
+            *best = m;
+            self.z3.assert(Bool::and(&all.iter().collect::<Vec<_>>()));
+            Some(true)
         } else {
             self.try_with(
                 &Bool::and(&all.iter().collect::<Vec<_>>()),
@@ -265,10 +284,14 @@ impl Incremental {
                 if proofs.get().refutes(&[(atom.clone(), BigInt::zero())]) {
                     continue;
                 }
-                match self.try_with(&zero, best, syms, deadline) {
-                    Some(true) => {}
-                    Some(false) => continue,
-                    None => return false,
+                if let Some(m) = proofs.get().repair(best, &[atom.clone()], &BigInt::zero()) {
+                    *best = m;
+                } else {
+                    match self.try_with(&zero, best, syms, deadline) {
+                        Some(true) => {}
+                        Some(false) => continue,
+                        None => return false,
+                    }
                 }
             } else if !item.is_zero() {
                 continue;
@@ -343,6 +366,11 @@ impl Incremental {
             };
             if m.refuted(proofs, &lo, &mid) {
                 lo = mid + 1;
+                continue;
+            }
+            if let Some(model) = m.repaired(proofs, best, &mid) {
+                hi = m.value(&model).min(mid);
+                *best = model;
                 continue;
             }
             self.z3.push();

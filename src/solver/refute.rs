@@ -13,8 +13,14 @@
 //! would have given, so the minimised model is the same as without this shortcut.
 //! A conjunct that reads a tuple any other way (a symbolic index, `==` on whole tuples,
 //! a quantifier) or a Boolean symbol is never used: it is not determined by atoms.
+//!
+//! The other way round, [`Refuter::repair`] answers a probe `sat` without Z3 when moving a
+//! few atoms of the best model so far (a tuple's large elements to 0, 1, -1, ...) keeps
+//! every conjunct true under [`Model::eval`]: the moved model is a model, so Z3 would have
+//! answered `sat` too (with some other model: the minimum found is the same, the model
+//! that reaches it may differ).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use num_bigint::BigInt;
 
@@ -36,18 +42,26 @@ const MAX_CONJUNCT_SIZE: u64 = 256;
 /// Evaluations one query may spend (each is one conjunct under one candidate).
 const QUERY_BUDGET: usize = 4096;
 
+/// Values [`Refuter::repair`] tries for one atom (0, 1, -1, 2, -2, 3, -3).
+const REPAIR_TRIES: u32 = 7;
+
 /// The largest range of values [`Refuter::refutes_range`] tries one by one.
 const MAX_RANGE: u64 = 64;
 
 pub(super) struct Refuter {
-    /// The analysable conjuncts with the atoms each reads.
-    conjuncts: Vec<(Term, Vec<Atom>)>,
+    /// The conjuncts made of atoms.
+    conjuncts: Vec<Term>,
+    /// The other conjuncts (they may read anything).
+    others: Vec<Term>,
     /// For each atom, the conjuncts reading it, newest first (a path condition's newest
     /// conjuncts are usually its tightest bounds).
     by_atom: HashMap<Atom, Vec<usize>>,
     fixed: HashMap<Atom, BigInt>,
     /// Bounds on an atom stated by single conjuncts (`3 < len(t)`, `x <= -2`).
     bounds: HashMap<Atom, Bounds>,
+    /// For an integer `x`, the elements `t[k]` that a conjunct `t[k] == x` ties to it:
+    /// [`Refuter::repair`] moves them along with `x`.
+    tied: HashMap<Atom, Vec<Atom>>,
 }
 
 /// `lo <= atom <= hi` (either side may be unknown).
@@ -61,9 +75,14 @@ impl Refuter {
     /// Analyse `part` (the conjuncts every minimised model satisfies).
     pub(super) fn new(part: &[Term]) -> Refuter {
         let mut conjuncts = Vec::new();
+        let mut others = Vec::new();
         let mut by_atom: HashMap<Atom, Vec<usize>> = HashMap::new();
         let mut bounds: HashMap<Atom, Bounds> = HashMap::new();
+        let mut tied: HashMap<Atom, Vec<Atom>> = HashMap::new();
         for c in part.iter().rev() {
+            if let Some((x, e)) = partners(c) {
+                tied.entry(x).or_default().push(e);
+            }
             if let Some((atom, lo, hi)) = bound(c) {
                 let b = bounds.entry(atom).or_default();
                 if let Some(lo) = lo {
@@ -73,24 +92,24 @@ impl Refuter {
                     b.hi = Some(b.hi.take().map_or(hi.clone(), |old| old.min(hi)));
                 }
             }
-            if c.tree_size() > MAX_CONJUNCT_SIZE {
-                continue;
-            }
             let mut atoms = HashSet::new();
-            if !collect(c, &mut atoms) {
+            if c.tree_size() > MAX_CONJUNCT_SIZE || !collect(c, &mut atoms) {
+                others.push(c.clone());
                 continue;
             }
             let i = conjuncts.len();
-            for a in &atoms {
-                by_atom.entry(a.clone()).or_default().push(i);
+            for a in atoms {
+                by_atom.entry(a).or_default().push(i);
             }
-            conjuncts.push((c.clone(), atoms.into_iter().collect()));
+            conjuncts.push(c.clone());
         }
         Refuter {
             conjuncts,
+            others,
             by_atom,
             fixed: HashMap::new(),
             bounds,
+            tied,
         }
     }
 
@@ -128,8 +147,57 @@ impl Refuter {
         true
     }
 
+    /// `best` (a model of every conjunct) with each of `targets` whose value exceeds `mid`
+    /// in absolute value moved to the first of 0, 1, -1, 2, -2, ... (at most `mid`, at most
+    /// [`REPAIR_TRIES`] values) that keeps the conjuncts reading it true; an integer target
+    /// takes the elements tied to it along (so an integer is only a target before any
+    /// element is bounded: the `|x|` measures come first). `None` if some
+    /// target finds no such value, a conjunct that was not analysed is not true at the
+    /// end, or the budget runs out: then only Z3 knows.
+    pub(super) fn repair(&self, best: &Model, targets: &[Atom], mid: &BigInt) -> Option<Model> {
+        let mut moved: HashMap<Atom, BigInt> = HashMap::new();
+        let mut budget = QUERY_BUDGET;
+        for a in targets {
+            if read(best, a)?.magnitude() <= mid.magnitude() {
+                continue;
+            }
+            let tied = self.tied.get(a).map_or(&[][..], |v| v);
+            let mut reading: Vec<usize> = std::iter::once(a)
+                .chain(tied)
+                .flat_map(|b| self.by_atom.get(b).map_or(&[][..], |v| v))
+                .copied()
+                .collect();
+            reading.sort_unstable();
+            reading.dedup();
+            let fits = (0..REPAIR_TRIES)
+                .map(|i| BigInt::from((i + 1) / 2) * if i % 2 == 1 { 1 } else { -1 })
+                .take_while(|v: &BigInt| v.magnitude() <= mid.magnitude())
+                .find(|v| {
+                    for b in std::iter::once(a).chain(tied) {
+                        moved.insert(b.clone(), v.clone());
+                    }
+                    let value = |b: &Atom| moved.get(b).cloned().or_else(|| read(best, b));
+                    reading.iter().all(|&i| {
+                        budget = budget.saturating_sub(1);
+                        budget > 0 && eval_atoms(&self.conjuncts[i], &value) == Some(true)
+                    })
+                });
+            fits?;
+        }
+        let mut m = best.clone();
+        for (a, v) in moved {
+            write(&mut m, &a, v);
+        }
+        let others_hold = self.others.iter().all(|t| {
+            budget = budget.saturating_sub(1);
+            budget > 0 && matches!(m.eval(t), Some(Value::Bool(true)))
+        });
+        others_hold.then_some(m)
+    }
+
     fn refutes_within(&self, trial: &HashMap<Atom, BigInt>, budget: &mut usize) -> bool {
         let mut seen = HashSet::new();
+        let value = |a: &Atom| trial.get(a).or_else(|| self.fixed.get(a)).cloned();
         for a in trial.keys() {
             for &i in self.by_atom.get(a).map_or(&[][..], |v| v) {
                 if !seen.insert(i) {
@@ -139,12 +207,7 @@ impl Refuter {
                     return false;
                 }
                 *budget -= 1;
-                let (c, atoms) = &self.conjuncts[i];
-                let value = |a: &Atom| trial.get(a).or_else(|| self.fixed.get(a));
-                if atoms.iter().all(|a| value(a).is_some())
-                    && model_of(atoms, &value)
-                        .is_some_and(|m| matches!(m.eval(c), Some(Value::Bool(false))))
-                {
+                if eval_atoms(&self.conjuncts[i], &value) == Some(false) {
                     return true;
                 }
             }
@@ -153,35 +216,68 @@ impl Refuter {
     }
 }
 
-/// A model giving each atom its value; tuples get their (known) length, the elements no
-/// atom names are 0 (no analysed conjunct reads them). `None` if an element lies beyond
-/// its tuple's length or a length is unknown or negative.
-fn model_of<'a>(atoms: &[Atom], value: &impl Fn(&Atom) -> Option<&'a BigInt>) -> Option<Model> {
-    let mut values = BTreeMap::new();
-    let mut tuples: BTreeMap<&Sym, Vec<BigInt>> = BTreeMap::new();
-    for a in atoms {
-        match a {
-            Atom::Int(x) => {
-                values.insert(x.clone(), Value::Int(value(a)?.clone()));
-            }
-            Atom::Len(s) | Atom::Elem(s, _) => {
-                if !tuples.contains_key(s) {
-                    let n: usize = value(&Atom::Len(s.clone()))?.try_into().ok()?;
-                    if n > 1 << 16 {
-                        return None;
-                    }
-                    tuples.insert(s, vec![BigInt::default(); n]);
+/// The value of analysed conjunct `c` when its atoms read `value` (`None` where an atom
+/// it needs is unknown, an element lies beyond its tuple's end, or `c` is meaningless).
+/// Unknown atoms read as meaningless, so a result is one every such model agrees on.
+fn eval_atoms(c: &Term, value: &dyn Fn(&Atom) -> Option<BigInt>) -> Option<bool> {
+    let reads = |t: &Term| -> Option<Option<Value>> {
+        match t.kind() {
+            K::Var(x) if x.sort == Sort::Int => Some(value(&Atom::Int(x.clone())).map(Value::Int)),
+            K::Len(s) => match s.kind() {
+                K::Var(s) => Some(value(&Atom::Len(s.clone())).map(Value::Int)),
+                _ => None,
+            },
+            K::Index(s, i) => match (s.kind(), i.as_int().and_then(|k| usize::try_from(k).ok())) {
+                (K::Var(s), Some(k)) => Some(
+                    value(&Atom::Len(s.clone()))
+                        .filter(|n| &BigInt::from(k) < n)
+                        .and_then(|_| value(&Atom::Elem(s.clone(), k)))
+                        .map(Value::Int),
+                ),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    match Model::default().eval_with(c, &reads)? {
+        Value::Bool(b) => Some(b),
+        _ => None,
+    }
+}
+
+/// The value of `a` in `m` (`None` for an element beyond the tuple's end).
+fn read(m: &Model, a: &Atom) -> Option<BigInt> {
+    match (a, m.values.get(sym_of(a))?) {
+        (Atom::Int(_), Value::Int(i)) => Some(i.clone()),
+        (Atom::Len(_), Value::Tuple(t)) => Some(BigInt::from(t.len())),
+        (Atom::Elem(_, k), Value::Tuple(t)) => t.get(*k).cloned(),
+        _ => None,
+    }
+}
+
+/// Give `a` the value `v` in `m` (integers and elements only).
+fn write(m: &mut Model, a: &Atom, v: BigInt) {
+    match a {
+        Atom::Int(x) => {
+            m.values.insert(x.clone(), Value::Int(v));
+        }
+        Atom::Elem(s, k) => {
+            if let Some(Value::Tuple(t)) = m.values.get(s) {
+                let mut items = t.to_vec();
+                if let Some(slot) = items.get_mut(*k) {
+                    *slot = v;
                 }
-                if let Atom::Elem(_, k) = a {
-                    *tuples.get_mut(s)?.get_mut(*k)? = value(a)?.clone();
-                }
+                m.values.insert(s.clone(), Value::tuple(items));
             }
         }
+        Atom::Len(_) => {}
     }
-    for (s, items) in tuples {
-        values.insert(s.clone(), Value::tuple(items));
+}
+
+fn sym_of(a: &Atom) -> &Sym {
+    match a {
+        Atom::Len(s) | Atom::Elem(s, _) | Atom::Int(s) => s,
     }
-    Some(Model { values })
 }
 
 /// `(atom, lo, hi)` if `c` compares an atom with a constant: `lo <= atom <= hi`.
@@ -227,6 +323,23 @@ fn atom_of(t: &Term) -> Option<Atom> {
             K::Var(v) => Some(Atom::Len(v.clone())),
             _ => None,
         },
+        K::Index(s, i) => match (s.kind(), i.as_int().and_then(|k| usize::try_from(k).ok())) {
+            (K::Var(v), Some(k)) => Some(Atom::Elem(v.clone(), k)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `(x, t[k])` if `c` is `x == t[k]` or `t[k] == x`.
+fn partners(c: &Term) -> Option<(Atom, Atom)> {
+    let K::Cmp(crate::lang::ast::CmpOp::Eq, a, b) = c.kind() else {
+        return None;
+    };
+    match (atom_of(a)?, atom_of(b)?) {
+        (x @ Atom::Int(_), e @ Atom::Elem(..)) | (e @ Atom::Elem(..), x @ Atom::Int(_)) => {
+            Some((x, e))
+        }
         _ => None,
     }
 }

@@ -3,12 +3,12 @@
 //! model, clients can replay it and tests can check a solver's answer outside the solver.
 //! The solver decodes Z3's models into this type (`solver/model.rs`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 
-use super::{Sym, Term, TermKind as K};
+use super::{Sym, Term, TermKind as K, TermMap};
 use crate::concrete::Value;
 use crate::semantics;
 
@@ -39,7 +39,26 @@ impl Model {
         Eval {
             model: self,
             env: Vec::new(),
-            memo: HashMap::new(),
+            memo: TermMap::default(),
+            reads: None,
+        }
+        .value(t)
+    }
+
+    /// Like [`Model::eval`], but `reads` decides first, for any subterm outside a
+    /// quantifier: `Some(v)` is that subterm's value (`Some(None)`: meaningless), `None`
+    /// leaves it to the model. The solver's probes read `len(t)` and `t[k]` this way
+    /// without building tuples.
+    pub fn eval_with(
+        &self,
+        t: &Term,
+        reads: &dyn Fn(&Term) -> Option<Option<Value>>,
+    ) -> Option<Value> {
+        Eval {
+            model: self,
+            env: Vec::new(),
+            memo: TermMap::default(),
+            reads: Some(reads),
         }
         .value(t)
     }
@@ -49,7 +68,8 @@ struct Eval<'a> {
     model: &'a Model,
     env: Vec<(Sym, BigInt)>,
     /// Values of subterms evaluated outside quantifier bodies.
-    memo: HashMap<Term, Option<Value>>,
+    memo: TermMap<Option<Value>>,
+    reads: Option<&'a dyn Fn(&Term) -> Option<Option<Value>>>,
 }
 
 /// `i`, unless it is longer than minipy computes with.
@@ -84,6 +104,9 @@ impl Eval<'_> {
     fn value(&mut self, t: &Term) -> Option<Value> {
         if !self.env.is_empty() {
             return self.compute(t);
+        }
+        if let Some(v) = self.reads.and_then(|r| r(t)) {
+            return v;
         }
         if let Some(v) = self.memo.get(t) {
             return v.clone();
