@@ -174,6 +174,20 @@ impl Mirror {
         pc: &PathCondition,
         mut popped: impl FnMut(&Term),
     ) -> (usize, Vec<Term>) {
+        let top = self.cells.last();
+        if pc.head.as_ref().map(Rc::as_ptr) == top.map(Rc::as_ptr) {
+            // The same path condition again (a step that adds no conjunct).
+            return (self.cells.len(), Vec::new());
+        }
+        if let Some(below) = pc.head.as_ref().map(|c| &c.below.head) {
+            if below.as_ref().map(Rc::as_ptr) == top.map(Rc::as_ptr) {
+                // One conjunct more (a child of the last path condition).
+                let c = pc.head.clone().expect("checked above");
+                let term = c.term.clone();
+                self.cells.push(c);
+                return (self.cells.len() - 1, vec![term]);
+            }
+        }
         let mut fresh: Vec<Rc<Cell>> = Vec::new();
         let mut cur = pc.head.clone();
         // Down to the mirror's length, then in step until a shared cell.
