@@ -163,6 +163,9 @@ pub struct Engine {
     config: Config,
     tree: Tree,
     solver: Solver,
+    /// Membership in the path condition of the state being stepped, in O(1) (a step asks
+    /// up to three times per successor; walking the list cost O(depth) each time).
+    pc_index: crate::term::PcIndex,
     locals: BTreeMap<String, BTreeSet<String>>,
     inputs: Vec<Sym>,
     input_names: BTreeSet<String>,
@@ -267,6 +270,7 @@ impl Engine {
             config,
             tree: Tree::default(),
             solver,
+            pc_index: Default::default(),
             locals,
             inputs,
             input_names,
@@ -506,26 +510,31 @@ impl Engine {
             }
             result
         };
-        let mut pc = state.pc.to_vec();
+        self.pc_index.align(&state.pc);
         let n = result.succs.len();
         let mut all_unsat = true;
         let mut children = Vec::new();
         for (k, succ) in result.succs.into_iter().enumerate() {
-            let sat = if succ.cond.is_true() || state.pc.contains(&succ.cond) {
+            // The child's path condition (as `state.pc.and(cond)`, without its walk).
+            let present = succ.cond.is_true() || self.pc_index.contains(&succ.cond);
+            let pc = if present {
+                state.pc.clone()
+            } else {
+                state.pc.push(succ.cond.clone())
+            };
+            let sat = if present {
                 SatResult::Sat
-            } else if succ.cond.is_false() || state.pc.contains(&Term::not(succ.cond.clone())) {
+            } else if succ.cond.is_false() || self.pc_index.contains(&Term::not(succ.cond.clone()))
+            {
                 SatResult::Unsat
             } else if result.exhaustive && k + 1 == n && all_unsat {
                 // The parent is feasible and the successors partition it.
                 SatResult::Sat
             } else {
-                pc.push(succ.cond.clone());
-                let r = self.solver.check(&pc);
-                pc.pop();
-                r
+                self.solver.check_pc(&pc)
             };
             let mut st = succ.state;
-            st.pc = state.pc.and(succ.cond.clone());
+            st.pc = pc;
             let tag = succ.tag;
             let child = |st, settled, forced, unknown_reason| Child {
                 tag: tag.clone(),

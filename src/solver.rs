@@ -40,7 +40,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::term::{Model, Sym, Term};
+use crate::term::{Model, PathCondition, Sym, Term};
 use cache::{Cache, Key};
 use incremental::Incremental;
 use slice::VarsMemo;
@@ -113,6 +113,9 @@ pub struct Solver {
     /// The conjuncts of the last sliced query, their components and how much of them is
     /// known satisfiable (`solver/clusters.rs`).
     clusters: clusters::Clusters,
+    /// The Z3 stack holds the first `z3_same` conjuncts of `clusters` (so a check of the
+    /// whole path condition need not compare them again).
+    z3_same: usize,
     vars: VarsMemo,
     stats: SolverStats,
     caching: bool,
@@ -138,6 +141,7 @@ impl Solver {
             inc: Incremental::new(config.timeout_ms),
             cache: Cache::default(),
             clusters: clusters::Clusters::default(),
+            z3_same: 0,
             vars: VarsMemo::default(),
             stats: SolverStats::default(),
             caching: true,
@@ -186,26 +190,36 @@ impl Solver {
 
     /// Is the conjunction of `pc` satisfiable? Best called in depth-first order (a node's
     /// path condition extends its parent's), which the cache, constraint independence and
-    /// the incremental Z3 stack all exploit; any order gives the right answers.
+    /// the incremental Z3 stack all exploit; any order gives the right answers. (Builds a
+    /// [`PathCondition`]: the engine calls [`Solver::check_pc`] with its own.)
     pub fn check(&mut self, pc: &[Term]) -> SatResult {
+        self.check_pc(&PathCondition::from_terms(pc))
+    }
+
+    /// [`Solver::check`] of a persistent path condition. Its prefix shared with the last
+    /// query is found by pointer, so a check costs what changed since the last one (plus
+    /// Z3), not a walk of the whole path (docs/PERFORMANCE.md, "Deep paths").
+    pub fn check_pc(&mut self, pc: &PathCondition) -> SatResult {
         with_watchdog(|| self.check_watched(pc))
     }
 
-    fn check_watched(&mut self, pc: &[Term]) -> SatResult {
+    fn check_watched(&mut self, pc: &PathCondition) -> SatResult {
         self.stats.checks += 1;
-        let pc = match nontrivial(pc) {
-            Ok(pc) => pc,
-            Err(answer) => return answer,
-        };
+        if pc.has_false() {
+            return SatResult::Unsat;
+        }
+        if pc.is_empty() {
+            return SatResult::Sat;
+        }
         // A whole path condition is keyed (a sorted copy, O(n log n)) only while it is
         // short: in a depth-first exploration a long one recurs only as a prefix of the
         // last query, which `clusters` recognises by pointer (see `check_sliced`).
-        let key = (self.caching && pc.len() <= PATH_KEY_LIMIT).then(|| Key::new(&pc));
+        let key = (self.caching && pc.len() <= PATH_KEY_LIMIT).then(|| Key::new(&pc.to_vec()));
         if let Some(r) = key.as_ref().and_then(|k| self.cache.get(k)) {
             self.stats.cache_hits += 1;
             return r.clone();
         }
-        let r = self.check_uncached(&pc);
+        let r = self.check_uncached(pc);
         if r.is_interrupted() {
             return r;
         }
@@ -215,32 +229,35 @@ impl Solver {
         r
     }
 
-    fn check_uncached(&mut self, pc: &[Term]) -> SatResult {
+    fn check_uncached(&mut self, pc: &PathCondition) -> SatResult {
         if !self.slicing {
-            return self.solve(pc);
+            return self.solve(&pc.to_vec());
         }
-        self.clusters.sync(pc, &mut self.vars);
-        let r = self.check_sliced(pc);
+        let common = self.clusters.sync(pc, &mut self.vars);
+        self.z3_same = self.z3_same.min(common);
+        let r = self.check_sliced();
         if r == SatResult::Sat {
-            self.clusters.set_sat(pc.len());
+            self.clusters.set_sat(self.clusters.len());
         }
         r
     }
 
-    /// [`Solver::check`] with constraint independence; `clusters` holds `pc`.
-    fn check_sliced(&mut self, pc: &[Term]) -> SatResult {
-        let known = self.known_sat_prefix(pc);
-        if known == pc.len() {
+    /// [`Solver::check`] with constraint independence, of the path condition that
+    /// `clusters` holds.
+    fn check_sliced(&mut self) -> SatResult {
+        let n = self.clusters.len();
+        let known = self.known_sat_prefix();
+        if known == n {
             // `pc` is a prefix of a satisfiable path condition.
             self.stats.cache_hits += 1;
             return SatResult::Sat;
         }
         if known == 0 {
-            return self.solve(pc);
+            return self.solve_whole();
         }
         let Some(positions) = self.clusters.cluster(known) else {
             // Everything is connected to the new conjuncts.
-            return self.solve(pc);
+            return self.solve_whole();
         };
         let cluster: Vec<Term> = positions
             .into_iter()
@@ -262,10 +279,12 @@ impl Solver {
         r
     }
 
-    /// The length of a prefix of `pc` known to be satisfiable: the common prefix with the
-    /// last satisfiable path condition (`clusters` holds `pc`), or all but the last
-    /// conjunct if the cache says so (short path conditions only, see `PATH_KEY_LIMIT`).
-    fn known_sat_prefix(&self, pc: &[Term]) -> usize {
+    /// The length of a prefix of the path condition in `clusters` known to be
+    /// satisfiable: the common prefix with the last satisfiable path condition, or all but
+    /// the last conjunct if the cache says so (short path conditions only, see
+    /// `PATH_KEY_LIMIT`).
+    fn known_sat_prefix(&self) -> usize {
+        let pc = self.clusters.terms();
         let n = pc.len();
         let common = self.clusters.known_sat();
         if common + 1 >= n || !self.caching || n - 1 > PATH_KEY_LIMIT {
@@ -277,9 +296,20 @@ impl Solver {
         }
     }
 
+    /// Ask Z3 about the whole path condition in `clusters`, reusing what the Z3 stack
+    /// is known to hold without comparing it.
+    fn solve_whole(&mut self) -> SatResult {
+        self.stats.z3_calls += 1;
+        let (r, time) = self.inc.check_from(self.clusters.terms(), self.z3_same);
+        self.z3_same = self.clusters.len();
+        self.stats.z3_time += time;
+        r
+    }
+
     /// Ask Z3 about exactly these conjuncts.
     fn solve(&mut self, terms: &[Term]) -> SatResult {
         self.stats.z3_calls += 1;
+        self.z3_same = 0;
         let (r, time) = self.inc.check(terms);
         self.stats.z3_time += time;
         r

@@ -22,6 +22,7 @@ mod limits_tests;
 /// Compact symbolic execution (issue 15): linear forms, quantifier elimination, substitution.
 pub mod linear;
 pub mod model;
+mod pc;
 mod print;
 pub mod qe;
 mod smt2;
@@ -39,6 +40,7 @@ use crate::concrete::Value;
 use crate::lang::ast::{CmpOp, Type};
 
 pub use model::{Model, EVAL_RANGE_LIMIT};
+pub use pc::{Index as PcIndex, Mirror, PathCondition};
 pub use print::display_name;
 pub use smt2::smt2_declarations;
 

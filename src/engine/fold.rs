@@ -164,13 +164,15 @@ impl Engine {
             (tpl, inst)
         };
         let (tpl, inst) = inst;
-        let mut pc = state.pc.to_vec();
         let mut children = Vec::new();
         let mut kinds = Vec::new();
         for (succ, kind) in inst.succs {
-            pc.push(succ.cond.clone());
-            let sat = self.solver.check(&pc);
-            pc.pop();
+            let pc = if succ.cond.is_true() {
+                state.pc.clone()
+            } else {
+                state.pc.push(succ.cond.clone())
+            };
+            let sat = self.solver.check_pc(&pc);
             match sat {
                 SatResult::Unsat => continue,
                 // Undecided: the fold is dropped, the head steps classically (here and,

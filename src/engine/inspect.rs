@@ -51,11 +51,13 @@ impl Engine {
         if extra.is_false() {
             return SatResult::Unsat;
         }
-        let mut pc = self.path_condition(id);
-        if !extra.is_true() {
-            pc.push(extra);
-        }
-        self.solver.check(&pc)
+        let pc = &self.tree.node(id).state.pc;
+        let pc = if extra.is_true() {
+            pc.clone()
+        } else {
+            pc.push(extra)
+        };
+        self.solver.check_pc(&pc)
     }
 
     /// A model of node `id` (as [`Engine::try_model`] finds it) that also values every

@@ -126,86 +126,7 @@ impl Drop for Cont {
     }
 }
 
-/// A path condition: a persistent list of conjuncts, newest first.
-#[derive(Clone, Debug, Default)]
-pub struct PathCondition {
-    head: Option<Rc<(Term, PathCondition)>>,
-    len: usize,
-}
-
-impl PathCondition {
-    /// The path condition with `t` added as one conjunct (an `And` stays one conjunct).
-    /// Adds nothing for `true` or for a conjunct already present (syntactically equal):
-    /// each conjunct appears once, and its origin ([`crate::engine::Engine::provenance`])
-    /// is the first edge that added it.
-    pub fn and(&self, t: Term) -> PathCondition {
-        if t.is_true() || self.contains(&t) {
-            return self.clone();
-        }
-        PathCondition {
-            len: self.len + 1,
-            head: Some(Rc::new((t, self.clone()))),
-        }
-    }
-
-    /// Whether `t` is one of the conjuncts (syntactically).
-    pub fn contains(&self, t: &Term) -> bool {
-        let mut cur = &self.head;
-        while let Some(n) = cur {
-            if n.0 == *t {
-                return true;
-            }
-            cur = &n.1.head;
-        }
-        false
-    }
-
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The newest `k` conjuncts (all if there are fewer), oldest first: a walk of `k`
-    /// links, not of the whole path condition (the edge condition of a step).
-    pub fn newest(&self, k: usize) -> Vec<Term> {
-        let mut out = Vec::with_capacity(k.min(self.len));
-        let mut cur = &self.head;
-        while let Some(n) = cur.as_ref().filter(|_| out.len() < k) {
-            out.push(n.0.clone());
-            cur = &n.1.head;
-        }
-        out.reverse();
-        out
-    }
-
-    /// The conjuncts, oldest first.
-    pub fn to_vec(&self) -> Vec<Term> {
-        let mut out = Vec::with_capacity(self.len);
-        let mut cur = &self.head;
-        while let Some(n) = cur {
-            out.push(n.0.clone());
-            cur = &n.1.head;
-        }
-        out.reverse();
-        out
-    }
-}
-
-/// Dropping a long path condition would recurse once per conjunct (see `Cont`'s drop).
-impl Drop for PathCondition {
-    fn drop(&mut self) {
-        let mut cur = self.head.take();
-        while let Some(rc) = cur {
-            match Rc::try_unwrap(rc) {
-                Ok((_, mut rest)) => cur = rest.head.take(),
-                Err(_) => break,
-            }
-        }
-    }
-}
+pub use crate::term::PathCondition;
 
 /// A persistent call stack: pushing, popping and cloning are O(1), so the nodes of a deep
 /// recursion share their callers' frames instead of each holding a copy of the stack
@@ -307,29 +228,17 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::{Sort, Sym};
 
     #[test]
     fn long_lists_drop_without_recursion() {
-        // On the test harness's small stack: recursive drops would overflow it.
-        let mut pc = PathCondition::default();
-        for i in 0..30_000i64 {
-            let v = Term::var(Sym::new(&format!("v{i}"), Sort::Int));
-            pc = pc.and(Term::eq(v, Term::int(i)));
-        }
+        // On the test harness's small stack: recursive drops would overflow it (the path
+        // condition's own test is in `term/pc.rs`).
         let mut cont = Cont::default();
         for _ in 0..1_000_000 {
             cont = cont.push(Kont::MethodFrame {
                 result: Rc::from("r"),
             });
         }
-        assert_eq!(pc.newest(2), pc.to_vec()[29_998..].to_vec());
-        assert!(pc.newest(0).is_empty());
-        assert_eq!(pc.newest(40_000).len(), 30_000);
-        let shared = pc.clone();
-        drop(pc);
-        assert_eq!(shared.len(), 30_000);
-        drop(shared);
         drop(cont);
     }
 }

@@ -8,9 +8,10 @@
 //! **union-find with rollback** over their positions: pushing a conjunct unions it with the
 //! first conjunct of each of its symbols; popping undoes exactly the unions and symbol
 //! entries that the push made (union by size, no path compression, so every undo is O(1)).
-//! A query is the common prefix with the stack (compared by pointer, a cheap walk) plus
-//! the pushes of its new conjuncts; per check the work is proportional to the *new*
-//! conjuncts and to the size of the cluster returned, not to the depth.
+//! A query is a persistent [`PathCondition`]; its common prefix with the stack is found by
+//! pointer, walking only the cells above it ([`Mirror`]), and the rest is pushed; per check
+//! the work is proportional to the *new* conjuncts and to the size of the cluster returned,
+//! not to the depth.
 //!
 //! Soundness is [`super::slice`]'s argument unchanged: the union of the components of
 //! `pc` that contain a seed is exactly the least set closed under "shares a symbol with a
@@ -23,7 +24,7 @@
 use std::collections::HashMap;
 
 use super::slice::VarsMemo;
-use crate::term::{Sym, Term};
+use crate::term::{Mirror, PathCondition, Sym, Term};
 
 /// One change made by a push, undone by the matching pop.
 enum Undo {
@@ -36,6 +37,8 @@ enum Undo {
 /// The conjuncts of the last query and their components (see the module docs).
 #[derive(Default)]
 pub struct Clusters {
+    /// The cells of the last query, aligned with `terms`.
+    mirror: Mirror,
     terms: Vec<Term>,
     /// Union-find parent (a root is its own parent); union by size.
     parent: Vec<u32>,
@@ -53,26 +56,25 @@ pub struct Clusters {
 }
 
 impl Clusters {
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.terms.len()
     }
 
+    /// The conjuncts of the stack, oldest first (those of the last query).
+    pub fn terms(&self) -> &[Term] {
+        &self.terms
+    }
+
     /// Make the stack equal to `pc`: pop back to the common prefix, push the rest. Returns
-    /// the length of the common prefix.
-    pub fn sync(&mut self, pc: &[Term], memo: &mut VarsMemo) -> usize {
-        let common = self
-            .terms
-            .iter()
-            .zip(pc)
-            .take_while(|(a, b)| a == b)
-            .count();
+    /// the length of the common prefix (which the stack kept).
+    pub fn sync(&mut self, pc: &PathCondition, memo: &mut VarsMemo) -> usize {
+        let (common, fresh) = self.mirror.align(pc);
         while self.terms.len() > common {
             self.pop();
         }
         self.sat_len = self.sat_len.min(common);
-        for t in &pc[common..] {
-            self.push(t.clone(), memo);
+        for t in fresh {
+            self.push(t, memo);
         }
         common
     }
@@ -222,18 +224,24 @@ mod tests {
             let nsyms = 2 + rng.next(12);
             let mut memo = VarsMemo::default();
             let mut inc = Clusters::default();
-            let mut pc: Vec<Term> = Vec::new();
+            let mut list = PathCondition::default();
             let mut salt = 0;
             for _ in 0..200 {
-                // Depth-first: pop a few, push a few (the kept prefix shares its pointers,
-                // as a child shares its parent's conjuncts).
-                let pops = rng.next(4) as usize;
-                pc.truncate(pc.len().saturating_sub(pops));
+                // Depth-first: pop a few, push a few (the kept prefix shares its cells,
+                // as a child shares its parent's conjuncts); sometimes the same conjuncts
+                // in new cells.
+                for _ in 0..rng.next(4) {
+                    list = list.below();
+                }
                 for _ in 0..1 + rng.next(3) {
                     salt += 1;
-                    pc.push(conjunct(&mut rng, nsyms, salt));
+                    list = list.push(conjunct(&mut rng, nsyms, salt));
                 }
-                let common = inc.sync(&pc, &mut memo);
+                if rng.next(8) == 0 {
+                    list = PathCondition::from_terms(&list.to_vec());
+                }
+                let pc = list.to_vec();
+                let common = inc.sync(&list, &mut memo);
                 assert!(common <= pc.len());
                 assert_eq!(inc.len(), pc.len());
                 for (k, t) in pc.iter().enumerate() {
@@ -255,7 +263,7 @@ mod tests {
                 assert_eq!(got, want, "seed {seed}");
             }
             // Popping everything leaves an empty structure.
-            inc.sync(&[], &mut memo);
+            inc.sync(&PathCondition::default(), &mut memo);
             assert!(inc.owner.is_empty() && inc.undo.is_empty() && inc.marks.is_empty());
         }
     }
@@ -268,12 +276,14 @@ mod tests {
         let a = Term::gt(x.clone(), Term::int(0));
         let b = Term::gt(x.clone(), Term::int(1));
         let c = Term::gt(x, Term::int(2));
-        inc.sync(&[a.clone(), b.clone()], &mut memo);
+        let pa = PathCondition::default().push(a);
+        inc.sync(&pa.push(b.clone()), &mut memo);
         inc.set_sat(2);
         assert_eq!(inc.known_sat(), 2);
-        assert_eq!(inc.sync(&[a.clone(), c.clone()], &mut memo), 1);
+        let pac = pa.push(c);
+        assert_eq!(inc.sync(&pac, &mut memo), 1);
         assert_eq!(inc.known_sat(), 1);
-        assert_eq!(inc.sync(&[a, c, b], &mut memo), 2);
+        assert_eq!(inc.sync(&pac.push(b), &mut memo), 2);
         assert_eq!(inc.known_sat(), 1);
     }
 }

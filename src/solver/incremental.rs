@@ -77,13 +77,21 @@ impl Incremental {
     }
 
     /// Make the asserted conjuncts exactly `terms` (in order), reusing the common prefix.
-    fn sync(&mut self, terms: &[Term]) {
-        let common = self
-            .stack
-            .iter()
-            .zip(terms)
-            .take_while(|(a, b)| self.reuse && a == b)
-            .count();
+    /// The caller vouches that the first `same` of `terms` are asserted already (see
+    /// [`Incremental::check_from`]): only the rest is compared.
+    fn sync(&mut self, terms: &[Term], same: usize) {
+        let same = if self.reuse {
+            same.min(self.stack.len()).min(terms.len())
+        } else {
+            0
+        };
+        debug_assert!(self.stack[..same] == terms[..same], "a wrong prefix hint");
+        let common = same
+            + self.stack[same..]
+                .iter()
+                .zip(&terms[same..])
+                .take_while(|(a, b)| self.reuse && a == b)
+                .count();
         let extra = self.stack.len() - common;
         if extra > 0 {
             self.z3
@@ -105,9 +113,16 @@ impl Incremental {
 
     /// Is the conjunction of `terms` satisfiable? Also returns the time spent in Z3.
     pub fn check(&mut self, terms: &[Term]) -> (SatResult, Duration) {
+        self.check_from(terms, 0)
+    }
+
+    /// [`Incremental::check`], where the caller knows that the first `same` conjuncts of
+    /// `terms` are those asserted by the last check (a long path condition's prefix: not
+    /// compared again, which would cost a walk of the whole path per check).
+    pub fn check_from(&mut self, terms: &[Term], same: usize) -> (SatResult, Duration) {
         let start = Instant::now();
         self.retried = None;
-        self.sync(terms);
+        self.sync(terms, same);
         let armed = self.arm(self.budget());
         let answer = self.z3.check();
         let r = match answer {

@@ -585,3 +585,49 @@ fn long_path_conditions_agree_with_a_fresh_solver() {
     assert_eq!(s.check(&bad), SatResult::Unsat);
     assert_eq!(fresh(&bad), SatResult::Unsat);
 }
+
+/// Persistent path conditions along a random depth-first walk (children, siblings, jumps
+/// back up), interleaved with rebuilt lists and models, which move the Z3 stack away from
+/// the path: every answer of `check_pc` agrees with a fresh solver's, and the debug build's
+/// check of the Z3 prefix hint (`Incremental::sync`) holds throughout.
+#[test]
+fn persistent_path_conditions_agree_with_a_fresh_solver() {
+    let mut rng = crate::base::rng::SplitMix64::new(13);
+    let mut s = solver();
+    let names = ["a", "b", "c"];
+    let mut pc = PathCondition::default();
+    let mut saved = vec![pc.clone()];
+    for step in 0..150u64 {
+        let pick = |rng: &mut crate::base::rng::SplitMix64| {
+            let v = var(names[rng.below(3) as usize]);
+            match rng.below(4) {
+                0 => Term::gt(v, int(rng.below(8) as i64 - 4)),
+                1 => Term::lt(v, var(names[rng.below(3) as usize])),
+                2 => Term::eq(Term::index(seq("t"), int(rng.below(3) as i64)), v),
+                _ => Term::lt(int(rng.below(4) as i64), Term::len(seq("t"))),
+            }
+        };
+        pc = match rng.below(8) {
+            0 => saved[rng.below(saved.len() as u64) as usize].clone(),
+            1 | 2 => pc.below().push(pick(&mut rng)),
+            _ => pc.push(pick(&mut rng)),
+        };
+        if pc.len() > 12 {
+            pc = pc.below().below().below();
+        }
+        let got = s.check_pc(&pc);
+        let want = fresh(&pc.to_vec());
+        assert_eq!(got, want, "step {step}: {:?}", pc.to_vec());
+        if got == SatResult::Sat {
+            saved.push(pc.clone());
+        } else {
+            pc = pc.below();
+        }
+        match rng.below(6) {
+            0 => assert_eq!(s.check(&pc.to_vec()), fresh(&pc.to_vec())),
+            1 => assert!(s.model(&pc.to_vec(), &[sym("a", Sort::Int)]).is_some()),
+            _ => {}
+        }
+    }
+    assert!(s.stats().z3_calls > 0);
+}
