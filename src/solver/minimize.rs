@@ -284,7 +284,11 @@ impl Incremental {
                 if proofs.get().refutes(&[(atom.clone(), BigInt::zero())]) {
                     continue;
                 }
-                if let Some(m) = proofs.get().repair(best, &[atom.clone()], &BigInt::zero()) {
+                if let Some(m) =
+                    proofs
+                        .get()
+                        .repair(best, std::slice::from_ref(&atom), &BigInt::zero())
+                {
                     *best = m;
                 } else {
                     match self.try_with(&zero, best, syms, deadline) {

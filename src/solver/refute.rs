@@ -170,7 +170,7 @@ impl Refuter {
             reading.sort_unstable();
             reading.dedup();
             let fits = (0..REPAIR_TRIES)
-                .map(|i| BigInt::from((i + 1) / 2) * if i % 2 == 1 { 1 } else { -1 })
+                .map(|i| BigInt::from(i.div_ceil(2)) * if i % 2 == 1 { 1 } else { -1 })
                 .take_while(|v: &BigInt| v.magnitude() <= mid.magnitude())
                 .find(|v| {
                     for b in std::iter::once(a).chain(tied) {

@@ -64,12 +64,15 @@ impl Model {
     }
 }
 
+/// A term's value decided before the model is asked (see [`Model::eval_with`]).
+pub type Reads<'a> = dyn Fn(&Term) -> Option<Option<Value>> + 'a;
+
 struct Eval<'a> {
     model: &'a Model,
     env: Vec<(Sym, BigInt)>,
     /// Values of subterms evaluated outside quantifier bodies.
     memo: TermMap<Option<Value>>,
-    reads: Option<&'a dyn Fn(&Term) -> Option<Option<Value>>>,
+    reads: Option<&'a Reads<'a>>,
 }
 
 /// `i`, unless it is longer than minipy computes with.
