@@ -3,7 +3,9 @@
 //! answer cache, constraint independence and prefix reuse on the Z3 stack each buy.
 //!
 //! Run: `cargo bench --bench solver_dfs` (prints one table; no criterion, no assertions);
-//! `cargo bench --bench solver_dfs -- --limits=7`: the time-limit and model settings.
+//! `cargo bench --bench solver_dfs -- --limits=7`: the time-limit and model settings;
+//! `cargo bench --bench solver_dfs -- --model-cost=7`: a check against a (not minimised)
+//! model on the linear search's path at growing depths.
 //!
 //! Workloads (as in the engine, stepping a node checks all its alternatives, then the
 //! feasible ones are explored depth-first):
@@ -215,7 +217,54 @@ fn limits(reps: usize) {
     }
 }
 
+/// What a model costs over a check, on the linear search's path `i < len(t)`,
+/// `t[i] != x` for i < n, at the top of the solver's stack (every earlier prefix checked
+/// before, as in a depth-first run): medians of `reps` of each.
+fn model_cost(reps: usize) {
+    let (t, x) = (
+        Term::var(Sym::new("t", Sort::Seq)),
+        Term::var(Sym::new("x", Sort::Int)),
+    );
+    let syms = [Sym::new("t", Sort::Seq), Sym::new("x", Sort::Int)];
+    println!("| conjuncts | check µs | model µs | model / check |");
+    println!("|---:|---:|---:|---:|");
+    for n in [40i64, 80, 160, 320, 640] {
+        let mut pc = Vec::new();
+        let mut s = Solver::new(SolverConfig::default());
+        s.set_caching(false);
+        s.set_minimize(false);
+        for k in 0..n {
+            pc.push(Term::lt(Term::int(k), Term::len(t.clone())));
+            assert_eq!(s.check(&pc), SatResult::Sat);
+            pc.push(Term::ne(Term::index(t.clone(), Term::int(k)), x.clone()));
+            assert_eq!(s.check(&pc), SatResult::Sat);
+        }
+        let (mut checks, mut models) = (Vec::new(), Vec::new());
+        for _ in 0..reps {
+            let start = Instant::now();
+            assert_eq!(s.check(&pc), SatResult::Sat);
+            checks.push(start.elapsed().as_secs_f64() * 1e6);
+            let start = Instant::now();
+            assert!(s.model(&pc, &syms).is_some());
+            models.push(start.elapsed().as_secs_f64() * 1e6);
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let (c, m) = (median(&mut checks), median(&mut models));
+        println!("| {} | {c:.1} | {m:.1} | {:.1} |", pc.len(), m / c);
+    }
+}
+
 fn main() {
+    if let Some(reps) = std::env::args()
+        .skip(1)
+        .find_map(|a| a.strip_prefix("--model-cost=").map(str::to_string))
+    {
+        model_cost(reps.parse().expect("--model-cost=REPS"));
+        return;
+    }
     if let Some(reps) = std::env::args()
         .skip(1)
         .find_map(|a| a.strip_prefix("--limits=").map(str::to_string))
