@@ -49,8 +49,9 @@ const REPAIR_TRIES: u32 = 7;
 const MAX_RANGE: u64 = 64;
 
 pub(super) struct Refuter {
-    /// The conjuncts made of atoms.
+    /// The conjuncts made of atoms, and the atoms each reads.
     conjuncts: Vec<Term>,
+    atoms: Vec<Vec<Atom>>,
     /// The other conjuncts (they may read anything).
     others: Vec<Term>,
     /// For each atom, the conjuncts reading it, newest first (a path condition's newest
@@ -75,6 +76,7 @@ impl Refuter {
     /// Analyse `part` (the conjuncts every minimised model satisfies).
     pub(super) fn new(part: &[Term]) -> Refuter {
         let mut conjuncts = Vec::new();
+        let mut atoms_of = Vec::new();
         let mut others = Vec::new();
         let mut by_atom: HashMap<Atom, Vec<usize>> = HashMap::new();
         let mut bounds: HashMap<Atom, Bounds> = HashMap::new();
@@ -98,13 +100,16 @@ impl Refuter {
                 continue;
             }
             let i = conjuncts.len();
-            for a in atoms {
-                by_atom.entry(a).or_default().push(i);
+            let atoms: Vec<Atom> = atoms.into_iter().collect();
+            for a in &atoms {
+                by_atom.entry(a.clone()).or_default().push(i);
             }
             conjuncts.push(c.clone());
+            atoms_of.push(atoms);
         }
         Refuter {
             conjuncts,
+            atoms: atoms_of,
             others,
             by_atom,
             fixed: HashMap::new(),
@@ -149,9 +154,10 @@ impl Refuter {
 
     /// `best` (a model of every conjunct) with each of `targets` whose value exceeds `mid`
     /// in absolute value moved to the first of 0, 1, -1, 2, -2, ... (at most `mid`, at most
-    /// [`REPAIR_TRIES`] values) that keeps the conjuncts reading it true; an integer target
-    /// takes the elements tied to it along (so an integer is only a target before any
-    /// element is bounded: the `|x|` measures come first). `None` if some
+    /// [`REPAIR_TRIES`] values) that keeps the conjuncts reading it true. An integer target
+    /// takes the elements tied to it along, and a conjunct it then breaks that reads one
+    /// other element (`t[j] != x`) moves that element too (so an integer is only a target
+    /// before any element is bounded: the `|x|` measures come first). `None` if some
     /// target finds no such value, a conjunct that was not analysed is not true at the
     /// end, or the budget runs out: then only Z3 knows.
     pub(super) fn repair(&self, best: &Model, targets: &[Atom], mid: &BigInt) -> Option<Model> {
@@ -169,20 +175,46 @@ impl Refuter {
                 .collect();
             reading.sort_unstable();
             reading.dedup();
-            let fits = (0..REPAIR_TRIES)
-                .map(|i| BigInt::from(i.div_ceil(2)) * if i % 2 == 1 { 1 } else { -1 })
+            let carries = matches!(a, Atom::Int(_));
+            let fits = small_values()
                 .take_while(|v: &BigInt| v.magnitude() <= mid.magnitude())
-                .find(|v| {
+                .find_map(|v| {
+                    let mut attempt = moved.clone();
                     for b in std::iter::once(a).chain(tied) {
-                        moved.insert(b.clone(), v.clone());
+                        attempt.insert(b.clone(), v.clone());
                     }
-                    let value = |b: &Atom| moved.get(b).cloned().or_else(|| read(best, b));
-                    reading.iter().all(|&i| {
-                        budget = budget.saturating_sub(1);
-                        budget > 0 && eval_atoms(&self.conjuncts[i], &value) == Some(true)
-                    })
+                    let mut changed: Vec<usize> = reading.clone();
+                    for &i in &reading {
+                        if self.holds(i, best, &attempt, &mut budget) {
+                            continue;
+                        }
+                        if !carries {
+                            return None;
+                        }
+                        // One other element breaks it: move that element too.
+                        let mut free = self.atoms[i].iter().filter(|e| {
+                            matches!(e, Atom::Elem(..))
+                                && !attempt.contains_key(e)
+                                && !self.fixed.contains_key(e)
+                        });
+                        let (Some(e), None) = (free.next(), free.next()) else {
+                            return None;
+                        };
+                        let e_reading = self.by_atom.get(e).map_or(&[][..], |v| v);
+                        small_values().find(|w| {
+                            attempt.insert(e.clone(), w.clone());
+                            e_reading
+                                .iter()
+                                .all(|&j| self.holds(j, best, &attempt, &mut budget))
+                        })?;
+                        changed.extend(e_reading);
+                    }
+                    changed
+                        .iter()
+                        .all(|&j| self.holds(j, best, &attempt, &mut budget))
+                        .then_some(attempt)
                 });
-            fits?;
+            moved = fits?;
         }
         let mut m = best.clone();
         for (a, v) in moved {
@@ -193,6 +225,19 @@ impl Refuter {
             budget > 0 && matches!(m.eval(t), Some(Value::Bool(true)))
         });
         others_hold.then_some(m)
+    }
+
+    /// Does analysed conjunct `i` hold when the atoms read `moved`, else `best`?
+    fn holds(
+        &self,
+        i: usize,
+        best: &Model,
+        moved: &HashMap<Atom, BigInt>,
+        budget: &mut usize,
+    ) -> bool {
+        *budget = budget.saturating_sub(1);
+        let value = |b: &Atom| moved.get(b).cloned().or_else(|| read(best, b));
+        *budget > 0 && eval_atoms(&self.conjuncts[i], &value) == Some(true)
     }
 
     fn refutes_within(&self, trial: &HashMap<Atom, BigInt>, budget: &mut usize) -> bool {
@@ -243,6 +288,11 @@ fn eval_atoms(c: &Term, value: &dyn Fn(&Atom) -> Option<BigInt>) -> Option<bool>
         Value::Bool(b) => Some(b),
         _ => None,
     }
+}
+
+/// 0, 1, -1, 2, -2, 3, -3: the values [`Refuter::repair`] tries, smallest first.
+fn small_values() -> impl Iterator<Item = BigInt> {
+    (0..REPAIR_TRIES).map(|i| BigInt::from(i.div_ceil(2)) * if i % 2 == 1 { 1 } else { -1 })
 }
 
 /// The value of `a` in `m` (`None` for an element beyond the tuple's end).

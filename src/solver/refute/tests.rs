@@ -4,7 +4,9 @@ use num_bigint::BigInt;
 
 use super::{Atom, Refuter};
 use crate::base::rng::SplitMix64;
+use crate::concrete::Value;
 use crate::solver::{SatResult, Solver, SolverConfig};
+use crate::term::Model;
 use crate::term::{Sort, Sym, Term};
 
 fn x() -> Sym {
@@ -170,4 +172,69 @@ fn bounds_refute_ranges_too_wide_to_try_one_by_one() {
     assert!(!r.refutes_range(&Atom::Len(t()), &big(0), &big(701)));
     assert!(r.refutes_range(&Atom::Int(x()), &big(-1000), &big(1000)));
     assert!(!r.refutes_range(&Atom::Int(x()), &big(-1001), &big(1001)));
+}
+
+fn model(x: i64, t: &[i64]) -> Model {
+    Model {
+        values: [
+            (self::x(), Value::Int(big(x))),
+            (self::t(), Value::tuple(t.iter().map(|&v| big(v)).collect())),
+        ]
+        .into_iter()
+        .collect(),
+    }
+}
+
+/// `x` is moved to 0 with the element tied to it, and the element that then equals it
+/// moves out of the way: a model of every conjunct, without Z3.
+#[test]
+fn repair_moves_x_its_tied_element_and_the_element_in_the_way() {
+    let pc = found_at_3();
+    let best = model(2, &[0, 1, -1, 2]);
+    assert!(pc.iter().all(|c| best.eval(c) == Some(Value::Bool(true))));
+    let r = Refuter::new(&pc);
+    let m = r
+        .repair(&best, &[Atom::Int(x())], &big(1))
+        .expect("a repair");
+    assert_eq!(m, model(0, &[1, 1, -1, 0]));
+    // Elements are not carried along: t[0] = 0 would need x moved.
+    assert_eq!(r.repair(&m, &[Atom::Elem(t(), 1)], &big(0)), None);
+}
+
+/// Whatever `repair` returns is a model of every conjunct.
+#[test]
+fn every_repair_is_a_model() {
+    let mut rng = SplitMix64::from_name("repair");
+    let syms = [x(), y(), t()];
+    let (mut repaired, mut tried) = (0, 0);
+    for _ in 0..400 {
+        let mut pc: Vec<Term> = (0..1 + rng.below(5)).map(|_| conjunct(&mut rng)).collect();
+        // Keep indices meaningful, as the engine does.
+        pc.push(Term::lt(Term::int(2), len()));
+        let mut s = Solver::new(SolverConfig::default());
+        s.set_minimize(false);
+        let Some(best) = s.model(&pc, &syms) else {
+            continue;
+        };
+        let r = Refuter::new(&pc);
+        let targets: Vec<Atom> = match rng.below(3) {
+            0 => vec![Atom::Int(x())],
+            1 => vec![Atom::Int(y())],
+            _ => (0..3).map(|k| Atom::Elem(t(), k)).collect(),
+        };
+        let mid = big(rng.below(3) as i64);
+        tried += 1;
+        if let Some(m) = r.repair(&best, &targets, &mid) {
+            repaired += 1;
+            for c in &pc {
+                assert_eq!(
+                    m.eval(c),
+                    Some(Value::Bool(true)),
+                    "{c} under {m:?} from {best:?}"
+                );
+            }
+        }
+    }
+    assert!(repaired > 50, "{repaired} of {tried}");
+    eprintln!("{repaired} of {tried} repaired");
 }
