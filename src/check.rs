@@ -27,6 +27,9 @@ use crate::session::{ReplayError, Session};
 use crate::term::Model;
 use crate::term::Term;
 
+mod merge;
+pub mod parallel;
+
 /// One concrete result, comparable between a leaf and a concrete run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Behaviour {
@@ -277,8 +280,9 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
             InputRun::Ran(c, limit) => (c, limit),
         };
         let model = session.input_model(&inputs);
-        let hits = holding(session, &candidates, &model, limit);
-        let leaf = hits.first.as_ref().map(|(id, _)| *id);
+        let mut hits = holding(session, &candidates, &model, limit);
+        let first = (!hits.all.is_empty()).then(|| hits.all.swap_remove(0));
+        let leaf = first.as_ref().map(|(id, _)| *id);
         if leaf.is_none() && hits.any_undecided {
             unevaluated += 1;
             continue;
@@ -287,9 +291,7 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
             undecided += 1;
             continue;
         }
-        let symbolic = match hits
-            .first
-            .map(|(l, m)| leaf_behaviour(session, l, &m, is_entry))
+        let symbolic = match first.map(|(l, m)| leaf_behaviour(session, l, &m, is_entry))
         {
             Some(None) => {
                 unevaluated += 1;
@@ -415,10 +417,8 @@ pub(crate) fn input_run(session: &Session, inputs: &BTreeMap<String, Value>) -> 
 
 /// The candidates whose path condition holds under one input's `model`.
 pub(crate) struct Hits {
-    /// The first in the list, with its model (the folds' κs added, issue 15).
-    pub first: Option<(NodeId, Model)>,
-    /// All of them, first included.
-    pub all: Vec<NodeId>,
+    /// In the candidates' order, each with its model (the folds' κs added, issue 15).
+    pub all: Vec<(NodeId, Model)>,
     /// Some candidate's path condition (or κ) cannot be evaluated under the model.
     pub any_undecided: bool,
 }
@@ -433,7 +433,6 @@ pub(crate) fn holding(
     // Folds (issue 15): each candidate's κs by κ-search under these inputs.
     let mut kappas = std::collections::HashMap::new();
     let mut hits = Hits {
-        first: None,
         all: Vec::new(),
         any_undecided: false,
     };
@@ -442,12 +441,7 @@ pub(crate) fn holding(
             .engine()
             .with_fold_params_memo(*id, model, limit, &mut kappas);
         match m.as_ref().and_then(|m| holds(m, pc)) {
-            Some(true) => {
-                hits.all.push(*id);
-                if hits.first.is_none() {
-                    hits.first = m.map(|m| (*id, m));
-                }
-            }
+            Some(true) => hits.all.extend(m.map(|m| (*id, m))),
             Some(false) => {}
             None => hits.any_undecided = true,
         }

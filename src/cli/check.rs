@@ -7,6 +7,10 @@ use std::io::Write;
 use serde_json::json;
 
 use super::{CheckArgs, Failure};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use crate::check::parallel::{self, Parallel, Redo};
 use crate::check::{self, Behaviour, Counterexample};
 use crate::concrete::Value;
 use crate::diagnostics::count;
@@ -16,13 +20,37 @@ use crate::session::Policy;
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
     let loaded = super::load(&args.file)?;
     let mut session = args.explore.session(loaded, args.loops, true)?;
-    let root = session.tree().root();
-    let limits = Limits {
-        max_nodes: Some(args.explore.max_nodes),
-        ..Limits::default()
+    let options = check::Options {
+        runs: args.runs,
+        seed: args.seed,
+        undecided: check::Undecided::Counterexample,
     };
-    session.run(root, Policy::Subtree, limits, &|_| {});
-    let report = check::check(&mut session, args.runs, args.seed);
+    let parallel = (args.jobs > 1).then(|| {
+        let jobs = parallel::Jobs {
+            workers: args.jobs.into(),
+            max_nodes: args.explore.max_nodes,
+            stack_size: super::STACK_SIZE,
+            panic_in_worker: std::env::var_os("SYMDBG_TEST_WORKER_PANIC").is_some(),
+        };
+        // Ctrl-C ends the process (all threads) as with one thread: no flag to set.
+        let cancel = Arc::new(AtomicBool::new(false));
+        parallel::check(&parallel::Recipe::of(&session), &options, &jobs, &cancel)
+    });
+    let report = match parallel {
+        Some(Parallel::Done(report)) => report,
+        other => {
+            if let Some(Parallel::Redo(Redo::Worker(why))) = other {
+                eprintln!("symdbg: warning: {why}; checking on one thread instead");
+            }
+            let root = session.tree().root();
+            let limits = Limits {
+                max_nodes: Some(args.explore.max_nodes),
+                ..Limits::default()
+            };
+            session.run(root, Policy::Subtree, limits, &|_| {});
+            check::check_with(&mut session, &options)
+        }
+    };
     let text = if args.json {
         let side = |c: &Option<Counterexample>| {
             json!({

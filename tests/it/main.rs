@@ -31,6 +31,8 @@ mod fold;
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.
 mod gen_check;
+/// `check --jobs N`: the sequential output on every program; limits, panics, cancel.
+mod jobs;
 /// Hostile programs under time and memory limits: every limit ends cleanly.
 mod hostile;
 /// Hostile input for the front-end and the terminal: bursts, signals, control characters.

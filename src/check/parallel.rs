@@ -1,0 +1,600 @@
+//! `symdbg check --jobs N`: step 1 of docs/PARALLEL.md. N worker threads, each with its
+//! own [`Session`] (engine, Z3 context, watchdog) built from the source text: terms are
+//! `Rc` and Z3 objects thread-local, so only plain data ([`super::merge`]) crosses threads.
+//!
+//! 1. *Top.* Every worker explores the same top of the tree breadth-first, until
+//!    [`FRONTIER_PER_WORKER`]·N nodes are open or the tree ends (a tree that never gets
+//!    that wide, such as a linear search's comb, is explored whole by each worker). The
+//!    exploration is deterministic, so every worker holds the same top tree with the same
+//!    ids; the main thread checks that the shapes agree.
+//! 2. *Units*, claimed from a shared counter: each frontier node's subtree (explored
+//!    depth-first as the sequential run does, then its candidates and leaves tested), then
+//!    chunks of the top tree's own leaves. A unit's node is named by its *route* (the child
+//!    indices from the root); [`follow`] steps the route's nodes that are not in the worker's
+//!    tree yet, with the engine's ordinary (solver-checked) steps, since the engine has no
+//!    step without feasibility checks. Because each worker explored the top itself, a
+//!    frontier route is always there already: the price of re-deriving is the top's
+//!    exploration once per worker, in parallel.
+//! 3. *Merge* ([`super::merge`]): sequential ids from the top's shape and the subtree sizes,
+//!    then the sequential loops over the inputs and the leaves in id order.
+//!
+//! When the parallel result might differ from `--jobs 1`, it is not used ([`Redo`]) and the
+//! caller checks on one thread: `--max-nodes` reached (which nodes the sequential run cuts
+//! depends on its order), an `unknown` leaf other than an engine limit (Z3's answer may
+//! depend on the solver's history, a timeout on the load), a leaf whose model run
+//! disagrees (the counterexample prints a model, which may depend on the history too),
+//! workers that explored different tops, a worker that panicked or could not start.
+//!
+//! Cancelling (the `cancel` flag) reaches every worker: the main thread relays it to each
+//! worker's engine cancel flag until the workers stop (that also interrupts a Z3 check).
+
+use std::cell::Cell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::merge::{
+    self, Found, IdMap, PlainBehaviour, PlainCheck, PlainHit, PlainInput, PlainValue,
+    TopShape,
+};
+use super::{InputRun, Options, Report};
+use crate::base::SourceMap;
+use crate::engine::{Config, Limits, NodeId, Outcome, Tag};
+use crate::session::{Ended, Loaded, Policy, Session, Stepped};
+use crate::term::Model;
+
+/// The frontier the top exploration aims for, per worker (more units balance better; each
+/// costs a little more top exploration in every worker).
+pub const FRONTIER_PER_WORKER: usize = 8;
+
+/// Top leaves per chunk: the top's candidates are split into this many chunks per worker.
+const CHUNKS_PER_WORKER: usize = 8;
+
+/// What a worker needs to build its own session: plain data.
+#[derive(Clone, Debug)]
+pub struct Recipe {
+    /// The program's text, with the `--assume` texts.
+    pub source: SourceMap,
+    pub entry: Option<String>,
+    pub config: Config,
+}
+
+impl Recipe {
+    /// The recipe of an (unexplored) session.
+    pub fn of(session: &Session) -> Recipe {
+        Recipe {
+            source: session.source().clone(),
+            entry: session.entry().map(str::to_string),
+            config: session.config().clone(),
+        }
+    }
+
+    fn session(&self) -> Result<Session, String> {
+        let failed = |d: Vec<crate::diagnostics::Diagnostic>| {
+            d.first().map_or_else(String::new, |d| d.message.clone())
+        };
+        let mut loaded = Loaded::new(self.source.clone()).map_err(failed)?;
+        let texts = self.source.assumptions.clone();
+        loaded
+            .assume(self.entry.as_deref(), &texts)
+            .map_err(failed)?;
+        Session::new(loaded, self.entry.as_deref(), self.config.clone()).map_err(failed)
+    }
+}
+
+/// How to run the workers.
+#[derive(Clone, Copy, Debug)]
+pub struct Jobs {
+    /// Worker threads (at least 2 to be worth it; 1 works too).
+    pub workers: usize,
+    /// `--max-nodes`.
+    pub max_nodes: usize,
+    /// Each worker's stack (the interpreters recurse in Rust).
+    pub stack_size: usize,
+    /// Tests: the last worker panics once its session is built.
+    pub panic_in_worker: bool,
+}
+
+/// Why the parallel result was not used: check on one thread instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Redo {
+    /// `--max-nodes` was reached.
+    NodeLimit,
+    /// A solver `unknown` leaf (timeout or otherwise), or a leaf without a model.
+    Unknown,
+    /// A leaf's model run disagrees with the leaf (the model may depend on Z3's history).
+    Disagrees,
+    /// The workers' top trees differ.
+    Diverged,
+    /// A worker panicked (its message) or could not start.
+    Worker(String),
+}
+
+/// The result of [`check`].
+#[derive(Clone, Debug)]
+pub enum Parallel {
+    /// The report `--jobs 1` gives.
+    Done(Report),
+    /// Check on one thread instead.
+    Redo(Redo),
+    /// Stopped through the cancel flag.
+    Cancelled,
+}
+
+/// State the workers share.
+struct Shared {
+    /// The next unit to claim.
+    next: AtomicUsize,
+    /// Nodes created below the frontier, all workers together.
+    below: AtomicUsize,
+    /// Stop: a limit was hit, a worker failed, or the caller cancelled.
+    abort: AtomicBool,
+    cancel: Arc<AtomicBool>,
+    /// Every worker's engine cancel flag (the main thread relays `abort`/`cancel` to them).
+    engines: Mutex<Vec<Arc<AtomicBool>>>,
+}
+
+impl Shared {
+    fn stopped(&self) -> bool {
+        self.abort.load(Ordering::Relaxed) || self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// Why a worker stopped early.
+enum Halt {
+    Redo(Redo),
+    Cancelled,
+    /// Another worker stopped everyone (its reason is the one reported).
+    Stopped,
+}
+
+/// One unit's findings.
+struct UnitOut {
+    hits: Vec<PlainHit>,
+    /// (input, some candidate undecided under it).
+    undecided: Vec<usize>,
+    leaves: Vec<(u32, PlainCheck)>,
+}
+
+/// One worker's findings.
+struct WorkerOut {
+    top: TopShape,
+    /// Subtrees explored: (frontier index, first id, end, size with the frontier node).
+    subtrees: Vec<(usize, u32, u32)>,
+    units: Vec<UnitOut>,
+    inputs: Option<Vec<PlainInput>>,
+}
+
+/// Test `session`'s program as [`super::check_with`] does after exploring the whole tree,
+/// on `jobs.workers` threads. `recipe` builds each worker's session.
+pub fn check(recipe: &Recipe, options: &Options, jobs: &Jobs, cancel: &Arc<AtomicBool>) -> Parallel {
+    let workers = jobs.workers.max(1);
+    let shared = Shared {
+        next: AtomicUsize::new(0),
+        below: AtomicUsize::new(0),
+        abort: AtomicBool::new(false),
+        cancel: cancel.clone(),
+        engines: Mutex::new(Vec::new()),
+    };
+    let results: Vec<Result<WorkerOut, Halt>> = std::thread::scope(|s| {
+        let mut handles = Vec::new();
+        for w in 0..workers {
+            let shared = &shared;
+            let spawned = std::thread::Builder::new()
+                .name(format!("symdbg-check-{w}"))
+                .stack_size(jobs.stack_size)
+                .spawn_scoped(s, move || {
+                    let panic = jobs.panic_in_worker && w + 1 == workers;
+                    let run = || {
+                        crate::solver::with_watchdog(|| {
+                            worker(w, workers, shared, recipe, options, jobs, panic)
+                        })
+                    };
+                    catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|p| {
+                        shared.abort.store(true, Ordering::Relaxed);
+                        let msg = p
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| p.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "no message".to_string());
+                        Err(Halt::Redo(Redo::Worker(format!(
+                            "worker {w} panicked: {msg}"
+                        ))))
+                    })
+                });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    shared.abort.store(true, Ordering::Relaxed);
+                    return vec![Err(Halt::Redo(Redo::Worker(format!(
+                        "cannot start a worker thread: {e}"
+                    ))))];
+                }
+            }
+        }
+        // Relay a stop to every engine (a step or a Z3 check in progress) until all end.
+        while !handles.iter().all(|h| h.is_finished()) {
+            if shared.stopped() {
+                for flag in shared.engines.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+                    flag.store(true, Ordering::Relaxed);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(Halt::Redo(Redo::Worker("a worker panicked".to_string())))
+                })
+            })
+            .collect()
+    });
+    if cancel.load(Ordering::Relaxed) {
+        return Parallel::Cancelled;
+    }
+    let mut outs = Vec::new();
+    let mut why = None;
+    for r in results {
+        match r {
+            Ok(out) => outs.push(out),
+            Err(Halt::Cancelled) => return Parallel::Cancelled,
+            Err(Halt::Redo(w)) => why = why.or(Some(w)),
+            Err(Halt::Stopped) => {}
+        }
+    }
+    if outs.len() < workers {
+        return Parallel::Redo(why.unwrap_or(Redo::Worker("a worker stopped".to_string())));
+    }
+    merge_outs(options, jobs, outs)
+}
+
+fn merge_outs(options: &Options, jobs: &Jobs, outs: Vec<WorkerOut>) -> Parallel {
+    let top = &outs[0].top;
+    if outs.iter().any(|o| o.top != *top) {
+        return Parallel::Redo(Redo::Diverged);
+    }
+    let mut sizes = vec![0usize; top.frontier.len()];
+    for o in &outs {
+        for &(j, start, end) in &o.subtrees {
+            sizes[j] = (end - start) as usize + 1;
+        }
+    }
+    if sizes.contains(&0) {
+        return Parallel::Redo(Redo::Diverged);
+    }
+    // The sequential run completes (and the trees are the same) if the whole tree stays
+    // under --max-nodes; otherwise which nodes it cuts depends on its order.
+    let total = top.children.len() + sizes.iter().map(|s| s - 1).sum::<usize>();
+    if total >= jobs.max_nodes {
+        return Parallel::Redo(Redo::NodeLimit);
+    }
+    let (top_ids, base) = merge::sequential_ids(top, &sizes);
+    let Some(inputs) = outs.iter().find_map(|o| o.inputs.clone()) else {
+        return Parallel::Redo(Redo::Diverged);
+    };
+    let mut found = Found {
+        hits: vec![(Vec::new(), false); inputs.len()],
+        inputs,
+        leaves: Vec::new(),
+    };
+    for o in &outs {
+        let map = IdMap {
+            top: &top_ids,
+            base: &base,
+            subtrees: &o.subtrees,
+        };
+        for u in &o.units {
+            for h in &u.hits {
+                found.hits[h.input]
+                    .0
+                    .push((map.get(h.node), h.undecided, h.symbolic.clone()));
+            }
+            for &i in &u.undecided {
+                found.hits[i].1 = true;
+            }
+            for (l, c) in &u.leaves {
+                found.leaves.push((map.get(*l), c.clone()));
+            }
+        }
+    }
+    // A claiming leaf is satisfiable: no model means the solver gave up (a timeout),
+    // which depends on the load and the solver's history.
+    if found.leaves.iter().any(|(_, c)| matches!(c, PlainCheck::NoModel)) {
+        return Parallel::Redo(Redo::Unknown);
+    }
+    let report = merge::report(options, found);
+    if report.precise.is_some() {
+        return Parallel::Redo(Redo::Disagrees);
+    }
+    Parallel::Done(report)
+}
+
+/// The node at the end of `route` (child indices from the root), stepping the nodes on
+/// the way that are still open (ordinary steps, with their solver checks). `None` if the
+/// route leaves the tree.
+pub fn follow(session: &mut Session, route: &[u32]) -> Option<NodeId> {
+    let mut cur = session.tree().root();
+    for &k in route {
+        if session.tree().node(cur).is_open() {
+            session.step(cur, None);
+        }
+        cur = *session.tree().node(cur).children.get(k as usize)?;
+    }
+    Some(cur)
+}
+
+/// The route of a node: its child indices from the root.
+pub fn route(session: &Session, id: NodeId) -> Vec<u32> {
+    let tree = session.tree();
+    let path = tree.path(id);
+    path.windows(2)
+        .map(|w| {
+            let children = &tree.node(w[0]).children;
+            children.iter().position(|&c| c == w[1]).unwrap_or(0) as u32
+        })
+        .collect()
+}
+
+/// The per-input data of one worker: the inputs, their runs and models (made once).
+struct Inputs {
+    plain: Vec<PlainInput>,
+    runs: Vec<Option<(u64, Model)>>,
+}
+
+fn inputs_of(session: &Session, options: &Options) -> Inputs {
+    let mut plain = Vec::new();
+    let mut runs = Vec::new();
+    for inputs in super::random_inputs(session, options.runs, options.seed) {
+        let (run, data) = match super::input_run(session, &inputs) {
+            InputRun::Skipped => (None, None),
+            InputRun::Unfinished => (Some(None), None),
+            InputRun::Ran(b, limit) => (
+                Some(Some(PlainBehaviour::of(&b))),
+                Some((limit, session.input_model(&inputs))),
+            ),
+        };
+        plain.push(PlainInput {
+            inputs: inputs
+                .iter()
+                .map(|(k, v)| (k.clone(), PlainValue::of(v)))
+                .collect(),
+            run,
+        });
+        runs.push(data);
+    }
+    Inputs { plain, runs }
+}
+
+fn worker(
+    w: usize,
+    workers: usize,
+    shared: &Shared,
+    recipe: &Recipe,
+    options: &Options,
+    jobs: &Jobs,
+    panic: bool,
+) -> Result<WorkerOut, Halt> {
+    let mut session = recipe.session().map_err(|e| Halt::Redo(Redo::Worker(e)))?;
+    let engine_cancel = session.engine().cancel_handle();
+    shared
+        .engines
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(engine_cancel.clone());
+    if panic {
+        panic!("SYMDBG_TEST_WORKER_PANIC is set");
+    }
+    let top = explore_top(&mut session, shared, workers, jobs.max_nodes)?;
+    let top_len = top.children.len() as u32;
+    let routes: Vec<Vec<u32>> = top
+        .frontier
+        .iter()
+        .map(|&f| route(&session, NodeId(f)))
+        .collect();
+    let frontier: std::collections::BTreeSet<u32> = top.frontier.iter().copied().collect();
+    // The top's own candidates: its leaves (the frontier is explored by the units).
+    let is_top = |id: NodeId| id.0 < top_len && !frontier.contains(&id.0);
+    let top_candidates = super::candidates(&session, is_top);
+    let chunk = top_candidates
+        .len()
+        .div_ceil(CHUNKS_PER_WORKER * workers)
+        .max(1);
+    let chunks: Vec<&[(NodeId, Vec<crate::term::Term>)]> = top_candidates.chunks(chunk).collect();
+    let units = routes.len() + chunks.len();
+    let is_entry = session.entry().is_some();
+    let mut inputs: Option<Inputs> = None;
+    let mut out = WorkerOut {
+        top,
+        subtrees: Vec::new(),
+        units: Vec::new(),
+        inputs: None,
+    };
+    loop {
+        if shared.cancel.load(Ordering::Relaxed) {
+            return Err(Halt::Cancelled);
+        }
+        if shared.abort.load(Ordering::Relaxed) {
+            return Err(Halt::Stopped);
+        }
+        let u = shared.next.fetch_add(1, Ordering::Relaxed);
+        if u >= units {
+            break;
+        }
+        let (candidates, leaves) = if u < routes.len() {
+            let f = follow(&mut session, &routes[u])
+                .ok_or(Halt::Redo(Redo::Diverged))?;
+            let start = session.tree().len() as u32;
+            explore_subtree(&mut session, f, shared, jobs.max_nodes, &engine_cancel)?;
+            let end = session.tree().len() as u32;
+            out.subtrees.push((u, start, end));
+            let inside = |id: NodeId| id.0 >= start && id.0 < end;
+            if has_solver_unknown(&session, start..end) {
+                shared.abort.store(true, Ordering::Relaxed);
+                return Err(Halt::Redo(Redo::Unknown));
+            }
+            (
+                super::candidates(&session, inside),
+                super::claiming_leaves(&session, inside),
+            )
+        } else {
+            let c = chunks[u - routes.len()].to_vec();
+            let ids: std::collections::BTreeSet<NodeId> = c.iter().map(|(id, _)| *id).collect();
+            let leaves = super::claiming_leaves(&session, |id| ids.contains(&id));
+            (c, leaves)
+        };
+        let inputs = inputs.get_or_insert_with(|| inputs_of(&session, options));
+        out.units
+            .push(test_unit(&mut session, &candidates, &leaves, inputs, is_entry, shared)?);
+    }
+    out.subtrees.sort_by_key(|s| s.1);
+    if w == 0 && inputs.is_none() {
+        inputs = Some(inputs_of(&session, options));
+    }
+    out.inputs = inputs.map(|i| i.plain);
+    Ok(out)
+}
+
+/// A solver `unknown` leaf among the ids `range` (an engine limit's is deterministic).
+fn has_solver_unknown(session: &Session, range: std::ops::Range<u32>) -> bool {
+    range.map(NodeId).any(|id| {
+        let n = session.tree().node(id);
+        n.outcome() == Some(Outcome::Unknown) && n.tag != Some(Tag::Limit)
+    })
+}
+
+/// Explore breadth-first from the root until the frontier is wide enough or the tree
+/// ends; the top's shape.
+fn explore_top(
+    session: &mut Session,
+    shared: &Shared,
+    workers: usize,
+    max_nodes: usize,
+) -> Result<TopShape, Halt> {
+    let target = FRONTIER_PER_WORKER * workers;
+    let mut queue = std::collections::VecDeque::from([session.tree().root()]);
+    while queue.len() < target {
+        let Some(id) = queue.pop_front() else { break };
+        if shared.stopped() {
+            return Err(if shared.cancel.load(Ordering::Relaxed) {
+                Halt::Cancelled
+            } else {
+                Halt::Stopped
+            });
+        }
+        if session.tree().len() >= max_nodes {
+            shared.abort.store(true, Ordering::Relaxed);
+            return Err(Halt::Redo(Redo::NodeLimit));
+        }
+        match session.step(id, None) {
+            Stepped::Children(children) => {
+                queue.extend(children.into_iter().filter(|&c| session.tree().node(c).is_open()))
+            }
+            Stepped::Cancelled => return Err(stopped(shared)),
+            Stepped::NoSuccessors | Stepped::Leaf | Stepped::AlreadyStepped => {}
+        }
+    }
+    let len = session.tree().len() as u32;
+    if has_solver_unknown(session, 0..len) {
+        shared.abort.store(true, Ordering::Relaxed);
+        return Err(Halt::Redo(Redo::Unknown));
+    }
+    let tree = session.tree();
+    Ok(TopShape {
+        children: tree
+            .nodes()
+            .map(|n| n.children.iter().map(|c| c.0).collect())
+            .collect(),
+        frontier: queue.into_iter().map(|id| id.0).collect(),
+    })
+}
+
+fn stopped(shared: &Shared) -> Halt {
+    if shared.cancel.load(Ordering::Relaxed) {
+        Halt::Cancelled
+    } else {
+        Halt::Stopped
+    }
+}
+
+/// Explore a frontier node's subtree depth-first, as the sequential run does, counting
+/// its nodes against `--max-nodes` with the other workers'.
+fn explore_subtree(
+    session: &mut Session,
+    f: NodeId,
+    shared: &Shared,
+    max_nodes: usize,
+    engine_cancel: &Arc<AtomicBool>,
+) -> Result<(), Halt> {
+    let top = session.tree().len();
+    let last = Cell::new(top);
+    let progress = |len: usize| {
+        let delta = len - last.replace(len);
+        let below = shared.below.fetch_add(delta, Ordering::Relaxed) + delta;
+        if below + top >= max_nodes {
+            shared.abort.store(true, Ordering::Relaxed);
+        }
+        if shared.stopped() {
+            engine_cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let limits = Limits {
+        max_nodes: Some(max_nodes),
+        ..Limits::default()
+    };
+    let ran = session.run(f, Policy::Subtree, limits, &progress);
+    match ran.ended {
+        Ended::Done if !shared.stopped() => Ok(()),
+        Ended::NodeLimit => {
+            shared.abort.store(true, Ordering::Relaxed);
+            Err(Halt::Redo(Redo::NodeLimit))
+        }
+        _ if shared.cancel.load(Ordering::Relaxed) => Err(Halt::Cancelled),
+        _ if shared.abort.load(Ordering::Relaxed) => Err(Halt::Redo(Redo::NodeLimit)),
+        _ => Err(stopped(shared)),
+    }
+}
+
+/// Both tests on one unit's candidates and claiming leaves.
+fn test_unit(
+    session: &mut Session,
+    candidates: &[(NodeId, Vec<crate::term::Term>)],
+    leaves: &[NodeId],
+    inputs: &Inputs,
+    is_entry: bool,
+    shared: &Shared,
+) -> Result<UnitOut, Halt> {
+    let mut out = UnitOut {
+        hits: Vec::new(),
+        undecided: Vec::new(),
+        leaves: Vec::new(),
+    };
+    if !candidates.is_empty() {
+        for (i, run) in inputs.runs.iter().enumerate() {
+            let Some((limit, model)) = run else { continue };
+            let hits = super::holding(session, candidates, model, *limit);
+            if hits.any_undecided {
+                out.undecided.push(i);
+            }
+            for (id, m) in hits.all {
+                out.hits.push(PlainHit {
+                    input: i,
+                    node: id.0,
+                    undecided: super::undecided_leaf(session, id),
+                    symbolic: super::leaf_behaviour(session, id, &m, is_entry)
+                        .as_ref()
+                        .map(PlainBehaviour::of),
+                });
+            }
+        }
+    }
+    for &leaf in leaves {
+        if shared.stopped() {
+            return Err(stopped(shared));
+        }
+        let verdict = super::precision(session, leaf, is_entry);
+        out.leaves.push((leaf.0, PlainCheck::of(&verdict)));
+    }
+    Ok(out)
+}
