@@ -193,6 +193,8 @@ impl IdMap<'_> {
 /// What every worker found, in sequential ids.
 pub(super) struct Found {
     pub inputs: Vec<PlainInput>,
+    /// Every unit tested the inputs `0..complete` (the rest only some units).
+    pub complete: usize,
     /// Per input: the hits (sequential id, undecided, symbolic), and whether some
     /// candidate could not be evaluated.
     pub hits: Vec<(Vec<(NodeId, bool, Option<PlainBehaviour>)>, bool)>,
@@ -200,13 +202,17 @@ pub(super) struct Found {
     pub leaves: Vec<(NodeId, PlainCheck)>,
 }
 
-/// The sequential [`super::check_with`]'s report from the workers' findings.
-pub(super) fn report(options: &Options, mut found: Found) -> Report {
+/// The sequential [`super::check_with`]'s report from the workers' findings; `None` if it
+/// needs an input past [`Found::complete`].
+pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
     let mut exhaustive = None;
     let mut undecided = 0;
     let mut unevaluated = 0;
     let mut unfinished = 0;
-    for (input, (hits, any_undecided)) in found.inputs.iter().zip(&mut found.hits) {
+    for (i, (input, (hits, any_undecided))) in found.inputs.iter().zip(&mut found.hits).enumerate() {
+        if i >= found.complete {
+            return None;
+        }
         let concrete = match &input.run {
             None => continue,
             Some(None) => {
@@ -263,7 +269,7 @@ pub(super) fn report(options: &Options, mut found: Found) -> Report {
             PlainCheck::NoModel | PlainCheck::RunFailed | PlainCheck::Agrees => {}
         }
     }
-    Report {
+    Some(Report {
         runs: options.runs,
         exhaustive,
         precise,
@@ -271,7 +277,7 @@ pub(super) fn report(options: &Options, mut found: Found) -> Report {
         undecided,
         unevaluated,
         unfinished,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ use super::merge::{
     self, Found, IdMap, PlainBehaviour, PlainCheck, PlainHit, PlainInput, PlainValue,
     TopShape,
 };
-use super::{InputRun, Options, Report};
+use super::{Behaviour, InputRun, Options, Report, Undecided};
 use crate::base::SourceMap;
 use crate::engine::{Config, Limits, NodeId, Outcome, Tag};
 use crate::session::{Ended, Loaded, Policy, Session, Stepped};
@@ -107,6 +107,9 @@ pub enum Redo {
     Disagrees,
     /// The workers' top trees differ.
     Diverged,
+    /// Two leaves' path conditions hold under one input, and the units stopped testing
+    /// inputs too early to say which is first.
+    Overlap,
     /// A worker panicked (its message) or could not start.
     Worker(String),
 }
@@ -126,6 +129,8 @@ pub enum Parallel {
 struct Shared {
     /// The next unit to claim.
     next: AtomicUsize,
+    /// The first input at which a unit found its leaf disagreeing with the run.
+    first_failure: AtomicUsize,
     /// Nodes created below the frontier, all workers together.
     below: AtomicUsize,
     /// Stop: a limit was hit, a worker failed, or the caller cancelled.
@@ -151,6 +156,8 @@ enum Halt {
 
 /// One unit's findings.
 struct UnitOut {
+    /// The inputs `0..inputs_done` were tested (the rest are past a failure).
+    inputs_done: usize,
     hits: Vec<PlainHit>,
     /// (input, some candidate undecided under it).
     undecided: Vec<usize>,
@@ -172,6 +179,7 @@ pub fn check(recipe: &Recipe, options: &Options, jobs: &Jobs, cancel: &Arc<Atomi
     let workers = jobs.workers.max(1);
     let shared = Shared {
         next: AtomicUsize::new(0),
+        first_failure: AtomicUsize::new(usize::MAX),
         below: AtomicUsize::new(0),
         abort: AtomicBool::new(false),
         cancel: cancel.clone(),
@@ -274,9 +282,16 @@ fn merge_outs(options: &Options, jobs: &Jobs, outs: Vec<WorkerOut>) -> Parallel 
     let Some(inputs) = outs.iter().find_map(|o| o.inputs.clone()) else {
         return Parallel::Redo(Redo::Diverged);
     };
+    let complete = outs
+        .iter()
+        .flat_map(|o| &o.units)
+        .map(|u| u.inputs_done)
+        .min()
+        .unwrap_or(inputs.len());
     let mut found = Found {
         hits: vec![(Vec::new(), false); inputs.len()],
         inputs,
+        complete,
         leaves: Vec::new(),
     };
     for o in &outs {
@@ -304,7 +319,9 @@ fn merge_outs(options: &Options, jobs: &Jobs, outs: Vec<WorkerOut>) -> Parallel 
     if found.leaves.iter().any(|(_, c)| matches!(c, PlainCheck::NoModel)) {
         return Parallel::Redo(Redo::Unknown);
     }
-    let report = merge::report(options, found);
+    let Some(report) = merge::report(options, found) else {
+        return Parallel::Redo(Redo::Overlap);
+    };
     if report.precise.is_some() {
         return Parallel::Redo(Redo::Disagrees);
     }
@@ -340,7 +357,7 @@ pub fn route(session: &Session, id: NodeId) -> Vec<u32> {
 /// The per-input data of one worker: the inputs, their runs and models (made once).
 struct Inputs {
     plain: Vec<PlainInput>,
-    runs: Vec<Option<(u64, Model)>>,
+    runs: Vec<Option<(u64, Model, Behaviour)>>,
 }
 
 fn inputs_of(session: &Session, options: &Options) -> Inputs {
@@ -352,7 +369,7 @@ fn inputs_of(session: &Session, options: &Options) -> Inputs {
             InputRun::Unfinished => (Some(None), None),
             InputRun::Ran(b, limit) => (
                 Some(Some(PlainBehaviour::of(&b))),
-                Some((limit, session.input_model(&inputs))),
+                Some((limit, session.input_model(&inputs), b)),
             ),
         };
         plain.push(PlainInput {
@@ -403,7 +420,6 @@ fn worker(
         .max(1);
     let chunks: Vec<&[(NodeId, Vec<crate::term::Term>)]> = top_candidates.chunks(chunk).collect();
     let units = routes.len() + chunks.len();
-    let is_entry = session.entry().is_some();
     let mut inputs: Option<Inputs> = None;
     let mut out = WorkerOut {
         top,
@@ -446,7 +462,7 @@ fn worker(
         };
         let inputs = inputs.get_or_insert_with(|| inputs_of(&session, options));
         out.units
-            .push(test_unit(&mut session, &candidates, &leaves, inputs, is_entry, shared)?);
+            .push(test_unit(&mut session, &candidates, &leaves, inputs, options, shared)?);
     }
     out.subtrees.sort_by_key(|s| s.1);
     if w == 0 && inputs.is_none() {
@@ -562,32 +578,51 @@ fn test_unit(
     candidates: &[(NodeId, Vec<crate::term::Term>)],
     leaves: &[NodeId],
     inputs: &Inputs,
-    is_entry: bool,
+    options: &Options,
     shared: &Shared,
 ) -> Result<UnitOut, Halt> {
+    let is_entry = session.entry().is_some();
     let mut out = UnitOut {
+        inputs_done: 0,
         hits: Vec::new(),
         undecided: Vec::new(),
         leaves: Vec::new(),
     };
-    if !candidates.is_empty() {
-        for (i, run) in inputs.runs.iter().enumerate() {
-            let Some((limit, model)) = run else { continue };
-            let hits = super::holding(session, candidates, model, *limit);
-            if hits.any_undecided {
-                out.undecided.push(i);
-            }
-            for (id, m) in hits.all {
-                out.hits.push(PlainHit {
-                    input: i,
-                    node: id.0,
-                    undecided: super::undecided_leaf(session, id),
-                    symbolic: super::leaf_behaviour(session, id, &m, is_entry)
-                        .as_ref()
-                        .map(PlainBehaviour::of),
-                });
-            }
+    for (i, run) in inputs.runs.iter().enumerate() {
+        if candidates.is_empty() {
+            break;
         }
+        // Past an input where some unit's leaf disagrees with the run, the sequential
+        // test has stopped (unless another unit's earlier leaf also holds there: the
+        // merge then finds this unit's inputs missing and the check is re-done).
+        if i > shared.first_failure.load(Ordering::Relaxed) {
+            break;
+        }
+        out.inputs_done = i + 1;
+        let Some((limit, model, concrete)) = run else {
+            continue;
+        };
+        let hits = super::holding(session, candidates, model, *limit);
+        if hits.any_undecided {
+            out.undecided.push(i);
+        }
+        for (id, m) in hits.all {
+            let undecided = super::undecided_leaf(session, id);
+            let symbolic = super::leaf_behaviour(session, id, &m, is_entry);
+            let skipped = undecided && options.undecided == Undecided::Skip;
+            if !skipped && symbolic.as_ref().is_some_and(|b| b != concrete) {
+                shared.first_failure.fetch_min(i, Ordering::Relaxed);
+            }
+            out.hits.push(PlainHit {
+                input: i,
+                node: id.0,
+                undecided,
+                symbolic: symbolic.as_ref().map(PlainBehaviour::of),
+            });
+        }
+    }
+    if candidates.is_empty() {
+        out.inputs_done = inputs.runs.len();
     }
     for &leaf in leaves {
         if shared.stopped() {
