@@ -291,8 +291,7 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
             undecided += 1;
             continue;
         }
-        let symbolic = match first.map(|(l, m)| leaf_behaviour(session, l, &m, is_entry))
-        {
+        let symbolic = match first.map(|(l, m)| leaf_behaviour(session, l, &m, is_entry)) {
             Some(None) => {
                 unevaluated += 1;
                 continue;

@@ -49,7 +49,9 @@ impl PlainValue {
 pub(super) type PlainValues = BTreeMap<String, PlainValue>;
 
 fn plain_values(m: &BTreeMap<String, Value>) -> PlainValues {
-    m.iter().map(|(k, v)| (k.clone(), PlainValue::of(v))).collect()
+    m.iter()
+        .map(|(k, v)| (k.clone(), PlainValue::of(v)))
+        .collect()
 }
 
 fn values(m: &PlainValues) -> BTreeMap<String, Value> {
@@ -183,12 +185,19 @@ impl IdMap<'_> {
         if (local as usize) < self.top.len() {
             return NodeId(self.top[local as usize]);
         }
-        let k = self.subtrees.partition_point(|&(_, start, _)| start <= local) - 1;
+        let k = self
+            .subtrees
+            .partition_point(|&(_, start, _)| start <= local)
+            - 1;
         let (j, start, end) = self.subtrees[k];
         debug_assert!(local < end);
         NodeId(self.base[j] + (local - start))
     }
 }
+
+/// The candidates that hold under one input (sequential id, undecided, behaviour), and
+/// whether some candidate could not be evaluated.
+pub(super) type InputHits = (Vec<(NodeId, bool, Option<PlainBehaviour>)>, bool);
 
 /// What every worker found, in sequential ids.
 pub(super) struct Found {
@@ -197,7 +206,7 @@ pub(super) struct Found {
     pub complete: usize,
     /// Per input: the hits (sequential id, undecided, symbolic), and whether some
     /// candidate could not be evaluated.
-    pub hits: Vec<(Vec<(NodeId, bool, Option<PlainBehaviour>)>, bool)>,
+    pub hits: Vec<InputHits>,
     /// Precision verdicts of the claiming leaves.
     pub leaves: Vec<(NodeId, PlainCheck)>,
 }
@@ -209,7 +218,8 @@ pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
     let mut undecided = 0;
     let mut unevaluated = 0;
     let mut unfinished = 0;
-    for (i, (input, (hits, any_undecided))) in found.inputs.iter().zip(&mut found.hits).enumerate() {
+    for (i, (input, (hits, any_undecided))) in found.inputs.iter().zip(&mut found.hits).enumerate()
+    {
         if i >= found.complete {
             return None;
         }
@@ -325,6 +335,9 @@ mod tests {
     fn plain_values_round_trip() {
         let v = Value::Tuple(Rc::from(vec![BigInt::from(1), BigInt::from(-2)].as_slice()));
         assert_eq!(PlainValue::of(&v).value(), v);
-        assert_eq!(PlainValue::of(&Value::Bool(true)).value(), Value::Bool(true));
+        assert_eq!(
+            PlainValue::of(&Value::Bool(true)).value(),
+            Value::Bool(true)
+        );
     }
 }

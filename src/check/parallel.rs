@@ -35,8 +35,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::merge::{
-    self, Found, IdMap, PlainBehaviour, PlainCheck, PlainHit, PlainInput, PlainValue,
-    TopShape,
+    self, Found, IdMap, PlainBehaviour, PlainCheck, PlainHit, PlainInput, PlainValue, TopShape,
 };
 use super::{Behaviour, InputRun, Options, Report, Undecided};
 use crate::base::SourceMap;
@@ -124,7 +123,7 @@ pub enum Redo {
 #[derive(Clone, Debug)]
 pub enum Parallel {
     /// The report `--jobs 1` gives.
-    Done(Report),
+    Done(Box<Report>),
     /// Check on one thread instead.
     Redo(Redo),
     /// Stopped through the cancel flag.
@@ -181,7 +180,12 @@ struct WorkerOut {
 
 /// Test `session`'s program as [`super::check_with`] does after exploring the whole tree,
 /// on `jobs.workers` threads. `recipe` builds each worker's session.
-pub fn check(recipe: &Recipe, options: &Options, jobs: &Jobs, cancel: &Arc<AtomicBool>) -> Parallel {
+pub fn check(
+    recipe: &Recipe,
+    options: &Options,
+    jobs: &Jobs,
+    cancel: &Arc<AtomicBool>,
+) -> Parallel {
     let workers = jobs.workers.max(1);
     let shared = Shared {
         next: AtomicUsize::new(0),
@@ -230,7 +234,12 @@ pub fn check(recipe: &Recipe, options: &Options, jobs: &Jobs, cancel: &Arc<Atomi
         // Relay a stop to every engine (a step or a Z3 check in progress) until all end.
         while !handles.iter().all(|h| h.is_finished()) {
             if shared.stopped() {
-                for flag in shared.engines.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+                for flag in shared
+                    .engines
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .iter()
+                {
                     flag.store(true, Ordering::Relaxed);
                 }
             }
@@ -322,7 +331,11 @@ fn merge_outs(options: &Options, jobs: &Jobs, outs: Vec<WorkerOut>) -> Parallel 
     }
     // A claiming leaf is satisfiable: no model means the solver gave up (a timeout),
     // which depends on the load and the solver's history.
-    if found.leaves.iter().any(|(_, c)| matches!(c, PlainCheck::NoModel)) {
+    if found
+        .leaves
+        .iter()
+        .any(|(_, c)| matches!(c, PlainCheck::NoModel))
+    {
         return Parallel::Redo(Redo::Unknown);
     }
     let Some(report) = merge::report(options, found) else {
@@ -331,7 +344,7 @@ fn merge_outs(options: &Options, jobs: &Jobs, outs: Vec<WorkerOut>) -> Parallel 
     if report.precise.is_some() {
         return Parallel::Redo(Redo::Disagrees);
     }
-    Parallel::Done(report)
+    Parallel::Done(Box::new(report))
 }
 
 /// The node at the end of `route` (child indices from the root), stepping the nodes on
@@ -445,8 +458,7 @@ fn worker(
             break;
         }
         let (candidates, leaves) = if u < routes.len() {
-            let f = follow(&mut session, &routes[u])
-                .ok_or(Halt::Redo(Redo::Diverged))?;
+            let f = follow(&mut session, &routes[u]).ok_or(Halt::Redo(Redo::Diverged))?;
             let start = session.tree().len() as u32;
             explore_subtree(&mut session, f, shared, jobs.max_nodes, &engine_cancel)?;
             let end = session.tree().len() as u32;
@@ -467,8 +479,14 @@ fn worker(
             (c, leaves)
         };
         let inputs = inputs.get_or_insert_with(|| inputs_of(&session, options));
-        out.units
-            .push(test_unit(&mut session, &candidates, &leaves, inputs, options, shared)?);
+        out.units.push(test_unit(
+            &mut session,
+            &candidates,
+            &leaves,
+            inputs,
+            options,
+            shared,
+        )?);
     }
     out.subtrees.sort_by_key(|s| s.1);
     if w == 0 && inputs.is_none() {
@@ -510,9 +528,11 @@ fn explore_top(
             return Err(Halt::Redo(Redo::NodeLimit));
         }
         match session.step(id, None) {
-            Stepped::Children(children) => {
-                queue.extend(children.into_iter().filter(|&c| session.tree().node(c).is_open()))
-            }
+            Stepped::Children(children) => queue.extend(
+                children
+                    .into_iter()
+                    .filter(|&c| session.tree().node(c).is_open()),
+            ),
             Stepped::Cancelled => return Err(stopped(shared)),
             Stepped::NoSuccessors | Stepped::Leaf | Stepped::AlreadyStepped => {}
         }

@@ -50,7 +50,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             // Ctrl-C ends the process (all threads) as with one thread: no flag to set.
             let cancel = Arc::new(AtomicBool::new(false));
             match parallel::check(&recipe, &options, &jobs, &cancel) {
-                Parallel::Done(report) => report,
+                Parallel::Done(report) => *report,
                 other => {
                     if let Parallel::Redo(Redo::Worker(why)) = other {
                         eprintln!("symdbg: warning: {why}; checking on one thread instead");

@@ -24,7 +24,12 @@ fn programs() -> Vec<(String, Vec<&'static str>)> {
         .expect("tests/data/programs")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "py"))
-        .map(|p| format!("tests/data/programs/{}", p.file_name().unwrap().to_string_lossy()))
+        .map(|p| {
+            format!(
+                "tests/data/programs/{}",
+                p.file_name().unwrap().to_string_lossy()
+            )
+        })
         .collect();
     corpus.sort();
     let mut out: Vec<(String, Vec<&str>)> = crate::util::examples()
@@ -35,17 +40,33 @@ fn programs() -> Vec<(String, Vec<&'static str>)> {
     // Failures, bounds, limits, unknowns, entries, folds, other seeds.
     let extra: [(&str, &[&str]); 10] = [
         ("examples/while_program.py", &["--unroll", "2"]),
-        ("tests/data/programs/nested_loops.py", &["--unroll", "2", "--runs", "300"]),
+        (
+            "tests/data/programs/nested_loops.py",
+            &["--unroll", "2", "--runs", "300"],
+        ),
         ("examples/find.py", &["--max-nodes", "25"]),
-        ("tests/data/programs/nested_loops.py", &["--max-nodes", "400"]),
+        (
+            "tests/data/programs/nested_loops.py",
+            &["--max-nodes", "400"],
+        ),
         ("examples/power.py", &["--unroll", "6", "--seed", "7"]),
         ("tests/data/programs/find_entry.py", &["--entry", "find"]),
         ("examples/find_invariant.py", &["--loops", "invariant"]),
-        ("examples/window_sum.py", &["--fold", "auto", "--unroll", "5"]),
+        (
+            "examples/window_sum.py",
+            &["--fold", "auto", "--unroll", "5"],
+        ),
         ("examples/clamp.py", &["--runs", "0"]),
         (
             "tests/data/programs/binary_search.py",
-            &["--entry", "bsearch", "--assume", "len(t) < 4", "--seed", "3"],
+            &[
+                "--entry",
+                "bsearch",
+                "--assume",
+                "len(t) < 4",
+                "--seed",
+                "3",
+            ],
         ),
     ];
     out.extend(extra.iter().map(|(p, a)| (p.to_string(), a.to_vec())));
@@ -67,13 +88,12 @@ fn jobs_output_is_the_sequential_output_on_every_program() {
             let (code1, out1, _) = symdbg(&args);
             assert!(!out1.is_empty(), "{args:?}: no output");
             // Two workers on the text, three on the JSON (the same code prints both).
-            for n in [if json { "3" } else { "2" }] {
-                let mut a = args.clone();
-                a.extend(["--jobs", n]);
-                let (code, out, err) = symdbg(&a);
-                assert_eq!((code, &out), (code1, &out1), "{a:?}\nstderr: {err}");
-                assert!(!err.contains("warning: worker"), "{a:?}: {err}");
-            }
+            let n = if json { "3" } else { "2" };
+            let mut a = args.clone();
+            a.extend(["--jobs", n]);
+            let (code, out, err) = symdbg(&a);
+            assert_eq!((code, &out), (code1, &out1), "{a:?}\nstderr: {err}");
+            assert!(!err.contains("warning: worker"), "{a:?}: {err}");
         }
     }
 }
@@ -111,9 +131,20 @@ fn jobs(workers: usize) -> Jobs {
     }
 }
 
-fn parallel(text: &str, entry: Option<&str>, config: Config, options: &Options, n: usize) -> Parallel {
+fn parallel(
+    text: &str,
+    entry: Option<&str>,
+    config: Config,
+    options: &Options,
+    n: usize,
+) -> Parallel {
     let recipe = Recipe::of(&session_of(text, entry, config));
-    parallel::check(&recipe, options, &jobs(n), &Arc::new(AtomicBool::new(false)))
+    parallel::check(
+        &recipe,
+        options,
+        &jobs(n),
+        &Arc::new(AtomicBool::new(false)),
+    )
 }
 
 /// Generated programs (module runs; `--entry f0` where the program defines it): the parallel
@@ -122,7 +153,9 @@ fn parallel(text: &str, entry: Option<&str>, config: Config, options: &Options, 
 fn parallel_report_is_the_sequential_report_on_generated_programs() {
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (state >> 33) as u32
     };
     let (mut done, mut redone) = (0, 0);
@@ -167,8 +200,9 @@ fn parallel_report_is_the_sequential_report_on_generated_programs() {
 fn parallel_report_is_the_sequential_report_on_the_examples_and_corpus() {
     let mut redone = Vec::new();
     for (file, _) in programs().into_iter().filter(|(_, extra)| extra.is_empty()) {
-        let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&file))
-            .expect("example");
+        let text =
+            std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&file))
+                .expect("example");
         let options = Options {
             runs: 100,
             seed: 0,
@@ -189,7 +223,8 @@ fn parallel_report_is_the_sequential_report_on_the_examples_and_corpus() {
 /// sequential run cuts depends on its order).
 #[test]
 fn node_limit_is_re_done_on_one_thread() {
-    let text = "t: tuple\nn = 0\ni = 0\nwhile i < len(t):\n    if t[i] > 0:\n        n += 1\n    i += 1\n";
+    let text =
+        "t: tuple\nn = 0\ni = 0\nwhile i < len(t):\n    if t[i] > 0:\n        n += 1\n    i += 1\n";
     let mut c = config();
     c.unroll = 12;
     let options = Options {
@@ -255,7 +290,12 @@ fn more_workers_than_work() {
 /// and exit code are `--jobs 1`'s.
 #[test]
 fn a_panicking_worker_is_reported_and_the_check_still_runs() {
-    let args = ["check", "tests/data/programs/nested_loops.py", "--jobs", "2"];
+    let args = [
+        "check",
+        "tests/data/programs/nested_loops.py",
+        "--jobs",
+        "2",
+    ];
     let (code1, out1, _) = symdbg(&args[..2]);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_symdbg"))
         .args(args)
@@ -266,7 +306,10 @@ fn a_panicking_worker_is_reported_and_the_check_still_runs() {
     let (code, stdout, stderr) = crate::util::triple(out);
     assert_eq!((code, stdout), (code1, out1), "{stderr}");
     assert!(stderr.contains("panicked"), "{stderr}");
-    assert!(stderr.contains("checking on one thread instead"), "{stderr}");
+    assert!(
+        stderr.contains("checking on one thread instead"),
+        "{stderr}"
+    );
 }
 
 /// The cancel flag reaches every worker, also inside a long Z3 check (no time limit).

@@ -31,8 +31,6 @@ mod fold;
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.
 mod gen_check;
-/// `check --jobs N`: the sequential output on every program; limits, panics, cancel.
-mod jobs;
 /// Hostile programs under time and memory limits: every limit ends cleanly.
 mod hostile;
 /// Hostile input for the front-end and the terminal: bursts, signals, control characters.
@@ -47,6 +45,8 @@ mod invariant_reports;
 mod invariant_soundness;
 /// Invariant-annotated loops: verifying programs and their one-token mutants.
 mod invariants;
+/// `check --jobs N`: the sequential output on every program; limits, panics, cancel.
+mod jobs;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
 /// `symdbg run`: the --json schema, --dot, --counterexamples, exit codes.
