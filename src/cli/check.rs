@@ -41,8 +41,10 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         if ran.ended == Ended::Done || small == max_nodes {
             check::check_with(&mut session, &options)
         } else {
+            // More workers than cores only add Z3 contexts (about 35 MB each).
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             let jobs = parallel::Jobs {
-                workers: args.jobs.into(),
+                workers: usize::from(args.jobs).min(cores.max(2)),
                 max_nodes,
                 stack_size: super::STACK_SIZE,
                 panic_in_worker: std::env::var_os("SYMDBG_TEST_WORKER_PANIC").is_some(),
