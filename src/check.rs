@@ -27,6 +27,9 @@ use crate::session::{ReplayError, Session};
 use crate::term::Model;
 use crate::term::Term;
 
+mod merge;
+pub mod parallel;
+
 /// One concrete result, comparable between a leaf and a concrete run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Behaviour {
@@ -147,7 +150,7 @@ pub const CUT: &str = "cut";
 /// The leaf's behaviour under `model`; `None` if a value cannot be evaluated although the
 /// model covers its symbols (a quantifier past [`crate::term::EVAL_RANGE_LIMIT`]). Store
 /// terms over other symbols (havoc, opaque calls) are left out, as before.
-fn leaf_behaviour(
+pub(crate) fn leaf_behaviour(
     session: &Session,
     leaf: NodeId,
     model: &Model,
@@ -260,84 +263,35 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         undecided: on_undecided,
     } = *options;
     let is_entry = session.entry().is_some();
-    let engine = session.engine();
-    let candidates: Vec<(NodeId, Vec<Term>)> = engine
-        .tree()
-        .nodes()
-        .filter(|n| n.is_open() || (n.is_leaf() && n.outcome() != Some(Outcome::Infeasible)))
-        .map(|n| (n.id, engine.path_condition(n.id)))
-        .collect();
-    let inputs_of = engine
-        .inputs()
-        .iter()
-        .map(|s| (s.name.to_string(), s.sort.to_type()))
-        .collect::<Vec<_>>();
+    let candidates = candidates(session, |_| true);
 
     // Exhaustiveness.
-    let mut rng = Rng(SplitMix64::new(seed));
     let mut exhaustive = None;
     let mut undecided = 0;
     let mut unevaluated = 0;
     let mut unfinished = 0;
-    for _ in 0..runs {
-        let inputs: BTreeMap<String, Value> = inputs_of
-            .iter()
-            .map(|(n, t)| (n.clone(), rng.value(*t)))
-            .collect();
-        let Some((concrete, limit)) = run(session, &inputs) else {
-            continue;
+    for inputs in random_inputs(session, runs, seed) {
+        let (concrete, limit) = match input_run(session, &inputs) {
+            InputRun::Skipped => continue,
+            InputRun::Unfinished => {
+                unfinished += 1;
+                continue;
+            }
+            InputRun::Ran(c, limit) => (c, limit),
         };
-        // A run past the step budget ends nowhere; a run that violates an `assume` is
-        // outside the inputs the program is about (the SET keeps no leaf for it: its
-        // `infeasible` leaves have unsatisfiable path conditions).
-        if concrete.outcome == Some(Outcome::StepLimit) {
-            unfinished += 1;
-            continue;
-        }
-        if concrete.outcome == Some(Outcome::Infeasible) {
-            continue;
-        }
         let model = session.input_model(&inputs);
-        // Folds (issue 15): each candidate's κs by κ-search under these inputs.
-        let mut kappas = std::collections::HashMap::new();
-        let models: Vec<Option<Model>> = candidates
-            .iter()
-            .map(|(id, _)| {
-                session
-                    .engine()
-                    .with_fold_params_memo(*id, &model, limit, &mut kappas)
-            })
-            .collect();
-        let verdicts: Vec<Option<bool>> = candidates
-            .iter()
-            .zip(&models)
-            .map(|((_, pc), m)| m.as_ref().and_then(|m| holds(m, pc)))
-            .collect();
-        let leaf = candidates
-            .iter()
-            .zip(&verdicts)
-            .find(|(_, v)| **v == Some(true))
-            .map(|((id, _), _)| *id);
-        if leaf.is_none() && verdicts.contains(&None) {
+        let mut hits = holding(session, &candidates, &model, limit);
+        let first = (!hits.all.is_empty()).then(|| hits.all.swap_remove(0));
+        let leaf = first.as_ref().map(|(id, _)| *id);
+        if leaf.is_none() && hits.any_undecided {
             unevaluated += 1;
             continue;
         }
-        if on_undecided == Undecided::Skip
-            && leaf.is_some_and(|l| {
-                let node = session.tree().node(l);
-                node.is_open() || matches!(node.outcome(), Some(Outcome::Bound | Outcome::Unknown))
-            })
-        {
+        if on_undecided == Undecided::Skip && leaf.is_some_and(|l| undecided_leaf(session, l)) {
             undecided += 1;
             continue;
         }
-        let model = candidates
-            .iter()
-            .zip(&models)
-            .find(|((id, _), _)| Some(*id) == leaf)
-            .and_then(|(_, m)| m.clone())
-            .unwrap_or(model);
-        let symbolic = match leaf.map(|l| leaf_behaviour(session, l, &model, is_entry)) {
+        let symbolic = match first.map(|(l, m)| leaf_behaviour(session, l, &m, is_entry)) {
             Some(None) => {
                 unevaluated += 1;
                 continue;
@@ -356,73 +310,20 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
     }
 
     // Precision: every satisfiable leaf that claims a result.
-    let leaves: Vec<NodeId> = session
-        .tree()
-        .nodes()
-        .filter(|n| {
-            matches!(
-                n.outcome(),
-                Some(Outcome::Normal | Outcome::Return | Outcome::Exception(_) | Outcome::Halt)
-            )
-        })
-        .map(|n| n.id)
-        .collect();
+    let leaves = claiming_leaves(session, |_| true);
     let mut precise = None;
     let mut checked = 0;
-    let config = concrete::Config::default();
     for leaf in leaves {
-        let replay = match session.replay(leaf, None, &config) {
-            Ok(r) => r,
-            Err(ReplayError::NoModel(_)) => continue,
-            Err(ReplayError::Run(_)) => {
-                checked += 1;
-                continue;
+        let verdict = precision(session, leaf, is_entry);
+        checked += verdict.checked();
+        match verdict {
+            LeafCheck::Unevaluated => unevaluated += 1,
+            LeafCheck::Unfinished => unfinished += 1,
+            LeafCheck::Wrong(c) => {
+                precise = Some(*c);
+                break;
             }
-        };
-        checked += 1;
-        let inputs = replay.inputs;
-        let model = session.input_model(&inputs);
-        // Folds (issue 15): the real iteration counts, which the model's κs must equal.
-        let limit = kappa_limit(&replay.run);
-        let Some(model) = session.engine().with_fold_params(leaf, &model, limit) else {
-            unevaluated += 1;
-            continue;
-        };
-        let claimed = replay.model.as_ref().map(|m| &m.havoc);
-        let wrong_kappa = session
-            .engine()
-            .folds_on_path(leaf)
-            .into_iter()
-            .find_map(|(_, k)| {
-                let claimed = claimed?.get(&*k.name)?;
-                let real = model.values.get(&k)?;
-                (claimed != real).then(|| {
-                    format!(
-                        "{} = {claimed} in the model, but the run iterates {real} times",
-                        crate::term::display_name(&k.name)
-                    )
-                })
-            });
-        let Some(mut symbolic) = leaf_behaviour(session, leaf, &model, is_entry) else {
-            unevaluated += 1;
-            continue;
-        };
-        let concrete = concrete_behaviour(&replay.run, is_entry);
-        if concrete.outcome == Some(Outcome::StepLimit) {
-            unfinished += 1;
-            continue;
-        }
-        if let Some(why) = wrong_kappa {
-            symbolic.note = Some(why);
-        }
-        if concrete != symbolic {
-            precise = Some(Counterexample {
-                inputs,
-                concrete,
-                symbolic: Some(symbolic),
-                leaf: Some(leaf),
-            });
-            break;
+            LeafCheck::NoModel | LeafCheck::Agrees | LeafCheck::RunFailed => {}
         }
     }
     Report {
@@ -434,4 +335,195 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         unevaluated,
         unfinished,
     }
+}
+
+/// The nodes a random input may end at (leaves other than `infeasible`, and nodes left
+/// open), among those `keep` accepts, in id order, with their path conditions.
+pub(crate) fn candidates(
+    session: &Session,
+    keep: impl Fn(NodeId) -> bool,
+) -> Vec<(NodeId, Vec<Term>)> {
+    let engine = session.engine();
+    engine
+        .tree()
+        .nodes()
+        .filter(|n| n.is_open() || (n.is_leaf() && n.outcome() != Some(Outcome::Infeasible)))
+        .filter(|n| keep(n.id))
+        .map(|n| (n.id, engine.path_condition(n.id)))
+        .collect()
+}
+
+/// The leaves that claim a result (precision replays their models), among those `keep`
+/// accepts, in id order.
+pub(crate) fn claiming_leaves(session: &Session, keep: impl Fn(NodeId) -> bool) -> Vec<NodeId> {
+    session
+        .tree()
+        .nodes()
+        .filter(|n| {
+            matches!(
+                n.outcome(),
+                Some(Outcome::Normal | Outcome::Return | Outcome::Exception(_) | Outcome::Halt)
+            )
+        })
+        .map(|n| n.id)
+        .filter(|&id| keep(id))
+        .collect()
+}
+
+/// The exhaustiveness test's random inputs, in order (the same seed gives the same list).
+pub(crate) fn random_inputs(
+    session: &Session,
+    runs: usize,
+    seed: u64,
+) -> Vec<BTreeMap<String, Value>> {
+    let inputs_of = session
+        .engine()
+        .inputs()
+        .iter()
+        .map(|s| (s.name.to_string(), s.sort.to_type()))
+        .collect::<Vec<_>>();
+    let mut rng = Rng(SplitMix64::new(seed));
+    (0..runs)
+        .map(|_| {
+            inputs_of
+                .iter()
+                .map(|(n, t)| (n.clone(), rng.value(*t)))
+                .collect()
+        })
+        .collect()
+}
+
+/// What the concrete run on one random input means for the exhaustiveness test.
+pub(crate) enum InputRun {
+    /// No verdict and not counted: the interpreter refused the inputs, or the run violates
+    /// an `assume` (outside the inputs the program is about: the SET keeps no leaf for it;
+    /// its `infeasible` leaves have unsatisfiable path conditions).
+    Skipped,
+    /// Past the step budget: it ends nowhere ([`Report::unfinished`]).
+    Unfinished,
+    /// The run's behaviour and its [`kappa_limit`].
+    Ran(Behaviour, u64),
+}
+
+pub(crate) fn input_run(session: &Session, inputs: &BTreeMap<String, Value>) -> InputRun {
+    match run(session, inputs) {
+        None => InputRun::Skipped,
+        Some((c, _)) if c.outcome == Some(Outcome::StepLimit) => InputRun::Unfinished,
+        Some((c, _)) if c.outcome == Some(Outcome::Infeasible) => InputRun::Skipped,
+        Some((c, limit)) => InputRun::Ran(c, limit),
+    }
+}
+
+/// The candidates whose path condition holds under one input's `model`.
+pub(crate) struct Hits {
+    /// In the candidates' order, each with its model (the folds' κs added, issue 15).
+    pub all: Vec<(NodeId, Model)>,
+    /// Some candidate's path condition (or κ) cannot be evaluated under the model.
+    pub any_undecided: bool,
+}
+
+/// Which of `candidates` hold under `model` (`limit`: the run's [`kappa_limit`]).
+pub(crate) fn holding(
+    session: &Session,
+    candidates: &[(NodeId, Vec<Term>)],
+    model: &Model,
+    limit: u64,
+) -> Hits {
+    // Folds (issue 15): each candidate's κs by κ-search under these inputs.
+    let mut kappas = std::collections::HashMap::new();
+    let mut hits = Hits {
+        all: Vec::new(),
+        any_undecided: false,
+    };
+    for (id, pc) in candidates {
+        let m = session
+            .engine()
+            .with_fold_params_memo(*id, model, limit, &mut kappas);
+        match m.as_ref().and_then(|m| holds(m, pc)) {
+            Some(true) => hits.all.extend(m.map(|m| (*id, m))),
+            Some(false) => {}
+            None => hits.any_undecided = true,
+        }
+    }
+    hits
+}
+
+/// A node where a path stopped undecided: left open, a `bound` or an `unknown` leaf.
+pub(crate) fn undecided_leaf(session: &Session, id: NodeId) -> bool {
+    let node = session.tree().node(id);
+    node.is_open() || matches!(node.outcome(), Some(Outcome::Bound | Outcome::Unknown))
+}
+
+/// The precision test's verdict on one leaf.
+pub(crate) enum LeafCheck {
+    /// No model (unsat or undecided): not checked.
+    NoModel,
+    /// The interpreter refused the model's inputs: checked, no verdict.
+    RunFailed,
+    /// The leaf's values cannot be evaluated in Rust under the model.
+    Unevaluated,
+    /// The model's run used up the step budget.
+    Unfinished,
+    /// The run ends as the leaf says.
+    Agrees,
+    /// It does not.
+    Wrong(Box<Counterexample>),
+}
+
+impl LeafCheck {
+    /// How many leaves this verdict counts in [`Report::leaves_checked`].
+    pub(crate) fn checked(&self) -> usize {
+        usize::from(!matches!(self, LeafCheck::NoModel))
+    }
+}
+
+/// Replay one leaf's model concretely and compare ([`LeafCheck`]).
+pub(crate) fn precision(session: &mut Session, leaf: NodeId, is_entry: bool) -> LeafCheck {
+    let config = concrete::Config::default();
+    let replay = match session.replay(leaf, None, &config) {
+        Ok(r) => r,
+        Err(ReplayError::NoModel(_)) => return LeafCheck::NoModel,
+        Err(ReplayError::Run(_)) => return LeafCheck::RunFailed,
+    };
+    let inputs = replay.inputs;
+    let model = session.input_model(&inputs);
+    // Folds (issue 15): the real iteration counts, which the model's κs must equal.
+    let limit = kappa_limit(&replay.run);
+    let Some(model) = session.engine().with_fold_params(leaf, &model, limit) else {
+        return LeafCheck::Unevaluated;
+    };
+    let claimed = replay.model.as_ref().map(|m| &m.havoc);
+    let wrong_kappa = session
+        .engine()
+        .folds_on_path(leaf)
+        .into_iter()
+        .find_map(|(_, k)| {
+            let claimed = claimed?.get(&*k.name)?;
+            let real = model.values.get(&k)?;
+            (claimed != real).then(|| {
+                format!(
+                    "{} = {claimed} in the model, but the run iterates {real} times",
+                    crate::term::display_name(&k.name)
+                )
+            })
+        });
+    let Some(mut symbolic) = leaf_behaviour(session, leaf, &model, is_entry) else {
+        return LeafCheck::Unevaluated;
+    };
+    let concrete = concrete_behaviour(&replay.run, is_entry);
+    if concrete.outcome == Some(Outcome::StepLimit) {
+        return LeafCheck::Unfinished;
+    }
+    if let Some(why) = wrong_kappa {
+        symbolic.note = Some(why);
+    }
+    if concrete != symbolic {
+        return LeafCheck::Wrong(Box::new(Counterexample {
+            inputs,
+            concrete,
+            symbolic: Some(symbolic),
+            leaf: Some(leaf),
+        }));
+    }
+    LeafCheck::Agrees
 }

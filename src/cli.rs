@@ -122,6 +122,9 @@ struct CheckArgs {
     /// Print `{"exhaustive": {"ok", "counterexample"}, "precise": {...}, "runs": N}`
     #[arg(long)]
     json: bool,
+    /// Explore and test independent subtrees on N threads (the output is the same as with 1)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: u16,
     #[command(flatten)]
     explore: ExploreOpts,
 }

@@ -7,22 +7,67 @@ use std::io::Write;
 use serde_json::json;
 
 use super::{CheckArgs, Failure};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use crate::check::parallel::{self, Parallel, Redo};
 use crate::check::{self, Behaviour, Counterexample};
 use crate::concrete::Value;
 use crate::diagnostics::count;
 use crate::engine::{Limits, Outcome};
-use crate::session::Policy;
+use crate::session::{Ended, Policy};
 
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
     let loaded = super::load(&args.file)?;
     let mut session = args.explore.session(loaded, args.loops, true)?;
-    let root = session.tree().root();
-    let limits = Limits {
-        max_nodes: Some(args.explore.max_nodes),
+    let options = check::Options {
+        runs: args.runs,
+        seed: args.seed,
+        undecided: check::Undecided::Counterexample,
+    };
+    let max_nodes = args.explore.max_nodes;
+    let limits = |max_nodes| Limits {
+        max_nodes: Some(max_nodes),
         ..Limits::default()
     };
-    session.run(root, Policy::Subtree, limits, &|_| {});
-    let report = check::check(&mut session, args.runs, args.seed);
+    let root = session.tree().root();
+    let report = if args.jobs > 1 {
+        // A small tree is checked on this thread (the workers' start costs more than they
+        // save): explore up to `SEQUENTIAL_BELOW` nodes; a tree that ends there is the
+        // whole sequential tree.
+        let recipe = parallel::Recipe::of(&session);
+        let small = max_nodes.min(parallel::SEQUENTIAL_BELOW);
+        let ran = session.run(root, Policy::Subtree, limits(small), &|_| {});
+        if ran.ended == Ended::Done || small == max_nodes {
+            check::check_with(&mut session, &options)
+        } else {
+            // More workers than cores only add Z3 contexts (about 35 MB each).
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let jobs = parallel::Jobs {
+                workers: usize::from(args.jobs).min(cores.max(2)),
+                max_nodes,
+                stack_size: super::STACK_SIZE,
+                panic_in_worker: std::env::var_os("SYMDBG_TEST_WORKER_PANIC").is_some(),
+            };
+            // Ctrl-C ends the process (all threads) as with one thread: no flag to set.
+            let cancel = Arc::new(AtomicBool::new(false));
+            match parallel::check(&recipe, &options, &jobs, &cancel) {
+                Parallel::Done(report) => *report,
+                other => {
+                    if let Parallel::Redo(Redo::Worker(why)) = other {
+                        eprintln!("symdbg: warning: {why}; checking on one thread instead");
+                    }
+                    let mut session = recipe.session().map_err(|e| Failure::plain(e, &[]))?;
+                    let root = session.tree().root();
+                    session.run(root, Policy::Subtree, limits(max_nodes), &|_| {});
+                    check::check_with(&mut session, &options)
+                }
+            }
+        }
+    } else {
+        session.run(root, Policy::Subtree, limits(max_nodes), &|_| {});
+        check::check_with(&mut session, &options)
+    };
     let text = if args.json {
         let side = |c: &Option<Counterexample>| {
             json!({

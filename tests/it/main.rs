@@ -45,6 +45,8 @@ mod invariant_reports;
 mod invariant_soundness;
 /// Invariant-annotated loops: verifying programs and their one-token mutants.
 mod invariants;
+/// `check --jobs N`: the sequential output on every program; limits, panics, cancel.
+mod jobs;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
 /// `symdbg run`: the --json schema, --dot, --counterexamples, exit codes.

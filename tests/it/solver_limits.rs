@@ -147,10 +147,17 @@ fn sigint_during_a_z3_check_ends_the_run() {
         "x: int\ny: int\nz: int\nif x > 0 and y > 0 and z > 0:\n    assert x * x * x + y * y * y != z * z * z\n",
     );
     let path = file.to_str().unwrap();
+    // `check --jobs 2` on a tree large enough for the workers (each with a hard check).
+    let wide = program(&format!(
+        "w: int\n{}x: int\ny: int\nz: int\nif x > 0 and y > 0 and z > 0:\n    assert x * x * x + y * y * y != z * z * z\n",
+        (0..8).map(|k| format!("if w > {k}:\n    w += 1\n")).collect::<String>()
+    ));
+    let wide_path = wide.to_str().unwrap();
     for args in [
         vec!["run", path, "--timeout-ms", "0"],
         vec!["run", path, "--timeout-ms", "0", "--json"],
         vec!["check", path, "--timeout-ms", "0"],
+        vec!["check", wide_path, "--timeout-ms", "0", "--jobs", "2"],
     ] {
         let child = spawn(&args);
         // Inside the check by then (it runs for minutes without a limit).
@@ -170,6 +177,7 @@ fn sigint_during_a_z3_check_ends_the_run() {
         assert!(out.is_empty(), "{args:?} printed results: {out}");
     }
     let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_file(&wide);
 }
 
 /// Whether this process ignores SIGINT (bit 2 of `SigIgn` in /proc/self/status).
