@@ -135,20 +135,15 @@ fn every_refutation_is_confirmed_by_z3() {
         };
         let mut query = pc.clone();
         query.extend(facts);
-        if matches!(probe, Atom::Len(_)) {
+        // A length probe is a range `len(t) <= hi`, the others one value.
+        let says = if matches!(probe, Atom::Len(_)) {
             let hi = 1 + rng.below(3) as i64;
-            let says = r.refutes_range(&probe, &big(0), &big(hi));
             query.push(Term::le(term, Term::int(hi)));
-            tried += 1;
-            if says {
-                refuted += 1;
-                let got = Solver::new(SolverConfig::default()).check(&query);
-                assert_eq!(got, SatResult::Unsat, "{query:?} len <= {hi}");
-            }
-            continue;
-        }
-        let says = r.refutes(&[(probe, big(v))]);
-        query.push(Term::eq(term, Term::int(v)));
+            r.refutes_range(&probe, &big(0), &big(hi))
+        } else {
+            query.push(Term::eq(term, Term::int(v)));
+            r.refutes(&[(probe, big(v))])
+        };
         tried += 1;
         if says {
             refuted += 1;
