@@ -14,7 +14,9 @@
 //! minimised, so the final model is minimal for each measure in turn (lexicographically).
 //! Every check runs under the watchdog with what is left of the budget; a check that does
 //! not answer in time (or an `unknown`) keeps the best model found so far, which is always
-//! a model of the path condition.
+//! a model of the path condition. While the tuples' lengths are minimised, only the lengths
+//! of Z3's models are read ([`Best::Lengths`]): Z3's first model may hold a tuple of 60,000
+//! elements, and decoding it, once per probe, cost more than the whole budget.
 //!
 //! Before a probe goes to Z3, [`Refuter`] tries to prove it unsatisfiable by evaluating
 //! the conjuncts that read only what is already fixed and what the probe proposes (the
@@ -25,6 +27,7 @@
 //! the one Z3 alone would find; only which of the equally small models is returned may
 //! differ (the signs of ±1 elements, say), for far fewer checks.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use num_bigint::BigInt;
@@ -32,7 +35,7 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use z3::ast::{Ast, Bool, Int};
 
 use super::incremental::Incremental;
-use super::model::decode;
+use super::model::{decode, length};
 use super::refute::{Atom, Refuter};
 use super::translate::{int_lit, tuple_consts};
 use crate::concrete::Value;
@@ -138,6 +141,51 @@ impl Measure {
     }
 }
 
+/// The best model so far.
+enum Best {
+    Decoded(Model),
+    /// Z3's model, of which only the tuples' lengths were read (while they are minimised).
+    Lengths(z3::Model, BTreeMap<Sym, BigInt>),
+}
+
+impl Best {
+    /// `z`, read for measure `m`: only the lengths if `m` is a length and `z` has tuples.
+    fn read(z: z3::Model, syms: &[Sym], m: Option<&Measure>) -> Best {
+        if matches!(m, None | Some(Measure::Len(_))) {
+            let lengths: Option<BTreeMap<Sym, BigInt>> = syms
+                .iter()
+                .filter(|s| s.sort == Sort::Seq)
+                .map(|s| Some((s.clone(), length(&z, s)?)))
+                .collect();
+            if let Some(lengths) = lengths.filter(|l| !l.is_empty()) {
+                return Best::Lengths(z, lengths);
+            }
+        }
+        Best::Decoded(decode(&z, syms))
+    }
+
+    /// The value of `m` in this model.
+    fn value(&mut self, m: &Measure, syms: &[Sym]) -> BigInt {
+        match (&*self, m) {
+            (Best::Lengths(_, lengths), Measure::Len(s)) => {
+                lengths.get(s).cloned().unwrap_or_default()
+            }
+            _ => m.value(self.decoded(syms)),
+        }
+    }
+
+    /// The model, decoded (once) if it was not.
+    fn decoded(&mut self, syms: &[Sym]) -> &mut Model {
+        if let Best::Lengths(z, _) = self {
+            *self = Best::Decoded(decode(z, syms));
+        }
+        match self {
+            Best::Decoded(m) => m,
+            Best::Lengths(..) => unreachable!("decoded above"),
+        }
+    }
+}
+
 /// `t[k] = 0` for every `k < n`.
 fn zeros(s: &Sym, n: usize) -> Vec<(Atom, BigInt)> {
     (0..n)
@@ -167,14 +215,15 @@ impl Incremental {
         syms: &[Sym],
         budget: Duration,
     ) -> Option<Model> {
-        let mut best = {
-            let _armed = self.arm(self.budget());
-            self.model(syms)?
-        };
         if self.retried.is_some() || budget.is_zero() {
             // A model from a retry's solver: the main one cannot search around it.
-            return Some(best);
+            let _armed = self.arm(self.budget());
+            return self.model(syms);
         }
+        let mut best = {
+            let _armed = self.arm(self.budget());
+            Best::read(self.z3.get_model()?, syms, None)
+        };
         let deadline = Instant::now() + budget;
         let mut proofs = Proofs {
             part,
@@ -195,7 +244,8 @@ impl Incremental {
         while k < measures.len() {
             let m = &measures[k];
             if let Measure::Elements(s, n) = m {
-                if !self.zeros(s, *n, &mut best, syms, deadline, &mut proofs) {
+                let decoded = best.decoded(syms);
+                if !self.zeros(s, *n, decoded, syms, deadline, &mut proofs) {
                     break;
                 }
             }
@@ -215,7 +265,7 @@ impl Incremental {
             k += 1;
         }
         self.z3.pop(1);
-        Some(best)
+        Some(std::mem::take(best.decoded(syms)))
     }
 
     /// Make the elements of tuple `s` (of length at most `n`) zero where possible: all at
@@ -342,12 +392,12 @@ impl Incremental {
     fn shrink(
         &mut self,
         m: &Measure,
-        best: &mut Model,
+        best: &mut Best,
         syms: &[Sym],
         deadline: Instant,
         proofs: &mut Proofs,
     ) -> Option<BigInt> {
-        let mut hi = m.value(best);
+        let mut hi = best.value(m, syms);
         let mut lo = BigInt::zero();
         let mut first = true;
         // A large value is first probed from below (8, 64, 512, ...): a small bound is a
@@ -372,9 +422,13 @@ impl Incremental {
                 lo = mid + 1;
                 continue;
             }
-            if let Some(model) = m.repaired(proofs, best, &mid) {
+            let repaired = match best {
+                Best::Decoded(b) => m.repaired(proofs, b, &mid),
+                Best::Lengths(..) => None,
+            };
+            if let Some(model) = repaired {
                 hi = m.value(&model).min(mid);
-                *best = model;
+                *best = Best::Decoded(model);
                 continue;
             }
             self.z3.push();
@@ -383,13 +437,13 @@ impl Incremental {
             let answer = self.z3.check();
             drop(armed);
             let sat = match answer {
-                z3::SatResult::Sat => self.z3.get_model().map(|z| decode(&z, syms)),
+                z3::SatResult::Sat => self.z3.get_model().map(|z| Best::read(z, syms, Some(m))),
                 _ => None,
             };
             self.z3.pop(1);
             match (answer, sat) {
-                (z3::SatResult::Sat, Some(model)) => {
-                    hi = m.value(&model).min(mid);
+                (z3::SatResult::Sat, Some(mut model)) => {
+                    hi = model.value(m, syms).min(mid);
                     *best = model;
                 }
                 (z3::SatResult::Unsat, _) => lo = mid + 1,

@@ -46,6 +46,12 @@ fn numeral(i: &Int) -> Option<BigInt> {
     }
 }
 
+/// A tuple symbol's length alone (cheap, where decoding a long tuple is not).
+pub(super) fn length(z3_model: &z3::Model, s: &Sym) -> Option<BigInt> {
+    let (len, _) = translate::tuple_consts(s);
+    numeral(&z3_model.eval(&len, true)?)
+}
+
 /// A tuple symbol's value: its length, then each element (see `translate.rs`).
 ///
 /// The elements are read from the element function's table once (its entries, and its

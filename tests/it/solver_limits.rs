@@ -234,6 +234,30 @@ if len(u) > 40 and u[len(u) - 1] > 100000:
     assert_eq!(items.iter().map(|v| v.abs()).sum::<i64>(), 300003, "{out}");
 }
 
+/// Z3's first model of the filter's loop exit holds a tuple of about 60,000 elements;
+/// decoding it once per probe used the whole minimisation budget, and the leaf printed
+/// it. Lengths are now minimised before any tuple is decoded: every model is short.
+#[test]
+fn a_huge_first_model_is_still_minimised() {
+    let src = std::fs::read_to_string("examples/filter_nonnegative.py").unwrap();
+    let (out, _) = run_limited(&src, 10_000, &["--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let models: Vec<&serde_json::Value> = doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.get("model").filter(|m| m.is_object()))
+        .collect();
+    assert_eq!(models.len(), 3, "{out}");
+    for m in models {
+        for (name, v) in m.as_object().unwrap() {
+            if let Some(items) = v.as_array() {
+                assert!(items.len() <= 2, "{name} = {v} in {m}");
+            }
+        }
+    }
+}
+
 /// A satisfiable leaf without a model says why ("no inputs for this path" is for
 /// infeasible paths only), and a node cut by --max-nodes is called a cut by `check`.
 #[test]
