@@ -311,21 +311,10 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
 
     // Precision: every satisfiable leaf that claims a result.
     let leaves = claiming_leaves(session, |_| true);
-    let mut precise = None;
-    let mut checked = 0;
-    for leaf in leaves {
-        let verdict = precision(session, leaf, is_entry);
-        checked += verdict.checked();
-        match verdict {
-            LeafCheck::Unevaluated => unevaluated += 1,
-            LeafCheck::Unfinished => unfinished += 1,
-            LeafCheck::Wrong(c) => {
-                precise = Some(*c);
-                break;
-            }
-            LeafCheck::NoModel | LeafCheck::Agrees | LeafCheck::RunFailed => {}
-        }
-    }
+    let verdicts = leaves
+        .into_iter()
+        .map(|leaf| precision(session, leaf, is_entry));
+    let (precise, checked) = tally(verdicts, &mut unevaluated, &mut unfinished);
     Report {
         runs,
         exhaustive,
@@ -475,6 +464,28 @@ impl LeafCheck {
     pub(crate) fn checked(&self) -> usize {
         usize::from(!matches!(self, LeafCheck::NoModel))
     }
+}
+
+/// The leaves' precision verdicts, in leaf order, summed up: the first wrong leaf (no later
+/// verdict is asked for) and how many leaves were checked; unevaluated and unfinished
+/// leaves are added to those counts. One tally for the one-thread check and the merge of
+/// `--jobs`.
+pub(crate) fn tally(
+    verdicts: impl IntoIterator<Item = LeafCheck>,
+    unevaluated: &mut usize,
+    unfinished: &mut usize,
+) -> (Option<Counterexample>, usize) {
+    let mut checked = 0;
+    for verdict in verdicts {
+        checked += verdict.checked();
+        match verdict {
+            LeafCheck::Unevaluated => *unevaluated += 1,
+            LeafCheck::Unfinished => *unfinished += 1,
+            LeafCheck::Wrong(c) => return (Some(*c), checked),
+            LeafCheck::NoModel | LeafCheck::Agrees | LeafCheck::RunFailed => {}
+        }
+    }
+    (None, checked)
 }
 
 /// Replay one leaf's model concretely and compare ([`LeafCheck`]).

@@ -118,6 +118,25 @@ pub(super) enum PlainCheck {
 }
 
 impl PlainCheck {
+    /// Back on the main thread: the verdict about `leaf` (its id in the one-thread tree).
+    fn into_check(self, leaf: NodeId) -> LeafCheck {
+        match self {
+            PlainCheck::NoModel => LeafCheck::NoModel,
+            PlainCheck::RunFailed => LeafCheck::RunFailed,
+            PlainCheck::Unevaluated => LeafCheck::Unevaluated,
+            PlainCheck::Unfinished => LeafCheck::Unfinished,
+            PlainCheck::Agrees => LeafCheck::Agrees,
+            PlainCheck::Wrong(inputs, concrete, symbolic) => {
+                LeafCheck::Wrong(Box::new(Counterexample {
+                    inputs: values(&inputs),
+                    concrete: concrete.behaviour(),
+                    symbolic: symbolic.as_ref().map(PlainBehaviour::behaviour),
+                    leaf: Some(leaf),
+                }))
+            }
+        }
+    }
+
     pub(super) fn of(c: &LeafCheck) -> PlainCheck {
         match c {
             LeafCheck::NoModel => PlainCheck::NoModel,
@@ -260,25 +279,11 @@ pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
         }
     }
     found.leaves.sort_by_key(|l| l.0);
-    let mut precise = None;
-    let mut checked = 0;
-    for (leaf, verdict) in found.leaves {
-        checked += usize::from(!matches!(verdict, PlainCheck::NoModel));
-        match verdict {
-            PlainCheck::Unevaluated => unevaluated += 1,
-            PlainCheck::Unfinished => unfinished += 1,
-            PlainCheck::Wrong(inputs, concrete, symbolic) => {
-                precise = Some(Counterexample {
-                    inputs: values(&inputs),
-                    concrete: concrete.behaviour(),
-                    symbolic: symbolic.as_ref().map(PlainBehaviour::behaviour),
-                    leaf: Some(leaf),
-                });
-                break;
-            }
-            PlainCheck::NoModel | PlainCheck::RunFailed | PlainCheck::Agrees => {}
-        }
-    }
+    let verdicts = found
+        .leaves
+        .into_iter()
+        .map(|(leaf, verdict)| verdict.into_check(leaf));
+    let (precise, checked) = crate::check::tally(verdicts, &mut unevaluated, &mut unfinished);
     Some(Report {
         runs: options.runs,
         exhaustive,
