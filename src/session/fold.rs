@@ -138,13 +138,7 @@ impl Session {
         if !children.is_empty() {
             self.choices.folds.insert(id, mode);
         }
-        if !children.is_empty() {
-            Stepped::Children(children)
-        } else if self.tree().node(id).is_open() {
-            Stepped::Cancelled
-        } else {
-            Stepped::NoSuccessors
-        }
+        self.stepped(id, children)
     }
 
     /// `=`: node `id` with κ := `n` (the κ of [`Session::fold_param_name`]). `Err`: no fold

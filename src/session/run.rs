@@ -112,6 +112,12 @@ impl Session {
             }
             None => self.engine.step(id),
         };
+        self.stepped(id, children)
+    }
+
+    /// What stepping `id` gave `children` says: children, or none because the step was
+    /// cancelled (the node is still open) or because it has no successors.
+    pub(super) fn stepped(&self, id: NodeId, children: Vec<NodeId>) -> Stepped {
         if !children.is_empty() {
             Stepped::Children(children)
         } else if self.tree().node(id).is_open() {
