@@ -261,20 +261,41 @@ pub fn check(
     if cancel.load(Ordering::Relaxed) {
         return Parallel::Cancelled;
     }
+    match gather(results, workers) {
+        Ok(outs) => merge_outs(options, jobs, outs),
+        Err(p) => p,
+    }
+}
+
+/// Every worker's output, or why there is none. A failed worker is the reason whatever
+/// the others say: its failure stops them (the `abort` flag), and a worker stopped in
+/// the middle of a subtree reports that as a node limit. Which of them stops first
+/// depends on the scheduling, the reason must not.
+fn gather(
+    results: Vec<Result<WorkerOut, Halt>>,
+    workers: usize,
+) -> Result<Vec<WorkerOut>, Parallel> {
     let mut outs = Vec::new();
-    let mut why = None;
+    let mut why: Option<Redo> = None;
     for r in results {
         match r {
             Ok(out) => outs.push(out),
-            Err(Halt::Cancelled) => return Parallel::Cancelled,
-            Err(Halt::Redo(w)) => why = why.or(Some(w)),
+            Err(Halt::Cancelled) => return Err(Parallel::Cancelled),
+            Err(Halt::Redo(w)) => {
+                if why.is_none()
+                    || matches!(w, Redo::Worker(_)) && !matches!(why, Some(Redo::Worker(_)))
+                {
+                    why = Some(w);
+                }
+            }
             Err(Halt::Stopped) => {}
         }
     }
     if outs.len() < workers {
-        return Parallel::Redo(why.unwrap_or(Redo::Worker("a worker stopped".to_string())));
+        let why = why.unwrap_or(Redo::Worker("a worker stopped".to_string()));
+        return Err(Parallel::Redo(why));
     }
-    merge_outs(options, jobs, outs)
+    Ok(outs)
 }
 
 fn merge_outs(options: &Options, jobs: &Jobs, outs: Vec<WorkerOut>) -> Parallel {
@@ -534,4 +555,36 @@ fn test_unit(
         out.leaves.push((leaf.0, PlainCheck::of(&verdict)));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panicked worker is the reason even when another worker, stopped by it in the
+    /// middle of a subtree, comes first with a node limit (a loaded machine's scheduling).
+    #[test]
+    fn a_failed_worker_is_the_reason_whoever_stops_first() {
+        let panicked = || Err(Halt::Redo(Redo::Worker("worker 1 panicked".into())));
+        for results in [
+            vec![Err(Halt::Redo(Redo::NodeLimit)), panicked()],
+            vec![Err(Halt::Stopped), panicked()],
+            vec![panicked(), Err(Halt::Redo(Redo::Unknown))],
+        ] {
+            match gather(results, 2) {
+                Err(Parallel::Redo(Redo::Worker(w))) => assert!(w.contains("panicked"), "{w}"),
+                Err(other) => panic!("{other:?}"),
+                Ok(_) => panic!("outputs"),
+            }
+        }
+        // Without a failed worker the first reason stands.
+        let results = vec![
+            Err(Halt::Redo(Redo::Unknown)),
+            Err(Halt::Redo(Redo::NodeLimit)),
+        ];
+        assert!(matches!(
+            gather(results, 2),
+            Err(Parallel::Redo(Redo::Unknown))
+        ));
+    }
 }
