@@ -14,6 +14,7 @@ mod exec;
 mod run;
 mod source;
 mod testgen;
+mod worker;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -299,6 +300,11 @@ struct ExecArgs {
 /// Run the command line on the process arguments; returns the process exit code.
 pub fn main() -> i32 {
     let args: Vec<OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == worker::WORKER_ARG) {
+        return worker::serve();
+    }
+    // Hard Z3 queries in a process that can be killed (`solver/isolate.rs`).
+    worker::enable();
     let fallback = args.clone();
     let spawned = std::thread::Builder::new()
         .name("symdbg".into())

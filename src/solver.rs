@@ -13,7 +13,9 @@
 //!
 //! Every Z3 call has a time limit ([`SolverConfig::timeout_ms`]), enforced from outside Z3 by
 //! one watchdog thread per engine thread (`solver/interrupt.rs`, [`with_watchdog`]); a
-//! timeout answers `Unknown("timeout")`. [`Solver::model`] decodes a Z3 model into concrete values
+//! timeout answers `Unknown("timeout")`. Queries Z3 may not interrupt (nonlinear,
+//! quantified) run in a solver process that is killed past the limit (`solver/isolate.rs`)
+//! when the binary has registered one ([`isolate_hard_queries`]). [`Solver::model`] decodes a Z3 model into concrete values
 //! (tuples from sequences), and [`Model::eval`] evaluates any term under it in plain Rust.
 //! The translation (`solver/translate.rs`) encodes Python's `//`, `%` and negative indices
 //! exactly, like `Term::to_smt2`.
@@ -26,6 +28,7 @@ mod clusters;
 mod core;
 mod incremental;
 mod interrupt;
+mod isolate;
 mod minimize;
 mod model;
 mod refute;
@@ -47,6 +50,7 @@ use slice::VarsMemo;
 
 pub use self::core::{CoreAnswer, CORE_PART_LIMIT};
 pub use interrupt::{interruptible, with_watchdog, INTERRUPTED};
+pub use isolate::{isolate_hard_queries, serve as serve_isolated, Asked, Isolator, END, MARGIN};
 pub use translate::UNROLL_LIMIT;
 
 /// A concrete value of a model: an int, a bool or a tuple of ints.
@@ -121,6 +125,8 @@ pub struct Solver {
     caching: bool,
     slicing: bool,
     minimize: bool,
+    /// The solver process for hard queries (`solver/isolate.rs`).
+    isolation: isolate::Isolation,
 }
 
 /// The conjuncts that are not `True`, or the answer if one is `False` or none is left.
@@ -147,6 +153,7 @@ impl Solver {
             caching: true,
             slicing: true,
             minimize: true,
+            isolation: isolate::Isolation::default(),
         }
     }
 
@@ -235,6 +242,7 @@ impl Solver {
         }
         let common = self.clusters.sync(pc, &mut self.vars);
         self.z3_same = self.z3_same.min(common);
+        self.isolation.prefix.truncate(common);
         let r = self.check_sliced();
         if r == SatResult::Sat {
             self.clusters.set_sat(self.clusters.len());
@@ -299,6 +307,11 @@ impl Solver {
     /// Ask Z3 about the whole path condition in `clusters`, reusing what the Z3 stack
     /// is known to hold without comparing it.
     fn solve_whole(&mut self) -> SatResult {
+        if self.isolation.wanted_prefix(self.clusters.terms()) {
+            // The Z3 stack is left as it is: `z3_same` still describes it.
+            let terms = self.clusters.terms().to_vec();
+            return self.isolated_check(&terms);
+        }
         self.stats.z3_calls += 1;
         let (r, time) = self.inc.check_from(self.clusters.terms(), self.z3_same);
         self.z3_same = self.clusters.len();
@@ -308,6 +321,9 @@ impl Solver {
 
     /// Ask Z3 about exactly these conjuncts.
     fn solve(&mut self, terms: &[Term]) -> SatResult {
+        if self.isolation.wanted(terms) {
+            return self.isolated_check(terms);
+        }
         self.stats.z3_calls += 1;
         self.z3_same = 0;
         let (r, time) = self.inc.check(terms);
@@ -365,13 +381,20 @@ impl Solver {
             self.stats.cache_hits += 1;
             return Ok(m.clone());
         }
+        let mut syms = BTreeSet::new();
+        part.iter().for_each(|t| t.vars(&mut syms));
+        let syms: Vec<Sym> = syms.into_iter().collect();
+        if self.isolation.wanted(part) {
+            let m = Rc::new(self.isolated_model(part, &syms)?);
+            if let Some(k) = key {
+                self.cache.insert_model(k, m.clone());
+            }
+            return Ok(m);
+        }
         let r = self.solve(part);
         if r != SatResult::Sat {
             return Err(r);
         }
-        let mut syms = BTreeSet::new();
-        part.iter().for_each(|t| t.vars(&mut syms));
-        let syms: Vec<Sym> = syms.into_iter().collect();
         let start = Instant::now();
         let m = if self.minimize {
             let budget = self

@@ -16,7 +16,9 @@
 //!
 //! Interrupting a context that is not in a call is harmless: later calls run normally.
 //! Z3 4.8.12 ignores interrupts in a few places (e.g. its arithmetic solver on a monomial
-//! of high degree, which `translate.rs` avoids by naming products).
+//! of high degree, which `translate.rs` avoids by naming products, and nonlinear problems
+//! such as `y = y * y % 1000003` five times): `isolate.rs` runs such queries in a process
+//! that can be killed.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};

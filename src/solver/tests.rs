@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use num_bigint::BigInt;
 
 mod cores;
+mod isolate;
 mod limits;
 mod property;
 mod tuples;

@@ -1,0 +1,238 @@
+//! Hard queries in a solver process that can be killed: a time limit Z3 cannot ignore.
+//!
+//! The watchdog (`interrupt.rs`) interrupts a Z3 call at its deadline, and Z3 4.8.12
+//! usually stops; on some nonlinear and quantified problems it does not (`y = y * y %
+//! 1000003` five times ran for more than ten minutes at `--timeout-ms 200`). A call that
+//! ignores `Z3_interrupt` cannot be taken back on its thread, so, like KLEE, symdbg asks
+//! such queries of **another process** and kills it when it overruns.
+//!
+//! - **Which queries.** Those with a construct that takes Z3 out of linear arithmetic
+//!   (`term/features.rs`: a nonlinear product, a symbolic divisor, a quantifier, a tuple
+//!   equality of symbolic length) — where the ignored interrupts were seen. Linear queries,
+//!   the common case, stay in this process and incremental. The hardness of a path
+//!   condition's prefix is remembered along it (`Isolation::prefix`), so a check costs
+//!   what changed since the last one, as everywhere in the solver.
+//! - **How.** A check sends the conjuncts (a DAG of numbered nodes, `isolate/wire.rs`); a
+//!   model sends the part and its symbols and gets the minimised model back. The process
+//!   is long-lived (one per solver, started on the first hard query) and runs symdbg's own
+//!   [`Solver`] with the same time limit, so it answers as this process would have,
+//!   `unknown (timeout)` included, and keeps its incremental stack between queries.
+//! - **The limit.** If no answer has come [`MARGIN`] after the query's own limit (for a
+//!   model: the check's limit plus the minimisation budget), or as soon as the cancel flag
+//!   is set (Esc, Ctrl-C), the process is killed (and started again for the next hard
+//!   query); the answer is `Unknown("timeout")` or `Unknown("interrupted")`.
+//! - **Who spawns it.** Only the binary can start itself: the command line registers an
+//!   [`Isolator`] factory ([`isolate_hard_queries`], `cli/worker.rs`, the hidden
+//!   `__solver-worker` subcommand). Without one (the library, unit tests, benches) or when
+//!   the process cannot be started, hard queries run in this process as before.
+
+pub(super) mod wire;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use super::{SatResult, Solver, SolverConfig, INTERRUPTED, MINIMIZE_BUDGET};
+use crate::term::features::term_features;
+use crate::term::{Model, Sym, Term};
+
+/// How long after its limit an isolated query may still answer before it is killed.
+pub const MARGIN: Duration = Duration::from_millis(250);
+
+/// The line that ends a request and an answer.
+pub const END: &str = "end";
+
+/// Drop the hardness memo beyond this many conjuncts (it only saves time).
+const MEMO_LIMIT: usize = 100_000;
+
+/// What became of a request sent to a solver process.
+pub enum Asked {
+    /// Its answer, without the final [`END`] line.
+    Answer(Vec<String>),
+    /// No answer by the deadline: the process was killed.
+    Late,
+    /// The cancel flag was set: the process was killed.
+    Cancelled,
+    /// The process could not be started, or died, or answered nonsense.
+    Failed(String),
+}
+
+/// A solver process (or anything answering requests like one).
+pub trait Isolator {
+    /// Send `request` (lines, ending with [`END`]) and wait for the answer until
+    /// `deadline` (`None`: no limit) or until `cancel` is set; past either, kill the process
+    /// (the next request starts a new one).
+    fn ask(
+        &mut self,
+        request: &str,
+        deadline: Option<Instant>,
+        cancel: Option<&AtomicBool>,
+    ) -> Asked;
+}
+
+/// Makes a solver process for a new [`Solver`] (`None`: hard queries stay in process).
+pub type Factory = fn() -> Option<Box<dyn Isolator>>;
+
+static FACTORY: OnceLock<Factory> = OnceLock::new();
+
+/// Run the hard queries of every solver created from now on in processes made by
+/// `factory` (the command line calls this once; see the module doc).
+pub fn isolate_hard_queries(factory: Factory) {
+    let _ = FACTORY.set(factory);
+}
+
+/// A solver's link to its solver process.
+#[derive(Default)]
+pub(super) struct Isolation {
+    /// Started on the first hard query.
+    process: Option<Box<dyn Isolator>>,
+    /// No factory, or it made no process: everything runs here.
+    off: bool,
+    /// Is the conjunct hard (see the module doc)?
+    memo: HashMap<Term, bool>,
+    /// `prefix[i]`: is one of the first `i + 1` conjuncts of the solver's `clusters` hard?
+    pub prefix: Vec<bool>,
+}
+
+impl Isolation {
+    /// Is `t` hard for Z3 (nonlinear, quantified, ...)?
+    fn hard(&mut self, t: &Term) -> bool {
+        if let Some(&h) = self.memo.get(t) {
+            return h;
+        }
+        if self.memo.len() > MEMO_LIMIT {
+            self.memo.clear();
+        }
+        let h = !term_features(t).is_empty();
+        self.memo.insert(t.clone(), h);
+        h
+    }
+
+    /// Is any of `terms` hard, and is there a process to ask?
+    pub fn wanted(&mut self, terms: &[Term]) -> bool {
+        self.available() && terms.iter().any(|t| self.hard(t))
+    }
+
+    /// Is one of `terms` (the conjuncts of `clusters`, whose first `prefix.len()` are known)
+    /// hard, and is there a process to ask?
+    pub fn wanted_prefix(&mut self, terms: &[Term]) -> bool {
+        if !self.available() {
+            return false;
+        }
+        self.prefix.truncate(terms.len());
+        for t in &terms[self.prefix.len()..] {
+            let h = self.prefix.last().copied().unwrap_or(false) || self.hard(t);
+            self.prefix.push(h);
+        }
+        self.prefix.last().copied().unwrap_or(false)
+    }
+
+    /// Use `process` for the hard queries (tests: a solver process in this process).
+    #[cfg(test)]
+    pub fn set_process(&mut self, process: Box<dyn Isolator>) {
+        self.process = Some(process);
+        self.off = false;
+    }
+
+    fn available(&mut self) -> bool {
+        if self.off {
+            return false;
+        }
+        if self.process.is_none() {
+            self.process = FACTORY.get().and_then(|f| f());
+            self.off = self.process.is_none();
+        }
+        !self.off
+    }
+}
+
+impl Solver {
+    /// Ask the solver process about `terms` (a check, or a model for `syms`). The limit is
+    /// the solver's own plus [`MARGIN`] (plus the minimisation budget for a model).
+    pub(super) fn isolated(
+        &mut self,
+        ask: wire::Ask,
+        terms: &[Term],
+        syms: &[Sym],
+    ) -> (SatResult, Option<Model>) {
+        let started = Instant::now();
+        self.stats.z3_calls += 1;
+        let timeout = self.inc.budget();
+        let limit = timeout.map(|t| match ask {
+            wire::Ask::Check => t + MARGIN,
+            wire::Ask::Model => t + t.min(MINIMIZE_BUDGET) + MARGIN,
+        });
+        let request = wire::request(
+            ask,
+            timeout.map(|t| t.as_millis() as u64),
+            self.minimize,
+            syms,
+            terms,
+        );
+        let cancel = self.inc.cancel.clone();
+        let process = self.isolation.process.as_mut().expect("available");
+        let asked = process.ask(
+            &request,
+            limit.and_then(|l| started.checked_add(l)),
+            cancel.as_deref(),
+        );
+        let r = match asked {
+            Asked::Answer(lines) => wire::parse_answer(&lines, syms)
+                .unwrap_or_else(|e| (SatResult::Unknown(format!("solver process: {e}")), None)),
+            Asked::Late => (SatResult::Unknown("timeout".into()), None),
+            Asked::Cancelled => (SatResult::Unknown(INTERRUPTED.into()), None),
+            Asked::Failed(e) => (SatResult::Unknown(format!("solver process: {e}")), None),
+        };
+        self.stats.z3_time += started.elapsed();
+        r
+    }
+
+    /// A check of `terms` in the solver process.
+    pub(super) fn isolated_check(&mut self, terms: &[Term]) -> SatResult {
+        self.isolated(wire::Ask::Check, terms, &[]).0
+    }
+
+    /// A (minimised) model of `part` for `syms` in the solver process.
+    pub(super) fn isolated_model(
+        &mut self,
+        part: &[Term],
+        syms: &[Sym],
+    ) -> Result<Model, SatResult> {
+        match self.isolated(wire::Ask::Model, part, syms) {
+            (SatResult::Sat, Some(m)) => Ok(m),
+            (SatResult::Sat, None) => Err(SatResult::Unknown("no model".into())),
+            (r, _) => Err(r),
+        }
+    }
+}
+
+/// The solver process's side: answer one request (its lines, without [`END`]) with
+/// `solver` (made, or made again, for the request's time limit), the answer's lines ending
+/// with [`END`]. Runs the query in this process: the caller is the solver process.
+pub fn serve(request: &str, solver: &mut Option<(Option<u64>, Solver)>) -> String {
+    let req = match wire::parse_request(request) {
+        Ok(r) => r,
+        Err(e) => {
+            let r = Err(SatResult::Unknown(format!("bad request: {e}")));
+            return format!("{}{END}\n", wire::answer(&r, &[]));
+        }
+    };
+    if solver.as_ref().is_none_or(|(t, _)| *t != req.timeout_ms) {
+        let s = Solver::new(SolverConfig {
+            timeout_ms: req.timeout_ms,
+        });
+        *solver = Some((req.timeout_ms, s));
+    }
+    let (_, s) = solver.as_mut().expect("made above");
+    s.isolation.off = true;
+    s.set_minimize(req.minimize);
+    let r = match req.ask {
+        wire::Ask::Check => match s.check(&req.terms) {
+            SatResult::Sat => Ok(None),
+            r => Err(r),
+        },
+        wire::Ask::Model => s.try_model(&req.terms, &req.syms).map(Some),
+    };
+    format!("{}{END}\n", wire::answer(&r, &req.syms))
+}
