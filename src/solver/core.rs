@@ -198,6 +198,10 @@ impl Solver {
     ) -> CoreAnswer {
         let own = self.inc.cancel.clone();
         let cancel = cancel.or(own.as_ref());
+        if self.isolation.wanted(parts) {
+            // Z3 may not interrupt these: a process that can be killed (`isolate.rs`).
+            return self.isolated_core(parts, goal, budget, cancel.cloned());
+        }
         with_watchdog(|| self.core_watched(parts, goal, budget, cancel))
     }
 

@@ -13,7 +13,8 @@
 //!   condition's prefix is remembered along it (`Isolation::prefix`), so a check costs
 //!   what changed since the last one, as everywhere in the solver.
 //! - **How.** A check sends the conjuncts (a DAG of numbered nodes, `isolate/wire.rs`); a
-//!   model sends the part and its symbols and gets the minimised model back. The process
+//!   model sends the part and its symbols and gets the minimised model back; an unsat core
+//!   (`core.rs`, for `why`) sends the parts, the goal and the budget. The process
 //!   is long-lived (one per solver, started on the first hard query) and runs symdbg's own
 //!   [`Solver`] with the same time limit, so it answers as this process would have,
 //!   `unknown (timeout)` included, and keeps its incremental stack between queries.
@@ -30,10 +31,10 @@ pub(super) mod wire;
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::{SatResult, Solver, SolverConfig, INTERRUPTED, MINIMIZE_BUDGET};
+use super::{CoreAnswer, SatResult, Solver, SolverConfig, INTERRUPTED, MINIMIZE_BUDGET};
 use crate::term::features::term_features;
 use crate::term::{Model, Sym, Term};
 
@@ -148,49 +149,52 @@ impl Isolation {
 }
 
 impl Solver {
-    /// Ask the solver process about `terms` (a check, or a model for `syms`). The limit is
-    /// the solver's own plus [`MARGIN`] (plus the minimisation budget for a model).
-    pub(super) fn isolated(
+    /// Ask the solver process about `terms` (and `syms`): the answer's lines, or the
+    /// reason there is none. The limit is the solver's own plus [`MARGIN`] (plus the
+    /// minimisation budget for a model; a core's budget bounds its whole computation).
+    fn isolated(
         &mut self,
-        ask: wire::Ask,
+        ask: &wire::Ask,
         terms: &[Term],
         syms: &[Sym],
-    ) -> (SatResult, Option<Model>) {
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Vec<String>, SatResult> {
         let started = Instant::now();
         self.stats.z3_calls += 1;
         let timeout = self.inc.budget();
-        let limit = timeout.map(|t| match ask {
-            wire::Ask::Check => t + MARGIN,
-            wire::Ask::Model => t + t.min(MINIMIZE_BUDGET) + MARGIN,
-        });
+        let limit = match ask {
+            wire::Ask::Check => timeout.map(|t| t + MARGIN),
+            wire::Ask::Model => timeout.map(|t| t + t.min(MINIMIZE_BUDGET) + MARGIN),
+            wire::Ask::Core { budget_ms, .. } => Some(Duration::from_millis(*budget_ms) + MARGIN),
+        };
         let request = wire::request(
             ask,
-            timeout.map(|t| t.as_millis() as u64),
+            timeout.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
             self.minimize,
             syms,
             terms,
         );
-        let cancel = self.inc.cancel.clone();
         let process = self.isolation.process.as_mut().expect("available");
         let asked = process.ask(
             &request,
             limit.and_then(|l| started.checked_add(l)),
             cancel.as_deref(),
         );
-        let r = match asked {
-            Asked::Answer(lines) => wire::parse_answer(&lines, syms)
-                .unwrap_or_else(|e| (SatResult::Unknown(format!("solver process: {e}")), None)),
-            Asked::Late => (SatResult::Unknown("timeout".into()), None),
-            Asked::Cancelled => (SatResult::Unknown(INTERRUPTED.into()), None),
-            Asked::Failed(e) => (SatResult::Unknown(format!("solver process: {e}")), None),
-        };
         self.stats.z3_time += started.elapsed();
-        r
+        match asked {
+            Asked::Answer(lines) => Ok(lines),
+            Asked::Late => Err(SatResult::Unknown("timeout".into())),
+            Asked::Cancelled => Err(SatResult::Unknown(INTERRUPTED.into())),
+            Asked::Failed(e) => Err(failed(e)),
+        }
     }
 
     /// A check of `terms` in the solver process.
     pub(super) fn isolated_check(&mut self, terms: &[Term]) -> SatResult {
-        self.isolated(wire::Ask::Check, terms, &[]).0
+        match self.isolated(&wire::Ask::Check, terms, &[], self.inc.cancel.clone()) {
+            Ok(lines) => wire::parse_answer(&lines, &[]).map_or_else(failed, |(r, _)| r),
+            Err(r) => r,
+        }
     }
 
     /// A (minimised) model of `part` for `syms` in the solver process.
@@ -199,12 +203,38 @@ impl Solver {
         part: &[Term],
         syms: &[Sym],
     ) -> Result<Model, SatResult> {
-        match self.isolated(wire::Ask::Model, part, syms) {
+        let lines = self.isolated(&wire::Ask::Model, part, syms, self.inc.cancel.clone())?;
+        match wire::parse_answer(&lines, syms).map_err(failed)? {
             (SatResult::Sat, Some(m)) => Ok(m),
             (SatResult::Sat, None) => Err(SatResult::Unknown("no model".into())),
             (r, _) => Err(r),
         }
     }
+
+    /// An unsat core of `parts` in the solver process (see [`Solver::core`]).
+    pub(super) fn isolated_core(
+        &mut self,
+        parts: &[Term],
+        goal: &[usize],
+        budget: Duration,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> CoreAnswer {
+        let ask = wire::Ask::Core {
+            budget_ms: u64::try_from(budget.as_millis()).unwrap_or(u64::MAX),
+            goal: goal.to_vec(),
+        };
+        match self.isolated(&ask, parts, &[], cancel) {
+            Ok(lines) => wire::parse_core_answer(&lines, parts.len())
+                .unwrap_or_else(|e| CoreAnswer::Unknown(format!("solver process: {e}"))),
+            Err(SatResult::Unknown(r)) => CoreAnswer::Unknown(r),
+            Err(other) => CoreAnswer::Unknown(format!("solver process: {other:?}")),
+        }
+    }
+}
+
+/// The answer when the solver process failed (could not start, died, answered nonsense).
+fn failed(e: String) -> SatResult {
+    SatResult::Unknown(format!("solver process: {e}"))
 }
 
 /// The solver process's side: answer one request (its lines, without [`END`]) with
@@ -227,12 +257,21 @@ pub fn serve(request: &str, solver: &mut Option<(Option<u64>, Solver)>) -> Strin
     let (_, s) = solver.as_mut().expect("made above");
     s.isolation.off = true;
     s.set_minimize(req.minimize);
-    let r = match req.ask {
+    let r = match &req.ask {
         wire::Ask::Check => match s.check(&req.terms) {
             SatResult::Sat => Ok(None),
             r => Err(r),
         },
         wire::Ask::Model => s.try_model(&req.terms, &req.syms).map(Some),
+        wire::Ask::Core { budget_ms, goal } => {
+            if goal.iter().any(|&g| g >= req.terms.len()) {
+                let r = CoreAnswer::Unknown("bad request: a goal past the parts".into());
+                return format!("{}{END}\n", wire::core_answer(&r));
+            }
+            let budget = Duration::from_millis(*budget_ms);
+            let r = s.core(&req.terms, goal, budget, None);
+            return format!("{}{END}\n", wire::core_answer(&r));
+        }
     };
     format!("{}{END}\n", wire::answer(&r, &req.syms))
 }

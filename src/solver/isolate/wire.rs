@@ -5,7 +5,7 @@
 //! A request:
 //! ```text
 //! symdbg-solver 1
-//! check | model
+//! check | model | core <budget ms> <goal ids…>
 //! timeout <ms> | timeout none
 //! minimize 0 | 1
 //! syms <k>               then k lines `<sort> <name>`
@@ -19,7 +19,8 @@
 //!
 //! An answer: `sat`, `unsat` or `unknown <reason>`; for a `model` request that is `sat`,
 //! then one line per symbol of the request, in order: `i <decimal>`, `b 0|1` or
-//! `t <len> <elements…>`; then `end`.
+//! `t <len> <elements…>`; for a `core` request `core <minimal 0|1> <part ids…>` instead
+//! of `unsat`; then `end`.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -34,12 +35,14 @@ use crate::term::{Model, Sort, Sym, Term, TermKind as K};
 pub const MAGIC: &str = "symdbg-solver 1";
 
 /// What the parent asks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ask {
     /// Is the conjunction of the roots satisfiable?
     Check,
     /// A model of the roots (minimised if asked), for the request's symbols.
     Model,
+    /// An unsat core of the roots (`Solver::core`) within `budget_ms`.
+    Core { budget_ms: u64, goal: Vec<usize> },
 }
 
 /// A decoded request.
@@ -93,17 +96,24 @@ fn op_of(name: &str) -> Result<CmpOp, String> {
 
 /// The request text.
 pub fn request(
-    ask: Ask,
+    ask: &Ask,
     timeout_ms: Option<u64>,
     minimize: bool,
     syms: &[Sym],
     terms: &[Term],
 ) -> String {
     let mut out = format!("{MAGIC}\n");
-    out.push_str(match ask {
-        Ask::Check => "check\n",
-        Ask::Model => "model\n",
-    });
+    match ask {
+        Ask::Check => out.push_str("check\n"),
+        Ask::Model => out.push_str("model\n"),
+        Ask::Core { budget_ms, goal } => {
+            write!(out, "core {budget_ms}").expect("write to a String");
+            for g in goal {
+                write!(out, " {g}").expect("write to a String");
+            }
+            out.push('\n');
+        }
+    }
     match timeout_ms {
         Some(ms) => writeln!(out, "timeout {ms}"),
         None => writeln!(out, "timeout none"),
@@ -248,7 +258,15 @@ pub fn parse_request(text: &str) -> Result<Request, String> {
     let ask = match lines.next()? {
         "check" => Ask::Check,
         "model" => Ask::Model,
-        other => return Err(format!("unknown question `{other}`")),
+        other => match other.strip_prefix("core ") {
+            Some(rest) => {
+                let mut words = rest.split(' ');
+                let budget_ms = number(words.next().unwrap_or_default())?;
+                let goal = words.map(number).collect::<Result<Vec<usize>, _>>()?;
+                Ask::Core { budget_ms, goal }
+            }
+            None => return Err(format!("unknown question `{other}`")),
+        },
     };
     let timeout_ms = match lines.field("timeout")? {
         "none" => None,
@@ -446,4 +464,46 @@ pub fn parse_answer(
         values.insert(s.clone(), v);
     }
     Ok((r, Some(Model { values })))
+}
+
+/// The answer text of a `core` request.
+pub fn core_answer(answer: &crate::solver::CoreAnswer) -> String {
+    use crate::solver::CoreAnswer;
+    match answer {
+        CoreAnswer::Sat => "sat\n".to_string(),
+        CoreAnswer::Unknown(r) => format!("unknown {}\n", r.replace(['\n', '\r'], " ")),
+        CoreAnswer::Unsat { core, minimal } => {
+            let mut out = format!("core {}", u8::from(*minimal));
+            for c in core {
+                write!(out, " {c}").expect("write to a String");
+            }
+            out.push('\n');
+            out
+        }
+    }
+}
+
+/// Decode the answer to a `core` request about `parts` parts.
+pub fn parse_core_answer(
+    lines: &[String],
+    parts: usize,
+) -> Result<crate::solver::CoreAnswer, String> {
+    use crate::solver::CoreAnswer;
+    let first = lines.first().ok_or("an empty answer")?;
+    if first == "sat" {
+        return Ok(CoreAnswer::Sat);
+    }
+    if let Some(reason) = first.strip_prefix("unknown ") {
+        return Ok(CoreAnswer::Unknown(reason.to_string()));
+    }
+    let rest = first
+        .strip_prefix("core ")
+        .ok_or_else(|| format!("not an answer: `{first}`"))?;
+    let mut words = rest.split(' ');
+    let minimal = words.next() == Some("1");
+    let core = words.map(number).collect::<Result<Vec<usize>, _>>()?;
+    if core.is_empty() || core.iter().any(|&c| c >= parts) {
+        return Err(format!("not a core of {parts} parts: `{first}`"));
+    }
+    Ok(CoreAnswer::Unsat { core, minimal })
 }

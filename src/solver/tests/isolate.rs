@@ -107,7 +107,7 @@ fn requests_carry_the_terms_and_symbols_exactly() {
         sym("b", Sort::Bool),
         sym("t", Sort::Seq),
     ];
-    let text = wire::request(wire::Ask::Model, Some(250), true, &syms, &terms);
+    let text = wire::request(&wire::Ask::Model, Some(250), true, &syms, &terms);
     let back = wire::parse_request(&text).expect("parses");
     assert_eq!(back.ask, wire::Ask::Model);
     assert_eq!(back.timeout_ms, Some(250));
@@ -191,5 +191,36 @@ fn a_late_or_cancelled_process_is_a_timeout_or_an_interruption() {
         s.check(&hard2),
         SatResult::Unknown("timeout".into()),
         "asked again"
+    );
+}
+
+/// Unsat cores of hard parts (`why`) come from the process too, the same as here.
+#[test]
+fn cores_of_hard_parts_are_the_processs() {
+    let asked = Rc::new(Cell::new(0));
+    let mut s = isolated(&asked);
+    let (x, y) = (var("x"), var("y"));
+    let parts = [
+        Term::gt(y.clone(), int(0)),
+        Term::eq(Term::mul(x.clone(), x.clone()), int(50)),
+        Term::lt(x.clone(), int(100)),
+    ];
+    let budget = std::time::Duration::from_secs(5);
+    let here = solver().core(&parts, &[1], budget, None);
+    assert!(
+        matches!(here, CoreAnswer::Unsat { ref core, .. } if core == &[1]),
+        "{here:?}"
+    );
+    assert_eq!(s.core(&parts, &[1], budget, None), here);
+    assert_eq!(asked.get(), 1);
+    let sat = [Term::eq(Term::mul(x.clone(), y.clone()), int(6))];
+    assert_eq!(s.core(&sat, &[], budget, None), CoreAnswer::Sat);
+    // A core naming a part that does not exist is refused, not trusted.
+    assert!(super::super::isolate::wire::parse_core_answer(&["core 1 7".into()], 3).is_err());
+    let mut stuck = solver();
+    stuck.isolation.set_process(Box::new(Stuck));
+    assert_eq!(
+        stuck.core(&parts, &[1], budget, None),
+        CoreAnswer::Unknown("timeout".into())
     );
 }
