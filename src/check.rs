@@ -495,6 +495,10 @@ pub(crate) fn precision(session: &mut Session, leaf: NodeId, is_entry: bool) -> 
     let config = concrete::Config::default();
     let replay = match session.replay(leaf, None, &config) {
         Ok(r) => r,
+        // A model too long to materialise: there is one, it cannot be run (no verdict).
+        Err(ReplayError::NoModel(why)) if why.starts_with(crate::term::model::TOO_LARGE) => {
+            return LeafCheck::Unevaluated
+        }
         Err(ReplayError::NoModel(_)) => return LeafCheck::NoModel,
         Err(ReplayError::Run(_)) => return LeafCheck::RunFailed,
     };

@@ -94,8 +94,15 @@ fn huge_models_are_described_not_materialised() {
         let why = leaf["model_unknown_reason"].as_str().unwrap();
         assert!(why.contains("(len 4294967297)"), "{why}");
     }
+    // check cannot replay those models, and says so.
     let e = run_limited(HUGE, &["check", "FILE", "--runs", "5"], 60, MEMORY_KB);
     assert_eq!(e.code, 0, "{}", e.stderr);
+    assert!(
+        e.stdout
+            .contains("skipped (no verdict either way): 2 inputs"),
+        "{}",
+        e.stdout
+    );
     // testgen (through --assume: `assume` is not Python) skips the leaf and says why.
     let dir = temp_dir("caps-testgen");
     let out = dir.join("test_f.py");
@@ -247,4 +254,48 @@ fn identifiers_are_nfkc_normalised_as_in_cpython() {
     assert!(e.stdout.contains("y = 3"), "{}", e.stdout);
     let e = run_limited(src, &["run", "FILE"], 60, MEMORY_KB);
     assert!(e.stdout.contains("0 exceptions"), "{}", e.stdout);
+}
+
+#[test]
+fn program_files_have_a_size_cap() {
+    // 1.2 MB of assignments: refused unread with a message, by every command.
+    let src = "x0 = 0\n".repeat(180_000);
+    assert!(src.len() > 1 << 20);
+    for cmd in ["run", "exec", "check"] {
+        let e = run_limited(&src, &[cmd, "FILE"], 60, MEMORY_KB);
+        assert_eq!(e.code, 2, "{cmd}");
+        assert!(e.stderr.contains("is too large"), "{cmd}: {}", e.stderr);
+    }
+}
+
+#[test]
+fn equals_with_a_huge_kappa_describes_the_model() {
+    // `=` at the exception leaf of deep.py under --fold auto: κ1 = 2^64 used to show
+    // `t = ()` (a length past u64 read as the default), κ1 = 10^8 decoded a tuple of 10^8
+    // elements (3.2 GB) for minutes.
+    let text = std::fs::read_to_string("tests/data/fold/deep.py").unwrap();
+    let mut config = Config::default();
+    config.fold = symdbg::engine::fold::FoldMode::Auto;
+    let setup = super::tui::setup(
+        SourceMap::new("deep.py", text),
+        Some("deep".to_string()),
+        config,
+    );
+    let mut h = Harness::open(setup, 120, 32).unwrap_or_else(|d| panic!("{d:?}"));
+    h.keys("re");
+    for (kappa, len) in [
+        ("18446744073709551616", "18446744073709551617"),
+        ("100000000", "100000001"),
+    ] {
+        h.keys(&format!("={kappa}<Enter>"));
+        let shown = h.app.fold.shown.clone().expect("an instance");
+        assert_eq!(shown.feasible, Some(true), "{shown:?}");
+        assert!(
+            shown.verdict.contains("model too large: t = (")
+                && shown.verdict.contains(&format!("(len {len})")),
+            "{shown:?}"
+        );
+        assert!(!shown.verdict.contains("t = ()"), "{shown:?}");
+        h.keys("<Esc>");
+    }
 }
