@@ -363,6 +363,10 @@ impl Solver {
                 };
                 for part in parts {
                     let m = self.part_model(&part)?;
+                    // A value too long to materialise is said so, never replaced.
+                    if let Some(why) = m.too_large(wanted.iter().copied()) {
+                        return Err(SatResult::Unknown(why));
+                    }
                     let found = m.values.iter().filter(|(s, _)| wanted.contains(s));
                     values.extend(found.map(|(s, v)| (s.clone(), v.clone())));
                 }
@@ -371,7 +375,10 @@ impl Solver {
         for s in syms {
             values.entry(s.clone()).or_insert_with(|| m_default(s));
         }
-        Ok(Model { values })
+        Ok(Model {
+            values,
+            ..Model::default()
+        })
     }
 
     /// A model of one component, for all its symbols.

@@ -39,7 +39,8 @@ use num_bigint::BigInt;
 use crate::concrete::Value;
 use crate::lang::ast::{CmpOp, Type};
 
-pub use model::{Model, EVAL_RANGE_LIMIT};
+pub use build::segments;
+pub use model::{LongTuple, Model, EVAL_RANGE_LIMIT, MODEL_TUPLE_LIMIT};
 pub use pc::{Index as PcIndex, Mirror, PathCondition};
 pub use print::display_name;
 pub use smt2::smt2_declarations;
@@ -163,7 +164,8 @@ pub enum TermKind {
     Cmp(CmpOp, Term, Term),
     SeqEmpty,
     SeqUnit(Term),
-    /// Kept right-nested: the left operand is never a `Concat`.
+    /// Nested either way (an append `t + (x,)` nests to the left, so it costs one node
+    /// and not a copy of `t`'s spine); [`segments`] reads the parts in order.
     Concat(Term, Term),
     Len(Term),
     /// Python indexing, negative indices included; meaningful when `-len <= i < len`.
@@ -323,25 +325,19 @@ impl Term {
 
     /// The elements of a tuple display whose elements are all constants, e.g. `(1, 2)`.
     pub fn as_tuple(&self) -> Option<Vec<BigInt>> {
-        let mut out = Vec::new();
-        let mut t = self;
-        loop {
-            match t.kind() {
-                TermKind::SeqEmpty => return Some(out),
-                TermKind::SeqUnit(x) => {
-                    out.push(x.as_int()?.clone());
-                    return Some(out);
-                }
-                TermKind::Concat(a, b) => {
-                    match a.kind() {
-                        TermKind::SeqUnit(x) => out.push(x.as_int()?.clone()),
-                        _ => return None,
-                    }
-                    t = b;
-                }
-                _ => return None,
-            }
+        if !matches!(
+            self.kind(),
+            TermKind::SeqEmpty | TermKind::SeqUnit(_) | TermKind::Concat(..)
+        ) {
+            return None;
         }
+        build::segments(self)
+            .into_iter()
+            .map(|s| match s.kind() {
+                TermKind::SeqUnit(x) => x.as_int().cloned(),
+                _ => None,
+            })
+            .collect()
     }
 
     /// A concrete value as a constant term.

@@ -18,6 +18,19 @@ use crate::engine::{Limits, Outcome};
 use crate::session::{Ended, Policy};
 
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
+    if args.runs > check::MAX_RUNS {
+        return Err(Failure::plain(
+            format!(
+                "--runs {} is more than symdbg runs: at most {}",
+                args.runs,
+                check::MAX_RUNS
+            ),
+            &[
+                "each run executes the program; a larger count would not end in any useful time"
+                    .to_string(),
+            ],
+        ));
+    }
     let loaded = super::load(&args.file)?;
     let mut session = args.explore.session(loaded, args.loops, true)?;
     let options = check::Options {

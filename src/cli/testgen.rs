@@ -231,11 +231,34 @@ fn relative(target: &Path, base: &Path) -> PathBuf {
 /// `symdbg exec FILE --replay T.jsonl`: run every test of the file concretely and say
 /// which still behave as recorded (the program as CPython runs it: without its
 /// `invariant` lines, as the tests were generated).
+/// Larger `--replay` files are refused unread (testgen's own files are far smaller: a
+/// model's tuple has at most `term::MODEL_TUPLE_LIMIT` elements).
+pub const MAX_REPLAY_BYTES: u64 = 32 << 20;
+
+/// The text of `path`, refused past `cap` bytes (never read into memory whole).
+fn read_capped(path: &Path, cap: u64) -> Result<String, Failure> {
+    use std::io::Read;
+    let name = crate::tui::program_file::display_name(path);
+    let cannot = |e: std::io::Error| Failure::plain(format!("cannot read `{name}`: {e}"), &[]);
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > cap {
+        return Err(Failure::plain(
+            format!("`{name}` is too large: more than {} MiB", cap >> 20),
+            &[
+                "symdbg replays the JSON lines files that `testgen --format jsonl` writes"
+                    .to_string(),
+            ],
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| Failure::plain(format!("`{name}` is not UTF-8 text"), &[]))
+}
+
 pub(super) fn replay(file: &Path, tests: &Path) -> Result<i32, Failure> {
     let loaded = python_program(super::load(file)?)?;
     let source = loaded.source.clone();
-    let text = std::fs::read_to_string(tests)
-        .map_err(|e| Failure::plain(format!("cannot read `{}`: {e}", tests.display()), &[]))?;
+    let text = read_capped(tests, MAX_REPLAY_BYTES)?;
     let mut out = String::new();
     let (mut same, mut differ) = (0, 0);
     for (n, line) in text.lines().enumerate() {

@@ -318,8 +318,19 @@ fn header(cx: Ctx, item: Pair<Rule>, line: Span) -> PResult<Line> {
 
 fn ident(cx: Ctx, p: &Pair<Rule>) -> Ident {
     Ident {
-        name: p.as_str().to_string(),
+        name: name(p.as_str()),
         span: cx.span(p),
+    }
+}
+
+/// An identifier as CPython reads it: NFKC-normalised (PEP 3131), so `𝐱` and `ﬁ` name the
+/// variables `x` and `fi`. ASCII is its own normal form.
+pub(crate) fn name(text: &str) -> String {
+    if text.is_ascii() {
+        text.to_string()
+    } else {
+        use unicode_normalization::UnicodeNormalization;
+        text.nfkc().collect()
     }
 }
 
@@ -331,9 +342,10 @@ fn type_ann(cx: Ctx, p: Pair<Rule>, allow_none: bool) -> PResult<Option<Type>> {
     let name = inner.next();
     let generic = inner.next().is_some();
     let (span, text) = match name {
-        Some(n) if !generic => (cx.span(&n), n.as_str()),
-        _ => (cx.span(&p), p.as_str().trim()),
+        Some(n) if !generic => (cx.span(&n), self::name(n.as_str())),
+        _ => (cx.span(&p), self::name(p.as_str().trim())),
     };
+    let text = text.as_str();
     if text == "None" {
         if allow_none {
             return Ok(None);

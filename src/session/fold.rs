@@ -180,6 +180,11 @@ impl Session {
                     id.0
                 ),
             ),
+            // Feasible, but a value too long to show (`t` of 10^8 elements): said so.
+            SatResult::Unknown(r) if r.starts_with(crate::term::model::TOO_LARGE) => (
+                Some(true),
+                format!("{kappa} = {n} is feasible here; {r}"),
+            ),
             SatResult::Unknown(r) => (None, format!("the solver could not decide ({r})")),
         };
         let mut store: Vec<(String, String)> = view

@@ -242,7 +242,7 @@ proptest! {
                     values.insert(Sym::new("y", Sort::Int), Value::Int(BigInt::from(y)));
                     let elems: Rc<[BigInt]> = (0..l).map(BigInt::from).collect();
                     values.insert(Sym::new("t", Sort::Seq), Value::Tuple(elems));
-                    let m = Model { values };
+                    let m = Model { values, ..Model::default() };
                     prop_assert_eq!(holds(&m, &whole), holds(&m, &kept), "{:?} vs {:?} at x={} y={} len={}", whole, kept, x, y, l);
                 }
             }

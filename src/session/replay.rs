@@ -81,7 +81,10 @@ impl Session {
             .iter()
             .filter_map(|s: &Sym| inputs.get(&*s.name).map(|v| (s.clone(), v.clone())))
             .collect();
-        Model { values }
+        Model {
+            values,
+            ..Model::default()
+        }
     }
 
     /// Replay node `id`: run `inputs` (default: the node's model's) concretely and check

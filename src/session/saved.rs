@@ -65,12 +65,14 @@ pub struct Replayed {
     pub skipped: usize,
     /// Esc (the engine's cancel flag) stopped the replay; the rest was not tried.
     pub cancelled: bool,
+    /// The tree reached the node limit; the rest was not tried.
+    pub limited: bool,
 }
 
 impl Replayed {
     /// Did every step apply?
     pub fn complete(&self) -> bool {
-        self.missing == 0 && self.skipped == 0 && !self.cancelled
+        self.missing == 0 && self.skipped == 0 && !self.cancelled && !self.limited
     }
 }
 
@@ -144,17 +146,24 @@ impl Session {
 
     /// Take the steps of a [`Session::frontier`] (of this or another session of the same
     /// program) in order; `progress` gets the node count after each step. Stops early when
-    /// the engine's cancel flag is set (Esc).
+    /// the engine's cancel flag is set (Esc) or the tree has `max_nodes` nodes (a session
+    /// file is not trusted: it may name millions of steps).
     pub fn replay_frontier(
         &mut self,
         steps: &[FrontierStep],
+        max_nodes: usize,
         progress: &dyn Fn(usize),
     ) -> Replayed {
         // One Z3 watchdog for all the steps (each step outside one would start its own).
-        crate::solver::with_watchdog(|| self.replay_steps(steps, progress))
+        crate::solver::with_watchdog(|| self.replay_steps(steps, max_nodes, progress))
     }
 
-    fn replay_steps(&mut self, steps: &[FrontierStep], progress: &dyn Fn(usize)) -> Replayed {
+    fn replay_steps(
+        &mut self,
+        steps: &[FrontierStep],
+        max_nodes: usize,
+        progress: &dyn Fn(usize),
+    ) -> Replayed {
         let cancel = self.engine.cancel_handle();
         cancel.store(false, Ordering::Relaxed);
         let mut out = Replayed::default();
@@ -180,6 +189,10 @@ impl Session {
             }
             if cancel.load(Ordering::Relaxed) {
                 out.cancelled = true;
+                break;
+            }
+            if self.tree().len() >= max_nodes {
+                out.limited = true;
                 break;
             }
             let stepped = match s.step {
@@ -261,12 +274,12 @@ if s > 3:
             .any(|s| s.step == StepKind::Loop(LoopMode::UnrollOnce)));
         assert_eq!(frontier[0].at, None);
         let mut b = open(LOOP);
-        let r = b.replay_frontier(&frontier, &|_| {});
+        let r = b.replay_frontier(&frontier, usize::MAX, &|_| {});
         assert!(r.complete(), "{r:?}");
         assert_eq!(r.stepped, frontier.len());
         assert_eq!(shape(&a), shape(&b));
         // Replaying again steps nothing.
-        let again = b.replay_frontier(&frontier, &|_| {});
+        let again = b.replay_frontier(&frontier, usize::MAX, &|_| {});
         assert_eq!(again.stepped, 0);
         assert_eq!(again.skipped, frontier.len());
         // Paths name the same nodes in both.
@@ -293,7 +306,9 @@ if s > 3:
             ..Config::default()
         };
         let mut b = Session::open(SourceMap::new("t.py", LOOP), None, config).unwrap();
-        assert!(b.replay_frontier(&a.frontier(), &|_| {}).complete());
+        assert!(b
+            .replay_frontier(&a.frontier(), usize::MAX, &|_| {})
+            .complete());
         assert_eq!(shape(&a), shape(&b));
     }
 
@@ -304,7 +319,7 @@ if s > 3:
         let frontier = a.frontier();
         // The new program has no branch: only the root's chain applies.
         let mut b = open("x: int\ny = 1\nz = y\n");
-        let r = b.replay_frontier(&frontier, &|_| {});
+        let r = b.replay_frontier(&frontier, usize::MAX, &|_| {});
         assert!(r.stepped >= 1 && r.missing + r.skipped > 0, "{r:?}");
         assert!(!r.complete());
         // Hostile steps: forward and self references, huge child indices.
@@ -327,7 +342,7 @@ if s > 3:
             },
         ];
         let mut c = open("x: int\ny = 1\n");
-        let r = c.replay_frontier(&bad, &|_| {});
+        let r = c.replay_frontier(&bad, usize::MAX, &|_| {});
         assert_eq!((r.stepped, r.missing), (1, 3), "{r:?}");
     }
 
@@ -341,7 +356,7 @@ if s > 3:
         let cancel = b.engine().cancel_handle();
         // Esc during the second step's progress report: two steps, then the replay stops.
         let calls = std::cell::Cell::new(0);
-        let r = b.replay_frontier(&frontier, &|_| {
+        let r = b.replay_frontier(&frontier, usize::MAX, &|_| {
             calls.set(calls.get() + 1);
             if calls.get() == 2 {
                 cancel.store(true, Ordering::Relaxed);
@@ -350,9 +365,23 @@ if s > 3:
         assert!(r.cancelled, "{r:?}");
         assert_eq!(r.stepped, 2);
         // Replaying again goes on from there (the cancel flag is cleared).
-        let rest = b.replay_frontier(&frontier, &|_| {});
+        let rest = b.replay_frontier(&frontier, usize::MAX, &|_| {});
         assert_eq!((rest.stepped, rest.skipped), (frontier.len() - 2, 2));
         assert_eq!(shape(&a), shape(&b));
+    }
+
+    #[test]
+    fn a_replay_stops_at_the_node_limit() {
+        let mut a = open(LOOP);
+        a.run(a.tree().root(), Policy::Subtree, Limits::default(), &|_| {});
+        let frontier = a.frontier();
+        assert!(a.tree().len() > 6);
+        let mut b = open(LOOP);
+        let r = b.replay_frontier(&frontier, 5, &|_| {});
+        assert!(r.limited && !r.complete(), "{r:?}");
+        // A step adds a few children at most: the limit is met, not overshot by a subtree.
+        assert!((5..10).contains(&b.tree().len()), "{}", b.tree().len());
+        assert!(r.stepped < frontier.len());
     }
 
     #[test]

@@ -64,6 +64,7 @@ impl Measure {
     fn value(&self, m: &Model) -> BigInt {
         match (self, m.values.get(self.sym())) {
             (Measure::Len(_), Some(Value::Tuple(t))) => BigInt::from(t.len()),
+            (Measure::Len(s), None) if m.long.contains_key(s) => m.long[s].len.clone(),
             (Measure::Abs(_), Some(Value::Int(i))) => i.abs(),
             (Measure::Elements(..), Some(Value::Tuple(t))) => {
                 t.iter().map(|e| e.abs()).max().unwrap_or_default()

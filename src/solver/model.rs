@@ -4,15 +4,18 @@
 use std::collections::BTreeMap;
 
 use num_bigint::BigInt;
+use num_traits::ToPrimitive;
 use z3::ast::{Ast, Int};
 
 use super::translate;
 use crate::concrete::Value;
-use crate::term::{Model, Sort, Sym};
+use crate::term::{LongTuple, Model, Sort, Sym, MODEL_TUPLE_LIMIT};
 
-/// Read the values of `syms` out of a Z3 model (completing it with defaults).
+/// Read the values of `syms` out of a Z3 model (completing it with defaults). A tuple
+/// longer than [`MODEL_TUPLE_LIMIT`] is not materialised: it goes to `Model::long`.
 pub(super) fn decode(z3_model: &z3::Model, syms: &[Sym]) -> Model {
     let mut values = BTreeMap::new();
+    let mut long = BTreeMap::new();
     for s in syms {
         let v = match s.sort {
             Sort::Int => z3_model
@@ -23,14 +26,21 @@ pub(super) fn decode(z3_model: &z3::Model, syms: &[Sym]) -> Model {
                 .eval(&translate::bool_const(s), true)
                 .and_then(|v| v.as_bool())
                 .map(Value::Bool),
-            Sort::Seq => tuple(z3_model, s).map(Value::tuple),
+            Sort::Seq => match tuple(z3_model, s) {
+                Some(Ok(items)) => Some(Value::tuple(items)),
+                Some(Err(t)) => {
+                    long.insert(s.clone(), t);
+                    continue;
+                }
+                None => None,
+            },
         };
         values.insert(
             s.clone(),
             v.unwrap_or_else(|| Value::default_of(s.sort.to_type())),
         );
     }
-    Model { values }
+    Model { values, long }
 }
 
 /// An Int numeral, however large (Z3 prints negative ones as `(- 5)`).
@@ -52,18 +62,53 @@ pub(super) fn length(z3_model: &z3::Model, s: &Sym) -> Option<BigInt> {
     numeral(&z3_model.eval(&len, true)?)
 }
 
-/// A tuple symbol's value: its length, then each element (see `translate.rs`).
+/// A tuple symbol's value: its length, then each element (see `translate.rs`); a
+/// [`LongTuple`] past [`MODEL_TUPLE_LIMIT`] (a length that does not fit any machine
+/// integer included: never the default `()` in its place).
 ///
 /// The elements are read from the element function's table once (its entries, and its
 /// `else` value where it is a numeral), not by one `Z3_model_eval` per element, each of
 /// which walks the table: that is quadratic in the length. Positions the table does not
 /// decide (an `else` that depends on the argument) fall back to `eval`.
-fn tuple(z3_model: &z3::Model, s: &Sym) -> Option<Vec<BigInt>> {
+fn tuple(z3_model: &z3::Model, s: &Sym) -> Option<Result<Vec<BigInt>, LongTuple>> {
     let (len, elems) = translate::tuple_consts(s);
-    let n = z3_model.eval(&len, true)?.as_u64()?;
+    let n = numeral(&z3_model.eval(&len, true)?)?;
+    match n.to_u64() {
+        Some(n) if n <= MODEL_TUPLE_LIMIT => items(z3_model, &elems, n).map(Ok),
+        _ if n.sign() == num_bigint::Sign::Minus => None,
+        _ => Some(Err(long(z3_model, &elems, n))),
+    }
+}
+
+/// A long tuple's length, the entries of its element table and the table's `else`.
+fn long(z3_model: &z3::Model, elems: &z3::FuncDecl, n: BigInt) -> LongTuple {
+    let mut named = Vec::new();
+    let mut other = None;
+    if let Some(table) = z3_model.get_func_interp(elems) {
+        for entry in table.get_entries() {
+            let at = entry
+                .get_args()
+                .first()
+                .and_then(|a| a.as_int())
+                .and_then(|a| numeral(&a));
+            let value = entry.get_value().as_int().and_then(|v| numeral(&v));
+            if let (Some(k), Some(v)) = (at, value) {
+                named.push((k, v));
+            }
+        }
+        other = table
+            .get_else()
+            .and_then(|e| e.as_int())
+            .and_then(|e| numeral(&e));
+    }
+    LongTuple::new(n, named, other)
+}
+
+/// The `n` elements of a tuple (`n` at most [`MODEL_TUPLE_LIMIT`]).
+fn items(z3_model: &z3::Model, elems: &z3::FuncDecl, n: u64) -> Option<Vec<BigInt>> {
     let n_usize = usize::try_from(n).ok()?;
     let mut items: Vec<Option<BigInt>> = vec![None; n_usize];
-    if let Some(table) = z3_model.get_func_interp(&elems) {
+    if let Some(table) = z3_model.get_func_interp(elems) {
         for entry in table.get_entries() {
             let at = entry
                 .get_args()

@@ -341,27 +341,50 @@ impl Translator {
             // Out of range: any value will do.
             K::SeqEmpty => Int::from_i64(0),
             K::SeqUnit(e) => self.int(e),
-            K::Concat(a, b) => {
-                let la = Term::len(a.clone());
-                if let (Some(k), Some(n)) = (known, la.as_int()) {
-                    return if k < n {
-                        self.elem(a, &int_lit(k), Some(k))
-                    } else {
-                        let rest = k - n;
-                        self.elem(b, &int_lit(&rest), Some(&rest))
-                    };
-                }
-                let za = self.int(&la);
-                let in_a = self.elem(a, k, known);
-                let in_b = self.elem(b, &Int::sub(&[k, &za]), None);
-                k.lt(&za).ite(&in_a, &in_b)
-            }
+            K::Concat(..) => self.elem_of_parts(&crate::term::segments(s), k, known),
             K::Ite(c, a, b) => {
                 let c = self.bool(c);
                 c.ite(&self.elem(a, k, known), &self.elem(b, k, known))
             }
             _ => unreachable!("sort error: expected a tuple term"),
         }
+    }
+
+    /// [`Translator::elem`] in a concatenation of `parts` (nested either way; appends nest
+    /// to the left): a constant position picks its part while the lengths before it are
+    /// constants; from the first part of unknown length on, an `ite` per part.
+    fn elem_of_parts(&mut self, parts: &[&Term], k: &Int, known: Option<&BigInt>) -> Int {
+        let mut from = 0;
+        let mut rest = known.cloned();
+        if let Some(r) = rest.as_mut() {
+            while let Some(part) = parts.get(from) {
+                match Term::len((*part).clone()).as_int() {
+                    Some(n) if &*r < n => return self.elem(part, &int_lit(r), Some(r)),
+                    Some(n) => *r -= n,
+                    None => break,
+                }
+                from += 1;
+            }
+        }
+        let parts = &parts[from..];
+        let Some((last, init)) = parts.split_last() else {
+            // Out of range: any value will do.
+            return Int::from_i64(0);
+        };
+        let k = rest.as_ref().map_or_else(|| k.clone(), int_lit);
+        let mut start = Int::from_i64(0);
+        let mut starts = Vec::with_capacity(parts.len());
+        for part in parts {
+            starts.push(start.clone());
+            start = Int::add(&[&start, &self.len(part)]);
+        }
+        let at = |start: &Int| Int::sub(&[&k, start]);
+        let mut out = self.elem(last, &at(&starts[init.len()]), None);
+        for (i, part) in init.iter().enumerate().rev() {
+            let inner = self.elem(part, &at(&starts[i]), None);
+            out = k.lt(&starts[i + 1]).ite(&inner, &out);
+        }
+        out
     }
 
     /// Python's `s[i]`.

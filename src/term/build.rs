@@ -59,16 +59,19 @@ fn offset(base: Term, k: BigInt) -> Term {
     }
 }
 
-/// The parts of a (right-nested) tuple concatenation, left to right.
-pub(super) fn segments(t: &Term) -> Vec<&Term> {
+/// The parts of a tuple concatenation (nested either way), left to right; `()`s dropped.
+pub fn segments(t: &Term) -> Vec<&Term> {
     let mut out = Vec::new();
-    let mut t = t;
-    while let K::Concat(a, b) = t.kind() {
-        out.push(a);
-        t = b;
-    }
-    if !matches!(t.kind(), K::SeqEmpty) {
-        out.push(t);
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        match t.kind() {
+            K::Concat(a, b) => {
+                stack.push(b);
+                stack.push(a);
+            }
+            K::SeqEmpty => {}
+            _ => out.push(t),
+        }
     }
     out
 }
@@ -390,7 +393,8 @@ impl Term {
         match (a.kind(), b.kind()) {
             (K::SeqEmpty, _) => b,
             (_, K::SeqEmpty) => a,
-            (K::Concat(x, y), _) => Term::concat(x.clone(), Term::concat(y.clone(), b)),
+            // (Not re-associated: `t + (x,)` repeated would copy `t`'s spine each time,
+            // quadratic memory over a path.)
             _ => Term::mk(K::Concat(a, b)),
         }
     }

@@ -15,14 +15,93 @@ use crate::semantics;
 /// Quantifiers over more values than this are not evaluated (`eval` returns `None`).
 pub const EVAL_RANGE_LIMIT: u64 = 1 << 20;
 
-/// Concrete values for symbols; a symbol missing from `values` reads as its sort's default
-/// (`0`, `False`, `()`).
+/// Tuples longer than this are not materialised in a model (a `Value::Tuple` of 2^32
+/// elements would need 128 GiB): they are [`LongTuple`]s, shown by their length and the
+/// elements the solver names. (The interpreter's own limit is 4 Mi elements, so no run
+/// could use one anyway.)
+pub const MODEL_TUPLE_LIMIT: u64 = 1 << 20;
+
+/// The most elements of a [`LongTuple`] kept and shown.
+const LONG_SHOWN: usize = 8;
+
+/// Concrete values for symbols; a symbol missing from `values` (and from `long`) reads as
+/// its sort's default (`0`, `False`, `()`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {
     pub values: BTreeMap<Sym, Value>,
+    /// Tuple symbols whose value is too long to materialise. [`Model::eval`] of a term that
+    /// reads one is `None`; a client that needs the value says the model is too large
+    /// ([`Model::too_large`]), never uses a default in its place.
+    pub long: BTreeMap<Sym, LongTuple>,
+}
+
+/// A tuple too long to materialise: its length, the elements the model names (at most
+/// [`LONG_SHOWN`], by position) and the value of the others where the model gives one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LongTuple {
+    pub len: BigInt,
+    pub elems: Vec<(BigInt, BigInt)>,
+    /// More elements were named than `elems` keeps.
+    pub more: bool,
+    pub other: Option<BigInt>,
+}
+
+impl LongTuple {
+    /// From a model's element table: `elems` (position, value) in any order, positions
+    /// outside `0..len` and repeats (the first counts) dropped.
+    pub fn new(len: BigInt, mut elems: Vec<(BigInt, BigInt)>, other: Option<BigInt>) -> Self {
+        elems.retain(|(k, _)| k.sign() != num_bigint::Sign::Minus && *k < len);
+        elems.sort_by(|a, b| a.0.cmp(&b.0));
+        elems.dedup_by(|later, earlier| later.0 == earlier.0);
+        let more = elems.len() > LONG_SHOWN;
+        elems.truncate(LONG_SHOWN);
+        LongTuple {
+            len,
+            elems,
+            more,
+            other,
+        }
+    }
+}
+
+/// `(0, …, 0, 5) (len 4294967297)`: runs of the other elements shortened to `x, …, x`.
+impl std::fmt::Display for LongTuple {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        let gap = |parts: &mut Vec<String>, n: BigInt| {
+            let n = n.to_u64().unwrap_or(u64::MAX);
+            match &self.other {
+                _ if n == 0 => {}
+                None => parts.push("…".to_string()),
+                Some(x) if n <= 2 => (0..n).for_each(|_| parts.push(x.to_string())),
+                Some(x) => parts.extend([x.to_string(), "…".to_string(), x.to_string()]),
+            }
+        };
+        let mut at = BigInt::from(0);
+        for (k, v) in &self.elems {
+            gap(&mut parts, k - &at);
+            parts.push(v.to_string());
+            at = k + 1;
+        }
+        if self.more {
+            parts.push("…".to_string());
+        } else {
+            gap(&mut parts, &self.len - &at);
+        }
+        write!(f, "({}) (len {})", parts.join(", "), self.len)
+    }
 }
 
 impl Model {
+    /// Why this model cannot be used for `syms`: the first of them too long to
+    /// materialise, in words (`model too large: t = (0, …, 0, 5) (len 4294967297)`).
+    pub fn too_large<'a>(&self, syms: impl IntoIterator<Item = &'a Sym>) -> Option<String> {
+        syms.into_iter().find_map(|s| {
+            let t = self.long.get(s)?;
+            Some(format!("{TOO_LARGE}: {} = {t}", s.name))
+        })
+    }
+
     /// The value of `sym` (its default if the model does not mention it).
     pub fn get(&self, sym: &Sym) -> Value {
         self.values
@@ -63,6 +142,9 @@ impl Model {
         .value(t)
     }
 }
+
+/// How every "the model is too large" reason starts.
+pub const TOO_LARGE: &str = "model too large";
 
 /// A term's value decided before the model is asked (see [`Model::eval_with`]).
 pub type Reads<'a> = dyn Fn(&Term) -> Option<Option<Value>> + 'a;
@@ -126,6 +208,8 @@ impl Eval<'_> {
             K::Bool(b) => Value::Bool(*b),
             K::Var(s) => match self.env.iter().rev().find(|(v, _)| v == s) {
                 Some((_, k)) => int(k.clone()),
+                // Never a default in place of a value too long to materialise.
+                None if self.model.long.contains_key(s) => return None,
                 None => self.model.get(s),
             },
             K::Neg(a) => int(-self.int(a)?),
@@ -161,9 +245,16 @@ impl Eval<'_> {
             }
             K::SeqEmpty => Value::tuple(Vec::new()),
             K::SeqUnit(a) => Value::tuple(vec![self.int(a)?]),
-            K::Concat(a, b) => {
-                let mut items = self.tuple(a)?.to_vec();
-                items.extend(self.tuple(b)?.iter().cloned());
+            // The parts at once: evaluating (and keeping) every prefix of a long chain of
+            // appends would take memory quadratic in its length.
+            K::Concat(..) => {
+                let mut items = Vec::new();
+                for part in super::segments(t) {
+                    items.extend(self.tuple(part)?.iter().cloned());
+                    if items.len() as u64 > MODEL_TUPLE_LIMIT {
+                        return None;
+                    }
+                }
                 Value::tuple(items)
             }
             K::Len(a) => int(BigInt::from(self.tuple(a)?.len())),

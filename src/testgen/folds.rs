@@ -72,6 +72,7 @@ pub fn fold_params(
             .iter()
             .filter_map(|s| inputs.get(&*s.name).map(|v| (s.clone(), v.clone())))
             .collect(),
+        ..Model::default()
     };
     let limit = crate::check::kappa_limit(run);
     let real = engine.with_fold_params(leaf, &model, limit);

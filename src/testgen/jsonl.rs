@@ -106,6 +106,11 @@ fn value(j: &Json) -> Result<Value, String> {
     };
     match j {
         Json::Bool(b) => Ok(Value::Bool(*b)),
+        Json::Array(items) if items.len() as u64 > crate::term::MODEL_TUPLE_LIMIT => Err(format!(
+            "a tuple of {} elements is longer than symdbg replays ({})",
+            items.len(),
+            crate::term::MODEL_TUPLE_LIMIT
+        )),
         Json::Array(items) => Ok(Value::tuple(
             items.iter().map(int).collect::<Result<_, _>>()?,
         )),

@@ -496,6 +496,8 @@ impl App {
 pub fn no_model(reason: &str) -> String {
     match reason {
         "infeasible" | "unsat" => "the path is infeasible (no inputs reach it)".to_string(),
+        // (a value too long to materialise: shown by its length, not replaced)
+        r if r.starts_with(crate::term::model::TOO_LARGE) => r.to_string(),
         r => format!("the solver gave up on this path ({r}); it may be feasible"),
     }
 }

@@ -2,7 +2,7 @@
 //! (every command reads through here: `cli` wraps it), and the file's [`Stamp`], which the
 //! debugger compares to notice that the file changed on disk.
 
-use std::io::ErrorKind;
+use std::io::{ErrorKind, Read};
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -24,8 +24,14 @@ impl ReadError {
     }
 }
 
-/// Read `path` as minipy source: it must exist, be a file, be UTF-8 (the position of the
-/// first bad byte is reported) and not be empty. A leading byte-order mark is dropped.
+/// Larger program files are refused unread. The front-end and the engine take memory
+/// linear in the program, but a few hundred bytes per byte of source (a 3-million-element
+/// tuple literal needed 5.4 GB); 1 MiB of minipy keeps that well under a gigabyte.
+pub const MAX_PROGRAM_BYTES: u64 = 1 << 20;
+
+/// Read `path` as minipy source: it must exist, be a file of at most
+/// [`MAX_PROGRAM_BYTES`], be UTF-8 (the position of the first bad byte is reported) and
+/// not be empty. A leading byte-order mark is dropped.
 pub fn read_program(path: &Path) -> Result<SourceMap, ReadError> {
     // Shown in every message and header: control characters escaped.
     let name = display_name(path);
@@ -34,14 +40,28 @@ pub fn read_program(path: &Path) -> Result<SourceMap, ReadError> {
             "`{name}` is a directory, not a minipy file"
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| {
+    let cannot = |e: std::io::Error| {
         let why = match e.kind() {
             ErrorKind::NotFound => "no such file".to_string(),
             ErrorKind::PermissionDenied => "permission denied".to_string(),
             _ => e.to_string(),
         };
         ReadError::new(format!("cannot read `{name}`: {why}"))
-    })?;
+    };
+    // At most one byte past the cap is read (a device or a pipe may never end).
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_PROGRAM_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_PROGRAM_BYTES {
+        return Err(ReadError {
+            message: format!(
+                "`{name}` is too large: symdbg reads programs of at most {} MiB",
+                MAX_PROGRAM_BYTES >> 20
+            ),
+            notes: vec!["split the program, or explore a smaller part of it".to_string()],
+        });
+    }
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {

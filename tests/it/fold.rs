@@ -55,6 +55,7 @@ fn symbolic_ending_among(
             .iter()
             .map(|s| (s.clone(), inputs[&*s.name].clone()))
             .collect(),
+        ..Model::default()
     };
     let leaves: Vec<NodeId> = e
         .tree()

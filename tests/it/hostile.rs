@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 /// Address space for a run (KiB): the CLI's 512 MiB stack, Z3 and the heap fit in it.
-const MEMORY_KB: u64 = 3 << 20;
+pub(crate) const MEMORY_KB: u64 = 3 << 20;
 
 /// A run's end.
-struct Ended {
-    code: i32,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Ended {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 fn temp_file(contents: &str) -> PathBuf {
@@ -32,7 +32,7 @@ fn temp_file(contents: &str) -> PathBuf {
 
 /// Run `symdbg ARGS...` (FILE stands for a file holding `src`) within `secs` seconds and
 /// `memory_kb` of address space; check that it ended cleanly.
-fn run_limited(src: &str, args: &[&str], secs: u64, memory_kb: u64) -> Ended {
+pub(crate) fn run_limited(src: &str, args: &[&str], secs: u64, memory_kb: u64) -> Ended {
     let path = temp_file(src);
     let file = path.to_str().unwrap().to_string();
     let args: Vec<String> = args
@@ -112,7 +112,7 @@ fn run(src: &str, args: &[&str]) -> Ended {
     run_limited(src, args, 60, MEMORY_KB)
 }
 
-fn json(e: &Ended) -> Value {
+pub(crate) fn json(e: &Ended) -> Value {
     serde_json::from_str(&e.stdout).unwrap_or_else(|err| panic!("bad JSON: {err}"))
 }
 

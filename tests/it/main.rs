@@ -33,6 +33,8 @@ mod gen;
 mod gen_check;
 /// Hostile programs under time and memory limits: every limit ends cleanly.
 mod hostile;
+/// Issue 22 items 2, 4, 5, 6, 9: huge models, session restore, memory, folds, NFKC.
+mod hostile_caps;
 /// Hostile input for the front-end and the terminal: bursts, signals, control characters.
 mod hostile_front;
 /// The verdict rule for `invariant` loops over generated programs, against python3.

@@ -89,7 +89,10 @@ fn model_of(params: &[(String, Type)], set: &Inputs) -> Model {
             v.to_value(),
         );
     }
-    Model { values }
+    Model {
+        values,
+        ..Model::default()
+    }
 }
 
 fn check_program(path: &Path, max_nodes: usize) -> Checked {

@@ -210,7 +210,10 @@ fn pruned_are_dead(x: &Explored, what: &str, runs: usize, seed: u64, seen: &mut 
             .iter()
             .map(|(s, v)| (s.name.to_string(), v.clone()))
             .collect();
-        let model = Model { values };
+        let model = Model {
+            values,
+            ..Model::default()
+        };
         let Some(&leaf) = leaves
             .iter()
             .find(|&&l| holds(&model, &e.path_condition(l)) == Some(true))

@@ -111,6 +111,10 @@ fn line(x: &mut Explored, id: NodeId) -> String {
                 let _ = write!(text, " -- {note}");
             }
         }
+        // A value too long to materialise: described, never replaced by a default.
+        Err(reason) if reason.starts_with(crate::term::model::TOO_LARGE) => {
+            let _ = write!(text, " ({reason}; not replayed)");
+        }
         Err(reason) if reason == "infeasible" => {
             text.push_str(" (the solver found no inputs for this path)")
         }

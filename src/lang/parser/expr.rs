@@ -351,7 +351,7 @@ fn quantifier(
     inner.next(); // for
     let var_pair = inner.next().expect("var");
     let var = Ident {
-        name: var_pair.as_str().to_string(),
+        name: super::name(var_pair.as_str()),
         span: cx.span(&var_pair),
     };
     inner.next(); // in
@@ -405,7 +405,7 @@ fn range_args(cx: Ctx, p: Pair<Rule>) -> Option<PResult<Vec<Expr>>> {
     let name = inner.next()?;
     let call = inner.next()?;
     if name.as_rule() != Rule::ident
-        || name.as_str() != "range"
+        || super::name(name.as_str()) != "range"
         || call.as_rule() != Rule::call_args
         || inner.next().is_some()
     {
@@ -429,7 +429,7 @@ fn atom(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
         Rule::int_lit => ExprKind::Int(int_literal(p.as_str(), span)?),
         Rule::kw_true => ExprKind::Bool(true),
         Rule::kw_false => ExprKind::Bool(false),
-        Rule::ident => ExprKind::Name(p.as_str().to_string()),
+        Rule::ident => ExprKind::Name(super::name(p.as_str())),
         Rule::paren => return paren(cx, p),
         Rule::float_lit => {
             return Err(unsupported("floating-point numbers are", span)

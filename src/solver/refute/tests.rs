@@ -177,6 +177,7 @@ fn model(x: i64, t: &[i64]) -> Model {
         ]
         .into_iter()
         .collect(),
+        ..Model::default()
     }
 }
 

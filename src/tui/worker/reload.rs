@@ -210,11 +210,17 @@ impl Worker {
         let progress = Progress::new(emit);
         let r = self
             .session
-            .replay_frontier(frontier, &|n| progress.tick(n));
+            .replay_frontier(frontier, self.max_nodes, &|n| progress.tick(n));
         let (node, followed) = self.session.follow(path);
         let mut parts = vec![format!("{what}: {} replayed", count(r.stepped, "step"))];
         if r.cancelled {
             parts.push("the replay was interrupted (Esc)".to_string());
+        }
+        if r.limited {
+            parts.push(format!(
+                "the replay stopped at the node limit ({}; --max-nodes)",
+                self.max_nodes
+            ));
         }
         if r.missing + r.skipped > 0 {
             parts.push(format!(

@@ -13,6 +13,9 @@ pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, St
     let r = session
         .replay(id, None, &concrete::Config::default())
         .map_err(|e| match e {
+            ReplayError::NoModel(why) if why.starts_with(crate::term::model::TOO_LARGE) => {
+                format!("not replayed: {why}")
+            }
             ReplayError::NoModel(_) => {
                 "no model: the path is infeasible or the solver could not decide".to_string()
             }

@@ -78,7 +78,10 @@ pub(super) fn input_model(inp: &Input) -> symdbg::term::Model {
             value,
         );
     }
-    symdbg::term::Model { values }
+    symdbg::term::Model {
+        values,
+        ..Default::default()
+    }
 }
 
 /// `src` explored as `run` explores it in the campaign: `mode`, `--unroll 4`,
