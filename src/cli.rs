@@ -10,6 +10,7 @@
 //! - `testgen` ([`testgen`]): one pytest test (or JSON line) per leaf.
 
 mod check;
+mod command_name;
 mod exec;
 mod run;
 mod source;
@@ -315,6 +316,10 @@ pub fn main() -> i32 {
 
 /// Run the command line on `args` (the program name first) on the current thread.
 pub fn run(args: Vec<OsString>) -> i32 {
+    if let Some((message, note)) = command_name::unknown(&args) {
+        eprint!("{}", Failure::plain(message, &[note]).0);
+        return EXIT_USAGE;
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {

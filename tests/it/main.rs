@@ -21,6 +21,9 @@ mod check;
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
 mod engine_api;
+/// Issue 23, the command line: misspelt commands, `check`'s exit code and minimal
+/// counterexamples, `exec`'s traceback, `run`'s progress line, constant loops, natural order.
+mod everyday;
 /// `symdbg exec`: JSON shape, outcomes, exit codes, errors for bad inputs/files.
 mod exec;
 /// `Engine::explain`: unsat cores checked outside Z3, features of unknown leaves, cancel.

@@ -1,0 +1,47 @@
+//! Issue 23 ("everyday trust"), the command line: misspelt commands, modules without
+//! module-level code, `check`'s exit code and minimal counterexamples, `exec`'s traceback,
+//! `run`'s progress line, loops with a constant guard, natural order, DOT leaves.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::util::symdbg;
+
+/// A program in a temporary file (removed by the caller).
+fn program(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("symdbg-everyday-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write the program");
+    path
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+/// Item 11: `symdbg runn gcd.py` names the unknown command and the one meant (it said
+/// "the subcommand 'gcd.py' cannot be used with '[FILE]'").
+#[test]
+fn a_misspelt_command_is_named_with_the_one_meant() {
+    let (code, out, err) = symdbg(&["runn", "examples/inversion.py"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("unknown command `runn`; did you mean `run`?"),
+        "{err}"
+    );
+    let (code, _, err) = symdbg(&["chekc", "examples/inversion.py", "--runs", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `check`?"), "{err}");
+    // A file name that does not exist is still a file the user meant.
+    let (code, _, err) = symdbg(&["no_such_program.py"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+    assert!(!err.contains("unknown command"), "{err}");
+}
+
