@@ -196,6 +196,9 @@ impl ExploreOpts {
         if let Some(w) = loaded.entry_warning(self.entry.as_deref()) {
             eprintln!("symdbg: warning: {w}");
         }
+        if let Some(note) = loaded.entry_hint(self.entry.as_deref()) {
+            eprintln!("symdbg: note: {note}");
+        }
         let config = crate::engine::Config {
             unroll: self.unroll,
             recursion: self.recursion,

@@ -45,3 +45,34 @@ fn a_misspelt_command_is_named_with_the_one_meant() {
     assert!(!err.contains("unknown command"), "{err}");
 }
 
+/// Item 12: a module that only defines functions runs no code; `run` says so and names
+/// the `--entry` to give (it said only "no exception leaf (1 node explored)").
+#[test]
+fn a_module_of_definitions_suggests_entry() {
+    let p = program(
+        "gcd.py",
+        "def gcd(a: int, b: int) -> int:\n    while b != 0:\n        t = b\n        b = a % b\n        a = t\n    return a\n\n\
+         def lcm(a: int, b: int) -> int:\n    return a * b // gcd(a, b)\n",
+    );
+    for args in [
+        vec!["run", s(&p), "--counterexamples"],
+        vec!["run", s(&p)],
+        vec!["check", s(&p), "--runs", "3"],
+    ] {
+        let (code, _, err) = symdbg(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(
+            err.contains("no code runs at module level"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("--entry gcd"), "{args:?}: {err}");
+        assert!(err.contains("`lcm`"), "{args:?}: {err}");
+    }
+    // With --entry, or with code at module level, no such note.
+    let (_, _, err) = symdbg(&["run", s(&p), "--entry", "lcm"]);
+    assert!(!err.contains("no code runs"), "{err}");
+    let (_, _, err) = symdbg(&["run", "examples/inversion.py"]);
+    assert!(!err.contains("no code runs"), "{err}");
+    let _ = std::fs::remove_file(&p);
+}
+
