@@ -76,7 +76,12 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             })
         };
         let mut s = serde_json::to_string_pretty(&json!({
-            "exhaustive": side(&report.exhaustive),
+            "exhaustive": if report.runs == 0 {
+                // Not tested: neither a pass nor a failure.
+                json!({"ok": null, "counterexample": null})
+            } else {
+                side(&report.exhaustive)
+            },
             "precise": side(&report.precise),
             "runs": report.runs,
             "leaves_checked": report.leaves_checked,
@@ -92,6 +97,10 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
     } else {
         let mut s = String::new();
         match &report.exhaustive {
+            // `--runs 0`: nothing was tested, so nothing is claimed.
+            None if report.runs == 0 => {
+                s.push_str("exhaustive: not tested (--runs 0: no random input was run)\n")
+            }
             None => s.push_str(&format!(
                 "exhaustive: probably ({}, each ended as its leaf predicts)\n",
                 count(report.runs, "random input")
@@ -134,8 +143,21 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         s
     };
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
-    Ok(0)
+    Ok(exit_code(&report))
 }
+
+/// 1 when a check failed (a counterexample to exhaustiveness or precision), else 0 (as
+/// `crosshair check`: 0 passes, 1 a check says no, 2 errors).
+fn exit_code(report: &check::Report) -> i32 {
+    if report.exhaustive.is_some() || report.precise.is_some() {
+        EXIT_CHECK_FAILED
+    } else {
+        0
+    }
+}
+
+/// Exit code of a `check` whose exhaustiveness or precision test found a counterexample.
+pub const EXIT_CHECK_FAILED: i32 = 1;
 
 fn literal_inputs(inputs: &BTreeMap<String, Value>) -> String {
     inputs

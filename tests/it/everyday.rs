@@ -76,3 +76,29 @@ fn a_module_of_definitions_suggests_entry() {
     let _ = std::fs::remove_file(&p);
 }
 
+/// Item 13: `check` exits 1 when a check says no (0 passes, 2 errors), and `--runs 0`
+/// claims nothing about exhaustiveness (it said "exhaustive: probably").
+#[test]
+fn check_exits_1_when_a_check_fails_and_runs_0_tests_nothing() {
+    let (code, out, _) = symdbg(&["check", "examples/while_program.py", "--unroll", "2"]);
+    assert!(out.contains("exhaustive: no"), "{out}");
+    assert_eq!(code, 1, "{out}");
+    let (code, out, _) = symdbg(&["check", "examples/if_program.py"]);
+    assert!(out.contains("exhaustive: probably"), "{out}");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(symdbg(&["check", "no_such_program.py"]).0, 2);
+    let (code, out, _) = symdbg(&["check", "examples/while_program.py", "--runs", "0"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("exhaustive: not tested"), "{out}");
+    assert!(!out.contains("exhaustive: probably"), "{out}");
+    let (_, out, _) = symdbg(&[
+        "check",
+        "examples/while_program.py",
+        "--runs",
+        "0",
+        "--json",
+    ]);
+    let j: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(j["exhaustive"]["ok"], Value::Null, "{j}");
+}
+
