@@ -31,11 +31,12 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         ..Limits::default()
     };
     let root = session.tree().root();
-    let report = if args.jobs > 1 {
+    // (before the run: an unexplored session's recipe)
+    let recipe = parallel::Recipe::of(&session);
+    let mut report = if args.jobs > 1 {
         // A small tree is checked on this thread (the workers' start costs more than they
         // save): explore up to `SEQUENTIAL_BELOW` nodes; a tree that ends there is the
         // whole sequential tree.
-        let recipe = parallel::Recipe::of(&session);
         let small = max_nodes.min(parallel::SEQUENTIAL_BELOW);
         let ran = session.run(root, Policy::Subtree, limits(small), &|_| {});
         if ran.ended == Ended::Done || small == max_nodes {
@@ -68,6 +69,17 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         session.run(root, Policy::Subtree, limits(max_nodes), &|_| {});
         check::check_with(&mut session, &options)
     };
+    // A counterexample to exhaustiveness minimised as `run`'s are, the same way whatever
+    // `--jobs` (in a fresh session: see `check::shrink`).
+    if let Some(c) = &report.exhaustive {
+        let small = recipe
+            .session()
+            .ok()
+            .and_then(|mut fresh| check::shrink::minimise(&mut fresh, c));
+        if small.is_some() {
+            report.exhaustive = small;
+        }
+    }
     let text = if args.json {
         let side = |c: &Option<Counterexample>| {
             json!({

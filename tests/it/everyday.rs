@@ -102,3 +102,57 @@ fn check_exits_1_when_a_check_fails_and_runs_0_tests_nothing() {
     assert_eq!(j["exhaustive"]["ok"], Value::Null, "{j}");
 }
 
+/// Item 19: `check`'s counterexample to exhaustiveness is the minimal model of the leaf the
+/// random input reached, as `run` gives it (it was the random `idx = 201, x = 185`), and
+/// `--jobs 2` prints the same.
+#[test]
+fn check_counterexamples_are_minimal() {
+    let args = [
+        "check",
+        "examples/while_program.py",
+        "--unroll",
+        "2",
+        "--json",
+    ];
+    let (code, out, err) = symdbg(&args);
+    assert_eq!(code, 1, "{err}");
+    let j: Value = serde_json::from_str(&out).expect("JSON");
+    let cx = &j["exhaustive"]["counterexample"];
+    assert_eq!(cx["symbolic"]["outcome"], "bound", "{j}");
+    let leaf = cx["leaf"].as_u64().expect("a leaf");
+    // `run`'s model of that leaf.
+    let (_, tree, _) = symdbg(&[
+        "run",
+        "examples/while_program.py",
+        "--unroll",
+        "2",
+        "--json",
+    ]);
+    let tree: Value = serde_json::from_str(&tree).expect("JSON");
+    let node = tree["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"].as_u64() == Some(leaf))
+        .expect("the leaf");
+    assert_eq!(cx["inputs"], node["model"], "{j}");
+    for v in cx["inputs"].as_object().unwrap().values() {
+        assert!(v.as_i64().unwrap().abs() <= 2, "not minimal: {j}");
+    }
+    // The concrete run is that of the minimal input.
+    let (_, ran, _) = symdbg(&[
+        "exec",
+        "examples/while_program.py",
+        "--json",
+        "--input",
+        &format!("x={}", cx["inputs"]["x"]),
+        "--input",
+        &format!("idx={}", cx["inputs"]["idx"]),
+    ]);
+    let ran: Value = serde_json::from_str(&ran).expect("JSON");
+    assert_eq!(cx["concrete"]["store"], ran["store"], "{j}");
+    let mut jobs = args.to_vec();
+    jobs.extend(["--jobs", "2"]);
+    assert_eq!(symdbg(&jobs), (code, out, err));
+}
+
