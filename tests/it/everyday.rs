@@ -156,3 +156,23 @@ fn check_counterexamples_are_minimal() {
     assert_eq!(symdbg(&jobs), (code, out, err));
 }
 
+/// Items 17 and 18: `run --tree` lists a store in natural order (`a2` before `a10`), as
+/// the debugger does, and `--dot` leaves show the final store.
+#[test]
+fn stores_are_in_natural_order_and_dot_leaves_show_them() {
+    let p = program(
+        "natural.py",
+        "x: int\na10 = 1\na2 = x\na1 = 3\nif x > 0:\n    a2 = 5\n",
+    );
+    let (_, out, _) = symdbg(&["run", s(&p)]);
+    assert!(
+        out.contains("normal  a1 = 3, a2 = 5, a10 = 1, x = x"),
+        "{out}"
+    );
+    let (_, dot, _) = symdbg(&["run", s(&p), "--dot"]);
+    assert!(
+        dot.contains("label=\"normal\\na1 = 3\\na2 = 5\\na10 = 1\\nx = x\""),
+        "{dot}"
+    );
+    let _ = std::fs::remove_file(&p);
+}
