@@ -156,6 +156,97 @@ fn check_counterexamples_are_minimal() {
     assert_eq!(symdbg(&jobs), (code, out, err));
 }
 
+/// The `File "…", line N, in F` lines and `[Previous line repeated N more times]` of a
+/// traceback (CPython's or ours).
+fn frames(traceback: &str) -> Vec<String> {
+    traceback
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("File \"") || l.starts_with("[Previous line"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Item 14: `exec` of an exception prints the traceback as CPython does (the same frames,
+/// lines and functions, repeated lines summarised), then the raising frame's locals.
+#[test]
+fn exec_prints_the_traceback_cpython_prints() {
+    let cases = [
+        (
+            "nested.py",
+            "def g(n: int) -> int:\n    return 10 // (n - 3)\n\n\
+             def f(n: int) -> int:\n    k = n * 2\n    return g(n) + k\n\n\
+             try:\n    y = f(0)\n    z = f(3)\nexcept ValueError:\n    pass\n",
+            "locals of g: n = 3",
+        ),
+        (
+            "caught_then_raised.py",
+            "def g(n: int) -> int:\n    return (1, 2)[n]\n\n\
+             try:\n    a = g(5)\nexcept IndexError:\n    a = 0\nb = 7 // a\n",
+            "",
+        ),
+        (
+            "deep.py",
+            "def f(n: int) -> int:\n    if n == 0:\n        return 1 // n\n    return f(n - 1)\n\n\
+             r = f(-1)\n",
+            "locals of f: n = -",
+        ),
+    ];
+    for (name, text, locals) in cases {
+        let p = program(name, text);
+        let out = Command::new("python3").arg(&p).output().expect("python3");
+        let python = String::from_utf8_lossy(&out.stderr).into_owned();
+        let (code, ours, err) = symdbg(&["exec", s(&p)]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            ours.contains("Traceback (most recent call last):"),
+            "{ours}"
+        );
+        assert_eq!(frames(&ours), frames(&python), "{name}:\n{ours}\n{python}");
+        assert!(!frames(&ours).is_empty());
+        assert!(ours.contains(locals), "{name}: {ours}");
+        let _ = std::fs::remove_file(&p);
+    }
+}
+
+/// Item 14 with `--entry`: the entry function is the outermost frame (its caller is
+/// outside the program), as in CPython's `module.f(args)` minus the caller's frame.
+#[test]
+fn exec_entry_traceback_starts_at_the_entry_function() {
+    let p = program(
+        "entry_tb.py",
+        "def g(t: tuple, i: int) -> int:\n    return t[i]\n\n\
+         def f(t: tuple) -> int:\n    return g(t, len(t))\n",
+    );
+    let (code, out, err) = symdbg(&["exec", s(&p), "--entry", "f", "--input", "t=(1, 2)"]);
+    assert_eq!(code, 0, "{err}");
+    let file = p.display();
+    assert_eq!(
+        frames(&out),
+        [
+            format!("File \"{file}\", line 5, in f"),
+            format!("File \"{file}\", line 2, in g")
+        ],
+        "{out}"
+    );
+    assert!(out.contains("locals of g: i = 2, t = (1, 2)"), "{out}");
+    let (_, json, _) = symdbg(&[
+        "exec",
+        s(&p),
+        "--entry",
+        "f",
+        "--input",
+        "t=(1, 2)",
+        "--json",
+    ]);
+    let j: Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(
+        j["traceback"],
+        serde_json::json!([{"function": "f", "line": 5}, {"function": "g", "line": 2}])
+    );
+    let _ = std::fs::remove_file(&p);
+}
+
 /// Items 17 and 18: `run --tree` lists a store in natural order (`a2` before `a10`), as
 /// the debugger does, and `--dot` leaves show the final store.
 #[test]
@@ -174,5 +265,7 @@ fn stores_are_in_natural_order_and_dot_leaves_show_them() {
         dot.contains("label=\"normal\\na1 = 3\\na2 = 5\\na10 = 1\\nx = x\""),
         "{dot}"
     );
+    let (_, out, _) = symdbg(&["exec", s(&p), "--input", "x=1"]);
+    assert!(out.contains("a1 = 3\n    a2 = 5\n    a10 = 1\n"), "{out}");
     let _ = std::fs::remove_file(&p);
 }
