@@ -271,6 +271,9 @@ struct RunArgs {
     /// Exit with code 3 when the explored tree has an exception leaf
     #[arg(long)]
     fail_on_exception: bool,
+    /// No progress line on standard error (it is drawn only when standard error is a terminal, and not for --json to a pipe)
+    #[arg(long, short)]
+    quiet: bool,
     /// Say why (with --tree or --json): where each path condition came from, the pruned branches with their unsat cores, why infeasible and unknown leaves are
     #[arg(long, conflicts_with_all = ["dot", "counterexamples"])]
     explain: bool,

@@ -18,6 +18,7 @@ pub mod explain;
 pub mod fold;
 pub mod inspect;
 pub mod label;
+pub mod live;
 pub mod state;
 mod step;
 pub mod tag;
@@ -179,6 +180,8 @@ pub struct Engine {
     recorded: Option<std::collections::HashMap<NodeId, Vec<why::Dropped>>>,
     /// Templates, fold nodes and their exits (issue 15).
     folds: fold::Folds,
+    /// Counters for a progress display ([`Engine::live`]).
+    live: Arc<live::Live>,
 }
 
 impl Engine {
@@ -280,6 +283,7 @@ impl Engine {
             #[cfg(test)]
             recorded: None,
             folds: fold::Folds::default(),
+            live: Arc::default(),
         };
         // Module runs: every declared input is bound from the start, whatever line declares it.
         let mut globals = state::Env::new();
@@ -329,6 +333,11 @@ impl Engine {
         self.cancel.clone()
     }
 
+    /// Leaves and solver checks so far, readable from another thread during a run.
+    pub fn live(&self) -> Arc<live::Live> {
+        self.live.clone()
+    }
+
     fn add_node(
         &mut self,
         parent: Option<NodeId>,
@@ -366,6 +375,9 @@ impl Engine {
                 invariant,
             ),
         };
+        if matches!(kind, NodeKind::Leaf(_)) {
+            self.live.leaf_added();
+        }
         self.tree.add(Node {
             id: NodeId(0),
             parent,
@@ -715,6 +727,7 @@ impl Engine {
                 return (None, Stop::TimeLimit);
             }
             let children = self.step_inner(id);
+            self.live.set_solver_checks(self.solver.stats().checks);
             progress(self.tree.len());
             if let Some(&found) = children.iter().find(|c| target(self.tree.node(**c))) {
                 return (Some(found), Stop::Done);

@@ -247,6 +247,84 @@ fn exec_entry_traceback_starts_at_the_entry_function() {
     let _ = std::fs::remove_file(&p);
 }
 
+/// All a program wrote to a pseudo-terminal until it exited (bounded by a generous hang
+/// guard), and its exit code.
+fn in_a_terminal(args: &[&str], env: &[(&str, Option<&str>)]) -> (String, u32) {
+    let (master, mut child) = super::tui_e2e::launch(args, env, 40, 200);
+    let mut reader = master.try_clone_reader().expect("pty reader");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut all = Vec::new();
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            all.extend_from_slice(&buf[..n]);
+        }
+        let _ = tx.send(all);
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "no exit");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(master);
+    let bytes = rx.recv_timeout(Duration::from_secs(30)).unwrap_or_default();
+    (
+        String::from_utf8_lossy(&bytes).into_owned(),
+        status.exit_code(),
+    )
+}
+
+/// Item 15: on a terminal, `run` draws a progress line on stderr (nodes, leaves, solver
+/// checks, seconds) and erases it before the results, so the screen shows the tree as
+/// without it; not with `--quiet`, not when stderr is not a terminal.
+#[test]
+fn run_shows_progress_on_a_terminal_only() {
+    // Every step is due (delay 0), so even a small tree draws the line.
+    let env = [("SYMDBG_PROGRESS_MS", Some("0"))];
+    let args = ["run", "examples/find.py"];
+    let (raw, code) = in_a_terminal(&args, &env);
+    assert_eq!(code, 0, "{raw}");
+    assert!(raw.contains("exploring: "), "{raw:?}");
+    assert!(
+        raw.contains(" leaves, ") && raw.contains(" solver checks, "),
+        "{raw:?}"
+    );
+    // What the terminal shows at the end: the tree, as `run` prints it to a pipe.
+    let mut screen = vt100::Parser::new(
+        std::num::NonZeroU16::new(200).unwrap(),
+        std::num::NonZeroU16::new(200).unwrap(),
+        0,
+    );
+    screen.process(raw.as_bytes());
+    let shown = screen.screen().contents();
+    let (_, piped, piped_err) = symdbg(&args);
+    assert!(!shown.contains("exploring:"), "{shown}");
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.trim_end().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let (shown, expected) = (lines(&shown), lines(&format!("{piped}{piped_err}")));
+    assert_eq!(shown, expected);
+    // Not with --quiet; not to a pipe.
+    let (raw, _) = in_a_terminal(&["run", "examples/find.py", "--quiet"], &env);
+    assert!(!raw.contains("exploring:"), "{raw:?}");
+    let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("SYMDBG_PROGRESS_MS", "0")
+        .output()
+        .expect("run");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("exploring:"));
+}
+
 /// Items 17 and 18: `run --tree` lists a store in natural order (`a2` before `a10`), as
 /// the debugger does, and `--dot` leaves show the final store.
 #[test]
