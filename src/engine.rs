@@ -48,6 +48,11 @@ pub use why::{Caught, Origin, Pruned};
 /// CPython's default recursion limit (frames, counting the module's).
 pub const PYTHON_RECURSION_LIMIT: usize = 1000;
 
+/// Iterations of one loop on one path whose guard was true as a constant (decided without
+/// the solver): they do not count against `--unroll`, and past this many the path is cut
+/// (a `bound` leaf), so `while True:` ends. `--max-nodes` may stop the exploration first.
+pub const CONCRETE_LOOP_LIMIT: u16 = 10_000;
+
 /// Engine settings. Every field documents its default.
 #[derive(Clone, Debug)]
 #[non_exhaustive]

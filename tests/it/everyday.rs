@@ -325,6 +325,48 @@ fn run_shows_progress_on_a_terminal_only() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("exploring:"));
 }
 
+/// Item 16: the book's first example, `find` over the concrete tuple `(1, 2, 3, 4)`: its
+/// loop guard is decided without the solver, so its iterations do not count against
+/// `--unroll` (it needed `--unroll 4`): five leaves, no `bound` leaf, at any `--unroll`.
+#[test]
+fn concrete_loop_iterations_do_not_count_against_unroll() {
+    let p = program(
+        "book_find.py",
+        "def find(needle: int, haystack: tuple) -> int:\n    i = 0\n    while i < len(haystack):\n        \
+         if haystack[i] == needle:\n            break\n\n        i = i + 1\n    else:\n        return -1\n\n    \
+         return i\n\nx: int\nt = (1, 2, 3, 4, )\nr = find(x, t)\n",
+    );
+    for unroll in ["1", "3"] {
+        let (code, out, err) = symdbg(&["run", s(&p), "--unroll", unroll]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains("5 leaves (0 exceptions, 0 bound), 0 open"),
+            "--unroll {unroll}: {out}"
+        );
+        for r in ["-1", "0", "1", "2", "3"] {
+            assert!(
+                out.contains(&format!("normal  r = {r}, ")),
+                "r = {r}: {out}"
+            );
+        }
+    }
+    let _ = std::fs::remove_file(&p);
+}
+
+/// Item 16: `while True:` (a constant guard) ends in a `bound` leaf at the limit of such
+/// iterations, with a summary that says why, instead of running to `--max-nodes`.
+#[test]
+fn a_constant_loop_ends_in_a_bound_leaf() {
+    let p = program("forever.py", "x: int\nwhile True:\n    x += 1\n");
+    let (code, out, err) = symdbg(&["run", s(&p), "--counterexamples"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("1 path cut after 10,000 iterations of a loop whose condition is a constant"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(&p);
+}
+
 /// Items 17 and 18: `run --tree` lists a store in natural order (`a2` before `a10`), as
 /// the debugger does, and `--dot` leaves show the final store.
 #[test]
