@@ -4,6 +4,7 @@
 
 pub mod escape;
 pub mod exc;
+pub mod natural;
 pub mod outcome;
 pub mod rng;
 pub mod span;

@@ -29,6 +29,7 @@ use crate::term::Term;
 
 mod merge;
 pub mod parallel;
+pub mod shrink;
 
 /// One concrete result, comparable between a leaf and a concrete run.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,6 +10,7 @@
 //! - `testgen` ([`testgen`]): one pytest test (or JSON line) per leaf.
 
 mod check;
+mod command_name;
 mod exec;
 mod run;
 mod source;
@@ -196,6 +197,9 @@ impl ExploreOpts {
         if let Some(w) = loaded.entry_warning(self.entry.as_deref()) {
             eprintln!("symdbg: warning: {w}");
         }
+        if let Some(note) = loaded.entry_hint(self.entry.as_deref()) {
+            eprintln!("symdbg: note: {note}");
+        }
         let config = crate::engine::Config {
             unroll: self.unroll,
             recursion: self.recursion,
@@ -268,6 +272,9 @@ struct RunArgs {
     /// Exit with code 3 when the explored tree has an exception leaf
     #[arg(long)]
     fail_on_exception: bool,
+    /// No progress line on standard error (it is drawn only when standard error is a terminal, and not for --json to a pipe)
+    #[arg(long, short)]
+    quiet: bool,
     /// Say why (with --tree or --json): where each path condition came from, the pruned branches with their unsat cores, why infeasible and unknown leaves are
     #[arg(long, conflicts_with_all = ["dot", "counterexamples"])]
     explain: bool,
@@ -321,6 +328,10 @@ pub fn main() -> i32 {
 
 /// Run the command line on `args` (the program name first) on the current thread.
 pub fn run(args: Vec<OsString>) -> i32 {
+    if let Some((message, note)) = command_name::unknown(&args) {
+        eprint!("{}", Failure::plain(message, &[note]).0);
+        return EXIT_USAGE;
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {

@@ -68,10 +68,23 @@ pub struct RunResult {
     /// `AssertionError`, `exception_at` the failing `invariant` line): a verdict no
     /// `except` of the program catches.
     pub invariant_failure: bool,
+    /// At an uncaught exception: the frames it passed through, outermost first, as
+    /// CPython's traceback lists them (module code, or the entry function of an entry run,
+    /// at its call; ...; the raising frame at the raise). Empty otherwise.
+    pub traceback: Vec<TracebackFrame>,
+    /// At an uncaught exception raised in a function: that frame's locals when it raised.
+    pub raising_locals: Option<BTreeMap<String, Value>>,
     /// The spans of executed statements in order (also `elif` guards, `except` lines,
     /// `invariant` lines and every evaluation of a `while` guard, like CPython's line
     /// events); at most [`TRACE_LIMIT`] entries.
     pub trace: Vec<Span>,
+}
+
+/// One frame of a traceback: the function (`None`: module code) and where it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TracebackFrame {
+    pub function: Option<String>,
+    pub at: Span,
 }
 
 /// Limits of a run.
@@ -117,6 +130,8 @@ pub fn run(
         store: BTreeMap::new(),
         return_value: None,
         invariant_failure: false,
+        traceback: Vec::new(),
+        raising_locals: None,
         trace: Vec::new(),
     };
     let ended = match entry {
@@ -148,6 +163,10 @@ pub fn run(
         },
     };
     result.trace = std::mem::take(&mut it.trace);
+    if let Err(Abrupt::Exception(_, at) | Abrupt::Invariant(_, at)) = &ended {
+        result.traceback = traceback(&mut it, *at);
+        result.raising_locals = it.raising_locals.take();
+    }
     match ended {
         Ok(()) => {}
         Err(Abrupt::Exception(class, at)) => {
@@ -171,6 +190,21 @@ pub fn run(
         }
     }
     Ok(result)
+}
+
+/// The traceback of the exception raised at `raised` that ended the run, outermost first.
+/// (An entry run's outermost frame is the entry function, see `Interp::call_entry`.)
+fn traceback(it: &mut Interp, raised: Span) -> Vec<TracebackFrame> {
+    let mut frames = std::mem::take(&mut it.traceback);
+    if frames.is_empty() {
+        // Raised in module code, or by the entry call itself (a wrong argument count).
+        frames.push(TracebackFrame {
+            function: None,
+            at: raised,
+        });
+    }
+    frames.reverse();
+    frames
 }
 
 fn stray(what: &str, at: Span) -> Diagnostic {

@@ -233,8 +233,30 @@ pub fn count(n: usize, noun: &str) -> String {
     format!("{n} {plural}")
 }
 
+/// `12345` as `12,345` (digits grouped by three).
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod count_tests {
+    #[test]
+    fn thousands_are_grouped() {
+        use super::thousands;
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
     #[test]
     fn nouns_agree_with_their_number() {
         use super::count;

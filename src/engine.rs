@@ -18,6 +18,7 @@ pub mod explain;
 pub mod fold;
 pub mod inspect;
 pub mod label;
+pub mod live;
 pub mod state;
 mod step;
 pub mod tag;
@@ -46,6 +47,11 @@ pub use why::{Caught, Origin, Pruned};
 
 /// CPython's default recursion limit (frames, counting the module's).
 pub const PYTHON_RECURSION_LIMIT: usize = 1000;
+
+/// Iterations of one loop on one path whose guard was true as a constant (decided without
+/// the solver): they do not count against `--unroll`, and past this many the path is cut
+/// (a `bound` leaf), so `while True:` ends. `--max-nodes` may stop the exploration first.
+pub const CONCRETE_LOOP_LIMIT: u16 = 10_000;
 
 /// Engine settings. Every field documents its default.
 #[derive(Clone, Debug)]
@@ -179,6 +185,8 @@ pub struct Engine {
     recorded: Option<std::collections::HashMap<NodeId, Vec<why::Dropped>>>,
     /// Templates, fold nodes and their exits (issue 15).
     folds: fold::Folds,
+    /// Counters for a progress display ([`Engine::live`]).
+    live: Arc<live::Live>,
 }
 
 impl Engine {
@@ -280,6 +288,7 @@ impl Engine {
             #[cfg(test)]
             recorded: None,
             folds: fold::Folds::default(),
+            live: Arc::default(),
         };
         // Module runs: every declared input is bound from the start, whatever line declares it.
         let mut globals = state::Env::new();
@@ -329,6 +338,11 @@ impl Engine {
         self.cancel.clone()
     }
 
+    /// Leaves and solver checks so far, readable from another thread during a run.
+    pub fn live(&self) -> Arc<live::Live> {
+        self.live.clone()
+    }
+
     fn add_node(
         &mut self,
         parent: Option<NodeId>,
@@ -366,6 +380,9 @@ impl Engine {
                 invariant,
             ),
         };
+        if matches!(kind, NodeKind::Leaf(_)) {
+            self.live.leaf_added();
+        }
         self.tree.add(Node {
             id: NodeId(0),
             parent,
@@ -715,6 +732,7 @@ impl Engine {
                 return (None, Stop::TimeLimit);
             }
             let children = self.step_inner(id);
+            self.live.set_solver_checks(self.solver.stats().checks);
             progress(self.tree.len());
             if let Some(&found) = children.iter().find(|c| target(self.tree.node(**c))) {
                 return (Some(found), Stop::Done);

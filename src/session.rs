@@ -100,6 +100,15 @@ impl Loaded {
     pub fn entry_warning(&self, entry: Option<&str>) -> Option<String> {
         crate::lang::entry::import_warning(&self.program, entry?, &self.source)
     }
+
+    /// Without `--entry`, on a module that only defines functions: the note that no code
+    /// runs and which `--entry` names to try ([`crate::lang::entry::no_module_code`]).
+    pub fn entry_hint(&self, entry: Option<&str>) -> Option<String> {
+        match entry {
+            Some(_) => None,
+            None => crate::lang::entry::no_module_code(&self.program),
+        }
+    }
 }
 
 /// One program under analysis: source, AST, types, IR and the engine growing its tree.

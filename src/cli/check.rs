@@ -44,11 +44,12 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         ..Limits::default()
     };
     let root = session.tree().root();
-    let report = if args.jobs > 1 {
+    // (before the run: an unexplored session's recipe)
+    let recipe = parallel::Recipe::of(&session);
+    let mut report = if args.jobs > 1 {
         // A small tree is checked on this thread (the workers' start costs more than they
         // save): explore up to `SEQUENTIAL_BELOW` nodes; a tree that ends there is the
         // whole sequential tree.
-        let recipe = parallel::Recipe::of(&session);
         let small = max_nodes.min(parallel::SEQUENTIAL_BELOW);
         let ran = session.run(root, Policy::Subtree, limits(small), &|_| {});
         if ran.ended == Ended::Done || small == max_nodes {
@@ -81,6 +82,17 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         session.run(root, Policy::Subtree, limits(max_nodes), &|_| {});
         check::check_with(&mut session, &options)
     };
+    // A counterexample to exhaustiveness minimised as `run`'s are, the same way whatever
+    // `--jobs` (in a fresh session: see `check::shrink`).
+    if let Some(c) = &report.exhaustive {
+        let small = recipe
+            .session()
+            .ok()
+            .and_then(|mut fresh| check::shrink::minimise(&mut fresh, c));
+        if small.is_some() {
+            report.exhaustive = small;
+        }
+    }
     let text = if args.json {
         let side = |c: &Option<Counterexample>| {
             json!({
@@ -89,7 +101,12 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             })
         };
         let mut s = serde_json::to_string_pretty(&json!({
-            "exhaustive": side(&report.exhaustive),
+            "exhaustive": if report.runs == 0 {
+                // Not tested: neither a pass nor a failure.
+                json!({"ok": null, "counterexample": null})
+            } else {
+                side(&report.exhaustive)
+            },
             "precise": side(&report.precise),
             "runs": report.runs,
             "leaves_checked": report.leaves_checked,
@@ -105,6 +122,10 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
     } else {
         let mut s = String::new();
         match &report.exhaustive {
+            // `--runs 0`: nothing was tested, so nothing is claimed.
+            None if report.runs == 0 => {
+                s.push_str("exhaustive: not tested (--runs 0: no random input was run)\n")
+            }
             None => s.push_str(&format!(
                 "exhaustive: probably ({}, each ended as its leaf predicts)\n",
                 count(report.runs, "random input")
@@ -147,8 +168,21 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         s
     };
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
-    Ok(0)
+    Ok(exit_code(&report))
 }
+
+/// 1 when a check failed (a counterexample to exhaustiveness or precision), else 0 (as
+/// `crosshair check`: 0 passes, 1 a check says no, 2 errors).
+fn exit_code(report: &check::Report) -> i32 {
+    if report.exhaustive.is_some() || report.precise.is_some() {
+        EXIT_CHECK_FAILED
+    } else {
+        0
+    }
+}
+
+/// Exit code of a `check` whose exhaustiveness or precision test found a counterexample.
+pub const EXIT_CHECK_FAILED: i32 = 1;
 
 fn literal_inputs(inputs: &BTreeMap<String, Value>) -> String {
     inputs

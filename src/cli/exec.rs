@@ -158,6 +158,10 @@ struct ExecJson {
     /// and column in characters, where CPython 3.11's traceback marks it), else null.
     exception_line: Option<usize>,
     exception_column: Option<usize>,
+    /// Addition to §3: at an uncaught exception, the frames it passed through, outermost
+    /// first, as CPython's traceback lists them: `{"function": "f", "line": 4}` (function
+    /// null: module code; line null: an `--assume` precondition). Empty otherwise.
+    traceback: Vec<serde_json::Value>,
 }
 
 fn json(r: &RunResult, source: &SourceMap) -> String {
@@ -184,6 +188,17 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
         invariant_failure: r.invariant_failure,
         exception_line: at.map(|(line, _)| line),
         exception_column: at.map(|(_, col)| col),
+        traceback: r
+            .traceback
+            .iter()
+            .map(|f| {
+                let line = source.line(f.at.start);
+                serde_json::json!({
+                    "function": f.function,
+                    "line": assumption_of_line(line).is_none().then_some(line),
+                })
+            })
+            .collect(),
     };
     let mut text =
         serde_json::to_string(&obj).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
@@ -219,6 +234,9 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
             source.shown_line(line).trim()
         ));
     }
+    if r.outcome.exception().is_some() && !r.traceback.is_empty() {
+        out.push_str(&traceback(r, source));
+    }
     if entry && r.outcome == Outcome::Return {
         let v = r
             .return_value
@@ -230,9 +248,87 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
         out.push_str("store: (empty)\n");
     } else {
         out.push_str("store:\n");
-        for (k, v) in &r.store {
+        for (k, v) in natural(&r.store) {
             out.push_str(&format!("    {k} = {v}\n"));
         }
+    }
+    out
+}
+
+/// `(name, value)` pairs in natural order (`a2` before `a10`), as every store is listed.
+fn natural(store: &BTreeMap<String, Value>) -> Vec<(String, &Value)> {
+    let mut pairs: Vec<(String, &Value)> = store.iter().map(|(k, v)| (k.clone(), v)).collect();
+    crate::base::natural::sort(&mut pairs);
+    pairs
+}
+
+/// A traceback as CPython prints one (outermost frame first, each with its line; a line
+/// repeated more than three times in a row is summarised as CPython does), then the
+/// raising function's locals:
+///
+/// ```text
+/// Traceback (most recent call last):
+///   File "p.py", line 9, in <module>
+///     r = f(3)
+///   File "p.py", line 4, in f
+///     return 10 // (n - 3)
+/// ZeroDivisionError
+/// locals of f: n = 3
+/// ```
+fn traceback(r: &RunResult, source: &SourceMap) -> String {
+    let mut out = String::from("Traceback (most recent call last):\n");
+    let name = crate::base::escape::escape(&source.name);
+    let mut previous: Option<(Option<&str>, usize)> = None;
+    let mut repeated = 0;
+    let flush = |out: &mut String, repeated: usize| {
+        // (`repeated` more after the first: CPython shows three in all)
+        if repeated >= 3 {
+            let more = repeated - 2;
+            let s = if more == 1 { "" } else { "s" };
+            out.push_str(&format!("  [Previous line repeated {more} more time{s}]\n"));
+        }
+    };
+    for frame in &r.traceback {
+        let line = source.line(frame.at.start);
+        let func = frame.function.as_deref();
+        if previous == Some((func, line)) {
+            repeated += 1;
+            if repeated >= 3 {
+                continue;
+            }
+        } else {
+            flush(&mut out, repeated);
+            repeated = 0;
+            previous = Some((func, line));
+        }
+        let place = match assumption_of_line(line) {
+            Some(k) => format!("  --assume #{k}"),
+            None => format!("  File \"{name}\", line {line}"),
+        };
+        let func = func.unwrap_or("<module>");
+        out.push_str(&format!(
+            "{place}, in {func}\n    {}\n",
+            source.shown_line(line).trim()
+        ));
+    }
+    flush(&mut out, repeated);
+    if let Some(class) = r.outcome.exception() {
+        out.push_str(&format!("{class}\n"));
+    }
+    if let (Some(locals), Some(func)) = (
+        &r.raising_locals,
+        r.traceback.last().and_then(|f| f.function.as_deref()),
+    ) {
+        let shown: Vec<String> = natural(locals)
+            .into_iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        let shown = if shown.is_empty() {
+            "(none)".to_string()
+        } else {
+            shown.join(", ")
+        };
+        out.push_str(&format!("locals of {func}: {shown}\n"));
     }
     out
 }

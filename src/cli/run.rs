@@ -17,6 +17,7 @@ mod counterexamples;
 mod dot;
 mod fold_text;
 mod json;
+mod progress;
 mod tree_text;
 
 /// Exit code when `--fail-on-exception` is given and an exception leaf exists.
@@ -68,7 +69,14 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     } else {
         Policy::Subtree
     };
-    let ran = session.run(root, policy, limits, &|_| {});
+    let progress = progress::Progress::new(session.engine().live(), args.quiet, args.json);
+    let ran = session.run(root, policy, limits, &|nodes| {
+        if let Some(p) = &progress {
+            p.tick(nodes);
+        }
+    });
+    // (erased before anything else is printed)
+    drop(progress);
     let stop = match ran.ended {
         Ended::NodeLimit => Stop::NodeLimit,
         Ended::TimeLimit => Stop::TimeLimit,

@@ -77,6 +77,11 @@ pub(crate) struct Interp<'p> {
     pub(crate) trace: Vec<Span>,
     /// The statement being executed: where an exception raised now is reported.
     cur: Span,
+    /// The traceback of the exception propagating now, innermost frame first: filled as it
+    /// leaves frames ([`Interp::unwound`]), emptied when a handler catches it.
+    pub(crate) traceback: Vec<super::TracebackFrame>,
+    /// The locals of the frame that raised it (a function's; `None` for module code).
+    pub(crate) raising_locals: Option<BTreeMap<String, Value>>,
     /// Evaluating an `assume` condition: a formula, in which a `@predicate` means its
     /// formula even before its `def` ran (as the engine reads it), e.g. in an `--assume`
     /// precondition that runs before the module's first statement.
@@ -102,8 +107,28 @@ impl<'p> Interp<'p> {
             native_depth: 0,
             trace: Vec::new(),
             cur: Span::default(),
+            traceback: Vec::new(),
+            raising_locals: None,
             formula: false,
         }
+    }
+
+    /// An exception (or invariant failure) raised at `raised` leaves the frame of `func`
+    /// (locals `locals`), called at `call`: the traceback gains that frame (the first time:
+    /// the raising frame, at `raised`) and the caller's frame at the call.
+    fn unwound(&mut self, func: &str, locals: &BTreeMap<String, Value>, raised: Span, call: Span) {
+        if self.traceback.is_empty() {
+            self.traceback.push(super::TracebackFrame {
+                function: Some(func.to_string()),
+                at: raised,
+            });
+            self.raising_locals = Some(locals.clone());
+        }
+        let caller = self.frame().func.map(|f| f.name.name.clone());
+        self.traceback.push(super::TracebackFrame {
+            function: caller,
+            at: call,
+        });
     }
 
     /// Call a function whose `def` has run (the entry of an entry run). Returns the result
@@ -116,7 +141,13 @@ impl<'p> Interp<'p> {
         match self.funcs.get(name).copied() {
             Some(f) => {
                 let program = self.program;
-                self.call_user(f, args, self.cur, &program.preconditions)
+                let called = self.call_user(f, args, self.cur, &program.preconditions);
+                // The entry function is the outermost frame of a traceback: its caller
+                // (`module.f(args)`) is outside the program.
+                if self.traceback.len() > 1 {
+                    self.traceback.pop();
+                }
+                called
             }
             None => (self.raise(ExcClass::NameError), BTreeMap::new()),
         }
@@ -435,6 +466,9 @@ impl<'p> Interp<'p> {
 
     /// The `except` clauses of a `try` whose body raised `class` at `at`.
     fn handle(&mut self, class: ExcClass, at: Span, handlers: &'p [Handler]) -> Exec {
+        // Caught, the exception's traceback is gone; raised on, it is kept.
+        let traceback = std::mem::take(&mut self.traceback);
+        let raising_locals = self.raising_locals.take();
         for h in handlers {
             self.at(h.span)?;
             let catches = match &h.class {
@@ -449,6 +483,8 @@ impl<'p> Interp<'p> {
                 return self.exec_block(&h.body);
             }
         }
+        self.traceback = traceback;
+        self.raising_locals = raising_locals;
         Err(Abrupt::Exception(class, at))
     }
 }

@@ -133,6 +133,7 @@ impl Engine {
             block,
             index,
             iteration,
+            ..
         }) = step::next_action(state)
         else {
             return None;

@@ -46,11 +46,14 @@ pub enum Abrupt {
 pub enum Kont {
     /// Run `block[index..]`.
     Block { block: Block, index: usize },
-    /// Inside the `while` at `block[index]`; `iteration` bodies have started.
+    /// Inside the `while` at `block[index]`; `iteration` bodies have started after a guard
+    /// the solver had to decide, `concrete` after a guard that was true as a constant
+    /// (those do not count against `--unroll`, see [`crate::engine::CONCRETE_LOOP_LIMIT`]).
     Loop {
         block: Block,
         index: usize,
         iteration: u32,
+        concrete: u16,
         /// One iteration chosen at a loop with invariants (`LoopMode::UnrollOnce`): when
         /// the body ends (or `continue`s), the `while` runs again, a choice node again.
         once: bool,
@@ -60,6 +63,7 @@ pub enum Kont {
         block: Block,
         index: usize,
         iteration: u32,
+        concrete: u16,
     },
     /// Inside the `try` at `block[index]` (its handlers catch what reaches here).
     Try { block: Block, index: usize },

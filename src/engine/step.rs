@@ -39,6 +39,7 @@ pub enum Action<'b> {
         block: Block,
         index: usize,
         iteration: u32,
+        concrete: u16,
     },
     /// A `continue` reached the `loop-scope` at `block[index]`: check its invariant.
     ScopeCheck { block: Block, index: usize },
@@ -93,10 +94,12 @@ pub fn next_action(state: &State) -> Option<Action<'_>> {
             block,
             index,
             iteration,
+            concrete,
         } => Some(Action::Guard {
             block: block.clone(),
             index: *index,
             iteration: *iteration,
+            concrete: *concrete,
         }),
         Kont::ScopeCheck { block, index } => Some(Action::ScopeCheck {
             block: block.clone(),
@@ -187,7 +190,8 @@ impl Stepper<'_> {
                 block,
                 index,
                 iteration,
-            } => self.guard(state, block, index, iteration),
+                concrete,
+            } => self.guard(state, block, index, (iteration, concrete)),
             Action::ScopeCheck { block, index } => {
                 let InstrKind::LoopScope { invs, .. } = &block[index].kind else {
                     unreachable!("ScopeCheck points at a loop scope");
@@ -432,9 +436,10 @@ impl Stepper<'_> {
                             block: block.clone(),
                             index,
                             iteration: 0,
+                            concrete: 0,
                             once: mode == LoopMode::UnrollOnce,
                         });
-                        enter_guard(&mut s, block, index, 0, guard);
+                        enter_guard(&mut s, block, index, (0, 0), guard);
                     }
                 }
                 single(vec![Succ {
@@ -483,7 +488,15 @@ impl Stepper<'_> {
         ty.map_or(Sort::Int, |t| sort_of(*t))
     }
 
-    fn guard(&self, state: &State, block: Block, index: usize, iteration: u32) -> StepResult {
+    /// The loop test; `(iteration, concrete)`: the bodies started so far after a symbolic
+    /// and after a constant-true guard ([`Kont::Loop`]).
+    fn guard(
+        &self,
+        state: &State,
+        block: Block,
+        index: usize,
+        (iteration, concrete): (u32, u16),
+    ) -> StepResult {
         let instr = &block[index];
         let InstrKind::While {
             cond, body, orelse, ..
@@ -498,13 +511,28 @@ impl Stepper<'_> {
             let mut enter = state.clone();
             enter.cont = enter.cont.pop(); // the Guard
             let once = matches!(enter.cont.top(), Some(Kont::Loop { once: true, .. }));
-            let forced = if iteration >= self.config.unroll {
+            // A guard decided without the solver (true as a constant: `i < 4` with `i`
+            // concrete) starts an iteration that does not count against `--unroll`: only
+            // [`crate::engine::CONCRETE_LOOP_LIMIT`] bounds those (issue 23 item 16).
+            let decided = Term::and(c.clone(), v.clone()).is_true();
+            let cut = if decided {
+                (concrete >= crate::engine::CONCRETE_LOOP_LIMIT).then_some(Cut::Concrete)
+            } else {
+                (iteration >= self.config.unroll).then_some(Cut::Unroll)
+            };
+            let forced = if cut.is_some() {
                 Some(Outcome::Bound)
             } else {
+                let (iteration, concrete) = if decided {
+                    (iteration, concrete + 1)
+                } else {
+                    (iteration + 1, concrete)
+                };
                 enter.cont = enter.cont.pop().push(Kont::Loop {
                     block: block.clone(),
                     index,
-                    iteration: iteration + 1,
+                    iteration,
+                    concrete,
                     once,
                 });
                 enter.cont = enter.cont.push(Kont::Block {
@@ -517,10 +545,9 @@ impl Stepper<'_> {
                 cond: Term::and(c.clone(), v.clone()),
                 state: enter,
                 forced,
-                tag: if forced.is_some() {
-                    Tag::Bound(Cut::Unroll)
-                } else {
-                    Tag::Enter
+                tag: match cut {
+                    Some(cut) => Tag::Bound(cut),
+                    None => Tag::Enter,
                 },
             });
             // Leave the loop: run the else block, if any.

@@ -66,6 +66,9 @@ pub enum Cut {
     Unroll,
     /// `--recursion`: a function would have one frame too many.
     Recursion,
+    /// A loop whose guard is true as a constant (decided without the solver) would start
+    /// its [`crate::engine::CONCRETE_LOOP_LIMIT`]+1-th such iteration (`while True:`).
+    Concrete,
 }
 
 /// Which check of invariant lines a step is.
@@ -96,6 +99,10 @@ impl Tag {
             Tag::Leave => "leave the loop".to_string(),
             Tag::Bound(Cut::Unroll) => "unrolling bound".to_string(),
             Tag::Bound(Cut::Recursion) => "recursion bound".to_string(),
+            Tag::Bound(Cut::Concrete) => format!(
+                "limit of {} iterations of a loop whose condition is a constant",
+                crate::diagnostics::thousands(crate::engine::CONCRETE_LOOP_LIMIT.into())
+            ),
             Tag::AssertHolds => "assert holds".to_string(),
             Tag::AssertFails(s) => format!("assert fails at {}", at(src, *s)),
             Tag::Raise(class, s) => format!("{class} at {}", at(src, *s)),

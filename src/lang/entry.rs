@@ -47,6 +47,36 @@ pub fn entry_function<'p>(program: &'p Program, name: &str) -> Result<&'p Functi
     }
 }
 
+/// The note for a module run (no `--entry`) of a module whose top level only defines
+/// functions (and declares inputs): no code runs there, so the tree is one `normal` leaf.
+/// It names the functions `--entry` can analyse; `None` when code runs at module level or
+/// there is no such function.
+pub fn no_module_code(program: &Program) -> Option<String> {
+    let only_definitions = program
+        .body
+        .iter()
+        .all(|s| matches!(s.kind, StmtKind::FunctionDef(_) | StmtKind::Declare { .. }));
+    let names: Vec<String> = program
+        .functions()
+        .filter(|f| !f.predicate)
+        .map(|f| format!("`{}`", f.name.name))
+        .collect();
+    if !only_definitions || names.is_empty() {
+        return None;
+    }
+    let example = program
+        .functions()
+        .find(|f| !f.predicate)?
+        .name
+        .name
+        .clone();
+    Some(format!(
+        "no code runs at module level (it only defines functions): to analyse a function, \
+         give --entry NAME, e.g. `--entry {example}` (functions: {})",
+        names.join(", ")
+    ))
+}
+
 /// The warning for an entry run of `f` whose top level reads a declared input (see
 /// [`unbound_input_reads`]), or `None`.
 pub fn import_warning(program: &Program, f: &str, source: &SourceMap) -> Option<String> {

@@ -32,6 +32,9 @@ pub type Replays = BTreeMap<NodeId, Option<String>>;
 pub struct Cuts {
     pub unroll: usize,
     pub recursion: usize,
+    /// Paths cut at [`crate::engine::CONCRETE_LOOP_LIMIT`] iterations of a loop whose
+    /// guard is a constant (`while True:`).
+    pub concrete: usize,
     /// Of the `--recursion` cuts, how many were replayed and how many of those raise
     /// `RecursionError` when run.
     pub replayed: usize,
@@ -80,6 +83,15 @@ impl Cuts {
             }
             parts.push(text);
         }
+        if self.concrete > 0 {
+            let n = self.concrete;
+            parts.push(format!(
+                "{n} {} cut after {} iterations of a loop whose condition is a constant \
+                 (it may never end)",
+                paths(n),
+                crate::diagnostics::thousands(crate::engine::CONCRETE_LOOP_LIMIT.into())
+            ));
+        }
         (!parts.is_empty()).then(|| parts.join("; "))
     }
 }
@@ -106,6 +118,7 @@ impl Session {
             }
             match node.tag {
                 Some(Tag::Bound(Cut::Recursion)) => cuts.recursion += 1,
+                Some(Tag::Bound(Cut::Concrete)) => cuts.concrete += 1,
                 // (every other bound leaf is a loop's unrolling bound)
                 _ => cuts.unroll += 1,
             }
@@ -227,6 +240,7 @@ mod tests {
             replayed,
             recursion_error,
             example: example.map(str::to_string),
+            concrete: 0,
         };
         assert_eq!(
             cuts(2, 3, 3, 0, None).warning(8, 5, false).as_deref(),

@@ -279,7 +279,8 @@ fn views_say_the_same_in_every_form() {
         .id;
     let v = s.view(normal);
     assert_eq!(v.text(Form::Tree), "normal  x = x, y = x, z = 2");
-    assert_eq!(v.text(Form::Graph), "normal");
+    // (issue 23 item 18: DOT's leaves show the final store, one variable a line)
+    assert_eq!(v.text(Form::Graph), "normal\nx = x\ny = x\nz = 2");
     assert_eq!(v.text(Form::Row), "normal  x = x, y = x, z = 2");
     assert_eq!(v.kind_name(), "leaf");
     // An open node.
@@ -296,6 +297,38 @@ fn views_say_the_same_in_every_form() {
     assert_eq!(
         s.view(leaf).text(Form::Row),
         "normal  a = 1, b = 2, c = 3, d = 4, …"
+    );
+    // Issue 23 items 17 and 18: natural order (a2 before a10) in every form; DOT shows
+    // eight variables and says how many more, and cuts long lines.
+    let many: String = (1..=12).map(|k| format!("a{k} = {k}\n")).collect();
+    let mut s = open(&format!(
+        "{many}t = {}\n",
+        "(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)"
+    ));
+    s.run(s.tree().root(), Policy::Subtree, Limits::default(), &|_| {});
+    let leaf = s.tree().nodes().find(|n| n.is_leaf()).unwrap().id;
+    let v = s.view(leaf);
+    let names: Vec<&str> = v.store.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        names,
+        ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12", "t"]
+    );
+    assert!(v
+        .text(Form::Tree)
+        .starts_with("normal  a1 = 1, a2 = 2, a3 = 3"));
+    assert_eq!(
+        v.text(Form::Graph),
+        "normal\na1 = 1\na2 = 2\na3 = 3\na4 = 4\na5 = 5\na6 = 6\na7 = 7\na8 = 8\n… (5 more)"
+    );
+    let mut s = open(&format!(
+        "t = {}\n",
+        "(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)"
+    ));
+    s.run(s.tree().root(), Policy::Subtree, Limits::default(), &|_| {});
+    let leaf = s.tree().nodes().find(|n| n.is_leaf()).unwrap().id;
+    assert_eq!(
+        s.view(leaf).text(Form::Graph),
+        "normal\nt = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,…"
     );
     // A return leaf of an entry run.
     let mut s = open_entry("def f(a: int) -> int:\n    return a + 1\n", "f");

@@ -12,6 +12,21 @@ use crate::engine::{NodeId, NodeKind, Outcome};
 /// At most this many variables in a TUI row's leaf summary.
 const ROW_VARS: usize = 4;
 
+/// At most this many variables in a Graphviz leaf label, and at most this many characters
+/// a line there.
+const GRAPH_VARS: usize = 8;
+const GRAPH_WIDTH: usize = 40;
+
+/// `text` cut to `width` characters, the last one `…` when it was longer.
+fn shorten(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 /// A node as printers see it: numbers and strings only.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeView {
@@ -39,7 +54,7 @@ pub struct NodeView {
     pub caught: Option<String>,
     /// An exception leaf that is a loop invariant's failure.
     pub invariant_failure: bool,
-    /// At a `normal` leaf: the visible store (name, minipy value).
+    /// At a `normal` leaf: the visible store (name, minipy value), in natural order.
     pub store: Vec<(String, String)>,
     /// Frames on the call stack (1: module code) and the innermost frame's function.
     pub frames: usize,
@@ -54,7 +69,9 @@ pub enum Form {
     /// `symdbg run --tree`: `5: x = -x  (open)`, `exception ZeroDivisionError at line 4`,
     /// `normal  x = -(2 * y), y = y` (every variable).
     Tree,
-    /// A Graphviz label, lines separated by `\n`: `ZeroDivisionError\nline 4`.
+    /// A Graphviz label, lines separated by `\n`: `ZeroDivisionError\nline 4`,
+    /// `normal\nx = -(2 * y)\ny = y` (at most [`GRAPH_VARS`] variables, each line cut at
+    /// [`GRAPH_WIDTH`] characters), `return -1`.
     Graph,
     /// A TUI row (leaves only; "" for other nodes): `ZeroDivisionError at line 4`,
     /// `normal  a = 1, b = 2, c = 3, d = 4, …`.
@@ -139,6 +156,18 @@ impl NodeView {
                 Some(rv) => format!("return {rv}"),
                 None => "return".to_string(),
             },
+            (Outcome::Normal, Form::Graph) if !self.store.is_empty() => {
+                // The environment under the outcome, one variable a line, as the book's
+                // SET pictures show it; long values and long stores shortened.
+                let mut lines = vec!["normal".to_string()];
+                for (k, v) in self.store.iter().take(GRAPH_VARS) {
+                    lines.push(shorten(&format!("{k} = {v}"), GRAPH_WIDTH));
+                }
+                if self.store.len() > GRAPH_VARS {
+                    lines.push(format!("… ({} more)", self.store.len() - GRAPH_VARS));
+                }
+                lines.join("\n")
+            }
             (Outcome::Normal, Form::Tree | Form::Row) if !self.store.is_empty() => {
                 let limit = if form == Form::Row {
                     ROW_VARS
@@ -206,7 +235,7 @@ impl Session {
             }
             _ => None,
         };
-        let store = match node.kind {
+        let mut store: Vec<(String, String)> = match node.kind {
             NodeKind::Leaf(Outcome::Normal) => self
                 .engine
                 .store(id)
@@ -215,6 +244,8 @@ impl Session {
                 .collect(),
             _ => Vec::new(),
         };
+        // (as the debugger's store pane lists them: a2 before a10)
+        crate::base::natural::sort(&mut store);
         NodeView {
             id,
             parent: node.parent,

@@ -74,17 +74,33 @@ fn find_in_a_concrete_tuple_has_five_leaves() {
     assert_eq!(results, BTreeSet::from([-1, 0, 1, 2, 3]));
 }
 
-/// With the default unroll of 3 the fourth element cannot be reached: the cut-off path is
-/// a visible `bound` leaf, not silently dropped (where the book drops it).
+/// The loop over the concrete tuple is decided without the solver (`i < len(haystack)` is
+/// `0 < 4`, `1 < 4`, ...), so its iterations do not count against `--unroll` (issue 23 item
+/// 16): at unroll 1 all four elements are reached, no `bound` leaf. (The book's prototype
+/// needed an unroll of 4 here; at unroll 3 symdbg used to cut the fourth element off in a
+/// `bound` leaf.)
+#[test]
+fn concrete_loop_guards_do_not_count_against_unroll() {
+    let src = format!("{FIND}x: int\nr = find(x, (1, 2, 3, 4))\n");
+    for n in [1, 3] {
+        let engine = explore(&src, None, unroll(n));
+        let outcomes: Vec<Outcome> = leaves(&engine).into_iter().map(|(o, _)| o).collect();
+        assert_eq!(outcomes, [Outcome::Normal; 5], "--unroll {n}");
+    }
+}
+
+/// A loop whose guard the solver decides is still cut by `--unroll`: the cut-off path is a
+/// visible `bound` leaf, not silently dropped (where the book drops it).
 #[test]
 fn unrolling_bound_is_a_visible_leaf() {
-    let src = format!("{FIND}x: int\nr = find(x, (1, 2, 3, 4))\n");
+    let src = format!("{FIND}x: int\nt: tuple\nr = find(x, t)\n");
     let engine = explore(&src, None, unroll(3));
     let outcomes: Vec<Outcome> = leaves(&engine).into_iter().map(|(o, _)| o).collect();
     assert_eq!(outcomes.iter().filter(|o| **o == Outcome::Bound).count(), 1);
+    // Found at 0, 1 or 2; not found in a tuple of 0 to 3 elements.
     assert_eq!(
         outcomes.iter().filter(|o| **o == Outcome::Normal).count(),
-        3
+        7
     );
 }
 

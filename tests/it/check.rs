@@ -19,8 +19,11 @@ fn json(args: &[&str]) -> serde_json::Value {
     let mut a = args.to_vec();
     a.push("--json");
     let (out, code) = check(&a);
-    assert_eq!(code, 0, "{out}");
-    serde_json::from_str(&out).unwrap()
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // Exit 1 exactly when a check says no (issue 23 item 13).
+    let failed = j["exhaustive"]["ok"] == false || j["precise"]["ok"] == false;
+    assert_eq!(code, i32::from(failed), "{out}");
+    j
 }
 
 /// The book: if_program is probably exhaustive and precise.
@@ -45,7 +48,7 @@ fn while_program_unroll_two_is_precise_not_exhaustive() {
     assert_eq!(j["precise"]["ok"], true, "{j}");
     // The human form names the counterexample and why.
     let (text, code) = check(&["examples/while_program.py", "--unroll", "2"]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 1, "a check that says no exits 1: {text}");
     assert!(text.contains("exhaustive: no"), "{text}");
     assert!(text.contains("counterexample:"), "{text}");
     assert!(text.contains("precise: probably"), "{text}");

@@ -81,6 +81,7 @@ fn json_of_a_module_run() {
             "invariant_failure": false,
             "exception_line": null,
             "exception_column": null,
+            "traceback": [],
         })
     );
 }

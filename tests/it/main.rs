@@ -21,6 +21,9 @@ mod check;
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
 mod engine_api;
+/// Issue 23, the command line: misspelt commands, `check`'s exit code and minimal
+/// counterexamples, `exec`'s traceback, `run`'s progress line, constant loops, natural order.
+mod everyday;
 /// `symdbg exec`: JSON shape, outcomes, exit codes, errors for bad inputs/files.
 mod exec;
 /// `Engine::explain`: unsat cores checked outside Z3, features of unknown leaves, cancel.
@@ -51,6 +54,8 @@ mod invariants;
 mod jobs;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
+/// The README's console blocks: every shown command prints what the README shows.
+mod readme;
 /// `symdbg run`: the --json schema, --dot, --counterexamples, exit codes.
 mod run;
 /// The solver's time limit (watchdog), Ctrl-C, minimal counterexamples, on the binary.

@@ -316,7 +316,8 @@ fn check_calls_a_max_nodes_cut_a_cut() {
         Duration::from_secs(30),
     );
     let _ = std::fs::remove_file(&file);
-    assert_eq!(status.and_then(|s| s.code()), Some(0), "{err}");
+    // (exit 1: exhaustiveness fails)
+    assert_eq!(status.and_then(|s| s.code()), Some(1), "{err}");
     assert!(out.contains("exhaustive: no"), "{out}");
     assert!(out.contains("cut"), "{out}");
     assert!(out.contains("--max-nodes"), "{out}");

@@ -316,6 +316,9 @@ impl<'p> Interp<'p> {
             .and_then(|()| self.exec_block(&f.body));
         self.cur = saved;
         let frame = self.frames.pop().expect("pushed above");
+        if let Err(Abrupt::Exception(_, raised) | Abrupt::Invariant(_, raised)) = &result {
+            self.unwound(&f.name.name, &frame.locals, *raised, at);
+        }
         let result = match result {
             Ok(()) => Ok(None),
             Err(Abrupt::Return(v, _)) => Ok(v),

@@ -260,12 +260,14 @@ pub fn template_for(
             block: block.clone(),
             index,
             iteration: 0,
+            concrete: 0,
             once: false,
         })
         .push(Kont::Guard {
             block: block.clone(),
             index,
             iteration: 0,
+            concrete: 0,
         });
     let start = State {
         globals,

@@ -99,9 +99,10 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                             block: block.clone(),
                             index,
                             iteration: 0,
+                            concrete: 0,
                             once: false,
                         });
-                        enter_guard(state, block, index, 0, &guard);
+                        enter_guard(state, block, index, (0, 0), &guard);
                     }
                     _ => return Settled::Running,
                 }
@@ -110,6 +111,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 block,
                 index,
                 iteration,
+                concrete,
                 once,
             } => {
                 if once {
@@ -122,7 +124,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                     InstrKind::While { guard, .. } => guard.clone(),
                     _ => unreachable!("Loop points at a while"),
                 };
-                enter_guard(state, block, index, iteration, &guard);
+                enter_guard(state, block, index, (iteration, concrete), &guard);
             }
             Kont::Guard { .. } | Kont::ScopeCheck { .. } | Kont::Caught(_) => {
                 return Settled::Running
@@ -209,7 +211,7 @@ pub(super) fn enter_guard(
     state: &mut State,
     block: Block,
     index: usize,
-    iteration: u32,
+    (iteration, concrete): (u32, u16),
     guard: &Block,
 ) {
     let check = match &block[index].kind {
@@ -220,6 +222,7 @@ pub(super) fn enter_guard(
         block,
         index,
         iteration,
+        concrete,
     });
     if !guard.is_empty() {
         state.cont = state.cont.push(Kont::Block {
@@ -345,6 +348,7 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                     block,
                     index,
                     iteration,
+                    concrete,
                     once: false,
                 },
             ) => {
@@ -353,7 +357,7 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                     _ => unreachable!("Loop points at a while"),
                 };
                 // The Loop stays; the guard runs again.
-                enter_guard(state, block, index, iteration, &guard);
+                enter_guard(state, block, index, (iteration, concrete), &guard);
                 return None;
             }
             (Abrupt::Continue, Kont::LoopScope { block, index }) => {
