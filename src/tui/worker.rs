@@ -88,10 +88,12 @@ impl Worker {
         match cmd {
             Cmd::Details(id) => emit(Reply::Details(describe::details(&self.session, NodeId(id)))),
             Cmd::Model(id) => {
+                // (the store pane's frame: at an exception leaf, the raising one)
+                let at = self.session.frames_node(NodeId(id));
                 let m = self
                     .session
                     .engine_mut()
-                    .try_model(NodeId(id))
+                    .try_model_in_frame(NodeId(id), at)
                     .map(describe::model);
                 emit(Reply::Model(id, m));
             }

@@ -486,7 +486,9 @@ fn an_exception_raised_in_a_call_shows_the_frames_at_the_raise() {
     assert!(locals.iter().any(|(k, _)| k == "i"), "{locals:?}");
     let note = d.note.as_deref().unwrap_or("");
     assert!(
-        note.contains("inside window_sum; the call stack shows the frames at the raise"),
+        note.contains(
+            "inside window_sum; the call stack and the store show the frames at the raise"
+        ),
         "{note}"
     );
     // An exception raised in the module itself keeps the leaf's own frames.

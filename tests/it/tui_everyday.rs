@@ -1,0 +1,133 @@
+//! Issue 23, the debugger's everyday trust: the store at an exception leaf shows the raising
+//! frame, the message log (`M`), keys pressed while the worker is busy, one parser for `:`
+//! and `W`, and small ones (grammar, stale counts, frame labels).
+
+use symdbg::tui::harness::Harness;
+use symdbg::tui::protocol::{Kind, Outcome};
+
+use super::tui::open_source;
+
+/// A binary search with `hi = len(t)`: `t[mid]` raises IndexError at the end of `t`.
+pub const BSEARCH: &str = "\
+def bsearch(t: tuple, x: int) -> int:
+    lo = 0
+    hi = len(t)
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if t[mid] == x:
+            return mid
+        if t[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+";
+
+/// A module program whose exception (ZeroDivisionError) is raised in `lcm`.
+const LCM: &str = "\
+def gcd(a: int, b: int) -> int:
+    while b != 0:
+        r = a % b
+        a = b
+        b = r
+    return a
+
+
+def lcm(a: int, b: int) -> int:
+    return a * b // gcd(a, b)
+
+
+x: int
+y: int
+m = x + y
+z = lcm(x, y)
+";
+
+/// The store pane's rows of the selected node (its names).
+fn store_names(h: &Harness) -> Vec<String> {
+    h.app.details[&h.app.selected]
+        .store
+        .iter()
+        .map(|(k, _)| k.clone())
+        .collect()
+}
+
+fn is_exception(h: &Harness) -> bool {
+    matches!(
+        h.app.tree.node(h.app.selected).info.kind,
+        Kind::Leaf(Outcome::Exception(_))
+    )
+}
+
+#[test]
+fn the_store_at_an_exception_leaf_shows_the_raising_frame_of_an_entry() {
+    let mut h = open_source("bsearch.py", BSEARCH, Some("bsearch"), 140, 44);
+    h.keys("re");
+    assert!(is_exception(&h), "{}", h.screen());
+    let names = store_names(&h);
+    for v in ["hi", "lo", "mid", "t", "x"] {
+        assert!(names.contains(&v.to_string()), "{v} missing: {names:?}");
+    }
+    let screen = h.screen();
+    assert!(!screen.contains("(no variables yet)"), "{screen}");
+    assert!(screen.contains("frame bsearch, at the raise"), "{screen}");
+    // The call stack marks the same frame.
+    assert!(screen.contains("▸ bsearch"), "{screen}");
+    // The replay's table lists the same variables, each with its value under the model.
+    h.keys("R");
+    let id = h.app.selected;
+    let r = h.app.replays[&id].as_ref().expect("a replay");
+    assert!(r.follows, "{}", r.verdict);
+    let mid = r.vars.iter().find(|v| v.name == "mid").expect("mid");
+    let here: i64 = mid.here.as_deref().expect("mid's value").parse().unwrap();
+    let t = r.vars.iter().find(|v| v.name == "t").expect("t");
+    let t_len = t.here.as_deref().unwrap().matches(',').count();
+    // IndexError: mid is at (or past) the end of t.
+    assert!(here >= 0, "{here}");
+    assert!(
+        t.here.as_deref() == Some("()") || here as usize >= t_len,
+        "mid = {here}, t = {:?}",
+        t.here
+    );
+    // A function's variables have no value at the end of the run (it ends in module code).
+    assert_eq!(mid.end, None);
+}
+
+#[test]
+fn the_store_at_an_exception_leaf_raised_in_a_call_is_the_callee_s() {
+    let mut h = open_source("lcm.py", LCM, None, 140, 44);
+    h.keys("r");
+    // The first exception leaf: ZeroDivisionError in lcm (x = y = 0).
+    h.keys("e");
+    assert!(is_exception(&h), "{}", h.screen());
+    let d = &h.app.details[&h.app.selected];
+    assert_eq!(d.frames.last().map(|(f, _)| f.as_str()), Some("lcm"));
+    let names = store_names(&h);
+    assert_eq!(names, ["a", "b"], "lcm's variables, not the module's");
+    // The model's column evaluates lcm's variables: 0 and 0.
+    h.keys("m");
+    let id = h.app.selected;
+    let m = h.app.models[&id].as_ref().expect("a model");
+    let value = |name: &str| {
+        m.store
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(value("a"), Some("0"), "{m:?}");
+    assert_eq!(value("b"), Some("0"), "{m:?}");
+    // Picking the caller's frame shows the module's variables.
+    h.keys("5j");
+    assert!(h.screen().contains("frame <module>"), "{}", h.screen());
+    // At a node inside lcm (not a leaf), the store is lcm's too.
+    let inside = (0..h.app.stats.nodes as u32)
+        .find(|&n| {
+            h.app.tree.get(n).is_some_and(|n| {
+                n.info.func.as_deref() == Some("lcm") && !matches!(n.info.kind, Kind::Leaf(_))
+            })
+        })
+        .expect("a node in lcm");
+    h.app.select(inside);
+    h.pump();
+    assert_eq!(store_names(&h), ["a", "b"]);
+}
