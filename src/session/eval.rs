@@ -185,6 +185,16 @@ fn words(diags: &[Diagnostic], text: &str) -> String {
     s
 }
 
+/// Parse `text` (trimmed) as a minipy expression; `Err`: the one-line message `:` and the
+/// watches show (one parser, one error).
+pub fn parse_expression(text: &str) -> Result<Expr, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("type an expression, e.g. `x + 1 > y`".to_string());
+    }
+    crate::lang::parse_expr(text).map_err(|d| words(&d, text))
+}
+
 impl Session {
     /// The node whose state holds the frames the call stack shows at `id`: an exception
     /// leaf raised inside calls shows them as they were at the raise (its parent's).
@@ -202,10 +212,7 @@ impl Session {
     /// Parse and type-check `text` in the scope of function `func` (`None`: module code).
     pub fn compile_expr(&self, func: Option<&str>, text: &str) -> Result<(Expr, Type), String> {
         let text = text.trim();
-        if text.is_empty() {
-            return Err("type an expression, e.g. `x + 1 > y`".to_string());
-        }
-        let e = crate::lang::parse_expr(text).map_err(|d| words(&d, text))?;
+        let e = parse_expression(text)?;
         let ty = crate::lang::types::check_expr(self.program(), func, &e)
             .map_err(|d| words(&d, text))?;
         Ok((e, ty))

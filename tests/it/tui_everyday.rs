@@ -2,10 +2,12 @@
 //! frame, the message log (`M`), keys pressed while the worker is busy, one parser for `:`
 //! and `W`, and small ones (grammar, stale counts, frame labels).
 
+use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
 use symdbg::tui::protocol::{Kind, Outcome};
 
 use super::tui::open_source;
+use super::tui_reload::{open_file, temp_dir};
 
 /// A binary search with `hi = len(t)`: `t[mid]` raises IndexError at the end of `t`.
 pub const BSEARCH: &str = "\
@@ -130,4 +132,45 @@ fn the_store_at_an_exception_leaf_raised_in_a_call_is_the_callee_s() {
     h.app.select(inside);
     h.pump();
     assert_eq!(store_names(&h), ["a", "b"]);
+}
+
+#[test]
+fn a_watch_that_does_not_parse_is_refused_as_colon_refuses_it() {
+    let mut h = open_source("lcm.py", LCM, None, 140, 44);
+    h.keys(":foo +<Enter>");
+    let colon = h.app.message.clone();
+    assert!(colon.starts_with("cannot evaluate: "), "{colon}");
+    h.keys("Wfoo +<Enter>");
+    assert!(h.app.watch.list.is_empty(), "{:?}", h.app.watch.list);
+    assert_eq!(
+        h.app.message.strip_prefix("cannot watch: "),
+        colon.strip_prefix("cannot evaluate: "),
+        "one parser, one error"
+    );
+    // A good one is still taken.
+    h.keys("Wx + y<Enter>");
+    assert_eq!(h.app.watch.list, ["x + y"]);
+}
+
+#[test]
+fn a_saved_watch_that_does_not_parse_is_dropped_with_a_note() {
+    let dir = temp_dir("badwatch");
+    let path = dir.join("lcm.py");
+    std::fs::write(&path, LCM).unwrap();
+    let mut a = open_file(&path, None, None);
+    a.keys("Wx<Enter>S");
+    let saved = dir.join("lcm.py.symdbg-session");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["watches"] = serde_json::json!(["x", "foo +"]);
+    std::fs::write(&saved, json.to_string()).unwrap();
+    let b = open_file(&path, None, Some(&saved));
+    assert_eq!(b.app.watch.list, ["x"]);
+    assert!(
+        b.app
+            .message
+            .contains("watches that do not parse dropped: `foo +`"),
+        "{}",
+        b.app.message
+    );
 }

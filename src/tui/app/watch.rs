@@ -133,6 +133,11 @@ impl App {
             self.message = format!("watch removed: {text}");
             return;
         }
+        // What `:` would say about it: a watch that does not parse is refused.
+        if let Err(m) = crate::session::parse_expression(text) {
+            self.message = format!("cannot watch: {m}");
+            return;
+        }
         if self.watch.list.len() >= MAX_WATCHES {
             self.message = format!("at most {MAX_WATCHES} watches: W and a watched one removes it, W Enter clears them");
             return;

@@ -171,6 +171,24 @@ impl Worker {
             });
         }
         let mut carry = r.carry;
+        // (a watch that does not parse, from an older symdbg or a hand-edited file, is
+        // refused as `W` refuses it)
+        let bad: Vec<String> = carry
+            .watches
+            .iter()
+            .filter(|w| crate::session::parse_expression(w).is_err())
+            .cloned()
+            .collect();
+        if !bad.is_empty() {
+            carry.watches.retain(|w| !bad.contains(w));
+            notes.push(format!(
+                "watches that do not parse dropped: {}",
+                bad.iter()
+                    .map(|w| format!("`{}`", crate::base::escape::escape_text(w)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         if carry.assumptions != self.session.source().assumptions {
             // The saved preconditions replace the command line's: a new session under them.
             match super::assume::reopen(&self.session, &carry.assumptions) {
