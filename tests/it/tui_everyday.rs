@@ -2,6 +2,7 @@
 //! frame, the message log (`M`), keys pressed while the worker is busy, one parser for `:`
 //! and `W`, and small ones (grammar, stale counts, frame labels).
 
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
 use symdbg::tui::protocol::{Kind, Outcome};
@@ -44,6 +45,14 @@ y: int
 m = x + y
 z = lcm(x, y)
 ";
+
+/// What a key that needs the busy worker says.
+const BUSY: &str = "busy — Esc cancels";
+
+fn press(h: &mut Harness, c: char) {
+    h.app
+        .key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+}
 
 /// The store pane's rows of the selected node (its names).
 fn store_names(h: &Harness) -> Vec<String> {
@@ -135,6 +144,40 @@ fn the_store_at_an_exception_leaf_raised_in_a_call_is_the_callee_s() {
 }
 
 #[test]
+fn keys_that_need_the_busy_worker_are_dropped_with_a_word_and_moves_still_work() {
+    let dir = temp_dir("busy");
+    let path = dir.join("lcm.py");
+    std::fs::write(&path, LCM).unwrap();
+    let mut h = open_file(&path, None, None);
+    h.keys("s");
+    // Without pumping, `r` leaves the app busy.
+    press(&mut h, 'r');
+    assert!(h.app.busy.is_some());
+    for c in ['S', 'T', 'L', 's', 'm', 'R', ':', 'W'] {
+        press(&mut h, c);
+        assert_eq!(h.app.message, BUSY, "{c}");
+        assert_eq!(h.app.mode, Mode::Normal, "{c}: no prompt opens");
+    }
+    h.draw();
+    assert!(h.screen().contains(BUSY), "{}", h.screen());
+    // Moving works meanwhile: the selection changes, panes get the focus.
+    let before = h.app.selected;
+    press(&mut h, 'k');
+    assert_ne!(h.app.selected, before);
+    press(&mut h, '4');
+    assert_eq!(h.app.focus, symdbg::tui::app::Pane::Store);
+    // The run finishes; nothing typed meanwhile runs afterwards (no save, no tests).
+    h.pump();
+    assert!(h.app.busy.is_none());
+    assert!(h.app.stats.leaves > 0);
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files, ["lcm.py"], "no save, no tests written");
+}
+
+#[test]
 fn a_watch_that_does_not_parse_is_refused_as_colon_refuses_it() {
     let mut h = open_source("lcm.py", LCM, None, 140, 44);
     h.keys(":foo +<Enter>");
@@ -173,4 +216,92 @@ fn a_saved_watch_that_does_not_parse_is_dropped_with_a_note() {
         "{}",
         b.app.message
     );
+}
+
+#[test]
+fn a_session_restored_without_its_entry_says_so_first_and_the_log_keeps_it_whole() {
+    let dir = temp_dir("noentry");
+    let path = dir.join("bsearch.py");
+    std::fs::write(&path, BSEARCH).unwrap();
+    let mut a = open_file(&path, Some("bsearch"), None);
+    a.keys("rS");
+    let saved = dir.join("bsearch.py.symdbg-session");
+    let mut b = open_file(&path, None, Some(&saved));
+    // The reason leads: a status line of 120 columns shows it.
+    let status = b
+        .screen()
+        .lines()
+        .rev()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    assert!(status.contains("saved with --entry bsearch"), "{status}");
+    assert!(status.contains("M: whole message"), "{status}");
+    // `M` lists the session's messages, newest first, whole.
+    b.keys("M");
+    assert_eq!(b.app.mode, Mode::Messages);
+    let whole = b.app.log.entries.back().cloned().unwrap_or_default();
+    assert!(whole.contains("no longer apply"), "{whole}");
+    let screen = b.screen();
+    assert!(screen.contains("messages (1), newest first"), "{screen}");
+    let shown: String = screen
+        .lines()
+        .map(|l| l.trim_matches(|c| c == '│' || c == ' '))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(shown.contains("no longer apply"), "{screen}");
+    b.keys("q");
+    assert_eq!(b.app.mode, Mode::Normal);
+    assert!(!b.app.quit, "q closes the log first");
+}
+
+#[test]
+fn the_log_lists_messages_newest_first_and_skips_repeats() {
+    let mut h = open_source("lcm.py", LCM, None, 120, 40);
+    h.keys("M");
+    assert_eq!(h.app.mode, Mode::Messages);
+    assert!(h.screen().contains("(no messages yet)"), "{}", h.screen());
+    h.keys("<Esc>");
+    assert_eq!(h.app.mode, Mode::Normal);
+    h.keys("Wfoo +<Enter>Wfoo +<Enter>:x<Enter>");
+    h.keys("M");
+    assert_eq!(h.app.mode, Mode::Messages);
+    let log: Vec<&str> = h.app.log.newest_first().collect();
+    assert_eq!(log.len(), 3, "{log:?}");
+    assert!(log[0].starts_with("x: "), "{log:?}");
+    assert!(log[1].starts_with("evaluating x"), "{log:?}");
+    assert!(log[2].starts_with("cannot watch: "), "{log:?}");
+    assert_eq!(log[3 - 1], h.app.log.entries[0]);
+    let screen = h.screen();
+    let at = |s: &str| screen.find(s).unwrap_or_else(|| panic!("{s}: {screen}"));
+    assert!(at("• x: ") < at("• cannot watch: "), "{screen}");
+}
+
+#[test]
+fn the_status_line_counts_the_nodes_of_a_run_in_progress() {
+    let mut h = open_source("lcm.py", LCM, None, 140, 44);
+    press(&mut h, 'r');
+    assert!(h.app.busy.is_some());
+    h.app
+        .apply(symdbg::tui::protocol::Reply::Progress { nodes: 57 });
+    h.draw();
+    let status = h
+        .screen()
+        .lines()
+        .rev()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    assert!(status.contains("57 nodes so far"), "{status}");
+    assert!(!status.contains("1 node"), "{status}");
+    h.pump();
+    h.draw();
+    let status = h
+        .screen()
+        .lines()
+        .rev()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    assert!(status.contains(" open, "), "the counts are back: {status}");
 }

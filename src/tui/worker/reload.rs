@@ -161,9 +161,6 @@ impl Worker {
         if r.changed {
             notes.push("the program changed since it was saved: restored what applies".into());
         }
-        if !r.other_options.is_empty() {
-            notes.push(format!("it was saved with {}", r.other_options.join(" ")));
-        }
         if r.ignored > 0 {
             notes.push(match r.ignored {
                 1 => "1 unknown entry ignored".to_string(),
@@ -211,7 +208,16 @@ impl Worker {
         let source = self.session.source().clone();
         carry.breakpoints = remap(&mut carry, r.texts, &source, &mut notes);
         emit(Reply::Carry(carry));
-        let what = format!("session restored from {name}");
+        // Other options (another `--entry`) can leave little of the tree: said first, so
+        // the status line never cuts it off.
+        let what = if r.other_options.is_empty() {
+            format!("session restored from {name}")
+        } else {
+            format!(
+                "session saved with {} (reopen so to restore all of it) from {name}",
+                r.other_options.join(" ")
+            )
+        };
         self.replay(&what, &r.frontier, &r.selected, notes, emit);
     }
 
