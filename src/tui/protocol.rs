@@ -109,6 +109,8 @@ pub struct NodeInfo {
     pub kind: Kind,
     /// The condition the edge from the parent added (minipy syntax), if any.
     pub branch: Option<String>,
+    /// The conditions before it imply `branch` (a frame's exit label leaves it out).
+    pub branch_implied: bool,
     /// The engine's label of the edge (e.g. "body preserves invariant"), if any.
     pub label: Option<String>,
     /// 1-based line of the statement about to run, or where the exception was raised.

@@ -277,6 +277,67 @@ fn the_log_lists_messages_newest_first_and_skips_repeats() {
     assert!(at("• x: ") < at("• cannot watch: "), "{screen}");
 }
 
+/// `head`'s inner conditions add nothing to `len(t) > 0`.
+const HEAD: &str = "\
+def head(t: tuple) -> int:
+    if len(t) > 0:
+        if 0 < len(t):
+            if len(t) != 0:
+                return t[0]
+    return -1
+
+
+t: tuple
+h = head(t)
+";
+
+#[test]
+fn a_folded_frame_s_way_out_is_labelled_without_what_is_implied() {
+    let mut h = open_source("head.py", HEAD, None, 140, 44);
+    h.keys("r");
+    // The tree has the three conditions, one per `if`.
+    let branches: Vec<String> = (0..h.app.tree.len() as u32)
+        .filter_map(|id| h.app.tree.node(id).info.branch.clone())
+        .collect();
+    for b in ["len(t) > 0", "0 < len(t)", "len(t) != 0"] {
+        assert!(branches.iter().any(|x| x == b), "{b}: {branches:?}");
+    }
+    h.keys("z");
+    let labels: Vec<String> = h
+        .app
+        .tree
+        .rows()
+        .iter()
+        .filter_map(|r| r.cond.as_deref().map(str::to_string))
+        .collect();
+    assert_eq!(labels, ["len(t) > 0", "len(t) <= 0"], "{}", h.screen());
+}
+
+#[test]
+fn a_pruned_invariant_check_names_its_line_and_quotes_it() {
+    let src = "x: int\ni = 0\nwhile i < 3:\n    invariant 0 <= i <= 3\n    invariant x == x\n    i = i + 1\n";
+    let mut h = open_source("inv.py", src, None, 140, 44);
+    h.keys("rp");
+    let screen = h.screen();
+    // (the loop is on line 3, the invariant that cannot break on line 5)
+    assert!(
+        screen.contains("✗ L5 invariant not preserved at column 15 of `invariant x == x`: False"),
+        "{screen}"
+    );
+    assert!(!screen.contains(" at 5:15"), "{screen}");
+}
+
+#[test]
+fn one_condition_that_cannot_hold_is_said_in_good_grammar() {
+    let src = "x: int\nif x % 3 < 5:\n    y = 1\nelse:\n    y = 2\nassume y == 2\n";
+    let mut h = open_source("one.py", src, None, 140, 44);
+    h.keys("rGw");
+    assert_eq!(
+        h.app.message,
+        "infeasible: 1 condition cannot hold — line 6 (assume)"
+    );
+}
+
 #[test]
 fn the_status_line_counts_the_nodes_of_a_run_in_progress() {
     let mut h = open_source("lcm.py", LCM, None, 140, 44);
