@@ -218,6 +218,26 @@ impl Session {
         Ok((e, ty))
     }
 
+    /// Does `text` parse and type-check in module code or in some function (a watch is
+    /// evaluated in whatever frame is picked, so it must make sense in one)? `Err`: what
+    /// [`Session::compile_expr`] says in module code.
+    pub fn compiles_somewhere(&self, text: &str) -> Result<(), String> {
+        let module = self.compile_expr(None, text).map(|_| ());
+        if module.is_ok() {
+            return module;
+        }
+        let functions = self.program().body.iter().filter_map(|s| match &s.kind {
+            crate::lang::ast::StmtKind::FunctionDef(f) => Some(f.name.name.as_str()),
+            _ => None,
+        });
+        for f in functions {
+            if self.compile_expr(Some(f), text).is_ok() {
+                return Ok(());
+            }
+        }
+        module
+    }
+
     /// The function whose body holds 1-based `line` (`None`: module code).
     pub fn function_at_line(&self, line: usize) -> Option<String> {
         let src = self.source();

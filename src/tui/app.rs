@@ -394,6 +394,7 @@ impl App {
             Reply::Assumed(Err(_)) => {}
             Reply::Evaluated { node, up, results } => self.evaluated(node, up, results),
             Reply::Condition { line, text, error } => self.condition_checked(line, text, error),
+            Reply::WatchChecked { text, error } => self.watch_checked(text, error),
             Reply::Reloaded {
                 text,
                 stamp,

@@ -145,6 +145,10 @@ impl Worker {
                 error: self.session.check_condition(line, &text).err(),
                 text,
             }),
+            Cmd::CheckWatch { text } => emit(Reply::WatchChecked {
+                error: self.session.compiles_somewhere(&text).err(),
+                text,
+            }),
             Cmd::Reload { selected, carry } => self.reload(selected, carry, &emit),
             Cmd::Save { selected, carry } => self.save(selected, carry, &emit),
             Cmd::Restore => self.restore(&emit),
@@ -270,7 +274,8 @@ impl Worker {
             | Cmd::Save { .. }
             | Cmd::Restore
             | Cmd::Assume { .. }
-            | Cmd::CheckCondition { .. } => Vec::new(),
+            | Cmd::CheckCondition { .. }
+            | Cmd::CheckWatch { .. } => Vec::new(),
         };
         let gone = ids.into_iter().find(|&id| id >= n)?;
         Some(match cmd {

@@ -190,13 +190,23 @@ fn a_watch_that_does_not_parse_is_refused_as_colon_refuses_it() {
         colon.strip_prefix("cannot evaluate: "),
         "one parser, one error"
     );
-    // A good one is still taken.
-    h.keys("Wx + y<Enter>");
-    assert_eq!(h.app.watch.list, ["x + y"]);
+    // A name no scope knows: the same words as `:` too.
+    h.keys(":qq + 1<Enter>");
+    let colon = h.app.message.clone();
+    assert!(colon.contains("cannot find value `qq`"), "{colon}");
+    h.keys("Wqq + 1<Enter>");
+    assert!(h.app.watch.list.is_empty(), "{:?}", h.app.watch.list);
+    assert_eq!(
+        h.app.message.strip_prefix("cannot watch: "),
+        colon.strip_prefix("cannot evaluate: ")
+    );
+    // Good ones are taken: module variables, and a local of `gcd` (watched in its frames).
+    h.keys("Wx + y<Enter>Wr<Enter>");
+    assert_eq!(h.app.watch.list, ["x + y", "r"]);
 }
 
 #[test]
-fn a_saved_watch_that_does_not_parse_is_dropped_with_a_note() {
+fn a_saved_watch_that_makes_sense_nowhere_is_dropped_with_a_note() {
     let dir = temp_dir("badwatch");
     let path = dir.join("lcm.py");
     std::fs::write(&path, LCM).unwrap();
@@ -205,14 +215,14 @@ fn a_saved_watch_that_does_not_parse_is_dropped_with_a_note() {
     let saved = dir.join("lcm.py.symdbg-session");
     let text = std::fs::read_to_string(&saved).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["watches"] = serde_json::json!(["x", "foo +"]);
+    json["watches"] = serde_json::json!(["x", "foo +", "qq"]);
     std::fs::write(&saved, json.to_string()).unwrap();
     let b = open_file(&path, None, Some(&saved));
     assert_eq!(b.app.watch.list, ["x"]);
     assert!(
         b.app
             .message
-            .contains("watches that do not parse dropped: `foo +`"),
+            .contains("watches that make sense in no scope dropped: `foo +`, `qq`"),
         "{}",
         b.app.message
     );

@@ -168,18 +168,18 @@ impl Worker {
             });
         }
         let mut carry = r.carry;
-        // (a watch that does not parse, from an older symdbg or a hand-edited file, is
-        // refused as `W` refuses it)
+        // (a watch that does not parse or type-check in any scope, from a hand-edited file
+        // or a program that changed, is refused as `W` refuses it)
         let bad: Vec<String> = carry
             .watches
             .iter()
-            .filter(|w| crate::session::parse_expression(w).is_err())
+            .filter(|w| self.session.compiles_somewhere(w).is_err())
             .cloned()
             .collect();
         if !bad.is_empty() {
             carry.watches.retain(|w| !bad.contains(w));
             notes.push(format!(
-                "watches that do not parse dropped: {}",
+                "watches that make sense in no scope dropped: {}",
                 bad.iter()
                     .map(|w| format!("`{}`", crate::base::escape::escape_text(w)))
                     .collect::<Vec<_>>()
