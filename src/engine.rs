@@ -846,6 +846,15 @@ impl Engine {
             .store_entries(id)
             .map(|(k, t)| (k.clone(), t.clone()))
             .collect();
+        self.model_with_store(id, store)
+    }
+
+    /// A model of `id` with `store` (name, term; its symbols those of `id`'s path) evaluated.
+    fn model_with_store(
+        &mut self,
+        id: NodeId,
+        store: Vec<(Rc<str>, Term)>,
+    ) -> Result<NodeModel, String> {
         let rv = self.tree.node(id).return_value().cloned();
         let model = self.node_model(id, store.iter().map(|(_, t)| t).chain(rv.iter()))?;
         Ok(self.evaluate(&model, &store, rv.as_ref()))

@@ -43,7 +43,7 @@ use crate::engine::{Config, Engine, NodeId, Tree};
 use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
-pub use eval::{CondHolds, Evaluation, Raise, Truth};
+pub use eval::{parse_expression, CondHolds, Evaluation, Raise, Truth};
 pub use fold::{Instance, Refolded};
 pub use readable::Shown;
 pub use replay::{Replay, ReplayError, Verdict};

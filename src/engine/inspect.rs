@@ -3,11 +3,15 @@
 //! satisfiability of the node's path condition with one more conjunct, and a model of the
 //! node that also gives values to the symbols of some terms. None of it changes the tree.
 
-use super::{eval, Engine, NodeId};
+use std::rc::Rc;
+use std::sync::atomic::Ordering;
+
+use super::{eval, Engine, NodeId, NodeModel};
 use crate::base::{ExcClass, Span};
 use crate::lang::ast::Expr;
 use crate::solver::SatResult;
 use crate::term::{Model, Term};
+use crate::transform::ir;
 
 /// An expression's value at a node: the engine's conditioned alternatives (the conditions
 /// are relative to the node's path condition, mutually exclusive, together exhaustive).
@@ -67,5 +71,39 @@ impl Engine {
         wanted.extend(self.tree.node(id).return_value().cloned());
         wanted.extend_from_slice(terms);
         self.node_model(id, wanted.iter())
+    }
+
+    /// The variables of node `at`'s innermost frame (its locals; in module code the
+    /// module's variables), without IR temporaries: what a debugger's store pane shows.
+    /// Unlike [`Engine::store`], a leaf is not special (a `halt` inside a call shows the
+    /// call's variables, as its call stack does).
+    pub fn frame_store(&self, at: NodeId) -> Vec<(String, Term)> {
+        self.frame_entries(at)
+            .into_iter()
+            .map(|(k, t)| (k.to_string(), t))
+            .collect()
+    }
+
+    fn frame_entries(&self, at: NodeId) -> Vec<(Rc<str>, Term)> {
+        let state = &self.tree.node(at).state;
+        let env = match state.frames.last() {
+            Some(f) if f.func.is_some() => &f.locals,
+            _ => &state.globals,
+        };
+        env.iter()
+            .filter(|(k, _)| !ir::is_temp(k))
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect()
+    }
+
+    /// [`Engine::try_model`] of node `id`, with the variables of [`Engine::frame_store`]`(at)`
+    /// as the store it evaluates. `at` is `id` or an ancestor of it (at an exception leaf
+    /// raised inside calls: the node whose frames were active at the raise,
+    /// [`Engine::raise_node`]), so its terms are over `id`'s symbols.
+    pub fn try_model_in_frame(&mut self, id: NodeId, at: NodeId) -> Result<NodeModel, String> {
+        self.cancel.store(false, Ordering::Relaxed);
+        let cancel = self.cancel.clone();
+        let store = self.frame_entries(at);
+        crate::solver::interruptible(&cancel, || self.model_with_store(id, store))
     }
 }

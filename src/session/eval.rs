@@ -185,6 +185,16 @@ fn words(diags: &[Diagnostic], text: &str) -> String {
     s
 }
 
+/// Parse `text` (trimmed) as a minipy expression; `Err`: the one-line message `:` and the
+/// watches show (one parser, one error).
+pub fn parse_expression(text: &str) -> Result<Expr, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("type an expression, e.g. `x + 1 > y`".to_string());
+    }
+    crate::lang::parse_expr(text).map_err(|d| words(&d, text))
+}
+
 impl Session {
     /// The node whose state holds the frames the call stack shows at `id`: an exception
     /// leaf raised inside calls shows them as they were at the raise (its parent's).
@@ -202,13 +212,30 @@ impl Session {
     /// Parse and type-check `text` in the scope of function `func` (`None`: module code).
     pub fn compile_expr(&self, func: Option<&str>, text: &str) -> Result<(Expr, Type), String> {
         let text = text.trim();
-        if text.is_empty() {
-            return Err("type an expression, e.g. `x + 1 > y`".to_string());
-        }
-        let e = crate::lang::parse_expr(text).map_err(|d| words(&d, text))?;
+        let e = parse_expression(text)?;
         let ty = crate::lang::types::check_expr(self.program(), func, &e)
             .map_err(|d| words(&d, text))?;
         Ok((e, ty))
+    }
+
+    /// Does `text` parse and type-check in module code or in some function (a watch is
+    /// evaluated in whatever frame is picked, so it must make sense in one)? `Err`: what
+    /// [`Session::compile_expr`] says in module code.
+    pub fn compiles_somewhere(&self, text: &str) -> Result<(), String> {
+        let module = self.compile_expr(None, text).map(|_| ());
+        if module.is_ok() {
+            return module;
+        }
+        let functions = self.program().body.iter().filter_map(|s| match &s.kind {
+            crate::lang::ast::StmtKind::FunctionDef(f) => Some(f.name.name.as_str()),
+            _ => None,
+        });
+        for f in functions {
+            if self.compile_expr(Some(f), text).is_ok() {
+                return Ok(());
+            }
+        }
+        module
     }
 
     /// The function whose body holds 1-based `line` (`None`: module code).

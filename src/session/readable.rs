@@ -9,7 +9,8 @@
 //!
 //! Soundness: a conjunct's *parts* are its top-level `and` operands. Part `q` *beats* part
 //! `p` when `q` implies `p` syntactically ([`implies`]: the same term, or linear bounds
-//! `e >= c` whose difference is a sum of `len(..)` and `abs(..)` terms, never negative) and
+//! `e >= c` whose difference is a sum of `len(..)` and `abs(..)` terms, never negative; an
+//! inequality `a != b` by a bound that implies `a - b >= 1` or `b - a >= 1`) and
 //! `q` comes from an earlier conjunct, or from the same conjunct and is strictly stronger
 //! (or as strong and earlier). Implication is a preorder, so "beats" has no cycle; a part
 //! is dropped only when something beats it, and following beaters ends at a shown part
@@ -145,6 +146,28 @@ fn bounds(t: &Term) -> Vec<Bound> {
     }
 }
 
+/// The two ways `a != b` holds as bounds, `a - b - 1 >= 0` or `b - a - 1 >= 0` (a part is
+/// implied when one of them is); none for other parts.
+fn unequal(t: &Term) -> Vec<Bound> {
+    let (a, b) = match t.kind() {
+        K::Cmp(CmpOp::Ne, a, b) => (a, b),
+        K::Not(x) => match x.kind() {
+            K::Cmp(CmpOp::Eq, a, b) => (a, b),
+            _ => return Vec::new(),
+        },
+        _ => return Vec::new(),
+    };
+    if a.sort() != Sort::Int || t.tree_size() > MAX_NODES {
+        return Vec::new();
+    }
+    let diff = |x: &Term, y: &Term| {
+        Lin::of(x)
+            .plus(Lin::of(y).scaled(&-BigInt::one()))
+            .plus(Lin::constant(-BigInt::one()))
+    };
+    vec![diff(a, b), diff(b, a)]
+}
+
 /// Does `q >= 0` imply `p >= 0`? When `p - q` is a constant `≥ 0` plus never-negative
 /// terms with coefficients `≥ 0`.
 fn bound_implies(q: &Bound, p: &Bound) -> bool {
@@ -167,6 +190,9 @@ fn implies_with((q, qs): (&Term, &[Bound]), (p, ps): (&Term, &[Bound])) -> bool 
             && ps
                 .iter()
                 .all(|pb| qs.iter().any(|qb| bound_implies(qb, pb))))
+        || unequal(p)
+            .iter()
+            .any(|pb| qs.iter().any(|qb| bound_implies(qb, pb)))
 }
 
 /// The top-level `and` operands of a conjunct.
@@ -197,13 +223,13 @@ impl Known {
         if self.terms.contains(part) {
             return true;
         }
+        let known = |p: &Bound| {
+            self.bounds
+                .get(&p.key())
+                .is_some_and(|qs| qs.iter().rev().take(RECENT).any(|q| bound_implies(q, p)))
+        };
         let ps = bounds(part);
-        !ps.is_empty()
-            && ps.iter().all(|p| {
-                self.bounds
-                    .get(&p.key())
-                    .is_some_and(|qs| qs.iter().rev().take(RECENT).any(|q| bound_implies(q, p)))
-            })
+        (!ps.is_empty() && ps.iter().all(known)) || unequal(part).iter().any(known)
     }
 }
 
@@ -376,6 +402,11 @@ impl Session {
     /// The condition node `id`'s incoming edge added, as shown below its parent's path
     /// condition (`None` at the root or for an edge that added none).
     pub fn branch_shown(&self, id: NodeId) -> Option<String> {
+        self.branch_shown_as(id).map(|s| s.text)
+    }
+
+    /// [`Session::branch_shown`], and whether the parts before it imply the condition.
+    pub fn branch_shown_as(&self, id: NodeId) -> Option<Shown> {
         let node = self.tree().node(id);
         let branch = node.branch.as_ref()?;
         // (the newest conjuncts only: a tree's text stays linear in its depth)
@@ -383,7 +414,7 @@ impl Session {
             .parent
             .map(|p| self.tree().node(p).state.pc.newest(LABEL_CONTEXT))
             .unwrap_or_default();
-        Some(show_after(&before, branch).text)
+        Some(show_after(&before, branch))
     }
 }
 

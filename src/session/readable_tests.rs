@@ -164,6 +164,40 @@ fn what_is_not_implied_stays() {
 }
 
 #[test]
+fn a_strict_bound_implies_the_inequality() {
+    // bsearch's frame: `len(t) > 0`, then `0 < len(t)` and `len(t) != 0` add nothing.
+    let (t, x) = (tup("t"), int("x"));
+    let pc = [
+        Term::gt(len(&t), n(0)),
+        Term::lt(n(0), len(&t)),
+        Term::ne(len(&t), n(0)),
+        Term::not(Term::cmp(CmpOp::Eq, n(0), len(&t))),
+    ];
+    let implied: Vec<bool> = show_all(&pc).iter().map(|s| s.implied).collect();
+    assert_eq!(implied, [false, true, true, true]);
+    assert!(implies(
+        &Term::lt(x.clone(), n(-2)),
+        &Term::ne(x.clone(), n(-2))
+    ));
+    assert!(implies(
+        &Term::gt(x.clone(), n(4)),
+        &Term::ne(n(3), x.clone())
+    ));
+    assert!(!implies(
+        &Term::ge(x.clone(), n(0)),
+        &Term::ne(x.clone(), n(0))
+    ));
+    assert!(!implies(
+        &Term::le(x.clone(), n(5)),
+        &Term::ne(x.clone(), n(2))
+    ));
+    assert!(!implies(
+        &Term::ne(x.clone(), n(0)),
+        &Term::gt(x.clone(), n(0))
+    ));
+}
+
+#[test]
 fn an_or_part_is_parenthesised() {
     let (x, y) = (int("x"), int("y"));
     let c = Term::and(

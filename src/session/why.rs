@@ -136,20 +136,29 @@ impl Why {
         };
         match &self.verdict {
             Verdict::Infeasible => format!(
-                "infeasible: {} clash — {}",
-                crate::diagnostics::count(self.core.len(), "condition"),
+                "infeasible: {} — {}",
+                clash(self.core.len()),
                 lines(&self.core)
             ),
             Verdict::InfeasibleWithoutFeatures => format!(
-                "infeasible even without {}: {} clash — {}",
+                "infeasible even without {}: {} — {}",
                 hard(),
-                crate::diagnostics::count(self.core.len(), "condition"),
+                clash(self.core.len()),
                 lines(&self.core)
             ),
             Verdict::Undecided => format!("undecided because of: {}", hard()),
             Verdict::Feasible => "feasible: nothing rules it out".to_string(),
             Verdict::Unknown(r) => format!("no explanation ({r})"),
         }
+    }
+}
+
+/// What an unsat core of `n` conditions says: "2 conditions clash", "1 condition cannot
+/// hold" (one alone is false).
+pub fn clash(n: usize) -> String {
+    match n {
+        1 => "1 condition cannot hold".to_string(),
+        n => format!("{n} conditions clash"),
     }
 }
 

@@ -11,6 +11,7 @@ mod fold;
 mod frames;
 mod hscroll;
 mod input;
+mod messages;
 mod nav;
 mod prompt;
 mod reload;
@@ -18,6 +19,7 @@ mod watch;
 mod why;
 
 pub use breaks::{Condition, Search};
+pub use messages::MessageLog;
 pub use prompt::PromptKind;
 pub use reload::ReloadState;
 pub use watch::{EvalKey, Watches};
@@ -85,6 +87,8 @@ pub enum Mode {
     Prompt(PromptKind, String),
     /// The diagnostics of a reload that did not load (`App::reload`).
     Errors,
+    /// The message log (`M`).
+    Messages,
 }
 
 /// Long work the worker is doing.
@@ -145,7 +149,10 @@ pub struct App {
     /// Requests sent and not answered yet: (kind, node).
     pending: HashSet<(char, u32)>,
     pub busy: Option<Busy>,
+    /// What the status line says (the last key's or reply's news).
     pub message: String,
+    /// Every message of the session (`M` lists them).
+    pub log: MessageLog,
     pub last_search: Option<String>,
     pub stats: StatsInfo,
     /// Show the solver time in the status line (off in tests: it varies).
@@ -160,8 +167,6 @@ pub struct App {
     pub help_scroll: usize,
     pub help_max_scroll: usize,
     outbox: Vec<Cmd>,
-    /// Keys pressed while the worker was busy, replayed when it is done.
-    typeahead: std::collections::VecDeque<ratatui::crossterm::event::KeyEvent>,
     cancel: Option<Arc<AtomicBool>>,
     /// `p`: the path pane lists the selected node's pruned branches.
     pub show_pruned: bool,
@@ -193,7 +198,7 @@ impl App {
             [w] => format!("warning: {w}"),
             [w, rest @ ..] => format!("warning: {w} (and {} more)", rest.len()),
         };
-        App {
+        let mut app = App {
             palette: themes.palette(idx),
             themes,
             theme: idx,
@@ -220,6 +225,7 @@ impl App {
             replays: HashMap::new(),
             pending: HashSet::new(),
             busy: None,
+            log: MessageLog::default(),
             message,
             last_search: None,
             stats: StatsInfo::default(),
@@ -231,7 +237,6 @@ impl App {
             help_scroll: 0,
             help_max_scroll: 0,
             outbox: Vec::new(),
-            typeahead: Default::default(),
             cancel: None,
             show_pruned: false,
             whys: HashMap::new(),
@@ -241,7 +246,9 @@ impl App {
             watch: Watches::default(),
             reload: ReloadState::default(),
             fold: Default::default(),
-        }
+        };
+        app.log_message();
+        app
     }
 
     /// The flag Esc sets to interrupt the worker.
@@ -280,9 +287,11 @@ impl App {
     /// Send a tree command unless one is running.
     pub(super) fn send_work(&mut self, what: &'static str, cmd: Cmd) {
         if self.busy.is_some() {
-            self.message = "busy: wait, or press Esc to interrupt".to_string();
+            self.message = BUSY.to_string();
             return;
         }
+        // (the message it clears stays in the log)
+        self.log_message();
         self.busy = Some(Busy {
             what,
             nodes: 0,
@@ -305,6 +314,12 @@ impl App {
 
     /// Apply a worker reply.
     pub fn apply(&mut self, reply: Reply) {
+        self.log_message();
+        self.apply_reply(reply);
+        self.log_message();
+    }
+
+    fn apply_reply(&mut self, reply: Reply) {
         match reply {
             Reply::Ready(delta) => {
                 self.tree.apply(&delta);
@@ -343,12 +358,6 @@ impl App {
                 if let Some(id) = select {
                     self.select(id);
                 }
-                while self.busy.is_none() {
-                    let Some(key) = self.typeahead.pop_front() else {
-                        break;
-                    };
-                    self.key(key);
-                }
             }
             Reply::Details(d) => {
                 self.pending.remove(&('d', d.id));
@@ -385,6 +394,7 @@ impl App {
             Reply::Assumed(Err(_)) => {}
             Reply::Evaluated { node, up, results } => self.evaluated(node, up, results),
             Reply::Condition { line, text, error } => self.condition_checked(line, text, error),
+            Reply::WatchChecked { text, error } => self.watch_checked(text, error),
             Reply::Reloaded {
                 text,
                 stamp,
@@ -490,6 +500,9 @@ impl App {
         self.source.text.lines().count().max(1)
     }
 }
+
+/// What a key that needs the worker says while it is busy (the key is dropped).
+pub const BUSY: &str = "busy — Esc cancels";
 
 /// Why a node has no model, in words: the path is infeasible, or the solver gave up (its
 /// reason, e.g. `timeout`), never "no inputs" for a path the solver could not decide.

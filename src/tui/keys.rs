@@ -107,7 +107,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "Esc",
         "interrupt long work; close this help or the search prompt",
     ),
-    ("?", "this help"),
+    (
+        "?  M",
+        "this help; M: the message log (every message, newest first, whole)",
+    ),
     ("q  Ctrl-C", "quit"),
     (
         "mouse",

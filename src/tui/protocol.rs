@@ -67,6 +67,9 @@ pub enum Cmd {
     },
     /// Does a breakpoint condition type-check on its line? Answered with `Condition`.
     CheckCondition { line: usize, text: String },
+    /// Does a watch type-check in some scope of the program (`W`)? Answered with
+    /// `WatchChecked`.
+    CheckWatch { text: String },
     /// Read the program file again and rebuild the session (`L`), keeping the settings
     /// and, where it still exists, the explored tree and the selection: answered with
     /// `Reloaded`, the tree, `Done`; or `LoadErrors` and `Done` (the old session stays).
@@ -109,6 +112,8 @@ pub struct NodeInfo {
     pub kind: Kind,
     /// The condition the edge from the parent added (minipy syntax), if any.
     pub branch: Option<String>,
+    /// The conditions before it imply `branch` (a frame's exit label leaves it out).
+    pub branch_implied: bool,
     /// The engine's label of the edge (e.g. "body preserves invariant"), if any.
     pub label: Option<String>,
     /// 1-based line of the statement about to run, or where the exception was raised.
@@ -305,6 +310,11 @@ pub enum Reply {
     /// See [`Cmd::CheckCondition`]: `error` is `None` when the condition is valid.
     Condition {
         line: usize,
+        text: String,
+        error: Option<String>,
+    },
+    /// See [`Cmd::CheckWatch`]: `error` is `None` when the watch makes sense somewhere.
+    WatchChecked {
         text: String,
         error: Option<String>,
     },

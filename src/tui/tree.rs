@@ -284,9 +284,12 @@ impl Mirror {
                 conds.push(id);
             }
             if n.info.frames < frames || n.children.is_empty() {
+                // (a condition the ones before it imply adds nothing to the label)
                 let text: Vec<&str> = conds
                     .iter()
-                    .filter_map(|&c| self.nodes[c as usize].info.branch.as_deref())
+                    .map(|&c| &self.nodes[c as usize].info)
+                    .filter(|i| !i.branch_implied)
+                    .filter_map(|i| i.branch.as_deref())
                     .collect();
                 let cond = (!text.is_empty()).then(|| Rc::from(text.join(" and ")));
                 exits.push((id, cond));

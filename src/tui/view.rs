@@ -64,6 +64,7 @@ fn draw_frame(f: &mut Frame, app: &mut App) {
         Mode::Help => overlay::help(f, app, area),
         Mode::Breakpoints => breakpoints::draw(f, app, area),
         Mode::Errors => reload::errors(f, app, area),
+        Mode::Messages => overlay::messages(f, app, area),
         Mode::Search(_) | Mode::Prompt(..) | Mode::Normal => {}
     }
     fold::draw(f, app, area);

@@ -88,10 +88,12 @@ impl Worker {
         match cmd {
             Cmd::Details(id) => emit(Reply::Details(describe::details(&self.session, NodeId(id)))),
             Cmd::Model(id) => {
+                // (the store pane's frame: at an exception leaf, the raising one)
+                let at = self.session.frames_node(NodeId(id));
                 let m = self
                     .session
                     .engine_mut()
-                    .try_model(NodeId(id))
+                    .try_model_in_frame(NodeId(id), at)
                     .map(describe::model);
                 emit(Reply::Model(id, m));
             }
@@ -141,6 +143,10 @@ impl Worker {
             Cmd::CheckCondition { line, text } => emit(Reply::Condition {
                 line,
                 error: self.session.check_condition(line, &text).err(),
+                text,
+            }),
+            Cmd::CheckWatch { text } => emit(Reply::WatchChecked {
+                error: self.session.compiles_somewhere(&text).err(),
                 text,
             }),
             Cmd::Reload { selected, carry } => self.reload(selected, carry, &emit),
@@ -268,7 +274,8 @@ impl Worker {
             | Cmd::Save { .. }
             | Cmd::Restore
             | Cmd::Assume { .. }
-            | Cmd::CheckCondition { .. } => Vec::new(),
+            | Cmd::CheckCondition { .. }
+            | Cmd::CheckWatch { .. } => Vec::new(),
         };
         let gone = ids.into_iter().find(|&id| id >= n)?;
         Some(match cmd {

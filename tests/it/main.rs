@@ -80,6 +80,8 @@ mod tui_carry;
 mod tui_e2e;
 /// Issue 16: `:` evaluate at a node, `W` watches, conditional breakpoints.
 mod tui_eval;
+/// Issue 23: the raising frame's store, the message log, busy keys, one parser for `W`.
+mod tui_everyday;
 /// Folded loops in the TUI: `F` and `=` (issue 15).
 mod tui_fold;
 mod tui_keys;

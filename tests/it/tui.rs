@@ -196,6 +196,7 @@ pub fn synthetic_app(n: u32) -> symdbg::tui::app::App {
                 Kind::Inner
             },
             branch: parent.map(|_| format!("x > {id}")),
+            branch_implied: false,
             label: None,
             line: Some(2),
             frames: 1,

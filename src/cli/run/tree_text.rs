@@ -33,6 +33,7 @@ use super::Explored;
 use crate::diagnostics::count;
 use crate::engine::explain::Verdict;
 use crate::engine::{NodeId, Stop};
+use crate::session::why::clash;
 use crate::session::{CoreEntry, Explained, Form, Why};
 
 enum Item {
@@ -176,13 +177,11 @@ fn because(ex: &Explained, id: NodeId, prefix: &str, out: &mut impl Write) {
 
 /// `because:` and the core or the hard parts, one a line.
 fn leaf_because(why: &Why, prefix: &str, out: &mut impl Write) {
-    let count = |n: usize| count(n, "condition");
     let head = match &why.verdict {
-        Verdict::Infeasible => format!("{} clash", count(why.core.len())),
-        Verdict::InfeasibleWithoutFeatures => format!(
-            "{} clash, even without the hard parts",
-            count(why.core.len())
-        ),
+        Verdict::Infeasible => clash(why.core.len()),
+        Verdict::InfeasibleWithoutFeatures => {
+            format!("{}, even without the hard parts", clash(why.core.len()))
+        }
         Verdict::Undecided => "undecided because of".to_string(),
         _ => why.summary(),
     };

@@ -5,11 +5,9 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Position;
 
-use super::{App, Mode, Pane, PromptKind};
+use super::{App, Mode, Pane, PromptKind, BUSY};
 use crate::base::escape::is_printable;
 
-/// At most this many keys wait for a busy worker.
-const TYPEAHEAD: usize = 64;
 /// A search prompt takes at most this many characters from a paste.
 const PASTE_MAX: usize = 256;
 use crate::engine::LoopMode;
@@ -18,6 +16,12 @@ use crate::tui::protocol::{Cmd, Kind};
 impl App {
     /// Handle one key press.
     pub fn key(&mut self, key: KeyEvent) {
+        self.log_message();
+        self.key_inner(key);
+        self.log_message();
+    }
+
+    fn key_inner(&mut self, key: KeyEvent) {
         if key.kind == KeyEventKind::Release {
             return;
         }
@@ -67,24 +71,18 @@ impl App {
             Mode::Breakpoints => return self.breaks_key(key),
             Mode::Prompt(..) => return self.prompt_key(key),
             Mode::Errors => return self.errors_key(key),
+            Mode::Messages => return self.log_key(key),
             Mode::Normal => {}
         }
         // Sideways scrolling only moves the view: never queued behind the worker.
         if let Some(by) = super::hscroll::sideways(&key) {
             return self.scroll_sideways(by);
         }
-        // While the worker is busy, keys that act on the tree wait for it (type-ahead).
-        let immediate = matches!(
-            key.code,
-            KeyCode::Esc
-                | KeyCode::Char('q' | '?' | 't' | '1'..='6')
-                | KeyCode::Tab
-                | KeyCode::BackTab
-        );
-        if self.busy.is_some() && !immediate {
-            if self.typeahead.len() < TYPEAHEAD {
-                self.typeahead.push_back(key);
-            }
+        // While the worker is busy, a key that needs it is dropped with a word (never
+        // queued: a save, reload or test write must not run later by surprise); moving
+        // around, panes, search and breakpoints keep working.
+        if self.busy.is_some() && needs_worker(&key) {
+            self.message = BUSY.to_string();
             return;
         }
         // Moving around forgets the last message (a move that has news sets a new one).
@@ -123,7 +121,6 @@ impl App {
                 self.help_scroll = 0;
             }
             KeyCode::Esc => {
-                self.typeahead.clear();
                 // (an evaluation the solver is slow on is interrupted too)
                 if self.busy.is_some() || self.watch.has_pending() {
                     self.interrupt();
@@ -196,6 +193,7 @@ impl App {
             KeyCode::Char('S') => self.save_key(),
             KeyCode::Char('F') => self.refold_key(),
             KeyCode::Char('=') => self.instantiate_key(),
+            KeyCode::Char('M') => self.open_log(),
             _ => {}
         }
     }
@@ -204,6 +202,7 @@ impl App {
     /// (non-printable characters dropped, at most [`PASTE_MAX`] characters); elsewhere it is ignored with a
     /// message, so pasted text never runs as commands.
     pub fn paste(&mut self, text: &str) {
+        self.log_message();
         match &mut self.mode {
             Mode::Search(prompt) | Mode::Prompt(_, prompt) => {
                 let room = PASTE_MAX.saturating_sub(prompt.chars().count());
@@ -216,11 +215,18 @@ impl App {
                 );
             }
         }
+        self.log_message();
     }
 
     /// Handle a mouse event: a left click selects a tree row or a code line (a click in
     /// the code gutter toggles a breakpoint); the wheel scrolls the pane under it.
     pub fn mouse(&mut self, ev: MouseEvent) {
+        self.log_message();
+        self.mouse_inner(ev);
+        self.log_message();
+    }
+
+    fn mouse_inner(&mut self, ev: MouseEvent) {
         let at = Position::new(ev.column, ev.row);
         let Some((pane, rect)) = self
             .areas
@@ -327,4 +333,33 @@ impl App {
         }
         self.send_work(what, cmd);
     }
+}
+
+/// Does `key` (in the normal mode) ask the worker for work: a step or run, a model, a
+/// replay, tests, an explanation, an evaluation, a precondition, reload, save or a fold?
+fn needs_worker(key: &KeyEvent) -> bool {
+    matches!(
+        key.code,
+        KeyCode::Enter
+            | KeyCode::Char(
+                's' | 'u'
+                    | 'n'
+                    | 'f'
+                    | 'c'
+                    | 'r'
+                    | 'C'
+                    | 'm'
+                    | 'R'
+                    | 'T'
+                    | 'w'
+                    | 'a'
+                    | 'A'
+                    | ':'
+                    | 'W'
+                    | 'L'
+                    | 'S'
+                    | 'F'
+                    | '='
+            )
+    )
 }

@@ -133,10 +133,32 @@ impl App {
             self.message = format!("watch removed: {text}");
             return;
         }
+        // What `:` would say about it: a watch that does not parse is refused here, one
+        // that type-checks in no scope (an unknown name) when the worker answers.
+        if let Err(m) = crate::session::parse_expression(text) {
+            self.message = format!("cannot watch: {m}");
+            return;
+        }
         if self.watch.list.len() >= MAX_WATCHES {
             self.message = format!("at most {MAX_WATCHES} watches: W and a watched one removes it, W Enter clears them");
             return;
         }
+        self.message = format!("checking {text}…");
+        self.outbox.push(Cmd::CheckWatch {
+            text: text.to_string(),
+        });
+    }
+
+    /// The worker's answer to `W`: watch `text`, or say why not.
+    pub(super) fn watch_checked(&mut self, text: String, error: Option<String>) {
+        if let Some(e) = error {
+            self.message = format!("cannot watch: {e}");
+            return;
+        }
+        if self.watch.list.contains(&text) || self.watch.list.len() >= MAX_WATCHES {
+            return;
+        }
+        let text = text.as_str();
         self.watch.list.push(text.to_string());
         self.message = format!(
             "watching {text} ({} watches, under the store; W {text} again removes it)",

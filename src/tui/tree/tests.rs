@@ -10,6 +10,7 @@ fn info(id: u32, parent: Option<u32>, kind: Kind, branch: Option<&str>) -> NodeI
         parent,
         kind,
         branch: branch.map(str::to_string),
+        branch_implied: false,
         label: None,
         line: Some(1),
         frames: 1,

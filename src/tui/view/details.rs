@@ -10,6 +10,7 @@ use ratatui::Frame;
 
 use super::{block, clip};
 use crate::tui::app::{App, Pane};
+use crate::tui::protocol::{Kind, Outcome};
 
 pub(super) fn draw(f: &mut Frame, app: &mut App, pane: Pane, rect: Rect) {
     let id = app.selected;
@@ -90,6 +91,30 @@ fn store(app: &App, id: u32, width: usize) -> Vec<Line<'static>> {
         out.extend(vars.iter().map(|(n, v)| Line::raw(format!("{n} = {v}"))));
         return out;
     }
+    // Post-mortem at an exception leaf raised inside a call: the raising frame's variables.
+    let mut out = Vec::new();
+    let exception = app
+        .tree
+        .get(id)
+        .is_some_and(|n| matches!(n.info.kind, Kind::Leaf(Outcome::Exception(_))));
+    match d.frames.last() {
+        Some((name, _)) if exception && name != "<module>" => out.push(dim(
+            app,
+            format!("frame {name}, at the raise (call stack: j/k)"),
+        )),
+        _ => {}
+    }
+    out.extend(store_rows(app, id, d, width));
+    out
+}
+
+/// The store's rows: `name = value`, or a table with the model's and the replay's values.
+fn store_rows(
+    app: &App,
+    id: u32,
+    d: &crate::tui::protocol::Details,
+    width: usize,
+) -> Vec<Line<'static>> {
     if d.store.is_empty() {
         return vec![dim(app, "(no variables yet)")];
     }

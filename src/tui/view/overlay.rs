@@ -1,4 +1,5 @@
-//! Overlays: the help (every key, from `tui::keys`) and the too-small-terminal message.
+//! Overlays: the help (every key, from `tui::keys`), the message log (`M`) and the
+//! too-small-terminal message.
 
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Modifier, Style};
@@ -69,6 +70,46 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
         format!(" help — j/k scroll ({below} more below), other keys close ")
     };
     scrolled_box(f, app, rect, title, lines, app.help_scroll);
+}
+
+/// The message log (`M`): the session's messages, newest first, each wrapped whole.
+pub(super) fn messages(f: &mut Frame, app: &mut App, area: Rect) {
+    let p = app.palette;
+    let mut lines = Vec::new();
+    for (k, m) in app.log.newest_first().enumerate() {
+        // (the newest stands out; each message starts with a mark so wrapped ones part)
+        let style = if k == 0 {
+            Style::default().fg(p.accent).add_modifier(Modifier::BOLD)
+        } else {
+            Style::default()
+        };
+        lines.push(Line::from(vec![
+            Span::styled("• ", Style::default().fg(p.dim)),
+            Span::styled(m.to_string(), style),
+        ]));
+    }
+    if lines.is_empty() {
+        lines.push(Line::styled(
+            "(no messages yet)",
+            Style::default().fg(p.dim),
+        ));
+    }
+    let w = area.width.saturating_sub(4).max(10);
+    let h = area.height.saturating_sub(4).max(3);
+    let rect = centred(area, w, h);
+    app.log.max_scroll = max_scroll(&lines, rect);
+    app.log.scroll = app.log.scroll.min(app.log.max_scroll);
+    let n = app.log.entries.len();
+    let title = if app.log.max_scroll == 0 {
+        format!(" messages ({n}), newest first — any key closes ")
+    } else {
+        let below = app.log.max_scroll - app.log.scroll;
+        format!(
+            " messages ({n}), newest first — j/k scroll ({below} more below), other keys close "
+        )
+    };
+    let scroll = app.log.scroll;
+    scrolled_box(f, app, rect, title, lines, scroll);
 }
 
 /// A `w`×`h` rectangle in the middle of `area`.

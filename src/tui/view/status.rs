@@ -10,6 +10,9 @@ use super::clip;
 use crate::diagnostics::count;
 use crate::tui::app::{App, Mode};
 
+/// Ends a message the status line cuts short.
+const MORE: &str = " M: whole message ";
+
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
 
 pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
@@ -43,6 +46,16 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
     if app.show_timing {
         left.push_str(&format!(", {} ms in Z3", s.solver_ms));
     }
+    // During long work the counts are the tree's before it: only the growing node count
+    // is known (the progress reports), the rest comes with the answer.
+    if let Some(b) = &app.busy {
+        left = format!(
+            " node {} · depth {} │ {} so far",
+            app.selected,
+            depth,
+            count(b.nodes.max(s.nodes), "node")
+        );
+    }
     let right = match &app.busy {
         Some(b) if b.interrupting => format!(
             "{} {}: interrupting… {} ",
@@ -50,11 +63,17 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
             b.what,
             count(b.nodes.max(s.nodes), "node")
         ),
+        // (a key dropped meanwhile says so: `BUSY`)
         Some(b) => format!(
-            "{} {}… {} · Esc interrupts ",
+            "{} {}… {} · {} ",
             SPINNER[app.tick % SPINNER.len()],
             b.what,
-            count(b.nodes.max(s.nodes), "node")
+            count(b.nodes.max(s.nodes), "node"),
+            if app.message.is_empty() {
+                "Esc interrupts"
+            } else {
+                &app.message
+            }
         ),
         None if !app.message.is_empty() => format!("{} ", app.message),
         None => String::new(),
@@ -65,8 +84,17 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
         None => right,
     };
     let width = rect.width as usize;
-    // The message (what the last key did) wins over the counts when room is short.
-    let right = clip(&right, width * 2 / 3);
+    // The message (what the last key did) wins over the counts when room is short; one
+    // cut short says where it is whole.
+    let room = width * 2 / 3;
+    let right = if right.chars().count() > room && room > 2 * MORE.chars().count() {
+        format!(
+            "{}{MORE}",
+            clip(right.trim_end(), room - MORE.chars().count())
+        )
+    } else {
+        clip(&right, room)
+    };
     let left = clip(&left, width.saturating_sub(right.chars().count() + 1));
     let pad = width.saturating_sub(left.chars().count() + right.chars().count());
     let line = Line::from(vec![
@@ -116,7 +144,7 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             ("x", "exceptions"),
         ],
         Mode::Help => vec![("j k", "scroll"), ("any other key", "close help")],
-        Mode::Errors => vec![("j k", "scroll"), ("any other key", "close")],
+        Mode::Errors | Mode::Messages => vec![("j k", "scroll"), ("any other key", "close")],
         Mode::Normal => {
             let at_loop = app
                 .tree

@@ -14,11 +14,13 @@ pub(super) fn kind(kind: NodeKind) -> Kind {
 
 pub(super) fn node_info(session: &Session, id: NodeId) -> NodeInfo {
     let view = session.view(id);
+    let branch = session.branch_shown_as(id);
     NodeInfo {
         id: id.0,
         parent: view.parent.map(|p| p.0),
         kind: kind(view.kind),
-        branch: session.branch_shown(id),
+        branch_implied: branch.as_ref().is_some_and(|b| b.implied),
+        branch: branch.map(|b| b.text),
         label: session
             .fold_label(id)
             .or_else(|| view.note().map(str::to_string)),
@@ -101,8 +103,7 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
     };
     // An exception leaf has left the calls it was raised in; its call stack pane shows
     // them as they were at the raise (the parent node's frames), like a traceback.
-    let raised_in = Some(engine.raise_node(id))
-        .filter(|&p| p != id && engine.tree().node(p).state.frames.len() > node.state.frames.len());
+    let raised_in = Some(session.frames_node(id)).filter(|&p| p != id);
     let frames: Vec<(String, Vec<(String, String)>)> = engine
         .frame_locals(raised_in.unwrap_or(id))
         .into_iter()
@@ -132,22 +133,19 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
     }
     let note = match (note, raised_in) {
         (Some(n), Some(p)) => Some(format!(
-            "{n}\ninside {}; the call stack shows the frames at the raise (node {})",
+            "{n}\ninside {}; the call stack and the store show the frames at the raise \
+             (node {})",
             frames.last().map_or("?", |(f, _)| f.as_str()),
             p.0
         )),
         (n, _) => n,
     };
-    // A leaf cut inside a call (bound, unknown) still has its frames: the store pane shows
-    // the innermost one, as the call stack does (other leaves have left every call).
-    // So does a broken invariant (the path ends where it failed, nothing unwinds).
-    let cut_in_call = (matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown))
-        || node.invariant_failure())
-        && node.state.frames.last().is_some_and(|f| f.func.is_some());
-    let store = match frames.last() {
-        Some((_, vars)) if cut_in_call => vars.clone(),
-        _ => pairs(engine.store(id)),
-    };
+    // The store pane shows the innermost frame the call stack shows (at an exception leaf
+    // raised inside calls: the raising frame, as it was at the raise).
+    let store = frames
+        .last()
+        .map(|(_, vars)| vars.clone())
+        .unwrap_or_default();
     let (origins, pruned) = super::why::origins_and_pruned(session, id);
     let shown = session.path_shown(id);
     Details {

@@ -161,9 +161,6 @@ impl Worker {
         if r.changed {
             notes.push("the program changed since it was saved: restored what applies".into());
         }
-        if !r.other_options.is_empty() {
-            notes.push(format!("it was saved with {}", r.other_options.join(" ")));
-        }
         if r.ignored > 0 {
             notes.push(match r.ignored {
                 1 => "1 unknown entry ignored".to_string(),
@@ -171,6 +168,24 @@ impl Worker {
             });
         }
         let mut carry = r.carry;
+        // (a watch that does not parse or type-check in any scope, from a hand-edited file
+        // or a program that changed, is refused as `W` refuses it)
+        let bad: Vec<String> = carry
+            .watches
+            .iter()
+            .filter(|w| self.session.compiles_somewhere(w).is_err())
+            .cloned()
+            .collect();
+        if !bad.is_empty() {
+            carry.watches.retain(|w| !bad.contains(w));
+            notes.push(format!(
+                "watches that make sense in no scope dropped: {}",
+                bad.iter()
+                    .map(|w| format!("`{}`", crate::base::escape::escape_text(w)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         if carry.assumptions != self.session.source().assumptions {
             // The saved preconditions replace the command line's: a new session under them.
             match super::assume::reopen(&self.session, &carry.assumptions) {
@@ -193,7 +208,16 @@ impl Worker {
         let source = self.session.source().clone();
         carry.breakpoints = remap(&mut carry, r.texts, &source, &mut notes);
         emit(Reply::Carry(carry));
-        let what = format!("session restored from {name}");
+        // Other options (another `--entry`) can leave little of the tree: said first, so
+        // the status line never cuts it off.
+        let what = if r.other_options.is_empty() {
+            format!("session restored from {name}")
+        } else {
+            format!(
+                "session saved with {} (reopen so to restore all of it) from {name}",
+                r.other_options.join(" ")
+            )
+        };
         self.replay(&what, &r.frontier, &r.selected, notes, emit);
     }
 

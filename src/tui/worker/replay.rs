@@ -10,15 +10,27 @@ use crate::engine::{NodeId, Outcome};
 use crate::session::{ReplayError, Session, Verdict};
 
 pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, String> {
+    let no_model = || "no model: the path is infeasible or the solver could not decide";
+    // The node's model, with the store pane's frame evaluated (at an exception leaf raised
+    // inside calls: the raising frame), then its inputs run.
+    let at = session.frames_node(id);
+    let model = session
+        .engine_mut()
+        .try_model_in_frame(id, at)
+        .map_err(|why| {
+            if why.starts_with(crate::term::model::TOO_LARGE) {
+                format!("not replayed: {why}")
+            } else {
+                no_model().to_string()
+            }
+        })?;
     let r = session
-        .replay(id, None, &concrete::Config::default())
+        .replay(id, Some(&model.inputs), &concrete::Config::default())
         .map_err(|e| match e {
             ReplayError::NoModel(why) if why.starts_with(crate::term::model::TOO_LARGE) => {
                 format!("not replayed: {why}")
             }
-            ReplayError::NoModel(_) => {
-                "no model: the path is infeasible or the solver could not decide".to_string()
-            }
+            ReplayError::NoModel(_) => no_model().to_string(),
             ReplayError::Run(message) => format!("the concrete run failed: {message}"),
         })?;
     let concrete_outcome = describe_run(&r.run, session.source());
@@ -45,18 +57,22 @@ pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, St
             v
         }
     };
-    let model = r.model.as_ref();
-    let vars = session
+    // The run ends in module code: a function's variables have no value at its end.
+    let in_module = session.engine().frames(at).len() <= 1;
+    let mut vars: Vec<ReplayVar> = session
         .engine()
-        .store(id)
+        .frame_store(at)
         .into_iter()
         .map(|(name, t)| ReplayVar {
-            here: model.and_then(|m| m.store.get(&name)).map(Value::to_string),
-            end: r.run.store.get(&name).map(Value::to_string),
+            here: model.store.get(&name).map(Value::to_string),
+            end: in_module
+                .then(|| r.run.store.get(&name).map(Value::to_string))
+                .flatten(),
             symbolic: t.to_string(),
             name,
         })
         .collect();
+    vars.sort_by(|a, b| crate::tui::natural::cmp(&a.name, &b.name));
     Ok(ReplayInfo {
         inputs: r
             .inputs
