@@ -46,7 +46,7 @@ use crate::transform::ir;
 pub use eval::{CondHolds, Evaluation, Raise, Truth};
 pub use fold::{Instance, Refolded};
 pub use readable::Shown;
-pub use replay::{Replay, ReplayError, Verdict};
+pub use replay::{kappa_limit, Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
 pub use saved::{FrontierStep, Replayed, StepKind};

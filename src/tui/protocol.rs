@@ -237,6 +237,9 @@ pub struct ModelInfo {
     pub inputs: Vec<(String, String)>,
     /// Values of the symbols `havoc` made on the path (a loop's arbitrary iteration).
     pub havoc: Vec<(String, String)>,
+    /// The folds on the path: (`κ1`, value, the folded loop's line); κ is the number of
+    /// times the fold's path ran.
+    pub kappas: Vec<(String, String, usize)>,
     /// The visible store evaluated under the model.
     pub store: Vec<(String, String)>,
     pub return_value: Option<String>,
@@ -254,6 +257,9 @@ pub struct ReplayInfo {
     /// Does the concrete run follow this node's path? (with the reason)
     pub follows: bool,
     pub verdict: String,
+    /// The folds on the path: `loop at line 4: κ1 = 100`, each κ the number of times the
+    /// fold's path ran (with the concrete run's count if it differs).
+    pub kappas: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -92,7 +92,7 @@ impl Worker {
                     .session
                     .engine_mut()
                     .try_model(NodeId(id))
-                    .map(describe::model);
+                    .map(|m| describe::model(&self.session, NodeId(id), m));
                 emit(Reply::Model(id, m));
             }
             Cmd::Replay(id) => {
