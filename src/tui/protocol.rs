@@ -34,9 +34,16 @@ pub enum Cmd {
         /// Conditions of some of `lines`: (line, minipy condition).
         conditions: Vec<(usize, String)>,
         exceptions: ExcStop,
+        /// Exceptions that stop where a handler catches them (`!`, gdb's `catch throw`).
+        caught: ExcStop,
+        /// Run to cursor (`H`): this line stops the search too, without a breakpoint.
+        until: Option<usize>,
         seen: Vec<u32>,
         bfs: bool,
     },
+    /// Where a breakpoint typed at the `+` prompt goes (a line number or a function's
+    /// name; `Session::locate`). Answered with `Located`.
+    Locate(String),
     /// Run the whole subtree within the bounds.
     Run(u32),
     /// Path condition, store and call stack of a node.
@@ -273,6 +280,8 @@ pub struct ReplayVar {
 /// Worker → UI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
+    /// The answer to `Locate`: the line and how the text was read, or why it is no place.
+    Located(Result<crate::session::Location, String>),
     /// The engine is ready: the root and everything known.
     Ready(Delta),
     /// The tree grew.
