@@ -244,17 +244,7 @@ fn run(session: &Session, inputs: &BTreeMap<String, Value>) -> Option<(Behaviour
         .map(|r| (concrete_behaviour(&r, is_entry), kappa_limit(&r)))
 }
 
-/// A bound on the iterations of any loop in a finished run: every guard test is a trace
-/// entry, so no loop iterated more often than the trace is long (unless the trace was
-/// cut at [`concrete::TRACE_LIMIT`]). It keeps the κ-search of folds from running on
-/// past what the run did (issue 15).
-pub fn kappa_limit(r: &concrete::RunResult) -> u64 {
-    if r.trace.len() < concrete::TRACE_LIMIT {
-        r.trace.len() as u64
-    } else {
-        crate::engine::fold::KAPPA_SEARCH_LIMIT
-    }
-}
+pub use crate::session::kappa_limit;
 
 /// [`check`] with all parameters.
 pub fn check_with(session: &mut Session, options: &Options) -> Report {

@@ -40,7 +40,7 @@ use crate::term::Model;
 use crate::term::{Sym, Term};
 use crate::transform::ir::{self, InstrKind};
 use state::{Cont, Frame, Kont, PathCondition, State};
-use step::{settle, Settled, Stepper};
+use step::{Settled, Stepper};
 pub use tag::{Check, Cut, Tag};
 pub use tree::{Details, Node, NodeId, NodeKind, Outcome, Tree};
 pub use why::{Caught, Origin, Pruned};
@@ -310,7 +310,7 @@ impl Engine {
             abrupt: None,
             fresh: 0,
         };
-        let settled = settle(&mut state, &engine.ir);
+        let settled = engine.settle(&mut state);
         engine.add_node(None, None, None, state, settled, None);
         Ok(engine)
     }
@@ -588,13 +588,20 @@ impl Engine {
                     let settled = if succ.forced.is_some() {
                         Settled::Running
                     } else {
-                        settle(&mut st, &self.ir)
+                        self.settle(&mut st)
                     };
                     children.push(child(st, settled, succ.forced, None));
                 }
             }
         }
         children
+    }
+
+    /// Settle a new node's state ([`step::settle_in`]: also past the temporaries that
+    /// change nothing visible).
+    fn settle(&self, state: &mut State) -> Settled {
+        let cx = eval::Context::new(&self.ir, &self.locals, &self.input_names);
+        step::settle_in(&cx, state)
     }
 
     /// The book's opaque call: the whole callee runs inside one step; the children are the

@@ -27,6 +27,7 @@
 pub mod cuts;
 pub mod eval;
 pub mod fold;
+pub mod locate;
 pub mod readable;
 pub mod replay;
 pub mod resume;
@@ -45,8 +46,9 @@ use crate::transform::ir;
 
 pub use eval::{parse_expression, CondHolds, Evaluation, Raise, Truth};
 pub use fold::{Instance, Refolded};
+pub use locate::Location;
 pub use readable::Shown;
-pub use replay::{Replay, ReplayError, Verdict};
+pub use replay::{kappa_limit, Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
 pub use saved::{FrontierStep, Replayed, StepKind};

@@ -19,7 +19,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::step::{self, settle, Action, Settled, Stepper};
+use super::step::{self, Action, Settled, Stepper};
 use super::{eval, Child, Engine, NodeId};
 use crate::base::{ExcClass, Span};
 use crate::solver::SatResult;
@@ -191,7 +191,7 @@ impl Engine {
             let settled = if succ.forced.is_some() {
                 Settled::Running
             } else {
-                settle(&mut st, &self.ir)
+                self.settle(&mut st)
             };
             children.push(Child {
                 state: st,

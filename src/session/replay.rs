@@ -5,9 +5,12 @@
 //! The run follows the node's path when every conjunct of the path condition evaluates to
 //! `True` under the inputs ([`crate::term::Model::eval`], plain Rust); conjuncts that
 //! mention values the inputs do not determine (`havoc`ed variables of a loop scope, opaque
-//! results) are not evaluated and are counted as such. At a leaf the run must also end the
-//! way the leaf says: same outcome and exception class (a `bound` or `unknown` leaf claims
-//! no ending, so any ending agrees).
+//! results) are not evaluated and are counted as such. A fold's κ is determined: it is the
+//! run's iteration count of the folded path ([`Engine::with_fold_params`], κ-search). At a
+//! leaf the run must also end the way the leaf says: same outcome and exception class (a
+//! `bound` or `unknown` leaf claims no ending, so any ending agrees).
+//!
+//! [`Engine::with_fold_params`]: crate::engine::Engine::with_fold_params
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,7 +18,7 @@ use super::Session;
 use crate::concrete::{self, RunResult, Value};
 use crate::diagnostics::Diagnostic;
 use crate::engine::{NodeId, NodeModel, Outcome};
-use crate::term::{Model, Sym, Term};
+use crate::term::{display_name, Model, Sym, Term};
 
 /// A concrete run of a node's inputs, compared with the node.
 #[derive(Clone, Debug)]
@@ -29,6 +32,11 @@ pub struct Replay {
     /// evaluated (they mention other symbols).
     pub checked: usize,
     pub undetermined: usize,
+    /// The folds on the path: each κ (`κ1`) with this run's iteration count of the
+    /// folded path (κ-search; `None`: not found), outermost first.
+    pub kappas: Vec<(String, Option<Value>)>,
+    /// κ-search found every κ (so no undetermined conjunct is about a κ).
+    pub kappas_found: bool,
     pub verdict: Verdict,
 }
 
@@ -55,6 +63,18 @@ pub enum ReplayError {
 impl Replay {
     pub fn follows(&self) -> bool {
         self.verdict == Verdict::Follows
+    }
+}
+
+/// A bound on the iterations of any loop in a finished run: every guard test is a trace
+/// entry, so no loop iterated more often than the trace is long (unless the trace was
+/// cut at [`concrete::TRACE_LIMIT`]). It keeps the κ-search of folds from running on
+/// past what the run did (issue 15).
+pub fn kappa_limit(r: &RunResult) -> u64 {
+    if r.trace.len() < concrete::TRACE_LIMIT {
+        r.trace.len() as u64
+    } else {
+        crate::engine::fold::KAPPA_SEARCH_LIMIT
     }
 }
 
@@ -105,8 +125,18 @@ impl Session {
         let run = self
             .run_concrete(&inputs, config)
             .map_err(|d| ReplayError::Run(d.message))?;
-        let symbols: BTreeSet<Sym> = self.engine.inputs().iter().cloned().collect();
-        let under = self.input_model(&inputs);
+        // Folds (issue 15): each κ on the path is the real iteration count of this run
+        // (κ-search), so conjuncts about κ are checked too, not counted as undetermined.
+        let mut under = self.input_model(&inputs);
+        let folds = self.engine.folds_on_path(id);
+        let mut kappas_found = false;
+        if !folds.is_empty() {
+            if let Some(m) = self.engine.with_fold_params(id, &under, kappa_limit(&run)) {
+                under = m;
+                kappas_found = true;
+            }
+        }
+        let symbols: BTreeSet<Sym> = under.values.keys().cloned().collect();
         let pc = self.engine.path_condition(id);
         let (mut checked, mut undetermined, mut failed) = (0, 0, None);
         for (k, t) in pc.iter().enumerate() {
@@ -131,12 +161,21 @@ impl Session {
             (None, Some(o)) if !ends_as(o, run.outcome) => Verdict::EndsOtherwise(o),
             (None, _) => Verdict::Follows,
         };
+        let kappas = folds
+            .into_iter()
+            .map(|(_, k)| {
+                let v = under.values.get(&k).cloned();
+                (display_name(&k.name).into_owned(), v)
+            })
+            .collect();
         Ok(Replay {
             inputs,
             model,
             run,
             checked,
             undetermined,
+            kappas,
+            kappas_found,
             verdict,
         })
     }

@@ -36,9 +36,13 @@ pub enum ExcStop {
 impl ExcStop {
     /// Does a leaf with this outcome stop the search?
     pub fn stops(self, outcome: Option<Outcome>) -> bool {
-        let Some(class) = outcome.and_then(Outcome::exception) else {
-            return false;
-        };
+        outcome
+            .and_then(Outcome::exception)
+            .is_some_and(|class| self.matches(class))
+    }
+
+    /// Does an exception of `class` stop the search?
+    pub fn matches(self, class: ExcClass) -> bool {
         match self {
             ExcStop::Off => false,
             ExcStop::Any => true,
@@ -55,6 +59,9 @@ pub struct Stops {
     /// Conditions of some of those lines: (line, minipy condition).
     pub conditions: Vec<(usize, String)>,
     pub exceptions: ExcStop,
+    /// Which exceptions stop the search where a handler catches them (gdb's `catch
+    /// throw`): the node at the `except` line, before the handler runs.
+    pub caught: ExcStop,
     /// Hits reported before: walked through, not reported again.
     pub seen: HashSet<NodeId>,
     /// Breadth-first instead of depth-first.
@@ -72,6 +79,12 @@ pub enum Hit {
         note: Option<String>,
     },
     Exception(ExcClass),
+    /// A handler is about to run: an exception of this class raised on `raised` (a line)
+    /// was caught ([`Stops::caught`]).
+    Caught {
+        class: ExcClass,
+        raised: usize,
+    },
 }
 
 impl Session {
@@ -84,6 +97,17 @@ impl Session {
                 return outcome.exception().map(Hit::Exception);
             }
             return None;
+        }
+        if let Some(c) = self
+            .engine
+            .caught(id)
+            .filter(|c| stops.caught.matches(c.class))
+        {
+            let raised = self.source().line(c.raised.start);
+            return Some(Hit::Caught {
+                class: c.class,
+                raised,
+            });
         }
         let line = self.statement_line(id)?;
         if !stops.lines.contains(&line) {
@@ -140,6 +164,9 @@ impl Session {
                     let ended = match &hit {
                         Hit::Line(l) | Hit::Conditional { line: l, .. } => Ended::Breakpoint(*l),
                         Hit::Exception(_) => Ended::Done,
+                        Hit::Caught { .. } => {
+                            Ended::Breakpoint(self.statement_line(cur).unwrap_or_default())
+                        }
                     };
                     let ran = Ran {
                         ended,
@@ -298,6 +325,57 @@ assert w != 100
             let mut want = want;
             want.sort_by_key(|c| c.name());
             assert_eq!(got, want, "{exc:?}");
+        }
+    }
+
+    #[test]
+    fn caught_exceptions_stop_at_their_handler_only_when_asked() {
+        let src = "\
+x: int
+try:
+    q = 10 // x
+except ZeroDivisionError:
+    q = 0
+assert q != 5
+";
+        // Off (the default): a caught exception is no hit; the leaf is.
+        let mut s = open(src);
+        let mut stops = Stops {
+            exceptions: ExcStop::Any,
+            ..Stops::default()
+        };
+        let hits = all(&mut s, &mut stops);
+        assert!(
+            hits.iter().all(|(_, h)| matches!(h, Hit::Exception(_))),
+            "{hits:?}"
+        );
+        for (caught, want) in [
+            (ExcStop::Any, true),
+            (ExcStop::Class(ExcClass::ArithmeticError), true),
+            (ExcStop::Class(ExcClass::IndexError), false),
+        ] {
+            let mut s = open(src);
+            let mut stops = Stops {
+                caught,
+                ..Stops::default()
+            };
+            let hits = all(&mut s, &mut stops);
+            let found: Vec<_> = hits
+                .iter()
+                .filter(|(_, h)| matches!(h, Hit::Caught { .. }))
+                .collect();
+            assert_eq!(found.len(), usize::from(want), "{caught:?}: {hits:?}");
+            if let Some((at, hit)) = found.first() {
+                assert_eq!(
+                    *hit,
+                    Hit::Caught {
+                        class: ExcClass::ZeroDivisionError,
+                        raised: 3
+                    }
+                );
+                assert_eq!(s.statement_line(*at), Some(4), "the except line");
+                assert!(!s.tree().node(*at).is_leaf());
+            }
         }
     }
 

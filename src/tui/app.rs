@@ -133,6 +133,8 @@ pub struct App {
     pub conditions: BTreeMap<usize, Condition>,
     /// Which exception leaves stop `c` and `r`.
     pub exc_break: crate::session::ExcStop,
+    /// `!`: caught exceptions stop `c` and `r` too, at their handler ([`App::caught_stop`]).
+    pub catch_caught: bool,
     /// `c` and `r` search breadth-first (`--bfs`).
     pub bfs: bool,
     /// The search `c` continues (its last hit is the selected node).
@@ -215,6 +217,7 @@ impl App {
             breakpoints: BTreeMap::new(),
             conditions: BTreeMap::new(),
             exc_break: Default::default(),
+            catch_caught: false,
             bfs: false,
             search: None,
             resuming: None,
@@ -412,6 +415,7 @@ impl App {
                 self.replays.insert(id, r);
             }
             Reply::Instance(info) => self.show_instance(info),
+            Reply::Located(at) => self.located(at),
         }
     }
 
@@ -435,9 +439,9 @@ impl App {
         if self.tree.get(id).is_none() {
             return;
         }
+        self.frame_up = self.kept_frame(id);
         self.selected = id;
         self.ghost = None;
-        self.frame_up = 0;
         self.tree.reveal(id);
         if !self.details.contains_key(&id) {
             self.request(Cmd::Details(id));

@@ -19,6 +19,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "PgDn PgUp g G  < >",
         "page down/up, first/last row; < > (S-← S-→): scroll long rows sideways",
     ),
+    (
+        "U  D",
+        "frame up (caller) / down from any pane, as gdb's up/down; kept while in that frame",
+    ),
     ("Tab  S-Tab", "focus the next/previous pane"),
     (
         "1-6",
@@ -46,6 +50,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "r",
         "run the subtree within the bounds (--unroll, --recursion); stops at breakpoints",
     ),
+    (
+        "H",
+        "run to the code cursor's line (first node on any path there; breakpoints stop too)",
+    ),
     ("C", "run the subtree through every breakpoint"),
     ("m", "model: inputs that reach the selected node"),
     (
@@ -54,11 +62,15 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "T",
-        "write pytest tests beside the program: this leaf's, or every explored leaf's",
+        "pytest tests beside the program: a leaf's (or why it has none), else every leaf's",
     ),
     (
         "b",
         "toggle a breakpoint on the code cursor's line (tree focused: the ▶ line)",
+    ),
+    (
+        "+",
+        "break at a line number or function typed at a prompt (gdb's break 12, break f)",
     ),
     (
         "B",
@@ -67,6 +79,10 @@ pub const KEYS: &[(&str, &str)] = &[
     (
         "x  X",
         "exception breakpoint: every exception leaf on/off; X: one class",
+    ),
+    (
+        "!",
+        "catch: c and r also stop where a handler catches an exception (gdb's catch throw)",
     ),
     (
         "p",

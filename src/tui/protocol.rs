@@ -34,9 +34,16 @@ pub enum Cmd {
         /// Conditions of some of `lines`: (line, minipy condition).
         conditions: Vec<(usize, String)>,
         exceptions: ExcStop,
+        /// Exceptions that stop where a handler catches them (`!`, gdb's `catch throw`).
+        caught: ExcStop,
+        /// Run to cursor (`H`): this line stops the search too, without a breakpoint.
+        until: Option<usize>,
         seen: Vec<u32>,
         bfs: bool,
     },
+    /// Where a breakpoint typed at the `+` prompt goes (a line number or a function's
+    /// name; `Session::locate`). Answered with `Located`.
+    Locate(String),
     /// Run the whole subtree within the bounds.
     Run(u32),
     /// Path condition, store and call stack of a node.
@@ -242,6 +249,9 @@ pub struct ModelInfo {
     pub inputs: Vec<(String, String)>,
     /// Values of the symbols `havoc` made on the path (a loop's arbitrary iteration).
     pub havoc: Vec<(String, String)>,
+    /// The folds on the path: (`κ1`, value, the folded loop's line); κ is the number of
+    /// times the fold's path ran.
+    pub kappas: Vec<(String, String, usize)>,
     /// The visible store evaluated under the model.
     pub store: Vec<(String, String)>,
     pub return_value: Option<String>,
@@ -259,6 +269,9 @@ pub struct ReplayInfo {
     /// Does the concrete run follow this node's path? (with the reason)
     pub follows: bool,
     pub verdict: String,
+    /// The folds on the path: `loop at line 4: κ1 = 100`, each κ the number of times the
+    /// fold's path ran (with the concrete run's count if it differs).
+    pub kappas: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -272,6 +285,8 @@ pub struct ReplayVar {
 /// Worker → UI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
+    /// The answer to `Locate`: the line and how the text was read, or why it is no place.
+    Located(Result<crate::session::Location, String>),
     /// The engine is ready: the root and everything known.
     Ready(Delta),
     /// The tree grew.

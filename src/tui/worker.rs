@@ -94,7 +94,7 @@ impl Worker {
                     .session
                     .engine_mut()
                     .try_model_in_frame(NodeId(id), at)
-                    .map(describe::model);
+                    .map(|m| describe::model(&self.session, NodeId(id), m));
                 emit(Reply::Model(id, m));
             }
             Cmd::Replay(id) => {
@@ -191,18 +191,25 @@ impl Worker {
                 let message = self.message(ran.ended, done);
                 self.finish(&emit, ran.select.map(|n| n.0), message);
             }
+            Cmd::Locate(text) => emit(Reply::Located(self.session.locate(&text))),
             Cmd::Resume {
                 from,
-                lines,
+                mut lines,
                 conditions,
                 exceptions,
+                caught,
+                until,
                 seen,
                 bfs,
             } => {
+                // Run to cursor: the line is a stop that is no breakpoint.
+                let to_cursor = until.filter(|l| !lines.contains(l));
+                lines.extend(to_cursor);
                 let stops = Stops {
                     lines,
                     conditions,
                     exceptions,
+                    caught,
                     seen: seen.into_iter().map(NodeId).collect(),
                     bfs,
                 };
@@ -211,6 +218,9 @@ impl Worker {
                     .session
                     .resume(NodeId(from), &stops, self.limits(), &|n| progress.tick(n));
                 let message = match hit {
+                    Some(Hit::Line(line)) if Some(line) == to_cursor => format!(
+                        "ran to line {line} (the code cursor's), the first time a path reaches it"
+                    ),
                     Some(Hit::Line(line)) => {
                         format!(
                             "breakpoint on line {line} (hit {}); c: next hit on any path",
@@ -236,7 +246,18 @@ impl Worker {
                         "exception breakpoint: {class} leaf (hit {}); c: next hit on any path",
                         stops.seen.len() + 1
                     ),
-                    None if stops.lines.is_empty() && stops.exceptions == ExcStop::Off => {
+                    Some(Hit::Caught { class, raised }) => format!(
+                        "caught: {class} raised on line {raised}, its handler is next (hit {}); c: next hit on any path",
+                        stops.seen.len() + 1
+                    ),
+                    None if to_cursor.is_some() => self.message(
+                        ran.ended,
+                        "run to cursor: no path reaches the line (the subtree is explored)",
+                    ),
+                    None if stops.lines.is_empty()
+                        && stops.exceptions == ExcStop::Off
+                        && stops.caught == ExcStop::Off =>
+                    {
                         self.message(ran.ended, "no breakpoints set: the subtree is explored")
                     }
                     None => self.message(
@@ -275,7 +296,8 @@ impl Worker {
             | Cmd::Restore
             | Cmd::Assume { .. }
             | Cmd::CheckCondition { .. }
-            | Cmd::CheckWatch { .. } => Vec::new(),
+            | Cmd::CheckWatch { .. }
+            | Cmd::Locate(_) => Vec::new(),
         };
         let gone = ids.into_iter().find(|&id| id >= n)?;
         Some(match cmd {

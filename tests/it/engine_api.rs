@@ -377,3 +377,53 @@ assert i == n
         .nodes()
         .any(|n| matches!(n.outcome(), Some(Outcome::Exception(_) | Outcome::Unknown))));
 }
+
+/// Issue 23 item 7: an operand evaluated before a call is bound to a temporary first
+/// (CPython's order: `x` in `x + f(x)` is read before `f` runs), but that binding changes
+/// nothing a person sees, so it is no node of its own: the statement's node steps into the
+/// call at once. An operand that may raise stays a step of its own (its exception is a
+/// branch, raised before the call as in CPython).
+#[test]
+fn operands_read_before_a_call_are_no_step_of_their_own() {
+    use symdbg::session::{Session, Stepped};
+    for stmt in [
+        "a = x + f(x)",
+        "a = 2 + f(x)",
+        "a = len((x, x * 3, f(x)))",
+        "a = x - f(x) + f(x + 1)",
+    ] {
+        let src =
+            format!("def f(n: int) -> int:\n    return n + 1\n\nx: int\n{stmt}\nassert a != 5\n");
+        let mut s = Session::open(SourceMap::new("t.py", &src), None, Config::default()).unwrap();
+        let root = s.tree().root();
+        assert_eq!(s.statement_line(root), Some(5), "{stmt}");
+        let Stepped::Children(children) = s.step(root, None) else {
+            panic!("{stmt}: the root steps")
+        };
+        assert_eq!(children.len(), 1, "{stmt}");
+        let child = children[0];
+        assert_eq!(
+            (s.statement_line(child), s.engine().frames(child).len()),
+            (Some(2), 2),
+            "{stmt}: one step from the statement enters f"
+        );
+    }
+    // `y // x` may raise ZeroDivisionError before `f` runs: that step stays, with both ways.
+    let src = "def f(n: int) -> int:\n    return n + 1\n\nx: int\ny: int\na = y // x + f(x)\n";
+    let mut s = Session::open(SourceMap::new("t.py", src), None, Config::default()).unwrap();
+    let root = s.tree().root();
+    let Stepped::Children(children) = s.step(root, None) else {
+        panic!("the root steps")
+    };
+    let outcomes: Vec<Option<Outcome>> = children
+        .iter()
+        .map(|&c| s.tree().node(c).outcome())
+        .collect();
+    assert!(
+        outcomes.contains(&Some(Outcome::Exception(
+            symdbg::base::ExcClass::ZeroDivisionError
+        ))),
+        "{outcomes:?}"
+    );
+    assert!(outcomes.contains(&None), "{outcomes:?}");
+}

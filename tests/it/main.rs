@@ -84,6 +84,9 @@ mod tui_eval;
 mod tui_everyday;
 /// Folded loops in the TUI: `F` and `=` (issue 15).
 mod tui_fold;
+/// Issue 23 item 10: gdb's habits: break at a typed line or function, run to cursor,
+/// catch caught exceptions, frames up/down from any pane.
+mod tui_gdb;
 mod tui_keys;
 /// Issue 16 item 7: path conditions as people read them, sideways scrolling, the hint
 /// line at 80×24.

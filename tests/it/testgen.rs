@@ -553,3 +553,57 @@ fn new_lines_only_keeps_fewer_passing_tests() {
 
 /// `testgen --fold auto` (issue 15): tests from folded trees.
 mod fold;
+
+/// Issue 23 item 3: `T` on a leaf writes that leaf's test, whatever the leaf: on a `bound`
+/// leaf (no test: it claims no ending) it writes no file and says why, where it used to
+/// write every explored leaf's tests.
+#[test]
+fn tui_key_on_a_leaf_without_a_test_says_why_and_writes_nothing() {
+    use symdbg::base::{Outcome, SourceMap};
+    use symdbg::tui::{harness::Harness, Setup};
+    let scratch = Scratch::new("tui_bound");
+    let program = scratch.0.join("count.py");
+    let text = "n: int\ni = 0\nwhile i < n:\n    i += 1\nassert i != 2\n";
+    std::fs::write(&program, text).unwrap();
+    let setup = Setup {
+        source: SourceMap::new(program.to_str().unwrap(), text),
+        entry: None,
+        config: symdbg::engine::Config::default(),
+        max_nodes: 1_000,
+        theme: None,
+        colors: Default::default(),
+        bfs: false,
+    };
+    let mut h = Harness::open(setup, 120, 32).expect("opens");
+    h.keys("r");
+    let bound = (0..h.app.tree.len() as u32)
+        .find(|&id| h.app.tree.node(id).info.kind.outcome() == Some(Outcome::Bound))
+        .expect("a bound leaf at --unroll 3");
+    h.app.select(bound);
+    h.keys("T");
+    assert!(
+        h.app.message.starts_with(&format!(
+            "no test for leaf {bound}: bound: the path was cut by --unroll"
+        )),
+        "{}",
+        h.app.message
+    );
+    let written: Vec<_> = std::fs::read_dir(&scratch.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != "count.py")
+        .collect();
+    assert!(written.is_empty(), "wrote {written:?}");
+    // An exception leaf: its one test, beside the program.
+    let exc = (0..h.app.tree.len() as u32)
+        .find(|&id| h.app.tree.node(id).info.kind.is_exception())
+        .expect("the AssertionError leaf");
+    h.app.select(exc);
+    h.keys("T");
+    assert!(
+        h.app.message.starts_with("wrote 1 test to "),
+        "{}",
+        h.app.message
+    );
+    assert!(scratch.0.join(format!("test_count_leaf{exc}.py")).is_file());
+}

@@ -204,3 +204,46 @@ fn f_unfolds_under_fold_auto_and_explains_loops_without_template() {
     );
     assert_eq!(info(&h, at).kind, Kind::Open, "refused: not stepped");
 }
+
+/// Issue 23 item 6: replaying a leaf below a fold checks the conjuncts about κ (κ-search
+/// gives the run's iteration count) instead of calling them "havoc'd values"; the model
+/// pane names κ as the fold's iteration count and the replay shows it.
+#[test]
+fn replay_below_a_fold_checks_kappa_and_the_model_pane_names_it() {
+    let mut h = open_fold("tests/data/fold/deep.py", "deep", FoldMode::Auto);
+    // (room for the model's 101-element tuple and the lines under it)
+    h.resize(200, 70);
+    h.keys("r");
+    h.keys("e");
+    let leaf = h.app.selected;
+    assert!(info(&h, leaf).kind.is_exception(), "{:?}", info(&h, leaf));
+    h.keys("m");
+    let Some(Ok(m)) = h.app.models.get(&leaf).cloned() else {
+        panic!("no model: {:?}", h.app.models.get(&leaf))
+    };
+    assert_eq!(
+        m.kappas,
+        vec![("κ1".to_string(), "100".to_string(), 4)],
+        "{m:?}"
+    );
+    assert!(
+        m.havoc.iter().all(|(k, _)| !k.starts_with("k@")),
+        "κ is not a havoc'd value: {m:?}"
+    );
+    let screen = h.screen();
+    assert!(screen.contains("κ1 = 100  (loop at line 4)"), "{screen}");
+    assert!(!screen.contains("havoc"), "{screen}");
+    h.keys("R");
+    let Some(Ok(r)) = h.app.replays.get(&leaf).cloned() else {
+        panic!("no replay: {:?}", h.app.replays.get(&leaf))
+    };
+    assert!(r.follows, "{r:?}");
+    assert!(!r.verdict.contains("havoc"), "{}", r.verdict);
+    assert!(!r.verdict.contains("not checked"), "{}", r.verdict);
+    assert_eq!(r.kappas, vec!["loop at line 4: κ1 = 100".to_string()]);
+    assert!(
+        h.screen().contains("fold: loop at line 4: κ1 = 100"),
+        "{}",
+        h.screen()
+    );
+}

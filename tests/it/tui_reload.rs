@@ -425,6 +425,8 @@ fn commands_for_nodes_a_reload_removed_are_answered_not_crashed_on() {
             lines: vec![1],
             conditions: Vec::new(),
             exceptions: ExcStop::Any,
+            caught: ExcStop::Off,
+            until: None,
             seen: vec![20],
             bfs: false,
         },

@@ -7,10 +7,55 @@ use std::rc::Rc;
 
 use super::{bind, sort_of, Settled};
 use crate::base::ExcClass;
+use crate::engine::eval::Context;
 use crate::engine::state::{Abrupt, Caught, Cont, Frame, Kont, State};
 use crate::engine::tree::Outcome;
 use crate::term::{Sym, Term};
 use crate::transform::ir::{Block, InstrKind};
+
+/// [`settle`], then on past the bindings of temporaries that change nothing a person
+/// sees: the lowering binds an operand evaluated before a call to a temporary (`a = x +
+/// f(x)` runs `$1 = x` first, keeping CPython's order), which would otherwise be a step of
+/// its own whose node shows the same statement, store and path condition as the next
+/// one. Such a binding runs here, in the same order, when its evaluation has exactly one
+/// outcome: no condition, no possible exception, no limit (a name that may be unbound
+/// stays a visible step, with its `NameError` branch).
+pub fn settle_in(cx: &Context, state: &mut State) -> Settled {
+    loop {
+        let settled = settle(state, cx.program);
+        if !matches!(settled, Settled::Running) || !bind_silent_temp(cx, state) {
+            return settled;
+        }
+    }
+}
+
+/// Run the next action if it binds a temporary and cannot branch or raise; `false`: it
+/// is not one (nothing changed).
+fn bind_silent_temp(cx: &Context, state: &mut State) -> bool {
+    let Some(Kont::Block { block, index }) = state.cont.top().cloned() else {
+        return false;
+    };
+    let Some(InstrKind::Assign { target, value }) = block.get(index).map(|i| &i.kind) else {
+        return false;
+    };
+    if !crate::transform::ir::is_temp(target) {
+        return false;
+    }
+    let outer = cx.limit.take();
+    let alts = cx.eval(state, value);
+    let over = cx.limit.replace(outer).is_some();
+    let value = match alts.ok {
+        Some((cond, v)) if cond.is_true() && alts.errs.is_empty() && !over => v,
+        _ => return false,
+    };
+    let target = target.clone();
+    state.cont = state.cont.pop().push(Kont::Block {
+        block: block.clone(),
+        index: index + 1,
+    });
+    bind(state, &target, value);
+    true
+}
 
 /// Advance `state` to its next visible action, or to the end of its path.
 pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled {

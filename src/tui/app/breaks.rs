@@ -1,6 +1,10 @@
 //! Breakpoints: line breakpoints (enabled or not), the exception breakpoint, the list
 //! overlay (`B`), and resume (`c`, `r`), which stops at the first hit on any path.
 //!
+//! `+` sets a breakpoint at a line number or a function typed at a prompt (gdb's `break
+//! 12`, `break f`), `H` runs to the code cursor's line, `!` also stops where a handler
+//! catches an exception (gdb's `catch throw`).
+//!
 //! `c` continues the last search: from the node where it started, walking past the hits
 //! already shown, so pressing `c` again goes to the next hit on any path. `r` starts a
 //! search from the selected node; `C` runs the subtree through every breakpoint.
@@ -44,7 +48,9 @@ impl App {
 
     /// Does anything stop a resume (an enabled line or the exception breakpoint)?
     pub fn has_stops(&self) -> bool {
-        self.breakpoints.values().any(|on| *on) || self.exc_break != ExcStop::Off
+        self.breakpoints.values().any(|on| *on)
+            || self.exc_break != ExcStop::Off
+            || self.catch_caught
     }
 
     /// `b`: toggle a breakpoint on the line under the code cursor. With the tree focused,
@@ -128,7 +134,71 @@ impl App {
         self.send_resume(search, "run");
     }
 
+    /// `H`: run to the code cursor's line: the first node on any path below the selected
+    /// one about to run it (breakpoints on the way stop too, as in gdb and pudb).
+    pub(super) fn run_to_cursor(&mut self) {
+        let search = Search {
+            origin: self.selected,
+            seen: Vec::new(),
+        };
+        self.send_resume_until(search, "run to cursor", Some(self.code_cursor));
+    }
+
+    /// `!`: exceptions stop `c` and `r` where a handler catches them too (gdb's `catch
+    /// throw`), of the exception breakpoint's class (`X`) or any.
+    pub(super) fn toggle_catch(&mut self) {
+        self.catch_caught = !self.catch_caught;
+        self.search = None;
+        self.message = if self.catch_caught {
+            let what = match self.exc_break {
+                ExcStop::Class(c) => format!("a {c} (or subclass)"),
+                _ => "an exception".to_string(),
+            };
+            format!("catch: c and r stop where a handler catches {what}, before it runs")
+        } else {
+            "catch off: caught exceptions do not stop".to_string()
+        };
+    }
+
+    /// Which caught exceptions stop a resume (`!`): the exception breakpoint's class, or
+    /// any.
+    pub fn caught_stop(&self) -> ExcStop {
+        match (self.catch_caught, self.exc_break) {
+            (false, _) => ExcStop::Off,
+            (true, ExcStop::Class(c)) => ExcStop::Class(c),
+            (true, _) => ExcStop::Any,
+        }
+    }
+
+    /// `+` prompt, Enter: ask the worker where the text (a line number or a function's
+    /// name) puts a breakpoint.
+    pub(super) fn break_at(&mut self, text: &str) {
+        self.outbox.push(Cmd::Locate(text.trim().to_string()));
+    }
+
+    /// The worker's answer to `+`: set (or enable) the breakpoint, or say why not.
+    pub(super) fn located(&mut self, at: Result<crate::session::Location, String>) {
+        let loc = match at {
+            Ok(loc) => loc,
+            Err(why) => return self.message = why,
+        };
+        let text = self.line_text(loc.line).trim().to_string();
+        let was = self.breakpoints.insert(loc.line, true);
+        self.search = None;
+        self.message = match was {
+            Some(true) => format!("already a breakpoint on {}: {text}", loc.what),
+            _ => format!(
+                "breakpoint on {}: {text} (c runs to it on any path)",
+                loc.what
+            ),
+        };
+    }
+
     fn send_resume(&mut self, search: Search, what: &'static str) {
+        self.send_resume_until(search, what, None)
+    }
+
+    fn send_resume_until(&mut self, search: Search, what: &'static str, until: Option<usize>) {
         let cmd = Cmd::Resume {
             from: search.origin,
             lines: self.enabled_breakpoints(),
@@ -138,6 +208,8 @@ impl App {
                 .map(|(l, c)| (*l, c.text.clone()))
                 .collect(),
             exceptions: self.exc_break,
+            caught: self.caught_stop(),
+            until,
             seen: search.seen.clone(),
             bfs: self.bfs,
         };

@@ -1,6 +1,8 @@
 //! Frames: `j`/`k` in the call stack pane pick a frame (as gdb's `up`/`down`); the store
 //! pane shows that frame's variables and the code pane marks the line it is at (a caller:
-//! the line of its call). Selecting another node goes back to the innermost frame.
+//! the line of its call). `U` and `D` do the same from any pane (gdb's `up`/`down`).
+//! Selecting a node in the same activation of the frame's function keeps the picked frame
+//! (`s` along a path); any other node goes back to the innermost frame.
 
 use super::App;
 
@@ -36,6 +38,36 @@ impl App {
             Some((_, _, line)) => line,
             None => self.tree.get(self.selected).and_then(|n| n.info.line),
         }
+    }
+
+    /// The frame to keep picked when the selection moves to `id`: the same one while `id`
+    /// runs in the same activation of the same function (no node on the tree path between
+    /// the two has fewer frames), else the innermost.
+    pub(super) fn kept_frame(&self, id: u32) -> usize {
+        let (Some(a), Some(b)) = (self.tree.get(self.selected), self.tree.get(id)) else {
+            return 0;
+        };
+        if self.frame_up == 0 || a.info.frames != b.info.frames || a.info.func != b.info.func {
+            return 0;
+        }
+        let depth = a.info.frames;
+        // `a` and its ancestors, each with "no shallower node from `a` up to here".
+        let mut up_from_a = std::collections::HashMap::new();
+        let (mut cur, mut deep) = (Some(a), true);
+        while let Some(n) = cur {
+            deep &= n.info.frames >= depth;
+            up_from_a.insert(n.info.id, deep);
+            cur = n.info.parent.and_then(|p| self.tree.get(p));
+        }
+        let (mut cur, mut deep) = (Some(b), true);
+        while let Some(n) = cur {
+            deep &= n.info.frames >= depth;
+            if let Some(&from_a) = up_from_a.get(&n.info.id) {
+                return if deep && from_a { self.frame_up } else { 0 };
+            }
+            cur = n.info.parent.and_then(|p| self.tree.get(p));
+        }
+        0
     }
 
     /// `j`/`k` in the call stack pane: `by` frames outwards (negative: inwards).

@@ -106,7 +106,19 @@ impl App {
             && matches!(
                 key.code,
                 KeyCode::Char(
-                    's' | 'u' | 'n' | 'f' | 'c' | 'r' | 'C' | 'm' | 'R' | 'T' | 'l' | 'F' | '='
+                    's' | 'u'
+                        | 'n'
+                        | 'f'
+                        | 'c'
+                        | 'r'
+                        | 'C'
+                        | 'm'
+                        | 'R'
+                        | 'T'
+                        | 'l'
+                        | 'F'
+                        | '='
+                        | 'H'
                 ) | KeyCode::Enter
                     | KeyCode::Right
             )
@@ -194,6 +206,13 @@ impl App {
             KeyCode::Char('F') => self.refold_key(),
             KeyCode::Char('=') => self.instantiate_key(),
             KeyCode::Char('M') => self.open_log(),
+            KeyCode::Char('+') => self.mode = Mode::Prompt(PromptKind::BreakAt, String::new()),
+            KeyCode::Char('H') => self.run_to_cursor(),
+            KeyCode::Char('!') => self.toggle_catch(),
+            // gdb's `up`/`down` (pudb's u/d), in any pane: the frame the store, `:` and
+            // the watches read; the call stack pane marks it.
+            KeyCode::Char('U') => self.move_frame(1),
+            KeyCode::Char('D') => self.move_frame(-1),
             _ => {}
         }
     }

@@ -1,6 +1,6 @@
 //! Prompts typed in the hint line: the exception class of the exception breakpoint (`X`),
 //! an expression to evaluate (`:`) or watch (`W`), a breakpoint's condition (`c` in `B`),
-//! a precondition to add (`a`) or remove (`A`).
+//! a precondition to add (`a`) or remove (`A`), a breakpoint's place (`+`).
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
@@ -24,6 +24,8 @@ pub enum PromptKind {
     Condition(usize),
     /// `=`: the number of iterations κ stands for.
     Kappa,
+    /// `+`: a breakpoint at a line number or a function's name.
+    BreakAt,
 }
 
 impl PromptKind {
@@ -37,6 +39,7 @@ impl PromptKind {
             PromptKind::Watch => "watch (a watched one: remove it; empty: clear all): ".to_string(),
             PromptKind::Condition(line) => format!("line {line} stops only if (empty: always): "),
             PromptKind::Kappa => "κ = ".to_string(),
+            PromptKind::BreakAt => "break at (a line number or a function's name): ".to_string(),
         }
     }
 }
@@ -64,6 +67,7 @@ impl App {
                     PromptKind::Watch => self.watch_prompt(&text),
                     PromptKind::Condition(line) => self.set_condition(line, &text),
                     PromptKind::Kappa => self.instantiate(&text),
+                    PromptKind::BreakAt => self.break_at(&text),
                 }
             }
             // Backspace pops a character (in the guard); on an empty prompt it leaves it.

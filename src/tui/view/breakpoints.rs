@@ -64,6 +64,15 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
     };
     lines.push(Line::raw(""));
     lines.push(Line::raw(format!(" exceptions: {exc}")));
+    if app.catch_caught {
+        let which = match app.caught_stop() {
+            ExcStop::Class(c) => format!("{c} (and subclasses)"),
+            _ => "every exception".to_string(),
+        };
+        lines.push(Line::raw(format!(
+            " caught (!): {which} where a handler catches it"
+        )));
+    }
     lines.push(Line::styled(
         " j k move · Space enable/disable · c condition · d delete · x exceptions · other keys close",
         Style::default().fg(p.dim),

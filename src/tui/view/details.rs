@@ -233,6 +233,9 @@ fn model(app: &App, id: u32) -> Vec<Line<'static>> {
                     p.exception_leaf
                 };
                 out.push(Line::styled(r.verdict.clone(), Style::default().fg(color)));
+                for k in &r.kappas {
+                    out.push(Line::raw(format!("fold: {k}")));
+                }
                 out.push(dim(
                     app,
                     "store pane: symbolic, here (model), run end (concrete)",
@@ -258,6 +261,22 @@ fn model(app: &App, id: u32) -> Vec<Line<'static>> {
             }
             if let Some(rv) = &m.return_value {
                 out.push(Line::raw(format!("  returns {rv}")));
+            }
+            if !m.kappas.is_empty() {
+                out.push(dim(
+                    app,
+                    "folded loops (κ: how many times the fold's path ran):",
+                ));
+                for (k, v, line) in &m.kappas {
+                    out.push(Line::from(vec![
+                        Span::raw(format!("  {k} = ")),
+                        Span::styled(
+                            v.clone(),
+                            Style::default().fg(p.accent).add_modifier(Modifier::BOLD),
+                        ),
+                        Span::raw(format!("  (loop at line {line})")),
+                    ]));
+                }
             }
             if !m.havoc.is_empty() {
                 // The state of a loop's arbitrary iteration: the inputs alone may not

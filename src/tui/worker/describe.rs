@@ -3,6 +3,7 @@
 use super::super::protocol::{Details, FoldMark, Kind, ModelInfo, NodeInfo, StatsInfo};
 use crate::engine::{NodeId, NodeKind, NodeModel, Outcome};
 use crate::session::{Form, Session};
+use crate::term::display_name;
 
 pub(super) fn kind(kind: NodeKind) -> Kind {
     match kind {
@@ -161,11 +162,30 @@ pub(super) fn details(session: &Session, id: NodeId) -> Details {
     }
 }
 
-pub(super) fn model(m: NodeModel) -> ModelInfo {
+/// The model as text; each fold's κ on the path to `id` apart from the havoc'd values,
+/// named as people read it (`κ1`) with its loop's line.
+pub(super) fn model(session: &Session, id: NodeId, m: NodeModel) -> ModelInfo {
     let lit = |v: &crate::concrete::Value| v.to_string();
+    let engine = session.engine();
+    let mut kappas = Vec::new();
+    let mut fold_syms = std::collections::BTreeSet::new();
+    for (node, kappa) in engine.folds_on_path(id) {
+        fold_syms.insert(kappa.name.to_string());
+        let (Some(v), Some(f)) = (m.havoc.get(&*kappa.name), engine.fold_at(node)) else {
+            continue;
+        };
+        let line = session.source().line(f.template.span.start);
+        kappas.push((display_name(&kappa.name).into_owned(), lit(v), line));
+    }
     ModelInfo {
         inputs: m.inputs.iter().map(|(k, v)| (k.clone(), lit(v))).collect(),
-        havoc: m.havoc.iter().map(|(k, v)| (k.clone(), lit(v))).collect(),
+        havoc: m
+            .havoc
+            .iter()
+            .filter(|(k, _)| !fold_syms.contains(*k))
+            .map(|(k, v)| (k.clone(), lit(v)))
+            .collect(),
+        kappas,
         store: m.store.iter().map(|(k, v)| (k.clone(), lit(v))).collect(),
         return_value: m.return_value.as_ref().map(lit),
     }

@@ -49,8 +49,15 @@ pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, St
                 n => format!("follows this path: all {n} checked conjuncts hold"),
             };
             if r.undetermined > 0 {
+                // (a fold's κ is checked: κ-search gives the run's count; only when it
+                // fails do conjuncts about κ stay unchecked)
+                let what = if r.kappas.is_empty() || r.kappas_found {
+                    "havoc'd values"
+                } else {
+                    "a κ whose iteration count this run's κ-search did not find"
+                };
                 v.push_str(&format!(
-                    " ({} mention havoc'd values and were not checked)",
+                    " ({} mention {what} and were not checked)",
                     r.undetermined
                 ));
             }
@@ -73,7 +80,23 @@ pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, St
         })
         .collect();
     vars.sort_by(|a, b| crate::tui::natural::cmp(&a.name, &b.name));
+    // Each fold's κ in the model (its iteration count), and the run's when they differ.
+    let kappas = match &r.model {
+        Some(m) => crate::testgen::folds::fold_params(
+            session.engine(),
+            session.source(),
+            id,
+            &r.inputs,
+            &m.havoc,
+            &r.run,
+        )
+        .iter()
+        .map(|f| f.describe())
+        .collect(),
+        None => Vec::new(),
+    };
     Ok(ReplayInfo {
+        kappas,
         inputs: r
             .inputs
             .iter()

@@ -1,10 +1,11 @@
-//! The `T` key: write pytest tests ([`crate::testgen`]) next to the program: the selected
-//! leaf's test (`test_<stem>_leaf<N>.py`) when it has one, else one per explored leaf
-//! (`test_<stem>.py`). The answer is the status-line message.
+//! The `T` key: write pytest tests ([`crate::testgen`]) next to the program: on a leaf, that
+//! leaf's test (`test_<stem>_leaf<N>.py`), or no file and the reason it has none (a
+//! `bound` leaf claims no ending, ...); elsewhere one per explored leaf (`test_<stem>.py`).
+//! The answer is the status-line message.
 
 use std::path::Path;
 
-use crate::engine::{NodeId, Outcome};
+use crate::engine::NodeId;
 use crate::session::Session;
 use crate::testgen::{self, Header};
 
@@ -29,15 +30,17 @@ pub fn write(session: &mut Session, id: NodeId) -> String {
     if !path.is_file() {
         return format!("no tests: cannot find `{}` to write beside it", source.name);
     }
-    let one = matches!(
-        session.tree().node(id).outcome(),
-        Some(Outcome::Normal | Outcome::Return | Outcome::Exception(_))
-    );
+    // On a leaf, that leaf's test (whatever its outcome); elsewhere every explored leaf's.
+    let one = session.tree().node(id).is_leaf();
     let suite = if one {
         testgen::collect_nodes(session, &[id], false)
     } else {
         testgen::collect(session, false)
     };
+    if one && suite.tests.is_empty() {
+        let why = suite.skipped.first().map_or("", |s| s.reason.as_str());
+        return format!("no test for leaf {}: {why}", id.0);
+    }
     let name = if one {
         format!("test_{stem}_leaf{}.py", id.0)
     } else {
