@@ -396,6 +396,18 @@ pub fn answer(result: &Result<Option<Model>, crate::solver::SatResult>, syms: &[
         Ok(Some(m)) => {
             out.push_str("sat\n");
             for s in syms {
+                // A tuple too long to materialise crosses as its length, the elements the
+                // model names and the value of the others: `L len more other k:v ...`.
+                if let Some(l) = m.long.get(s) {
+                    let other = l.other.as_ref().map_or("-".to_string(), |o| o.to_string());
+                    write!(out, "L {} {} {other}", l.len, u8::from(l.more))
+                        .expect("write to a String");
+                    for (k, v) in &l.elems {
+                        write!(out, " {k}:{v}").expect("write to a String");
+                    }
+                    writeln!(out).expect("write to a String");
+                    continue;
+                }
                 let v = m
                     .values
                     .get(s)
@@ -443,10 +455,31 @@ pub fn parse_answer(
         return Ok((r, None));
     }
     let mut values = std::collections::BTreeMap::new();
+    let mut long = std::collections::BTreeMap::new();
     for (s, line) in syms.iter().zip(&lines[1..]) {
         let (kind, rest) = line
             .split_once(' ')
             .ok_or_else(|| format!("not a value: `{line}`"))?;
+        if (kind, s.sort) == ("L", Sort::Seq) {
+            let mut words = rest.split(' ');
+            let mut next = || words.next().ok_or("a long tuple cut short");
+            let len: BigInt = number(next()?)?;
+            let more = next()? == "1";
+            let other = match next()? {
+                "-" => None,
+                o => Some(number::<BigInt>(o)?),
+            };
+            let elems = words
+                .map(|kv| {
+                    let (k, v) = kv.split_once(':').ok_or("not an element")?;
+                    Ok((number::<BigInt>(k)?, number::<BigInt>(v)?))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            let mut t = crate::term::model::LongTuple::new(len, elems, other);
+            t.more |= more;
+            long.insert(s.clone(), t);
+            continue;
+        }
         let v = match (kind, s.sort) {
             ("i", Sort::Int) => Value::Int(number(rest)?),
             ("b", Sort::Bool) => Value::Bool(rest == "1"),
@@ -463,7 +496,7 @@ pub fn parse_answer(
         };
         values.insert(s.clone(), v);
     }
-    Ok((r, Some(Model { values })))
+    Ok((r, Some(Model { values, long })))
 }
 
 /// The answer text of a `core` request.

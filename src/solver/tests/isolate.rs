@@ -224,3 +224,26 @@ fn cores_of_hard_parts_are_the_processs() {
         CoreAnswer::Unknown("timeout".into())
     );
 }
+
+/// A model with a tuple too long to materialise crosses the wire as its length and named
+/// elements, never as a default `()` (issue 22 items 2 and 9).
+#[test]
+fn long_tuples_cross_the_wire_as_they_are() {
+    use crate::term::model::LongTuple;
+    let (t, x) = (sym("t", Sort::Seq), sym("x", Sort::Int));
+    let mut m = crate::term::Model::default();
+    m.values.insert(x.clone(), Value::Int(BigInt::from(-3)));
+    let len = BigInt::from(1u64 << 32) + 1;
+    let long = LongTuple::new(
+        len.clone(),
+        vec![(len.clone() - 1, BigInt::from(5))],
+        Some(BigInt::from(0)),
+    );
+    m.long.insert(t.clone(), long);
+    let syms = [t, x];
+    let text = wire::answer(&Ok(Some(m.clone())), &syms);
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let (r, back) = wire::parse_answer(&lines, &syms).expect("parses");
+    assert_eq!(r, SatResult::Sat);
+    assert_eq!(back, Some(m));
+}
