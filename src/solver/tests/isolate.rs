@@ -233,7 +233,7 @@ fn long_tuples_cross_the_wire_as_they_are() {
     let (t, x) = (sym("t", Sort::Seq), sym("x", Sort::Int));
     let mut m = crate::term::Model::default();
     m.values.insert(x.clone(), Value::Int(BigInt::from(-3)));
-    let len = BigInt::from(1u64 << 32) + 1;
+    let len: BigInt = BigInt::from(1u64 << 32) + 1;
     let long = LongTuple::new(
         len.clone(),
         vec![(len.clone() - 1, BigInt::from(5))],
