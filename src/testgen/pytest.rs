@@ -150,7 +150,8 @@ def run_module(inputs, g=None):
     """Run SOURCE as a script with its inputs bound in its globals `g` (filled in place, so
     that a test still sees the variables when the program raises); returns `g`."""
     g = {} if g is None else g
-    g.update(inputs, __name__="__main__", predicate=lambda f: f)
+    g.update(__name__="__main__", predicate=lambda f: f)
+    g.update(inputs)
     exec(compile(SOURCE.read_text(encoding="utf-8-sig"), str(SOURCE), "exec"), g)
     return g
 
