@@ -33,6 +33,9 @@ mod gen;
 mod gen_check;
 /// Hostile programs under time and memory limits: every limit ends cleanly.
 mod hostile;
+/// The files symdbg writes (never a user's), write errors, escaped user text, CPython's
+/// compile-time refusals (issue 22 items 1, 7, 8, 10; issue 23 item 2).
+mod hostile_files;
 /// Hostile input for the front-end and the terminal: bursts, signals, control characters.
 mod hostile_front;
 /// The verdict rule for `invariant` loops over generated programs, against python3.
