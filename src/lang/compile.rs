@@ -136,36 +136,50 @@ fn stmt(s: &Stmt, scope: Scope, depth: usize) -> Result<(), Diagnostic> {
 }
 
 /// The quantifier variables in `e` (`all(... for __debug__ in range(n))`), in CPython's
-/// order: the range first, then the variable, then the body.
+/// order: the range first, then the variable, then the body. Iterative: an expression may
+/// be thousands of levels deep.
 fn expr(e: &Expr) -> Result<(), Diagnostic> {
-    match &e.kind {
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => Ok(()),
-        ExprKind::Tuple(items) => items.iter().try_for_each(expr),
-        ExprKind::Unary { operand, .. } => expr(operand),
-        ExprKind::Binary { lhs, rhs, .. } | ExprKind::BoolOp { lhs, rhs, .. } => {
-            expr(lhs)?;
-            expr(rhs)
-        }
-        ExprKind::Compare { first, rest } => {
-            expr(first)?;
-            rest.iter().try_for_each(|(_, e)| expr(e))
-        }
-        ExprKind::Index { base, index } => {
-            expr(base)?;
-            expr(index)
-        }
-        ExprKind::Call { args, .. } => args.iter().try_for_each(expr),
-        ExprKind::Quantifier {
-            var, lo, hi, body, ..
-        } => {
-            if let Some(lo) = lo {
-                expr(lo)?;
+    enum Work<'a> {
+        Expr(&'a Expr),
+        Var(&'a Ident),
+    }
+    let mut work = vec![Work::Expr(e)];
+    while let Some(w) = work.pop() {
+        let e = match w {
+            Work::Var(v) => {
+                store(&v.name, Scope::Function, v.span)?;
+                continue;
             }
-            expr(hi)?;
-            store(&var.name, Scope::Function, var.span)?;
-            expr(body)
+            Work::Expr(e) => e,
+        };
+        // Children pushed last-first, so that they are visited in source order.
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Tuple(items) | ExprKind::Call { args: items, .. } => {
+                work.extend(items.iter().rev().map(Work::Expr));
+            }
+            ExprKind::Unary { operand, .. } => work.push(Work::Expr(operand)),
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::BoolOp { lhs, rhs, .. } => {
+                work.extend([Work::Expr(rhs), Work::Expr(lhs)]);
+            }
+            ExprKind::Compare { first, rest } => {
+                work.extend(rest.iter().rev().map(|(_, e)| Work::Expr(e)));
+                work.push(Work::Expr(first));
+            }
+            ExprKind::Index { base, index } => {
+                work.extend([Work::Expr(index), Work::Expr(base)]);
+            }
+            ExprKind::Quantifier {
+                var, lo, hi, body, ..
+            } => {
+                work.extend([Work::Expr(body), Work::Var(var), Work::Expr(hi)]);
+                if let Some(lo) = lo {
+                    work.push(Work::Expr(lo));
+                }
+            }
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
