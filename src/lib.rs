@@ -21,7 +21,7 @@
 
 /// std's `eprintln!` panics when stderr cannot be written (`2>/dev/full`, a full disk, a
 /// closed terminal): this one writes what it can and goes on. Defined before the modules,
-/// it (and [`eprint!`]) stands in for std's in the whole crate.
+/// it (and `eprint!`) stands in for std's in the whole crate.
 macro_rules! eprintln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
@@ -29,7 +29,7 @@ macro_rules! eprintln {
     }};
 }
 
-/// std's `eprint!` without its panic (see [`eprintln!`]).
+/// std's `eprint!` without its panic (see `eprintln!` above).
 macro_rules! eprint {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
