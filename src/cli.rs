@@ -335,8 +335,15 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
-            // Usage errors exit with 2; --help and --version print to stdout and exit 0.
-            let _ = e.print();
+            // Usage errors exit with 2; --help and --version print to stdout and exit 0
+            // (2 when stdout cannot take them).
+            let printed = e
+                .print()
+                .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
+            if let Err(Failure(text)) = stdout_result(printed) {
+                eprint!("{text}");
+                return EXIT_USAGE;
+            }
             return e.exit_code();
         }
     };
@@ -391,6 +398,26 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         bfs: args.bfs,
     };
     Ok(crate::tui::run(setup, files))
+}
+
+/// Write `text` to stdout and flush it. A write error (a full disk) is a failure: the
+/// command says so and exits 2 instead of claiming success; a closed pipe (`| head`) is
+/// not worth a message and ends the output quietly.
+fn print(text: &[u8]) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    stdout_result(out.write_all(text).and_then(|()| out.flush()))
+}
+
+/// The result of writing to stdout as [`print`] judges it.
+fn stdout_result(r: std::io::Result<()>) -> Result<(), Failure> {
+    match r {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::plain(
+            format!("cannot write to standard output: {e}"),
+            &[],
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A failure to report on stderr (already rendered), exit code 2.

@@ -11,6 +11,7 @@
 pub mod assume;
 pub mod ast;
 pub mod chain;
+pub mod compile;
 pub mod entry;
 mod lines;
 mod parser;
@@ -23,9 +24,12 @@ pub use types::TypeInfo;
 
 use crate::diagnostics::Diagnostic;
 
-/// Parse a whole module.
+/// Parse a whole module (and refuse what CPython's compiler refuses after parsing, see
+/// [`compile`]).
 pub fn parse(src: &str) -> Result<Program, Vec<Diagnostic>> {
-    parser::parse_program(src)
+    let program = parser::parse_program(src)?;
+    compile::check(&program).map_err(|d| vec![d])?;
+    Ok(program)
 }
 
 /// Parse a single expression (used for `--input x=(1, 2)` values).

@@ -19,6 +19,24 @@
 //! - [`cli`]: the command line (`symdbg exec`, ...); with [`tui`], the only stages that do IO.
 //! - [`tui`]: the terminal debugger (`symdbg FILE`): ratatui panes over an engine thread.
 
+/// std's `eprintln!` panics when stderr cannot be written (`2>/dev/full`, a full disk, a
+/// closed terminal): this one writes what it can and goes on. Defined before the modules,
+/// it (and `eprint!`) stands in for std's in the whole crate.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// std's `eprint!` without its panic (see `eprintln!` above).
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod base;
 pub mod check;
 pub mod cli;

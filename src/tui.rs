@@ -19,6 +19,7 @@ pub mod color;
 pub mod harness;
 pub mod keys;
 pub mod natural;
+pub mod output;
 pub mod program_file;
 pub mod protocol;
 pub mod session_file;
@@ -91,8 +92,9 @@ pub fn run(setup: Setup, files: Files) -> i32 {
     if let Some(name) = &setup.theme {
         if themes.get(name).is_none() {
             eprintln!(
-                "error: there is no theme `{name}`; the themes are: {}",
-                themes.names().join(", ")
+                "error: there is no theme `{}`; the themes are: {}",
+                crate::base::escape::escape(name),
+                crate::base::escape::escape(&themes.names().join(", "))
             );
             return EXIT_USAGE;
         }

@@ -2,7 +2,6 @@
 //! and precision tests (see [`crate::check`]).
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use serde_json::json;
 
@@ -167,7 +166,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         }
         s
     };
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    super::print(text.as_bytes())?;
     Ok(exit_code(&report))
 }
 

@@ -2,7 +2,6 @@
 //! (`--replay T.jsonl`: the runs of a testgen file, in [`super::testgen`]).
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use serde::Serialize;
 
@@ -46,8 +45,7 @@ pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
     } else {
         human(&result, &source, entry.is_some())
     };
-    // A closed stdout (`| head`) is not an error worth a panic.
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    super::print(text.as_bytes())?;
     let raised = matches!(result.outcome, concrete::Outcome::Exception(_));
     Ok(if args.fail_on_exception && raised {
         super::run::EXIT_EXCEPTION

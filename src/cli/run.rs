@@ -48,10 +48,8 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     let mut session = args.explore.session(loaded, args.loops, !args.no_frames)?;
     if args.templates {
         let file = args.file.display().to_string();
-        print!(
-            "{}",
-            fold_text::templates(&file, session.source(), session.engine())
-        );
+        let text = fold_text::templates(&file, session.source(), session.engine());
+        super::print(text.as_bytes())?;
         return Ok(0);
     }
     let limits = Limits {
@@ -95,16 +93,18 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     }
     // The summary says whether a --recursion cut's concrete run raises RecursionError.
     x.session.replay_cuts();
-    // A closed pipe (`symdbg run f --json | head`) is not an error worth a message.
+    // A write error is reported (exit 2); a closed pipe (`symdbg run f --json | head`) is
+    // not an error worth a message (see `cli::print`).
     let mut stdout = std::io::stdout().lock();
     let mut printed_nothing = false;
-    if args.json {
-        let _ = json::write(&mut x, &mut stdout);
+    let written = if args.json {
+        json::write(&mut x, &mut stdout)
     } else if !args.counterexamples && !args.dot {
         // Streamed: the text of a deep tree is far bigger than the tree.
-        let mut out = FmtIo(std::io::BufWriter::new(&mut stdout));
+        let mut out = FmtIo(std::io::BufWriter::new(&mut stdout), Ok(()));
         tree_text::write(&x, &mut out);
-        let _ = out.0.flush();
+        let flushed = out.0.flush();
+        out.1.and(flushed)
     } else {
         let text = if args.counterexamples {
             counterexamples::render(&mut x)
@@ -112,9 +112,12 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
             dot::render(&x)
         };
         printed_nothing = text.is_empty();
-        let _ = stdout.write_all(text.as_bytes());
-    }
+        stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
+    };
     drop(stdout);
+    super::stdout_result(written)?;
     if stop == Stop::NodeLimit {
         eprintln!(
             "symdbg: stopped at --max-nodes {} (the tree has open nodes left)",
@@ -138,12 +141,18 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     })
 }
 
-/// A `fmt::Write` over an `io::Write` (errors such as a closed pipe end the writing).
-struct FmtIo<W: Write>(W);
+/// A `fmt::Write` over an `io::Write` (errors such as a closed pipe end the writing; the
+/// first is kept for the caller).
+struct FmtIo<W: Write>(W, std::io::Result<()>);
 
 impl<W: Write> std::fmt::Write for FmtIo<W> {
     fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.write_all(s.as_bytes()).map_err(|_| std::fmt::Error)
+        self.0.write_all(s.as_bytes()).map_err(|e| {
+            if self.1.is_ok() {
+                self.1 = Err(e);
+            }
+            std::fmt::Error
+        })
     }
 }
 

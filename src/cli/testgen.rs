@@ -11,8 +11,11 @@ use std::path::{Component, Path, PathBuf};
 use clap::Args;
 
 use super::{ExploreOpts, Failure, Loaded, Loops};
+use crate::base::escape::escape;
 use crate::engine::{Limits, Stop, Strategy};
 use crate::testgen::{self, jsonl, Header};
+use crate::tui::output::{self, Target};
+use crate::tui::program_file::display_name;
 
 /// Exit code for an engine/interpreter disagreement, or a replay that differs.
 pub const EXIT_DIFFERS: i32 = 3;
@@ -27,6 +30,9 @@ pub(super) struct TestgenArgs {
     /// A pytest module, or one JSON object per test (for `symdbg exec FILE --replay OUT`)
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Pytest)]
     format: Format,
+    /// Replace OUT even if symdbg did not write it or it is read-only (never the program, never through a symbolic link)
+    #[arg(long, requires = "output")]
+    force: bool,
     /// Keep only tests whose run executes a line no earlier test executes
     #[arg(long)]
     new_lines_only: bool,
@@ -46,6 +52,9 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
     let invariants = testgen::has_invariants(&loaded.program);
     let loaded = python_program(loaded)?;
     let program_path = program_path(&args.file, args.output.as_deref())?;
+    if let Some(target) = args.target() {
+        output::check(&target).map_err(|e| refused(&e))?;
+    }
     let mut session = args.explore.session(loaded, Loops::Unroll, true)?;
     let limits = Limits {
         max_nodes: Some(args.explore.max_nodes),
@@ -81,18 +90,14 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
         ),
         Format::Jsonl => jsonl::render(&suite),
     };
-    match &args.output {
-        Some(out) => std::fs::write(out, &text)
-            .map_err(|e| Failure::plain(format!("cannot write `{}`: {e}", out.display()), &[]))?,
-        None => {
-            use std::io::Write;
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-        }
+    match args.target() {
+        Some(target) => output::write(&target, text.as_bytes()).map_err(|e| refused(&e))?,
+        None => super::print(text.as_bytes())?,
     }
     let to = args
         .output
         .as_ref()
-        .map_or(String::new(), |o| format!(" to {}", o.display()));
+        .map_or(String::new(), |o| format!(" to {}", display_name(o)));
     eprintln!(
         "symdbg: wrote {}{to}; {} without a test",
         count(suite.tests.len(), "test"),
@@ -125,6 +130,32 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
         code = EXIT_DIFFERS;
     }
     Ok(code)
+}
+
+impl TestgenArgs {
+    /// `-o OUT` as a file to write by [`output`]'s rule.
+    fn target(&self) -> Option<Target<'_>> {
+        Some(Target {
+            path: self.output.as_deref()?,
+            kind: match self.format {
+                Format::Pytest => output::PYTEST,
+                Format::Jsonl => output::JSONL,
+            },
+            program: Some(&self.file),
+            force: self.force,
+        })
+    }
+}
+
+/// A file not written, with the way out.
+fn refused(e: &output::WriteError) -> Failure {
+    let help = match e {
+        output::WriteError::Io { .. } => None,
+        _ if e.forceable() => Some("help: `--force` replaces it; or give `-o` another file"),
+        _ => Some("help: give `-o` another file"),
+    };
+    let notes: Vec<String> = help.into_iter().map(str::to_string).collect();
+    Failure::plain(e.to_string(), &notes)
 }
 
 fn count(n: usize, noun: &str) -> String {
@@ -265,37 +296,39 @@ pub(super) fn replay(file: &Path, tests: &Path) -> Result<i32, Failure> {
         if line.trim().is_empty() {
             continue;
         }
-        let at = format!("{}:{}", tests.display(), n + 1);
+        let at = format!("{}:{}", display_name(tests), n + 1);
         let case = jsonl::parse(line)
             .map_err(|e| Failure::plain(format!("{at}: not a testgen test: {e}"), &[]))?;
         // The preconditions the test was generated under run too.
         let mut with = loaded.clone();
         super::assume(&mut with, case.entry.as_deref(), &case.assume)?;
         let got = jsonl::replay(&with.program, &with.types, &with.source, &case).map_err(|d| {
-            let mut f = Failure::plain(format!("{at}: `{}` does not run", case.test), &[]);
+            let mut f = Failure::plain(format!("{at}: `{}` does not run", escape(&case.test)), &[]);
             f.0.push_str(&Failure::diagnostics(&[d], &source).0);
             f
         })?;
-        if got == case.expect {
+        // The file's names and classes are user text: escaped (`\x1b`), one line per test.
+        let said = if got == case.expect {
             same += 1;
-            out.push_str(&format!("same     {}\n", case.test));
+            format!("same     {}", case.test)
         } else {
             differ += 1;
-            out.push_str(&format!(
-                "DIFFERS  {} ({}): expected {}, got {}\n",
+            format!(
+                "DIFFERS  {} ({}): expected {}, got {}",
                 case.test,
                 inputs_text(&case.inputs),
                 case.expect.describe(),
                 got.describe()
-            ));
-        }
+            )
+        };
+        out.push_str(&escape(&said));
+        out.push('\n');
     }
     out.push_str(&format!(
         "{}: {same} behave the same, {differ} differ\n",
         count(same + differ, "test")
     ));
-    use std::io::Write;
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    super::print(out.as_bytes())?;
     Ok(if differ > 0 { EXIT_DIFFERS } else { 0 })
 }
 

@@ -82,6 +82,9 @@ pub fn no_module_code(program: &Program) -> Option<String> {
 pub fn import_warning(program: &Program, f: &str, source: &SourceMap) -> Option<String> {
     let (name, at) = unbound_input_reads(program).into_iter().next()?;
     let (line, col) = source.line_col(at.start);
+    // `f` is whatever was typed after --entry, the file name whatever the file is called.
+    let f = crate::base::escape::escape(f);
+    let file = crate::base::escape::escape(&source.name);
     // A module-level `assume` over inputs is a precondition of the module run; the one of
     // an entry run is given with `--assume` (see `lang::assume`).
     let in_assume = program.body.iter().any(|s| {
@@ -96,9 +99,8 @@ pub fn import_warning(program: &Program, f: &str, source: &SourceMap) -> Option<
     };
     Some(format!(
         "`--entry {f}` runs the module's top level first, as `import` does; \
-         {}:{line}:{col} reads the input `{name}`, which only a module run binds \
-         (on import it is unbound: NameError){hint}",
-        source.name
+         {file}:{line}:{col} reads the input `{name}`, which only a module run binds \
+         (on import it is unbound: NameError){hint}"
     ))
 }
 

@@ -59,6 +59,12 @@ pub struct Case {
     pub expect: Expect,
 }
 
+/// Did symdbg write the file that starts with `head` (its first bytes)? Each of its lines
+/// is an object whose first field is `test`.
+pub fn written_by_symdbg(head: &[u8]) -> bool {
+    head.starts_with(b"{\"test\":")
+}
+
 /// The suite as JSON lines (one per test, each ending in a newline).
 pub fn render(suite: &Suite) -> String {
     let json =

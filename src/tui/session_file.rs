@@ -391,43 +391,35 @@ pub fn to_text(file: &SessionFile) -> serde_json::Result<String> {
     Ok(format!("{{\n{}\n}}", body.join(",\n")))
 }
 
-/// Write `file` to `path` (a temporary file beside it, then a rename: a crash never leaves
-/// half a session file).
-pub fn write(path: &Path, file: &SessionFile) -> std::io::Result<()> {
-    overwritable(path).map_err(std::io::Error::other)?;
-    let text = to_text(file).map_err(std::io::Error::other)?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text + "\n")?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+/// Write `file` to `path` by the one rule for files symdbg writes
+/// ([`super::output`]: an earlier session file or an empty one is replaced, atomically,
+/// keeping its mode; the program, a link, a read-only file or any other file is not).
+pub fn write(path: &Path, file: &SessionFile, program: Option<&Path>) -> Result<(), String> {
+    let text = to_text(file).map_err(|e| e.to_string())? + "\n";
+    let target = super::output::Target {
+        path,
+        kind: KIND,
+        program,
+        force: false,
+    };
+    super::output::write(&target, text.as_bytes()).map_err(|e| e.to_string())
 }
 
-/// May `S` replace what is at `path`? Nothing, an empty file or an earlier session file:
-/// yes. Anything else (the program itself, a typo naming another file, a directory) is
-/// not overwritten: nothing a person wrote is lost to a save.
-fn overwritable(path: &Path) -> Result<(), String> {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Ok(());
-    };
-    if !meta.is_file() {
-        return Err("it exists and is not a regular file (not overwritten)".to_string());
-    }
-    if meta.len() == 0 {
-        return Ok(());
-    }
-    let ours = meta.len() <= MAX_BYTES
-        && std::fs::read(path)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-            .is_some_and(|v| v["format"] == FORMAT);
-    if ours {
-        Ok(())
-    } else {
-        Err("it exists and is not a symdbg session file (not overwritten)".to_string())
-    }
+/// Session files for [`super::output`].
+pub const KIND: super::output::Kind = super::output::Kind {
+    what: "session file",
+    ours: written_by_symdbg,
+};
+
+/// Did symdbg write the file that starts with `head`? A JSON object whose first field is
+/// `"format": "symdbg-session"` (as [`to_text`] writes it, whatever the spacing).
+pub fn written_by_symdbg(head: &[u8]) -> bool {
+    let squeezed: Vec<u8> = head
+        .iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect();
+    squeezed.starts_with(format!("{{\"format\":\"{FORMAT}\"").as_bytes())
 }
 
 #[cfg(test)]

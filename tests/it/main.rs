@@ -38,6 +38,9 @@ mod gen_check;
 mod hostile;
 /// Issue 22 items 2, 4, 5, 6, 9: huge models, session restore, memory, folds, NFKC.
 mod hostile_caps;
+/// The files symdbg writes (never a user's), write errors, escaped user text, CPython's
+/// compile-time refusals (issue 22 items 1, 7, 8, 10; issue 23 item 2).
+mod hostile_files;
 /// Hostile input for the front-end and the terminal: bursts, signals, control characters.
 mod hostile_front;
 /// The verdict rule for `invariant` loops over generated programs, against python3.

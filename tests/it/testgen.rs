@@ -48,7 +48,7 @@ impl Drop for Scratch {
 }
 
 /// pytest's counts over `paths`: (passed, failed), and its output for messages.
-fn pytest(paths: &[PathBuf]) -> (usize, usize, String) {
+pub(crate) fn pytest(paths: &[PathBuf]) -> (usize, usize, String) {
     let out = Command::new(python())
         .args([
             "-m",

@@ -183,13 +183,14 @@ fn s_does_not_overwrite_a_file_that_is_not_a_session_file() {
     std::fs::write(&path, SRC).unwrap();
     let other = dir.join("notes.txt");
     std::fs::write(&other, "my notes\n").unwrap();
-    for target in [&path, &other] {
+    for (target, why) in [
+        (&path, "it is the program itself"),
+        (&other, "it exists and is not a session file symdbg wrote"),
+    ] {
         let mut h = open_file(&path, None, Some(target));
         h.keys("S");
         assert!(
-            h.app
-                .message
-                .contains("not a symdbg session file (not overwritten)"),
+            h.app.message.starts_with("session not saved") && h.app.message.contains(why),
             "{}",
             h.app.message
         );

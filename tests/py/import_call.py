@@ -33,7 +33,8 @@ def main():
     with open(path, encoding="utf-8") as fh:
         src = fh.read()
     if entry == "-":
-        g = dict(inputs, __name__="__main__", predicate=identity)
+        # The inputs last: an input may be named `__name__` or `predicate`.
+        g = {"__name__": "__main__", "predicate": identity, **inputs}
         code = compile(src, path, "exec")
         try:
             exec(code, g)

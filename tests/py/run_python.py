@@ -131,9 +131,9 @@ def failure(result, e, src):
 
 
 def module_run(code, src, inputs):
-    g = dict(inputs)
-    g["__name__"] = "__main__"
-    g["predicate"] = identity
+    # The inputs last: an input may be named `__name__` or `predicate`.
+    g = {"__name__": "__main__", "predicate": identity}
+    g.update(inputs)
     result = {"outcome": "normal", "exception": None, "return_value": None,
               "line": None, "col": None}
     # Calibrated against `python3 prog.py` (3.11): a script's module frame counts as frame 1

@@ -193,8 +193,8 @@ fn write_replaces_the_file_whole() {
     let p = dir.join("p.py.symdbg-session");
     // Not a session file: refused, left as it was.
     std::fs::write(&p, "old").unwrap();
-    let e = write(&p, &sample()).unwrap_err();
-    assert!(e.to_string().contains("not overwritten"), "{e}");
+    let e = write(&p, &sample(), None).unwrap_err();
+    assert!(e.contains("is not a session file symdbg wrote"), "{e}");
     assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
     // An earlier session file (of any version) is replaced whole.
     std::fs::write(
@@ -202,7 +202,7 @@ fn write_replaces_the_file_whole() {
         r#"{"format": "symdbg-session", "version": 0, "frontier": "junk"}"#,
     )
     .unwrap();
-    write(&p, &sample()).unwrap();
+    write(&p, &sample(), None).unwrap();
     let r = read(&p, &source(), &Config::default(), None).unwrap();
     assert_eq!(r.selected, vec![1, 0]);
     assert_eq!(

@@ -5,6 +5,7 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use crate::base::escape::escape;
 use crate::session::{Evaluation, Truth};
 use crate::tui::app::App;
 
@@ -28,11 +29,11 @@ pub(super) fn lines(app: &App) -> Vec<Line<'static>> {
     let head = Style::default().fg(p.dim).add_modifier(Modifier::BOLD);
     let mut out = Vec::new();
     if let Some(key) = shown_key(app) {
-        out.push(Line::styled(format!("─ : {}", key.2), head));
+        out.push(Line::styled(format!("─ : {}", escape(&key.2)), head));
         match app.watch.results.get(key) {
             None => out.push(Line::styled("  evaluating…", dim)),
             Some(Err(m)) => out.push(Line::styled(
-                format!("  ⚠ {m}"),
+                format!("  ⚠ {}", escape(m)),
                 Style::default().fg(p.exception_leaf),
             )),
             Some(Ok(e)) => {
@@ -59,14 +60,22 @@ pub(super) fn lines(app: &App) -> Vec<Line<'static>> {
         ));
         for w in &app.watch.list {
             let key = app.eval_key(w);
+            // A watch read from a session file may hold any character: shown escaped.
+            let shown = escape(w);
             let line = match app.watch.results.get(&key) {
-                None => Line::from(vec![Span::raw(format!("{w}  ")), Span::styled("…", dim)]),
+                None => Line::from(vec![
+                    Span::raw(format!("{shown}  ")),
+                    Span::styled("…", dim),
+                ]),
                 Some(Err(m)) => Line::from(vec![
-                    Span::raw(format!("{w}  ")),
-                    Span::styled(format!("⚠ {m}"), Style::default().fg(p.exception_leaf)),
+                    Span::raw(format!("{shown}  ")),
+                    Span::styled(
+                        format!("⚠ {}", escape(m)),
+                        Style::default().fg(p.exception_leaf),
+                    ),
                 ]),
                 Some(Ok(e)) => {
-                    let mut spans = vec![Span::raw(w.clone())];
+                    let mut spans = vec![Span::raw(shown.into_owned())];
                     if let Some(v) = e.value.as_ref().filter(|v| *v != w) {
                         spans.push(Span::raw(format!(" = {v}")));
                     }

@@ -113,14 +113,16 @@ impl Worker {
                     &frontier,
                     self.selected_path(selected),
                 );
-                match session_file::write(&path, &file) {
+                match session_file::write(&path, &file, self.files.program.as_deref()) {
                     Ok(()) => format!(
                         "session saved to {} ({}, {}; --session reopens it)",
                         display_name(&path),
                         count(frontier.len(), "step"),
                         count(carry.breakpoints.len(), "breakpoint")
                     ),
-                    Err(e) => format!("cannot save the session to {}: {e}", display_name(&path)),
+                    Err(e) => {
+                        format!("session not saved: {e}; `--session OTHER` saves to another file")
+                    }
                 }
             }
         };

@@ -66,14 +66,23 @@ pub fn write(session: &mut Session, id: NodeId) -> String {
     };
     let out = path.with_file_name(&name);
     let text = testgen::pytest::render(&suite, &header);
-    if let Err(e) = std::fs::write(&out, text) {
-        return format!("no tests: cannot write `{}`: {e}", out.display());
+    let target = crate::tui::output::Target {
+        path: &out,
+        kind: crate::tui::output::PYTEST,
+        program: Some(path),
+        force: false,
+    };
+    if let Err(e) = crate::tui::output::write(&target, text.as_bytes()) {
+        return format!(
+            "no tests: {e}; `symdbg testgen {} -o OUT` writes them to another file",
+            crate::tui::program_file::display_name(path)
+        );
     }
     let n = suite.tests.len();
     let mut msg = format!(
         "wrote {n} test{} to {}",
         if n == 1 { "" } else { "s" },
-        out.display()
+        crate::tui::program_file::display_name(&out)
     );
     if !suite.skipped.is_empty() {
         msg.push_str(&format!(
