@@ -106,20 +106,9 @@ impl App {
             && matches!(
                 key.code,
                 KeyCode::Char(
-                    's' | 'u'
-                        | 'n'
-                        | 'f'
-                        | 'c'
-                        | 'r'
-                        | 'C'
-                        | 'm'
-                        | 'R'
-                        | 'T'
-                        | 'l'
-                        | 'F'
-                        | '='
-                        | 'H'
-                ) | KeyCode::Enter
+                    's' | 'u' | 'n' | 'f' | 'c' | 'r' | 'C' | 'm' | 'R' | 'T' | 'l' | 'F' | '='
+                ) | KeyCode::Char('H')
+                    | KeyCode::Enter
                     | KeyCode::Right
             )
         {
