@@ -368,6 +368,7 @@ fn needs_worker(key: &KeyEvent) -> bool {
                     | 'S'
                     | 'F'
                     | '='
+                    | 'H'
             )
     )
 }
