@@ -13,6 +13,7 @@ use symdbg::tui::program_file::Stamp;
 use symdbg::tui::Files;
 
 use super::hostile::{json, run_limited, MEMORY_KB};
+use super::tui_e2e::Tui;
 use super::tui_reload::temp_dir;
 
 /// `n` independent branches: a tree of thousands of nodes for n = 11.
@@ -298,4 +299,31 @@ fn equals_with_a_huge_kappa_describes_the_model() {
         assert!(!shown.verdict.contains("t = ()"), "{shown:?}");
         h.keys("<Esc>");
     }
+}
+
+#[test]
+fn the_debugger_shows_a_huge_model_and_restores_the_terminal() {
+    // `r e m` used to abort (128 GiB for `t`) with the terminal raw, in the alternate
+    // screen, mouse capture on.
+    let dir = temp_dir("caps-pty");
+    std::fs::write(dir.join("huge.py"), HUGE).unwrap();
+    let mut tui = Tui::spawn_limited(
+        &dir,
+        &["huge.py"],
+        &[("COLORTERM", Some("truecolor"))],
+        Some(MEMORY_KB),
+    );
+    tui.wait_for("the start", |s| s.contains("huge.py"));
+    tui.press("r");
+    tui.wait_for("the run", |s| s.contains(" 0 open"));
+    tui.press("e");
+    tui.wait_for("the exception leaf", |s| s.contains("exception leaf 1 of"));
+    tui.press("m");
+    tui.wait_for("the model", |s| {
+        s.contains("model too large: t = (") && s.contains("(len 4294967297)")
+    });
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    tui.assert_restored();
+    let _ = std::fs::remove_dir_all(&dir);
 }
