@@ -125,6 +125,12 @@ pub const MAX_INT_BITS: u64 = crate::semantics::MAX_INT_BITS;
 /// that would build a deeper one ends its path as an `unknown` leaf.
 pub const MAX_TERM_DEPTH: u32 = 20_000;
 
+/// The largest tuple term a step may build, in nodes written out as a tree. A tuple's
+/// parts are read as a tree (`segments`, `Term::len`, printing), so `t = t + t` repeated,
+/// a DAG of a few nodes, would cost 2^k; appends cost three nodes per element, so this
+/// allows tuples of some 350,000 appended elements (the depth limit cut them at 20,000).
+pub const MAX_TUPLE_TREE: u64 = 1 << 20;
+
 /// The largest term printed in full: in minipy syntax ([`std::fmt::Display`]) a term of
 /// more nodes written out as a tree, in SMT-LIB ([`Term::to_smt2`], which names shared
 /// subterms with `let`) a term of more distinct subterms, prints as
@@ -274,14 +280,19 @@ impl Term {
         self.0.too_large
     }
 
-    /// Why a step may not produce this term, if it may not: an integer constant too large
-    /// or a term too deep (see [`MAX_INT_BITS`], [`MAX_TERM_DEPTH`]).
+    /// Why a step may not produce this term, if it may not: an integer constant too large,
+    /// a term too deep or a tuple too large (see [`MAX_INT_BITS`], [`MAX_TERM_DEPTH`],
+    /// [`MAX_TUPLE_TREE`]).
     pub fn limit_exceeded(&self) -> Option<String> {
         if self.too_large() {
             Some(format!("integer too large (more than {MAX_INT_BITS} bits)"))
         } else if self.depth() > MAX_TERM_DEPTH {
             Some(format!(
                 "expression too deep (more than {MAX_TERM_DEPTH} levels)"
+            ))
+        } else if self.sort() == Sort::Seq && self.tree_size() > MAX_TUPLE_TREE {
+            Some(format!(
+                "tuple too large (a term of more than {MAX_TUPLE_TREE} nodes written out)"
             ))
         } else {
             None

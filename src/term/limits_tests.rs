@@ -92,3 +92,40 @@ fn subterms_under_a_quantifier_variable_stay_inside() {
     assert!(!text.contains("let"), "{text}");
     assert_eq!(text.matches("(+ k 1)").count(), 2, "{text}");
 }
+
+#[test]
+fn a_long_tuple_is_shown_by_its_length_and_named_elements_never_evaluated() {
+    use super::model::LongTuple;
+    let big = |s: &str| s.parse::<num_bigint::BigInt>().unwrap();
+    let n = big("4294967297");
+    let t = LongTuple::new(
+        n.clone(),
+        vec![(big("4294967296"), big("5"))],
+        Some(big("0")),
+    );
+    assert_eq!(t.to_string(), "(0, …, 0, 5) (len 4294967297)");
+    // Positions outside the tuple and repeats are dropped; short gaps are written out.
+    let t = LongTuple::new(
+        big("3"),
+        vec![
+            (big("1"), big("7")),
+            (big("1"), big("8")),
+            (big("9"), big("1")),
+        ],
+        Some(big("0")),
+    );
+    assert_eq!(t.to_string(), "(0, 7, 0) (len 3)");
+    // Unknown other elements: an ellipsis, not a guess.
+    let t = LongTuple::new(big("1000000000000000000001"), Vec::new(), None);
+    assert_eq!(t.to_string(), "(…) (len 1000000000000000000001)");
+    // A model holding one: terms that read it have no value, and it is named.
+    let s = Sym::new("t", Sort::Seq);
+    let mut m = Model::default();
+    m.long
+        .insert(s.clone(), LongTuple::new(n, Vec::new(), Some(big("0"))));
+    assert_eq!(m.eval(&Term::len(Term::var(s.clone()))), None);
+    assert_eq!(
+        m.too_large([&s]).as_deref(),
+        Some("model too large: t = (0, …, 0) (len 4294967297)")
+    );
+}

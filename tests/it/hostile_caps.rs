@@ -13,6 +13,7 @@ use symdbg::tui::program_file::Stamp;
 use symdbg::tui::Files;
 
 use super::hostile::{json, run_limited, MEMORY_KB};
+use super::tui_e2e::Tui;
 use super::tui_reload::temp_dir;
 
 /// `n` independent branches: a tree of thousands of nodes for n = 11.
@@ -297,5 +298,77 @@ fn equals_with_a_huge_kappa_describes_the_model() {
         );
         assert!(!shown.verdict.contains("t = ()"), "{shown:?}");
         h.keys("<Esc>");
+    }
+}
+
+#[test]
+fn the_debugger_shows_a_huge_model_and_restores_the_terminal() {
+    // `r e m` used to abort (128 GiB for `t`) with the terminal raw, in the alternate
+    // screen, mouse capture on.
+    let dir = temp_dir("caps-pty");
+    std::fs::write(dir.join("huge.py"), HUGE).unwrap();
+    let mut tui = Tui::spawn_limited(
+        &dir,
+        &["huge.py"],
+        &[("COLORTERM", Some("truecolor"))],
+        Some(MEMORY_KB),
+    );
+    tui.wait_for("the start", |s| s.contains("huge.py"));
+    tui.press("r");
+    tui.wait_for("the run", |s| s.contains(" 0 open"));
+    tui.press("e");
+    tui.wait_for("the exception leaf", |s| s.contains("exception leaf 1 of"));
+    tui.press("m");
+    tui.wait_for("the model", |s| {
+        s.contains("model too large: t = (") && s.contains("(len 4294967297)")
+    });
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    tui.assert_restored();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What the `session_replay` fuzz target does with one input (fuzz/fuzz_targets).
+fn replay_session_text(text: &str) -> Option<usize> {
+    let program = "x0: int\nx1: int\nx2: int\nx3: int\nx4: int\nx5: int\nx6: int\nx7: int\nif x0 > 0:\n    y = 0\nif x1 > 0:\n    y = 1\nif x2 > 0:\n    y = 2\nif x3 > 0:\n    y = 3\nif x4 > 0:\n    y = 4\nif x5 > 0:\n    y = 5\nif x6 > 0:\n    y = 6\nif x7 > 0:\n    y = 7\nz = 1 // x0\n";
+    let source = SourceMap::new("p.py", program);
+    let config = Config::default();
+    let restore = symdbg::tui::session_file::parse(text, &source, &config, None).ok()?;
+    let mut session = symdbg::session::Session::open(source, None, config).ok()?;
+    let r = session.replay_frontier(&restore.frontier, 64, &|_| {});
+    assert!(session.tree().len() < 64 + 16, "{r:?}");
+    let _ = session.follow(&restore.selected);
+    Some(session.tree().len())
+}
+
+#[test]
+fn the_session_fuzz_target_stops_hostile_frontiers_at_its_limit() {
+    let header = r#""format": "symdbg-session", "version": 1, "program": "p.py", "program_hash": "fnv1a64:0000000000000000", "options": {"entry": null, "unroll": 3, "recursion": 5, "loops": "invariant", "fold": "off"}, "breakpoints": [], "exceptions": "off", "watches": [], "assumptions": []"#;
+    // A long chain of first children, then a binary tree: both stop at 64 nodes.
+    let chain: Vec<String> = std::iter::once(r#"{"step": "step"}"#.to_string())
+        .chain((1..5_000).map(|k| format!(r#"{{"from": {}, "child": 0, "step": "step"}}"#, k - 1)))
+        .collect();
+    let tree: Vec<String> = std::iter::once(r#"{"step": "step"}"#.to_string())
+        .chain((1..5_000).map(|k| {
+            format!(
+                r#"{{"from": {}, "child": {}, "step": "step"}}"#,
+                (k - 1) / 2,
+                (k - 1) % 2
+            )
+        }))
+        .collect();
+    let mut sizes = Vec::new();
+    for steps in [chain, tree] {
+        let text = format!(
+            "{{{header}, \"frontier\": [{}], \"selected\": [0, 1, 0]}}",
+            steps.join(",")
+        );
+        let n = replay_session_text(&text).expect("a session file");
+        sizes.push(n);
+    }
+    // The breadth-first frontier names far more than 64 nodes: the limit stopped it.
+    assert!(sizes[0] >= 16 && sizes[1] >= 64, "{sizes:?}");
+    for junk in ["", "{", "[]", "{\"format\": 3}", "\u{1b}[2J"] {
+        assert_eq!(replay_session_text(junk), None);
     }
 }

@@ -53,6 +53,17 @@ pub(crate) fn launch_in(
     rows: u16,
     cols: u16,
 ) -> (Box<dyn MasterPty + Send>, Box<dyn Child + Send + Sync>) {
+    launch_limited(dir, args, env, (rows, cols), None)
+}
+
+/// [`launch_in`], under `ulimit -v memory_kb` when given.
+pub(crate) fn launch_limited(
+    dir: &Path,
+    args: &[&str],
+    env: &[(&str, Option<&str>)],
+    (rows, cols): (u16, u16),
+    memory_kb: Option<u64>,
+) -> (Box<dyn MasterPty + Send>, Box<dyn Child + Send + Sync>) {
     let pair = native_pty_system()
         .openpty(PtySize {
             rows,
@@ -61,7 +72,16 @@ pub(crate) fn launch_in(
             pixel_height: 0,
         })
         .expect("open a pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_symdbg"));
+    let mut cmd = match memory_kb {
+        None => CommandBuilder::new(env!("CARGO_BIN_EXE_symdbg")),
+        Some(kb) => {
+            let mut sh = CommandBuilder::new("sh");
+            sh.arg("-c");
+            sh.arg(format!("ulimit -v {kb}; exec \"$0\" \"$@\""));
+            sh.arg(env!("CARGO_BIN_EXE_symdbg"));
+            sh
+        }
+    };
     cmd.args(args);
     cmd.cwd(dir);
     cmd.env("TERM", "xterm-256color");
@@ -91,7 +111,17 @@ impl Tui {
 
     /// [`Tui::spawn_with`] in the working directory `dir`.
     pub(crate) fn spawn_in(dir: &Path, args: &[&str], env: &[(&str, Option<&str>)]) -> Tui {
-        let (master, child) = launch_in(dir, args, env, ROWS, COLS);
+        Tui::spawn_limited(dir, args, env, None)
+    }
+
+    /// [`Tui::spawn_in`] under `ulimit -v memory_kb` when given.
+    pub(crate) fn spawn_limited(
+        dir: &Path,
+        args: &[&str],
+        env: &[(&str, Option<&str>)],
+        memory_kb: Option<u64>,
+    ) -> Tui {
+        let (master, child) = launch_limited(dir, args, env, (ROWS, COLS), memory_kb);
         let mut reader = master.try_clone_reader().expect("pty reader");
         let input = master.take_writer().expect("pty writer");
         let (tx, output) = channel();
