@@ -35,7 +35,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::{CoreAnswer, SatResult, Solver, SolverConfig, INTERRUPTED, MINIMIZE_BUDGET};
-use crate::term::features::term_features;
+use crate::term::features::feature_of;
 use crate::term::{Model, Sym, Term};
 
 /// How long after its limit an isolated query may still answer before it is killed.
@@ -44,8 +44,8 @@ pub const MARGIN: Duration = Duration::from_millis(250);
 /// The line that ends a request and an answer.
 pub const END: &str = "end";
 
-/// Drop the hardness memo beyond this many conjuncts (it only saves time).
-const MEMO_LIMIT: usize = 100_000;
+/// Drop the hardness memo beyond this many subterms (it only saves time).
+const MEMO_LIMIT: usize = 200_000;
 
 /// What became of a request sent to a solver process.
 pub enum Asked {
@@ -90,14 +90,15 @@ pub(super) struct Isolation {
     process: Option<Box<dyn Isolator>>,
     /// No factory, or it made no process: everything runs here.
     off: bool,
-    /// Is the conjunct hard (see the module doc)?
+    /// Is the term hard (does it hold a hard feature; see the module doc)?
     memo: HashMap<Term, bool>,
     /// `prefix[i]`: is one of the first `i + 1` conjuncts of the solver's `clusters` hard?
     pub prefix: Vec<bool>,
 }
 
 impl Isolation {
-    /// Is `t` hard for Z3 (nonlinear, quantified, ...)?
+    /// Is `t` hard for Z3 (nonlinear, quantified, ...)? Known for every subterm walked so
+    /// far: a conjunct costs its new nodes only (a path's conjuncts share most of theirs).
     fn hard(&mut self, t: &Term) -> bool {
         if let Some(&h) = self.memo.get(t) {
             return h;
@@ -105,9 +106,27 @@ impl Isolation {
         if self.memo.len() > MEMO_LIMIT {
             self.memo.clear();
         }
-        let h = !term_features(t).is_empty();
-        self.memo.insert(t.clone(), h);
-        h
+        // Children before parents, without recursion (terms may be 20,000 levels deep).
+        let mut todo = vec![(t.clone(), false)];
+        while let Some((u, expanded)) = todo.pop() {
+            if self.memo.contains_key(&u) {
+                continue;
+            }
+            if !expanded {
+                todo.push((u.clone(), true));
+                u.kind().for_each_child(|c| {
+                    if !self.memo.contains_key(c) {
+                        todo.push((c.clone(), false));
+                    }
+                });
+                continue;
+            }
+            let mut h = feature_of(&u).is_some();
+            u.kind()
+                .for_each_child(|c| h |= self.memo.get(c).copied().unwrap_or(false));
+            self.memo.insert(u, h);
+        }
+        self.memo.get(t).copied().unwrap_or(false)
     }
 
     /// Is any of `terms` hard, and is there a process to ask?
