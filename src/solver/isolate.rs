@@ -1,8 +1,8 @@
 //! Hard queries in a solver process that can be killed: a time limit Z3 cannot ignore.
 //!
 //! The watchdog (`interrupt.rs`) interrupts a Z3 call at its deadline, and Z3 4.8.12
-//! usually stops; on some nonlinear problems it does not (`y = y * y %
-//! 1000003` five times ran for more than ten minutes at `--timeout-ms 200`). A call that
+//! usually stops; on some nonlinear problems it does not (`y = y * y % 1000003` five
+//! times ran for more than ten minutes at `--timeout-ms 200`). A call that
 //! ignores `Z3_interrupt` cannot be taken back on its thread, so, like KLEE, symdbg asks
 //! such queries of **another process** and kills it when it overruns.
 //!
@@ -101,8 +101,9 @@ pub(super) struct Isolation {
 }
 
 impl Isolation {
-    /// Is `t` hard for Z3 (a nonlinear product or a symbolic divisor)? Known for every subterm walked so
-    /// far: a conjunct costs its new nodes only (a path's conjuncts share most of theirs).
+    /// Is `t` hard for Z3 (a nonlinear product or a symbolic divisor)? Known for every
+    /// subterm walked so far: a conjunct costs its new nodes only (a path's conjuncts share
+    /// most of theirs).
     fn hard(&mut self, t: &Term) -> bool {
         if let Some(&h) = self.memo.get(t) {
             return h;
