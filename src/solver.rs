@@ -50,7 +50,9 @@ use slice::VarsMemo;
 
 pub use self::core::{CoreAnswer, CORE_PART_LIMIT};
 pub use interrupt::{interruptible, with_watchdog, INTERRUPTED};
-pub use isolate::{isolate_hard_queries, serve as serve_isolated, Asked, Isolator, END, MARGIN};
+pub use isolate::{
+    isolate_hard_queries, serve as serve_isolated, Asked, Isolator, Served, END, MARGIN,
+};
 pub use translate::UNROLL_LIMIT;
 
 /// A concrete value of a model: an int, a bool or a tuple of ints.

@@ -1,15 +1,19 @@
 //! Hard queries in a solver process that can be killed: a time limit Z3 cannot ignore.
 //!
 //! The watchdog (`interrupt.rs`) interrupts a Z3 call at its deadline, and Z3 4.8.12
-//! usually stops; on some nonlinear and quantified problems it does not (`y = y * y %
-//! 1000003` five times ran for more than ten minutes at `--timeout-ms 200`). A call that
+//! usually stops; on some nonlinear problems it does not (`y = y * y % 1000003` five
+//! times ran for more than ten minutes at `--timeout-ms 200`). A call that
 //! ignores `Z3_interrupt` cannot be taken back on its thread, so, like KLEE, symdbg asks
 //! such queries of **another process** and kills it when it overruns.
 //!
-//! - **Which queries.** Those with a construct that takes Z3 out of linear arithmetic
-//!   (`term/features.rs`: a nonlinear product, a symbolic divisor, a quantifier, a tuple
-//!   equality of symbolic length) — where the ignored interrupts were seen. Linear queries,
-//!   the common case, stay in this process and incremental. The hardness of a path
+//! - **Which queries.** Those with a nonlinear product or a symbolic divisor
+//!   (`term/features.rs`), where Z3's nonlinear arithmetic ignored the interrupts. Linear
+//!   queries, the common case, stay in this process and incremental, and so do quantified
+//!   ones without nonlinear arithmetic: Z3 honours interrupts there (the quantified tests
+//!   of `tests/it/solver_limits.rs`), and in the process their models came out unminimised
+//!   under load (`fold::check::folded_leaf_models_are_small`: tuples of 11,406 elements at
+//!   load 13; quantifier instantiation depends on the order terms are created, which
+//!   differs there). The hardness of a path
 //!   condition's prefix is remembered along it (`Isolation::prefix`), so a check costs
 //!   what changed since the last one, as everywhere in the solver.
 //! - **How.** A check sends the conjuncts (a DAG of numbered nodes, `isolate/wire.rs`); a
@@ -35,8 +39,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::{CoreAnswer, SatResult, Solver, SolverConfig, INTERRUPTED, MINIMIZE_BUDGET};
-use crate::term::features::term_features;
-use crate::term::{Model, Sym, Term};
+use crate::term::features::{feature_of, FeatureKind};
+use crate::term::{Model, PathCondition, Sym, Term};
 
 /// How long after its limit an isolated query may still answer before it is killed.
 pub const MARGIN: Duration = Duration::from_millis(250);
@@ -44,8 +48,8 @@ pub const MARGIN: Duration = Duration::from_millis(250);
 /// The line that ends a request and an answer.
 pub const END: &str = "end";
 
-/// Drop the hardness memo beyond this many conjuncts (it only saves time).
-const MEMO_LIMIT: usize = 100_000;
+/// Drop the hardness memo beyond this many subterms (it only saves time).
+const MEMO_LIMIT: usize = 200_000;
 
 /// What became of a request sent to a solver process.
 pub enum Asked {
@@ -90,14 +94,16 @@ pub(super) struct Isolation {
     process: Option<Box<dyn Isolator>>,
     /// No factory, or it made no process: everything runs here.
     off: bool,
-    /// Is the conjunct hard (see the module doc)?
+    /// Is the term hard (does it hold a hard feature; see the module doc)?
     memo: HashMap<Term, bool>,
     /// `prefix[i]`: is one of the first `i + 1` conjuncts of the solver's `clusters` hard?
     pub prefix: Vec<bool>,
 }
 
 impl Isolation {
-    /// Is `t` hard for Z3 (nonlinear, quantified, ...)?
+    /// Is `t` hard for Z3 (a nonlinear product or a symbolic divisor)? Known for every
+    /// subterm walked so far: a conjunct costs its new nodes only (a path's conjuncts share
+    /// most of theirs).
     fn hard(&mut self, t: &Term) -> bool {
         if let Some(&h) = self.memo.get(t) {
             return h;
@@ -105,9 +111,30 @@ impl Isolation {
         if self.memo.len() > MEMO_LIMIT {
             self.memo.clear();
         }
-        let h = !term_features(t).is_empty();
-        self.memo.insert(t.clone(), h);
-        h
+        // Children before parents, without recursion (terms may be 20,000 levels deep).
+        let mut todo = vec![(t.clone(), false)];
+        while let Some((u, expanded)) = todo.pop() {
+            if self.memo.contains_key(&u) {
+                continue;
+            }
+            if !expanded {
+                todo.push((u.clone(), true));
+                u.kind().for_each_child(|c| {
+                    if !self.memo.contains_key(c) {
+                        todo.push((c.clone(), false));
+                    }
+                });
+                continue;
+            }
+            let mut h = matches!(
+                feature_of(&u),
+                Some(FeatureKind::Nonlinear | FeatureKind::SymbolicDivisor)
+            );
+            u.kind()
+                .for_each_child(|c| h |= self.memo.get(c).copied().unwrap_or(false));
+            self.memo.insert(u, h);
+        }
+        self.memo.get(t).copied().unwrap_or(false)
     }
 
     /// Is any of `terms` hard, and is there a process to ask?
@@ -237,10 +264,42 @@ fn failed(e: String) -> SatResult {
     SatResult::Unknown(format!("solver process: {e}"))
 }
 
-/// The solver process's side: answer one request (its lines, without [`END`]) with
-/// `solver` (made, or made again, for the request's time limit), the answer's lines ending
-/// with [`END`]. Runs the query in this process: the caller is the solver process.
-pub fn serve(request: &str, solver: &mut Option<(Option<u64>, Solver)>) -> String {
+/// The solver process's state between requests: its solver (for one time limit) and the
+/// last path condition checked, one persistent [`PathCondition`] per prefix, so that a
+/// check extending it shares its prefix by pointer (the solver's caches, constraint
+/// independence and incremental stack then work as they do in the parent).
+pub struct Served {
+    timeout_ms: Option<u64>,
+    solver: Solver,
+    /// `pcs[i]`: the first `i` conjuncts of the last check (`pcs[0]` empty).
+    pcs: Vec<PathCondition>,
+}
+
+impl Served {
+    /// The path condition of `terms`, sharing the longest prefix with the last one.
+    fn path(&mut self, terms: &[Term]) -> PathCondition {
+        let last = self
+            .pcs
+            .last()
+            .map(PathCondition::to_vec)
+            .unwrap_or_default();
+        let common = last.iter().zip(terms).take_while(|(a, b)| a == b).count();
+        self.pcs.truncate(common + 1);
+        if self.pcs.is_empty() {
+            self.pcs.push(PathCondition::from_terms(&[]));
+        }
+        for t in &terms[common..] {
+            let next = self.pcs.last().expect("non-empty").push(t.clone());
+            self.pcs.push(next);
+        }
+        self.pcs.last().expect("non-empty").clone()
+    }
+}
+
+/// The solver process's side: answer one request (its lines, without [`END`]) with the
+/// process's state (made, or made again, for the request's time limit), the answer's lines
+/// ending with [`END`]. Runs the query in this process: the caller is the solver process.
+pub fn serve(request: &str, state: &mut Option<Served>) -> String {
     let req = match wire::parse_request(request) {
         Ok(r) => r,
         Err(e) => {
@@ -248,28 +307,38 @@ pub fn serve(request: &str, solver: &mut Option<(Option<u64>, Solver)>) -> Strin
             return format!("{}{END}\n", wire::answer(&r, &[]));
         }
     };
-    if solver.as_ref().is_none_or(|(t, _)| *t != req.timeout_ms) {
-        let s = Solver::new(SolverConfig {
+    if state
+        .as_ref()
+        .is_none_or(|s| s.timeout_ms != req.timeout_ms)
+    {
+        let mut solver = Solver::new(SolverConfig {
             timeout_ms: req.timeout_ms,
         });
-        *solver = Some((req.timeout_ms, s));
+        solver.isolation.off = true;
+        *state = Some(Served {
+            timeout_ms: req.timeout_ms,
+            solver,
+            pcs: Vec::new(),
+        });
     }
-    let (_, s) = solver.as_mut().expect("made above");
-    s.isolation.off = true;
-    s.set_minimize(req.minimize);
+    let st = state.as_mut().expect("made above");
+    st.solver.set_minimize(req.minimize);
     let r = match &req.ask {
-        wire::Ask::Check => match s.check(&req.terms) {
-            SatResult::Sat => Ok(None),
-            r => Err(r),
-        },
-        wire::Ask::Model => s.try_model(&req.terms, &req.syms).map(Some),
+        wire::Ask::Check => {
+            let pc = st.path(&req.terms);
+            match st.solver.check_pc(&pc) {
+                SatResult::Sat => Ok(None),
+                r => Err(r),
+            }
+        }
+        wire::Ask::Model => st.solver.try_model(&req.terms, &req.syms).map(Some),
         wire::Ask::Core { budget_ms, goal } => {
             if goal.iter().any(|&g| g >= req.terms.len()) {
                 let r = CoreAnswer::Unknown("bad request: a goal past the parts".into());
                 return format!("{}{END}\n", wire::core_answer(&r));
             }
             let budget = Duration::from_millis(*budget_ms);
-            let r = s.core(&req.terms, goal, budget, None);
+            let r = st.solver.core(&req.terms, goal, budget, None);
             return format!("{}{END}\n", wire::core_answer(&r));
         }
     };

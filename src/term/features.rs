@@ -110,7 +110,7 @@ pub fn term_features(t: &Term) -> Vec<(FeatureKind, Term)> {
 }
 
 /// Is this node (not its subterms) a hard construct?
-fn feature_of(t: &Term) -> Option<FeatureKind> {
+pub fn feature_of(t: &Term) -> Option<FeatureKind> {
     let constant = |x: &Term| x.as_int().is_some();
     match t.kind() {
         K::Forall(_, lo, hi, _) | K::Exists(_, lo, hi, _) => {

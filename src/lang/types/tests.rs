@@ -325,7 +325,9 @@ fn deep_and_long_expressions() {
         // `and` chains have no such limit (CPython keeps them flat).
         let src = format!("y = 0\nb = y == 0{}\n", " and y == 0".repeat(50_000));
         ok(&src);
-        assert!(start.elapsed().as_secs() < 20, "checking is not linear");
+        // A hang guard (quadratic checking of the 50,000-term chain takes many minutes),
+        // not a speed limit: a loaded machine must not fail it.
+        assert!(start.elapsed().as_secs() < 120, "checking is not linear");
     })
     .unwrap()
     .join()

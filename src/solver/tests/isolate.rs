@@ -8,12 +8,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::super::isolate::{serve, wire, Asked, Isolator, END};
+use super::super::isolate::{serve, wire, Asked, Isolator, Served, END};
 use super::*;
 
 /// Answers with `serve` (a solver of its own), counting the requests.
 struct Here {
-    solver: Option<(Option<u64>, Solver)>,
+    solver: Option<Served>,
     asked: Rc<Cell<usize>>,
 }
 
