@@ -315,7 +315,7 @@ fn the_debugger_shows_a_huge_model_and_restores_the_terminal() {
     );
     tui.wait_for("the start", |s| s.contains("huge.py"));
     tui.press("r");
-    tui.wait_for("the run", |s| s.contains(" 0 open"));
+    tui.wait_for("the run", |s| s.contains("run: the subtree is explored"));
     tui.press("e");
     tui.wait_for("the exception leaf", |s| s.contains("exception leaf 1 of"));
     tui.press("m");

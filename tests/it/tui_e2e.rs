@@ -338,7 +338,10 @@ fn walk_window_sum_to_an_exception_and_its_model() {
     // Run the subtree from there to its leaves: nothing stays open.
     tui.press("r");
     tui.wait_for("the run to the leaves", |s| {
-        s.contains(" 0 open") && s.contains("AssertionError at line") && s.contains("IndexError")
+        s.contains(" 0 open")
+            && s.contains("AssertionError at line")
+            && s.contains("IndexError")
+            && s.contains("run: the subtree is explored")
     });
 
     // Jump to an exception leaf and ask for its model.

@@ -81,20 +81,18 @@ pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, St
         .collect();
     vars.sort_by(|a, b| crate::tui::natural::cmp(&a.name, &b.name));
     // Each fold's κ in the model (its iteration count), and the run's when they differ.
-    let kappas = match &r.model {
-        Some(m) => crate::testgen::folds::fold_params(
-            session.engine(),
-            session.source(),
-            id,
-            &r.inputs,
-            &m.havoc,
-            &r.run,
-        )
-        .iter()
-        .map(|f| f.describe())
-        .collect(),
-        None => Vec::new(),
-    };
+    let havoc = r.model.as_ref().map_or(&model.havoc, |m| &m.havoc);
+    let kappas = crate::testgen::folds::fold_params(
+        session.engine(),
+        session.source(),
+        id,
+        &r.inputs,
+        havoc,
+        &r.run,
+    )
+    .iter()
+    .map(|f| f.describe())
+    .collect();
     Ok(ReplayInfo {
         kappas,
         inputs: r
