@@ -52,6 +52,8 @@ mod invariants;
 mod jobs;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
+/// The README's console blocks: every shown command prints what the README shows.
+mod readme;
 /// `symdbg run`: the --json schema, --dot, --counterexamples, exit codes.
 mod run;
 /// The solver's time limit (watchdog), Ctrl-C, minimal counterexamples, on the binary.
