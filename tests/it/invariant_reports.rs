@@ -389,8 +389,11 @@ fn tui_shows_the_failing_line_and_the_havocked_values() {
 fn check_finds_unroll_mode_precise_on_broken_invariants() {
     for src in [NOT_PRESERVED, TOO_WEAK] {
         let file = temp_file(src);
-        let out = stdout(&["check", &file, "--unroll", "6", "--json", "--runs", "60"]);
+        let (code, out) = symdbg(&["check", &file, "--unroll", "6", "--json", "--runs", "60"]);
         let v: Value = serde_json::from_str(&out).unwrap();
+        // (exit 1 exactly when a check says no, issue 23 item 13)
+        let failed = v["exhaustive"]["ok"] == false || v["precise"]["ok"] == false;
+        assert_eq!(code, i32::from(failed), "{out}");
         assert_eq!(v["precise"]["ok"], true, "{src}\n{v}");
         // Random inputs of at most 6 iterations end as their leaf says (more hit the bound).
         let small = stdout(&["exec", &file, "--json", "--input", "n=3"]);
