@@ -514,7 +514,11 @@ impl Stepper<'_> {
             // A guard decided without the solver (true as a constant: `i < 4` with `i`
             // concrete) starts an iteration that does not count against `--unroll`: only
             // [`crate::engine::CONCRETE_LOOP_LIMIT`] bounds those (issue 23 item 16).
-            let decided = Term::and(c.clone(), v.clone()).is_true();
+            // A literal `while True:` is not such a loop: it ends by a `break` whose
+            // condition is usually symbolic, so its iterations count against `--unroll`
+            // (otherwise every `while True:` over inputs would run 10,000 iterations deep).
+            let literal = matches!(cond.kind, crate::lang::ExprKind::Bool(true));
+            let decided = !literal && Term::and(c.clone(), v.clone()).is_true();
             let cut = if decided {
                 (concrete >= crate::engine::CONCRETE_LOOP_LIMIT).then_some(Cut::Concrete)
             } else {

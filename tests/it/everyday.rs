@@ -357,7 +357,7 @@ fn concrete_loop_iterations_do_not_count_against_unroll() {
 /// iterations, with a summary that says why, instead of running to `--max-nodes`.
 #[test]
 fn a_constant_loop_ends_in_a_bound_leaf() {
-    let p = program("forever.py", "x: int\nwhile True:\n    x += 1\n");
+    let p = program("forever.py", "x: int\nk = 0\nwhile k >= 0:\n    k += 1\n");
     let (code, out, err) = symdbg(&["run", s(&p), "--counterexamples"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
@@ -365,6 +365,26 @@ fn a_constant_loop_ends_in_a_bound_leaf() {
         "{err}"
     );
     let _ = std::fs::remove_file(&p);
+    // A literal `while True:` ends by a `break`, usually on a symbolic condition: its
+    // iterations count against `--unroll` (else every such loop over inputs would run
+    // 10,000 iterations deep), and a `while True:` without a break is cut there too.
+    let p = program(
+        "while_true.py",
+        "t: tuple\nidx = 0\nwhile True:\n    if idx >= len(t):\n        break\n    idx += 1\n",
+    );
+    let (code, out, err) = symdbg(&["run", s(&p), "--unroll", "3"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 bound"), "{out}");
+    assert!(
+        format!("{out}{err}").contains("1 path cut by --unroll 3"),
+        "{out}{err}"
+    );
+    let p2 = program("forever_true.py", "x: int\nwhile True:\n    x += 1\n");
+    let (_, out, err) = symdbg(&["run", s(&p2)]);
+    assert!(out.contains("1 bound"), "{out}");
+    assert!(format!("{out}{err}").contains("--unroll 3"), "{out}{err}");
+    let _ = std::fs::remove_file(&p);
+    let _ = std::fs::remove_file(&p2);
 }
 
 /// Items 17 and 18: `run --tree` lists a store in natural order (`a2` before `a10`), as

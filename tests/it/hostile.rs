@@ -218,9 +218,11 @@ fn deep_expressions_and_recursion_never_overflow_the_stack() {
             .map(|i| format!(" and x != {i}"))
             .collect::<String>()
     );
-    let e = run(&chain, &["run", "FILE"]);
+    // (a hang guard, not a speed limit: 30,000 conjuncts take 20-60 s in a debug build on
+    // a loaded machine; `long_and_chains_are_linear` is the linearity test)
+    let e = run_limited(&chain, &["run", "FILE"], 300, MEMORY_KB);
     assert_eq!(e.code, 0);
-    let e = run(&chain, &["exec", "FILE", "--input", "x=-1"]);
+    let e = run_limited(&chain, &["exec", "FILE", "--input", "x=-1"], 300, MEMORY_KB);
     assert!(e.stdout.contains("b = True"), "{}", e.stdout);
     // Recursive and mutually recursive predicates: unfolding is bounded.
     let pred = "x: int\n\n@predicate\ndef p(n: int) -> bool:\n    return n == 0 or p(n - 1)\n\nassert p(x)\n";
