@@ -4,7 +4,8 @@
 //! `symdbg` command is run with the built binary from the repository root and its output
 //! compared, line by line (trailing spaces and trailing empty lines aside).
 //!
-//! `cargo run --release -- ARGS` is the binary with ARGS. Not run: other programs
+//! `cargo run --release -- ARGS` is the binary with ARGS (after `scripts/setup && `, which
+//! installs what is missing and is not run here). Not run: other programs
 //! (`cargo test`, `scripts/setup`, pytest), the terminal debugger (`symdbg FILE`, no
 //! subcommand), and shell pipelines or redirections. `-o FILE` is written to a temporary
 //! directory instead (the output's mentions of FILE are read as that path).
@@ -90,6 +91,9 @@ fn shell_syntax(command: &str) -> bool {
 
 /// The arguments of a `symdbg` command the test runs, or `None` (see the module docs).
 fn symdbg_args(command: &str) -> Option<Vec<String>> {
+    // The Quick start's first command sets up what is missing first (scripts/setup prints
+    // nothing when nothing is).
+    let command = command.strip_prefix("scripts/setup && ").unwrap_or(command);
     if shell_syntax(command) {
         return None;
     }
