@@ -38,7 +38,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::{CoreAnswer, SatResult, Solver, SolverConfig, INTERRUPTED, MINIMIZE_BUDGET};
+use super::{minimize_budget, CoreAnswer, SatResult, Solver, SolverConfig, INTERRUPTED};
 use crate::term::features::{feature_of, FeatureKind};
 use crate::term::{Model, PathCondition, Sym, Term};
 
@@ -191,7 +191,7 @@ impl Solver {
         let timeout = self.inc.budget();
         let limit = match ask {
             wire::Ask::Check => timeout.map(|t| t + MARGIN),
-            wire::Ask::Model => timeout.map(|t| t + t.min(MINIMIZE_BUDGET) + MARGIN),
+            wire::Ask::Model => timeout.map(|t| t + t.min(minimize_budget()) + MARGIN),
             wire::Ask::Core { budget_ms, .. } => Some(Duration::from_millis(*budget_ms) + MARGIN),
         };
         let request = wire::request(
