@@ -370,6 +370,7 @@ impl Solver {
     fn model_watched(&mut self, pc: &[Term], syms: &[Sym]) -> Result<Model, SatResult> {
         let wanted: BTreeSet<&Sym> = syms.iter().collect();
         let mut values = BTreeMap::new();
+        let mut long = BTreeMap::new();
         match nontrivial(pc) {
             Err(SatResult::Sat) => {}
             Err(r) => return Err(r),
@@ -381,18 +382,25 @@ impl Solver {
                 };
                 for part in parts {
                     let m = self.part_model(&part)?;
-                    // A value too long to materialise is said so, never replaced.
-                    if let Some(why) = m.too_large(wanted.iter().copied()) {
-                        return Err(SatResult::Unknown(why));
-                    }
                     let found = m.values.iter().filter(|(s, _)| wanted.contains(s));
                     values.extend(found.map(|(s, v)| (s.clone(), v.clone())));
+                    let found = m.long.iter().filter(|(s, _)| wanted.contains(s));
+                    long.extend(found.map(|(s, t)| (s.clone(), t.clone())));
                 }
             }
         }
         for s in syms {
-            values.entry(s.clone()).or_insert_with(|| m_default(s));
+            if !long.contains_key(s) {
+                values.entry(s.clone()).or_insert_with(|| m_default(s));
+            }
         }
+        // A value too long to materialise is said so (with every other input's value and
+        // each κ, from all components), never replaced.
+        let all = Model { values, long };
+        if let Some(why) = all.too_large(wanted.iter().copied()) {
+            return Err(SatResult::Unknown(why));
+        }
+        let values = all.values;
         Ok(Model {
             values,
             ..Model::default()

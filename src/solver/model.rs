@@ -85,6 +85,9 @@ fn long(z3_model: &z3::Model, elems: &z3::FuncDecl, n: BigInt) -> LongTuple {
     let mut named = Vec::new();
     let mut other = None;
     if let Some(table) = z3_model.get_func_interp(elems) {
+        // (an entry not read as numerals leaves its position unknown: then the `else`
+        // is not every other element's value and is not given)
+        let mut exact = true;
         for entry in table.get_entries() {
             let at = entry
                 .get_args()
@@ -92,14 +95,16 @@ fn long(z3_model: &z3::Model, elems: &z3::FuncDecl, n: BigInt) -> LongTuple {
                 .and_then(|a| a.as_int())
                 .and_then(|a| numeral(&a));
             let value = entry.get_value().as_int().and_then(|v| numeral(&v));
-            if let (Some(k), Some(v)) = (at, value) {
-                named.push((k, v));
+            match (at, value) {
+                (Some(k), Some(v)) => named.push((k, v)),
+                _ => exact = false,
             }
         }
         other = table
             .get_else()
             .and_then(|e| e.as_int())
-            .and_then(|e| numeral(&e));
+            .and_then(|e| numeral(&e))
+            .filter(|_| exact);
     }
     LongTuple::new(n, named, other)
 }

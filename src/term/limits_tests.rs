@@ -115,9 +115,21 @@ fn a_long_tuple_is_shown_by_its_length_and_named_elements_never_evaluated() {
         Some(big("0")),
     );
     assert_eq!(t.to_string(), "(0, 7, 0) (len 3)");
-    // Unknown other elements: an ellipsis, not a guess.
+    // Unknown other elements: not shown, never a guess (an ellipsis reads as defaults).
     let t = LongTuple::new(big("1000000000000000000001"), Vec::new(), None);
-    assert_eq!(t.to_string(), "(…) (len 1000000000000000000001)");
+    assert_eq!(
+        t.describe("t"),
+        "t: len 1000000000000000000001, elements not shown"
+    );
+    let t = LongTuple::new(
+        big("1000000000000000000001"),
+        vec![(big("7"), big("2"))],
+        None,
+    );
+    assert_eq!(
+        t.describe("t"),
+        "t: len 1000000000000000000001, t[7] = 2, other elements not shown"
+    );
     // A model holding one: terms that read it have no value, and it is named.
     let s = Sym::new("t", Sort::Seq);
     let mut m = Model::default();
@@ -128,4 +140,28 @@ fn a_long_tuple_is_shown_by_its_length_and_named_elements_never_evaluated() {
         m.too_large([&s]).as_deref(),
         Some("model too large: t = (0, …, 0) (len 4294967297)")
     );
+    // Every input's value and each κ are named; auxiliary symbols are not.
+    let x = Sym::new("x", Sort::Int);
+    let kappa = Sym::new("k@1", Sort::Int);
+    let aux = Sym::new("i!1", Sort::Int);
+    let u = Sym::new("u", Sort::Seq);
+    m.values
+        .insert(x.clone(), crate::concrete::Value::Int(big("-4")));
+    m.values
+        .insert(kappa.clone(), crate::concrete::Value::Int(big("12")));
+    m.values
+        .insert(aux.clone(), crate::concrete::Value::Int(big("3")));
+    m.values.insert(
+        u.clone(),
+        crate::concrete::Value::tuple((0..20).map(num_bigint::BigInt::from).collect()),
+    );
+    assert_eq!(
+        m.too_large([&kappa, &aux, &s, &u, &x]).as_deref(),
+        Some(
+            "model too large: t = (0, …, 0) (len 4294967297), u: len 20, first elements \
+             0, 1, 2, 3, 4, 5, 6, 7, other elements not shown, x = -4, κ1 = 12"
+        )
+    );
+    // Without a long tuple among them, the model is not too large.
+    assert_eq!(m.too_large([&x, &kappa]), None);
 }

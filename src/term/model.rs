@@ -92,14 +92,70 @@ impl std::fmt::Display for LongTuple {
     }
 }
 
+impl LongTuple {
+    /// `t = (0, …, 0, 5) (len 4294967297)` where the model gives every element; else only
+    /// the elements it names, never a guess for the others:
+    /// `t: len 4294967297, t[3] = 5, other elements not shown`.
+    pub fn describe(&self, name: &str) -> String {
+        if self.other.is_some() {
+            return format!("{name} = {self}");
+        }
+        let mut parts = vec![format!("{name}: len {}", self.len)];
+        parts.extend(self.elems.iter().map(|(k, v)| format!("{name}[{k}] = {v}")));
+        parts.push(if self.elems.is_empty() {
+            "elements not shown".to_string()
+        } else {
+            "other elements not shown".to_string()
+        });
+        parts.join(", ")
+    }
+}
+
+/// Tuples longer than this are shown in a "too large" text by their length and first elements.
+const SHOWN_TUPLE: usize = 16;
+
+/// A value for a "too large" text: in full, but a long tuple by its length and first elements.
+fn shown_value(v: &Value, name: &str) -> String {
+    match v {
+        Value::Tuple(items) if items.len() > SHOWN_TUPLE => {
+            let first: Vec<String> = items[..LONG_SHOWN].iter().map(|i| i.to_string()).collect();
+            format!(
+                "{name}: len {}, first elements {}, other elements not shown",
+                items.len(),
+                first.join(", ")
+            )
+        }
+        v => format!("{name} = {v}"),
+    }
+}
+
 impl Model {
-    /// Why this model cannot be used for `syms`: the first of them too long to
-    /// materialise, in words (`model too large: t = (0, …, 0, 5) (len 4294967297)`).
+    /// Why this model cannot be used for `syms`: some of them too long to materialise.
+    /// The text names the value of each of `syms` a reader knows (the inputs and each
+    /// fold's κ, not the solver's auxiliary symbols): `model too large: t: len
+    /// 18446744073709551617, elements not shown, x = 0, κ1 = 5`.
     pub fn too_large<'a>(&self, syms: impl IntoIterator<Item = &'a Sym>) -> Option<String> {
-        syms.into_iter().find_map(|s| {
-            let t = self.long.get(s)?;
-            Some(format!("{TOO_LARGE}: {} = {t}", s.name))
-        })
+        let syms: Vec<&Sym> = syms.into_iter().collect();
+        if !syms.iter().any(|s| self.long.contains_key(*s)) {
+            return None;
+        }
+        // Inputs (identifiers) first, then each fold's κ (`k@N`, shown `κN`); the solver's
+        // auxiliary symbols (`x!1`) are left out.
+        let input = |s: &Sym| s.name.chars().all(|c| c == '_' || c.is_alphanumeric());
+        let kappa =
+            |s: &Sym| s.name.starts_with("k@") && super::print::display_name(&s.name) != *s.name;
+        let describe = |s: &&Sym| {
+            let name = super::print::display_name(&s.name);
+            match self.long.get(*s) {
+                Some(t) => t.describe(&name),
+                None => shown_value(&self.get(s), &name),
+            }
+        };
+        let parts: Vec<String> = (syms.iter().filter(|s| input(s)))
+            .chain(syms.iter().filter(|s| !input(s) && kappa(s)))
+            .map(describe)
+            .collect();
+        Some(format!("{TOO_LARGE}: {}", parts.join(", ")))
     }
 
     /// The value of `sym` (its default if the model does not mention it).

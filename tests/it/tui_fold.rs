@@ -247,3 +247,25 @@ fn replay_below_a_fold_checks_kappa_and_the_model_pane_names_it() {
         h.screen()
     );
 }
+
+/// The model's κ stays in the model pane after `R` (the replay shows it as the model does),
+/// and `m` brings the model pane back.
+#[test]
+fn kappa_stays_shown_after_a_replay_and_m_shows_the_model_again() {
+    let mut h = open_fold("tests/data/fold/deep.py", "deep", FoldMode::Auto);
+    h.resize(200, 70);
+    h.keys("rem");
+    let kappa = "κ1 = 100  (loop at line 4)";
+    assert!(h.screen().contains(kappa), "{}", h.screen());
+    h.keys("R");
+    let screen = h.screen();
+    assert!(screen.contains("follows this path"), "{screen}");
+    assert!(screen.contains(kappa), "after R: {screen}");
+    h.keys("m");
+    let screen = h.screen();
+    assert!(screen.contains(kappa), "after m: {screen}");
+    assert!(
+        screen.contains("R: replay these inputs"),
+        "after m: {screen}"
+    );
+}

@@ -169,6 +169,8 @@ impl App {
             KeyCode::Char(':') => self.mode = Mode::Prompt(PromptKind::Evaluate, String::new()),
             KeyCode::Char('W') => self.mode = Mode::Prompt(PromptKind::Watch, String::new()),
             KeyCode::Char('m') => {
+                // (the model pane again, not the replay that replaced it)
+                self.replays.remove(&self.selected);
                 self.request(Cmd::Model(self.selected));
                 self.show_detail(Pane::Model);
             }

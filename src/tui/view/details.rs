@@ -240,55 +240,17 @@ fn model(app: &App, id: u32) -> Vec<Line<'static>> {
                     app,
                     "store pane: symbolic, here (model), run end (concrete)",
                 ));
+                // The model's κ stays shown under the replay (issue 23 item 6).
+                if let Some(Ok(m)) = app.models.get(&id) {
+                    out.extend(kappa_lines(app, m));
+                }
                 out
             }
         };
     }
     match app.models.get(&id) {
         Some(Ok(m)) => {
-            let mut out = vec![dim(app, "inputs that reach this node:")];
-            if m.inputs.is_empty() {
-                out.push(dim(app, "  (the program has no inputs)"));
-            }
-            for (k, v) in &m.inputs {
-                out.push(Line::from(vec![
-                    Span::raw(format!("  {k} = ")),
-                    Span::styled(
-                        v.clone(),
-                        Style::default().fg(p.accent).add_modifier(Modifier::BOLD),
-                    ),
-                ]));
-            }
-            if let Some(rv) = &m.return_value {
-                out.push(Line::raw(format!("  returns {rv}")));
-            }
-            if !m.kappas.is_empty() {
-                out.push(dim(
-                    app,
-                    "folded loops (κ: how many times the fold's path ran):",
-                ));
-                for (k, v, line) in &m.kappas {
-                    out.push(Line::from(vec![
-                        Span::raw(format!("  {k} = ")),
-                        Span::styled(
-                            v.clone(),
-                            Style::default().fg(p.accent).add_modifier(Modifier::BOLD),
-                        ),
-                        Span::raw(format!("  (loop at line {line})")),
-                    ]));
-                }
-            }
-            if !m.havoc.is_empty() {
-                // The state of a loop's arbitrary iteration: the inputs alone may not
-                // lead there (a too weak invariant), so it is shown apart.
-                out.push(dim(
-                    app,
-                    "with the havoc'd values (an arbitrary iteration):",
-                ));
-                for (k, v) in &m.havoc {
-                    out.push(Line::raw(format!("  {k} = {v}")));
-                }
-            }
+            let mut out = model_lines(app, m);
             out.push(dim(app, "R: replay these inputs concretely"));
             out
         }
@@ -299,6 +261,64 @@ fn model(app: &App, id: u32) -> Vec<Line<'static>> {
         None if app.pending('m', id) || app.pending('r', id) => vec![dim(app, "computing…")],
         None => vec![dim(app, format!("m: inputs that reach node {id}"))],
     }
+}
+
+/// The model pane's text for a model: its inputs, return value, each fold's κ, havoc'd values.
+fn model_lines(app: &App, m: &crate::tui::protocol::ModelInfo) -> Vec<Line<'static>> {
+    let p = app.palette;
+    let mut out = vec![dim(app, "inputs that reach this node:")];
+    if m.inputs.is_empty() {
+        out.push(dim(app, "  (the program has no inputs)"));
+    }
+    for (k, v) in &m.inputs {
+        out.push(Line::from(vec![
+            Span::raw(format!("  {k} = ")),
+            Span::styled(
+                v.clone(),
+                Style::default().fg(p.accent).add_modifier(Modifier::BOLD),
+            ),
+        ]));
+    }
+    if let Some(rv) = &m.return_value {
+        out.push(Line::raw(format!("  returns {rv}")));
+    }
+    out.extend(kappa_lines(app, m));
+    if !m.havoc.is_empty() {
+        // The state of a loop's arbitrary iteration: the inputs alone may not
+        // lead there (a too weak invariant), so it is shown apart.
+        out.push(dim(
+            app,
+            "with the havoc'd values (an arbitrary iteration):",
+        ));
+        for (k, v) in &m.havoc {
+            out.push(Line::raw(format!("  {k} = {v}")));
+        }
+    }
+    out
+}
+
+/// Each fold's κ in the model: `κ1 = 100  (loop at line 4)`.
+fn kappa_lines(app: &App, m: &crate::tui::protocol::ModelInfo) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    if !m.kappas.is_empty() {
+        out.push(dim(
+            app,
+            "folded loops (κ: how many times the fold's path ran):",
+        ));
+        for (k, v, line) in &m.kappas {
+            out.push(Line::from(vec![
+                Span::raw(format!("  {k} = ")),
+                Span::styled(
+                    v.clone(),
+                    Style::default()
+                        .fg(app.palette.accent)
+                        .add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(format!("  (loop at line {line})")),
+            ]));
+        }
+    }
+    out
 }
 
 fn assignments(pairs: &[(String, String)]) -> String {
