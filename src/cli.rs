@@ -347,6 +347,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
             return e.exit_code();
         }
     };
+    // The terminal UI handles its own terminal: a lost stderr message is not its exit code.
+    let tui = cli.command.is_none();
     let result = match cli.command {
         Some(Command::Exec(args)) => exec::exec(&args),
         Some(Command::Run(args)) => run::run(&args),
@@ -354,12 +356,19 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Some(Command::Testgen(args)) => testgen::testgen(&args),
         None => debug(&cli.debug),
     };
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(Failure(text)) => {
             eprint!("{text}");
             EXIT_USAGE
         }
+    };
+    // A message stderr could not take (`2>/dev/full`): not a success (issue 22 item 7).
+    // No message about it is possible.
+    if code == 0 && !tui && crate::STDERR_LOST.load(std::sync::atomic::Ordering::Relaxed) {
+        EXIT_USAGE
+    } else {
+        code
     }
 }
 
