@@ -191,13 +191,25 @@ impl From<Fold> for crate::engine::fold::FoldMode {
 
 impl ExploreOpts {
     /// The session for a loaded program with these options (the `--entry` warning on
-    /// stderr first).
-    fn session(&self, mut loaded: Loaded, loops: Loops, frames: bool) -> Result<Session, Failure> {
+    /// stderr first, and the note when no code runs at module level).
+    fn session(&self, loaded: Loaded, loops: Loops, frames: bool) -> Result<Session, Failure> {
+        self.session_with(loaded, loops, frames, true)
+    }
+
+    /// [`ExploreOpts::session`]; `hint`: whether to note that no code runs at module level
+    /// (not for `run --templates`, which lists every function's loops without `--entry`).
+    fn session_with(
+        &self,
+        mut loaded: Loaded,
+        loops: Loops,
+        frames: bool,
+        hint: bool,
+    ) -> Result<Session, Failure> {
         assume(&mut loaded, self.entry.as_deref(), &self.assume)?;
         if let Some(w) = loaded.entry_warning(self.entry.as_deref()) {
             eprintln!("symdbg: warning: {w}");
         }
-        if let Some(note) = loaded.entry_hint(self.entry.as_deref()) {
+        if let Some(note) = loaded.entry_hint(self.entry.as_deref()).filter(|_| hint) {
             eprintln!("symdbg: note: {note}");
         }
         let config = crate::engine::Config {
