@@ -84,6 +84,51 @@ pub struct Report {
     /// Concrete runs that used up the interpreter's step budget (`step_limit`): they end
     /// nowhere, so they are no verdict either way (random inputs and leaf models).
     pub unfinished: usize,
+    /// Leaves with a model whose replay gave no verdict, in leaf order, with the reason
+    /// (also counted in [`Report::leaves_checked`], and in [`Report::unevaluated`] or
+    /// [`Report::unfinished`] as their reason says).
+    pub not_replayed: Vec<(NodeId, NotReplayed)>,
+}
+
+/// Why a leaf's model gave no precision verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotReplayed {
+    /// The model is too large to run, or the leaf's values cannot be computed under it
+    /// (counted in [`Report::unevaluated`]).
+    Unevaluated,
+    /// The model's run used up the step budget (counted in [`Report::unfinished`]).
+    Unfinished,
+    /// The interpreter refused the model's inputs.
+    RunFailed,
+}
+
+impl NotReplayed {
+    /// In words, for `symdbg check`'s report.
+    pub fn describe(self) -> &'static str {
+        match self {
+            NotReplayed::Unevaluated => {
+                "its model is too large to run or its result cannot be computed under it"
+            }
+            NotReplayed::Unfinished => "its model's run used up the step budget",
+            NotReplayed::RunFailed => "the interpreter refused its model's inputs",
+        }
+    }
+
+    /// The JSON name.
+    pub fn name(self) -> &'static str {
+        match self {
+            NotReplayed::Unevaluated => "unevaluated",
+            NotReplayed::Unfinished => "unfinished",
+            NotReplayed::RunFailed => "run_failed",
+        }
+    }
+}
+
+impl Report {
+    /// Leaves whose models were replayed to a verdict (agreed, or the counterexample).
+    pub fn leaves_replayed(&self) -> usize {
+        self.leaves_checked - self.not_replayed.len()
+    }
 }
 
 /// What the exhaustiveness test makes of a random input whose path ends in a `bound` or
@@ -304,8 +349,8 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
     let leaves = claiming_leaves(session, |_| true);
     let verdicts = leaves
         .into_iter()
-        .map(|leaf| precision(session, leaf, is_entry));
-    let (precise, checked) = tally(verdicts, &mut unevaluated, &mut unfinished);
+        .map(|leaf| (leaf, precision(session, leaf, is_entry)));
+    let (precise, checked, not_replayed) = tally(verdicts, &mut unevaluated, &mut unfinished);
     Report {
         runs,
         exhaustive,
@@ -314,6 +359,7 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         undecided,
         unevaluated,
         unfinished,
+        not_replayed,
     }
 }
 
@@ -460,25 +506,33 @@ impl LeafCheck {
 }
 
 /// The leaves' precision verdicts, in leaf order, summed up: the first wrong leaf (no later
-/// verdict is asked for) and how many leaves were checked; unevaluated and unfinished
-/// leaves are added to those counts. One tally for the one-thread check and the merge of
+/// verdict is asked for), how many leaves were checked and which gave no verdict;
+/// unevaluated and unfinished leaves are added to those counts. One tally for the one-thread check and the merge of
 /// `--jobs`.
 pub(crate) fn tally(
-    verdicts: impl IntoIterator<Item = LeafCheck>,
+    verdicts: impl IntoIterator<Item = (NodeId, LeafCheck)>,
     unevaluated: &mut usize,
     unfinished: &mut usize,
-) -> (Option<Counterexample>, usize) {
+) -> (Option<Counterexample>, usize, Vec<(NodeId, NotReplayed)>) {
     let mut checked = 0;
-    for verdict in verdicts {
+    let mut not_replayed = Vec::new();
+    for (leaf, verdict) in verdicts {
         checked += verdict.checked();
         match verdict {
-            LeafCheck::Unevaluated => *unevaluated += 1,
-            LeafCheck::Unfinished => *unfinished += 1,
-            LeafCheck::Wrong(c) => return (Some(*c), checked),
-            LeafCheck::NoModel | LeafCheck::Agrees | LeafCheck::RunFailed => {}
+            LeafCheck::Unevaluated => {
+                *unevaluated += 1;
+                not_replayed.push((leaf, NotReplayed::Unevaluated));
+            }
+            LeafCheck::Unfinished => {
+                *unfinished += 1;
+                not_replayed.push((leaf, NotReplayed::Unfinished));
+            }
+            LeafCheck::RunFailed => not_replayed.push((leaf, NotReplayed::RunFailed)),
+            LeafCheck::Wrong(c) => return (Some(*c), checked, not_replayed),
+            LeafCheck::NoModel | LeafCheck::Agrees => {}
         }
     }
-    (None, checked)
+    (None, checked, not_replayed)
 }
 
 /// Replay one leaf's model concretely and compare ([`LeafCheck`]).

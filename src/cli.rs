@@ -191,13 +191,25 @@ impl From<Fold> for crate::engine::fold::FoldMode {
 
 impl ExploreOpts {
     /// The session for a loaded program with these options (the `--entry` warning on
-    /// stderr first).
-    fn session(&self, mut loaded: Loaded, loops: Loops, frames: bool) -> Result<Session, Failure> {
+    /// stderr first, and the note when no code runs at module level).
+    fn session(&self, loaded: Loaded, loops: Loops, frames: bool) -> Result<Session, Failure> {
+        self.session_with(loaded, loops, frames, true)
+    }
+
+    /// [`ExploreOpts::session`]; `hint`: whether to note that no code runs at module level
+    /// (not for `run --templates`, which lists every function's loops without `--entry`).
+    fn session_with(
+        &self,
+        mut loaded: Loaded,
+        loops: Loops,
+        frames: bool,
+        hint: bool,
+    ) -> Result<Session, Failure> {
         assume(&mut loaded, self.entry.as_deref(), &self.assume)?;
         if let Some(w) = loaded.entry_warning(self.entry.as_deref()) {
             eprintln!("symdbg: warning: {w}");
         }
-        if let Some(note) = loaded.entry_hint(self.entry.as_deref()) {
+        if let Some(note) = loaded.entry_hint(self.entry.as_deref()).filter(|_| hint) {
             eprintln!("symdbg: note: {note}");
         }
         let config = crate::engine::Config {
@@ -347,6 +359,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
             return e.exit_code();
         }
     };
+    // The terminal UI handles its own terminal: a lost stderr message is not its exit code.
+    let tui = cli.command.is_none();
     let result = match cli.command {
         Some(Command::Exec(args)) => exec::exec(&args),
         Some(Command::Run(args)) => run::run(&args),
@@ -354,12 +368,19 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Some(Command::Testgen(args)) => testgen::testgen(&args),
         None => debug(&cli.debug),
     };
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(Failure(text)) => {
             eprint!("{text}");
             EXIT_USAGE
         }
+    };
+    // A message stderr could not take (`2>/dev/full`): not a success (issue 22 item 7).
+    // No message about it is possible.
+    if code == 0 && !tui && crate::STDERR_LOST.load(std::sync::atomic::Ordering::Relaxed) {
+        EXIT_USAGE
+    } else {
+        code
     }
 }
 

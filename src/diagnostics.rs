@@ -222,15 +222,19 @@ mod tests {
 
 /// `n` and the noun in the number that agrees with it: `1 leaf`, `2 leaves`, `0 nodes`.
 pub fn count(n: usize, noun: &str) -> String {
+    format!("{n} {}", agree(n, noun))
+}
+
+/// The noun in the number that agrees with `n`: `leaf` for 1, `leaves` otherwise.
+pub fn agree(n: usize, noun: &str) -> String {
     if n == 1 {
-        return format!("1 {noun}");
+        return noun.to_string();
     }
-    let plural = match noun {
+    match noun {
         "leaf" => "leaves".to_string(),
         _ if noun.ends_with("ch") || noun.ends_with('s') => format!("{noun}es"),
         _ => format!("{noun}s"),
-    };
-    format!("{n} {plural}")
+    }
 }
 
 /// `12345` as `12,345` (digits grouped by three).

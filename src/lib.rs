@@ -21,11 +21,14 @@
 
 /// std's `eprintln!` panics when stderr cannot be written (`2>/dev/full`, a full disk, a
 /// closed terminal): this one writes what it can and goes on. Defined before the modules,
-/// it (and `eprint!`) stands in for std's in the whole crate.
+/// it (and `eprint!`) stands in for std's in the whole crate. A failed write is recorded
+/// in [`STDERR_LOST`]: the command line then exits 2 where it would exit 0 (issue 22 item 7).
 macro_rules! eprintln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        if writeln!(std::io::stderr(), $($arg)*).is_err() {
+            $crate::STDERR_LOST.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }};
 }
 
@@ -33,9 +36,14 @@ macro_rules! eprintln {
 macro_rules! eprint {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
+        if write!(std::io::stderr(), $($arg)*).is_err() {
+            $crate::STDERR_LOST.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }};
 }
+
+/// Set when `eprintln!`/`eprint!` could not write their text to stderr (a message lost).
+pub static STDERR_LOST: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 pub mod base;
 pub mod check;

@@ -282,8 +282,9 @@ pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
     let verdicts = found
         .leaves
         .into_iter()
-        .map(|(leaf, verdict)| verdict.into_check(leaf));
-    let (precise, checked) = crate::check::tally(verdicts, &mut unevaluated, &mut unfinished);
+        .map(|(leaf, verdict)| (leaf, verdict.into_check(leaf)));
+    let (precise, checked, not_replayed) =
+        crate::check::tally(verdicts, &mut unevaluated, &mut unfinished);
     Some(Report {
         runs: options.runs,
         exhaustive,
@@ -292,6 +293,7 @@ pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
         undecided,
         unevaluated,
         unfinished,
+        not_replayed,
     })
 }
 

@@ -106,13 +106,22 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             } else {
                 side(&report.exhaustive)
             },
-            "precise": side(&report.precise),
+            "precise": if report.leaves_replayed() == 0 && !report.not_replayed.is_empty() {
+                // No model replayed to a verdict: not tested.
+                json!({"ok": null, "counterexample": null})
+            } else {
+                side(&report.precise)
+            },
             "runs": report.runs,
             "leaves_checked": report.leaves_checked,
             "skipped": {
                 "undecided": report.undecided,
                 "unevaluated": report.unevaluated,
                 "unfinished": report.unfinished,
+                "not_replayed": report.not_replayed.iter().map(|(leaf, why)| json!({
+                    "leaf": leaf.0,
+                    "why": why.name(),
+                })).collect::<Vec<_>>(),
             },
         }))
         .unwrap_or_default();
@@ -145,22 +154,46 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
                 s.push_str(&format!("exhaustive: no\n{}", describe(c, why)))
             }
         }
+        let replayed = report.leaves_replayed();
         match &report.precise {
+            // No model was replayed to a verdict: nothing is claimed.
+            None if replayed == 0 && !report.not_replayed.is_empty() => s.push_str(&format!(
+                "precise: not tested (no leaf's model could be replayed: {} not replayed)\n",
+                count(report.not_replayed.len(), "leaf")
+            )),
             None => s.push_str(&format!(
                 "precise: probably ({}, each leaf's model replayed concretely)\n",
-                count(report.leaves_checked, "leaf")
+                count(replayed, "leaf")
             )),
             Some(c) => s.push_str(&format!(
                 "precise: no\n{}",
                 describe(c, "the leaf's model does not do what the leaf says")
             )),
         }
-        if report.unevaluated + report.unfinished + report.undecided > 0 {
+        for (leaf, why) in &report.not_replayed {
             s.push_str(&format!(
-                "skipped (no verdict either way): {} the path conditions cannot be \
-                 evaluated under in Rust, {} past the step budget, {} undecided\n",
-                count(report.unevaluated, "input"),
-                count(report.unfinished, "concrete run"),
+                "  leaf {} not replayed: {}\n",
+                leaf.0,
+                why.describe()
+            ));
+        }
+        // The random inputs skipped (the leaves not replayed are listed above).
+        let leaves = |kind| {
+            report
+                .not_replayed
+                .iter()
+                .filter(|(_, w)| *w == kind)
+                .count()
+        };
+        let unevaluated = report.unevaluated - leaves(check::NotReplayed::Unevaluated);
+        let unfinished = report.unfinished - leaves(check::NotReplayed::Unfinished);
+        if unevaluated + unfinished + report.undecided > 0 {
+            s.push_str(&format!(
+                "skipped (no verdict either way): {} under which symdbg cannot evaluate \
+                 the path conditions (e.g. a quantifier over a huge range), {} past the \
+                 step budget, {} undecided\n",
+                count(unevaluated, "random input"),
+                count(unfinished, "concrete run"),
                 report.undecided
             ));
         }

@@ -45,7 +45,11 @@ impl Explored {
 pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     let loaded = super::load(&args.file)?;
     let started = Instant::now();
-    let mut session = args.explore.session(loaded, args.loops, !args.no_frames)?;
+    // `--templates` lists every function's loops: no `--entry` is needed, none suggested.
+    let hint = !args.templates;
+    let mut session = args
+        .explore
+        .session_with(loaded, args.loops, !args.no_frames, hint)?;
     if args.templates {
         let file = args.file.display().to_string();
         let text = fold_text::templates(&file, session.source(), session.engine());

@@ -71,3 +71,23 @@ fn bad_programs_and_options_exit_2() {
     assert_eq!(check(&["/nonexistent.py"]).1, 2);
     assert_eq!(check(&["examples/find.py", "--runs", "many"]).1, 2);
 }
+
+/// A leaf whose model is too large to run (a tuple of 2^32 + 1 elements) is not replayed:
+/// `check` names it as not replayed and claims nothing about precision from zero replays
+/// (it said "probably (1 leaf, each leaf's model replayed concretely)").
+#[test]
+fn a_model_too_large_to_replay_is_named_not_claimed() {
+    let (text, code) = check(&["tests/data/check/huge_model.py"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("precise: not tested"), "{text}");
+    assert!(!text.contains("precise: probably"), "{text}");
+    assert!(
+        text.contains("leaf 2 not replayed: its model is too large"),
+        "{text}"
+    );
+    assert!(!text.contains("in Rust"), "{text}");
+    let j = json(&["tests/data/check/huge_model.py"]);
+    assert_eq!(j["precise"]["ok"], serde_json::Value::Null, "{j}");
+    assert_eq!(j["skipped"]["not_replayed"][0]["leaf"], 2, "{j}");
+    assert_eq!(j["skipped"]["not_replayed"][0]["why"], "unevaluated", "{j}");
+}

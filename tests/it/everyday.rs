@@ -295,6 +295,13 @@ fn run_shows_progress_on_a_terminal_only() {
         raw.contains(" leaves, ") && raw.contains(" solver checks, "),
         "{raw:?}"
     );
+    // Every step draws the line, so it shows the tree with one leaf: "1 leaf", in the
+    // singular.
+    assert!(raw.contains(" 1 leaf, "), "{raw:?}");
+    assert!(
+        !raw.contains(" 1 leaves") && !raw.contains(" 1 nodes"),
+        "{raw:?}"
+    );
     // What the terminal shows at the end: the tree, as `run` prints it to a pipe.
     let mut screen = vt100::Parser::new(
         std::num::NonZeroU16::new(200).unwrap(),

@@ -330,16 +330,29 @@ fn write_errors_are_reported_and_never_panic() {
         );
         assert!(!stderr.contains("wrote"), "{args:?}: {stderr}");
     }
-    // stderr full: the warnings, the summary and the errors are lost, nothing panics.
+    // stderr full: the warnings, the summary and the errors are lost, nothing panics, and
+    // a command that lost a message exits 2, not 0 (the file is still written whole).
     let (code, _, _) = symdbg_in(
         &dir,
         &["testgen", "p.py", "-o", "test_p.py"],
         To::Pipe,
         To::Full,
     );
-    assert_eq!(code, 0);
+    assert_eq!(code, 2, "testgen's summary was lost");
     let tests = std::fs::read_to_string(dir.join("test_p.py")).unwrap();
     assert_eq!(tests.matches("\ndef test_").count(), 4, "{tests}");
+    // A module with only definitions: `run` notes that on stderr, which cannot take it.
+    std::fs::write(dir.join("defs.py"), "def f(x: int) -> int:\n    return x\n").unwrap();
+    let (code, _, stderr) = run(&dir, &["run", "defs.py"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("no code runs at module level"), "{stderr}");
+    let (code, _, _) = symdbg_in(&dir, &["run", "defs.py"], To::Pipe, To::Full);
+    assert_eq!(code, 2, "run's note was lost");
+    // Nothing written to stderr: nothing lost, the exit code is the command's own.
+    let (code, _, stderr) = run(&dir, &["run", "p.py"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let (code, _, _) = symdbg_in(&dir, &["run", "p.py"], To::Pipe, To::Full);
+    assert_eq!(code, 0);
     for args in [
         &["run", "p.py", "--max-nodes", "2"][..],
         &["run", "missing.py"],

@@ -466,3 +466,18 @@ fn snapshot_of_the_breakpoint_list_with_conditions() {
         "{lines:?}"
     );
 }
+
+/// One watch is "1 watch", not "1 watches" (in the message of `W` and of an empty `W`).
+#[test]
+fn one_watch_is_singular() {
+    let mut h = open_source("t.py", SRC, None, 130, 44);
+    h.keys("Wz % 7<Enter>");
+    assert_eq!(
+        h.app.message,
+        "watching z % 7 (1 watch, under the store; W z % 7 again removes it)"
+    );
+    h.keys("Wz + 1<Enter>");
+    assert!(h.app.message.contains("(2 watches,"), "{}", h.app.message);
+    h.keys("Wz + 1<Enter>W<Enter>");
+    assert_eq!(h.app.message, "1 watch removed");
+}

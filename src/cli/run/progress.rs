@@ -9,7 +9,7 @@ use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::diagnostics::thousands;
+use crate::diagnostics::{agree, thousands};
 use crate::engine::live::Live;
 
 /// How often the line is redrawn, and how long a run goes before the first line (a quick
@@ -59,11 +59,18 @@ impl Progress {
             return;
         }
         self.drawn.set(Some(now));
+        let (leaves, checks) = (self.live.leaves(), self.live.solver_checks());
         let line = format!(
-            "exploring: {} nodes, {} leaves, {} solver checks, {:.1} s",
+            "exploring: {} {}, {} {}, {} {}, {:.1} s",
             thousands(nodes as u64),
-            thousands(self.live.leaves() as u64),
-            thousands(self.live.solver_checks()),
+            agree(nodes, "node"),
+            thousands(leaves as u64),
+            agree(leaves, "leaf"),
+            thousands(checks),
+            agree(
+                usize::try_from(checks).unwrap_or(usize::MAX),
+                "solver check"
+            ),
             now.duration_since(self.started).as_secs_f64()
         );
         // `\r` and "erase line": the line is redrawn in place, never scrolls.

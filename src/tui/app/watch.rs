@@ -124,7 +124,7 @@ impl App {
         if text.is_empty() {
             let n = self.watch.list.len();
             self.watch.list.clear();
-            self.message = format!("{n} watches removed");
+            self.message = format!("{} removed", crate::diagnostics::count(n, "watch"));
             return;
         }
         // The same expression again removes it.
@@ -161,8 +161,8 @@ impl App {
         let text = text.as_str();
         self.watch.list.push(text.to_string());
         self.message = format!(
-            "watching {text} ({} watches, under the store; W {text} again removes it)",
-            self.watch.list.len()
+            "watching {text} ({}, under the store; W {text} again removes it)",
+            crate::diagnostics::count(self.watch.list.len(), "watch")
         );
         self.show_detail(Pane::Store);
         self.request_watches();
