@@ -87,6 +87,10 @@ pub struct StepResult {
     pub exhaustive: bool,
 }
 
+/// Whether iterations after a guard decided without the solver are exempt from `--unroll`
+/// (issue 23 item 16; off: see [`Stepper::guard`]).
+const CONCRETE_LOOPS: bool = false;
+
 pub fn next_action(state: &State) -> Option<Action<'_>> {
     match state.cont.top()? {
         Kont::Block { block, index } => block.get(*index).map(Action::Instr),
@@ -517,8 +521,12 @@ impl Stepper<'_> {
             // A literal `while True:` is not such a loop: it ends by a `break` whose
             // condition is usually symbolic, so its iterations count against `--unroll`
             // (otherwise every `while True:` over inputs would run 10,000 iterations deep).
+            // Disabled for now: a guard decided without the solver says nothing of the
+            // body, whose symbolic branches (`while i < 10: if x > i: i += 1`) then ran
+            // 10,000 iterations deep per path (the tree hit --max-nodes). Re-enable with a
+            // rule that counts an iteration whose body forked.
             let literal = matches!(cond.kind, crate::lang::ExprKind::Bool(true));
-            let decided = !literal && Term::and(c.clone(), v.clone()).is_true();
+            let decided = !literal && Term::and(c.clone(), v.clone()).is_true() && CONCRETE_LOOPS;
             let cut = if decided {
                 (concrete >= crate::engine::CONCRETE_LOOP_LIMIT).then_some(Cut::Concrete)
             } else {

@@ -336,6 +336,7 @@ fn run_shows_progress_on_a_terminal_only() {
 /// loop guard is decided without the solver, so its iterations do not count against
 /// `--unroll` (it needed `--unroll 4`): five leaves, no `bound` leaf, at any `--unroll`.
 #[test]
+#[ignore = "issue 23 item 16 is switched off (engine::step::CONCRETE_LOOPS): symbolic branches in the body ran 10,000 iterations deep"]
 fn concrete_loop_iterations_do_not_count_against_unroll() {
     let p = program(
         "book_find.py",
@@ -363,6 +364,7 @@ fn concrete_loop_iterations_do_not_count_against_unroll() {
 /// Item 16: `while True:` (a constant guard) ends in a `bound` leaf at the limit of such
 /// iterations, with a summary that says why, instead of running to `--max-nodes`.
 #[test]
+#[ignore = "issue 23 item 16 is switched off (engine::step::CONCRETE_LOOPS): symbolic branches in the body ran 10,000 iterations deep"]
 fn a_constant_loop_ends_in_a_bound_leaf() {
     let p = program("forever.py", "x: int\nk = 0\nwhile k >= 0:\n    k += 1\n");
     let (code, out, err) = symdbg(&["run", s(&p), "--counterexamples"]);
