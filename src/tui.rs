@@ -10,7 +10,7 @@
 //!
 //! Module map: [`protocol`] (the messages), [`worker`], [`tree`] (the UI's mirror of the SET
 //! and its visible rows), [`app`] (+ `app/input.rs`, `app/nav.rs`), [`view`] (+ one file per
-//! pane), [`keys`] (the key reference), [`theme`] and [`highlight`] (palettes, syntax
+//! pane), [`keys`] (the keymap: one table drives input, help and hints), [`theme`] and [`highlight`] (palettes, syntax
 //! colouring), [`color`] (terminals without 24-bit colour), [`terminal`], [`harness`].
 
 pub mod app;

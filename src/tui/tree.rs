@@ -229,10 +229,17 @@ impl Mirror {
 
     /// The row of ghost `k` under node `id`, if shown.
     pub fn ghost_row(&mut self, id: u32, k: usize) -> Option<usize> {
+        self.refresh();
+        self.built_ghost_row(id, k)
+    }
+
+    /// [`Mirror::ghost_row`] as the rows were last built (drawing reads the tree from `&App`,
+    /// after the layout step built them).
+    pub fn built_ghost_row(&self, id: u32, k: usize) -> Option<usize> {
         if !self.show_ghosts || k >= self.ghosts(id) || self.node(id).collapsed {
             return None;
         }
-        self.row_of(id).map(|r| r + 1 + k)
+        self.built_row_of(id).map(|r| r + 1 + k)
     }
 
     /// Is `id` the node where a call entered a new frame (the `→ f` row)?
@@ -312,6 +319,16 @@ impl Mirror {
     /// The row of a node, if visible.
     pub fn row_of(&mut self, id: u32) -> Option<usize> {
         self.refresh();
+        self.built_row_of(id)
+    }
+
+    /// The visible rows as last built ([`Mirror::rows`] rebuilds them if the tree changed).
+    pub fn built_rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// [`Mirror::row_of`] as the rows were last built.
+    pub fn built_row_of(&self, id: u32) -> Option<usize> {
         match self.row_of.get(id as usize) {
             Some(&r) if r != HIDDEN => Some(r as usize),
             _ => None,

@@ -29,29 +29,59 @@ pub const MIN_HEIGHT: u16 = 16;
 /// From this width on, all six panes are shown at once.
 pub const WIDE: u16 = 110;
 
-/// Draw the whole screen, in the terminal's colour depth.
+/// Draw the whole screen, in the terminal's colour depth: first the layout step ([`fit`]),
+/// the only part that changes the [`App`], then the panes, which draw from `&App`.
 pub fn draw(f: &mut Frame, app: &mut App) {
+    fit(app, f.area());
     draw_frame(f, app);
     super::color::fit_buffer(f.buffer_mut(), app.colors);
 }
 
-fn draw_frame(f: &mut Frame, app: &mut App) {
-    let area = f.area();
-    let base = Style::default().bg(app.palette.bg).fg(app.palette.fg);
-    f.buffer_mut().set_style(area, base);
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        app.areas = Areas::default();
-        return overlay::too_small(f, app, area);
-    }
-    let [main, status_area, hints_area] = Layout::vertical([
+/// The three rows of the screen: the panes, the status line, the hint line.
+fn rows(area: Rect) -> [Rect; 3] {
+    Layout::vertical([
         Constraint::Min(1),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
-    .areas(area);
+    .areas(area)
+}
+
+/// The layout step: where the panes go (kept for the mouse and page sizes), and each
+/// scroll (rows, columns, the overlays') made to fit what will be drawn: the selection
+/// and the code cursor in view, never past the end.
+pub fn fit(app: &mut App, area: Rect) {
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        app.areas = Areas::default();
+        return;
+    }
+    let [main, _, _] = rows(area);
     let panes = layout(main, app);
     app.areas.panes = panes.clone();
     for (pane, rect) in panes {
+        match pane {
+            Pane::Code => code::fit(app, rect),
+            Pane::Tree => tree::fit(app, rect),
+            p => details::fit(app, p, rect),
+        }
+    }
+    match &app.mode {
+        Mode::Help => overlay::fit_help(app, area),
+        Mode::Messages => overlay::fit_messages(app, area),
+        _ => {}
+    }
+    fold::fit(app, area);
+}
+
+fn draw_frame(f: &mut Frame, app: &App) {
+    let area = f.area();
+    let base = Style::default().bg(app.palette.bg).fg(app.palette.fg);
+    f.buffer_mut().set_style(area, base);
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        return overlay::too_small(f, app, area);
+    }
+    let [_, status_area, hints_area] = rows(area);
+    for &(pane, rect) in &app.areas.panes {
         match pane {
             Pane::Code => code::draw(f, app, rect),
             Pane::Tree => tree::draw(f, app, rect),

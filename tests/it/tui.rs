@@ -8,6 +8,7 @@ use super::util::symdbg as symdbg_bin;
 use symdbg::base::SourceMap;
 use symdbg::engine::Config;
 use symdbg::tui::harness::Harness;
+use symdbg::tui::keys;
 use symdbg::tui::Setup;
 
 /// Open `examples/NAME` in the harness on a `w`×`h` screen.
@@ -92,13 +93,72 @@ fn help_overlay_lists_every_key() {
         h.keys("j");
         pages.push_str(&h.screen());
     }
-    for (keys, what) in symdbg::tui::keys::KEYS {
-        assert!(pages.contains(keys), "help lacks {keys}:\n{pages}");
-        assert!(pages.contains(what), "help lacks {what}:\n{pages}");
+    // Each row of the key table is on a page: its keys, then its description (wrapped
+    // under itself; the help drops the README's backticks).
+    let pages = pages
+        .lines()
+        .map(|l| l.trim_matches(|c: char| c == '│' || c.is_whitespace()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let pages = words(&pages);
+    for row in symdbg::tui::keys::ROWS {
+        let shown = words(&format!("{} {}", row.label(), keys::plain(row.what)));
+        assert!(pages.contains(&shown), "help lacks {shown}:\n{pages}");
     }
     insta::assert_snapshot!("tui_help", screen);
     h.keys("x");
     assert!(!h.screen().contains("any key closes"));
+}
+
+/// `text` with every run of whitespace one space.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The README's key tables are the key table's rows (issue 24): the debugger's keys, then
+/// the breakpoint list's, each row's keys and description exactly as `tui::keys` has them,
+/// so the help, the hint line and the README cannot drift apart.
+#[test]
+fn readme_key_tables_are_the_keymap() {
+    use keys::Context;
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    // Every table whose header starts with `| keys`: its rows.
+    let mut tables: Vec<Vec<String>> = Vec::new();
+    let mut lines = readme.lines().peekable();
+    while let Some(line) = lines.next() {
+        if !line.starts_with("| keys") {
+            continue;
+        }
+        lines.next(); // |---|---|
+        let mut rows = Vec::new();
+        while let Some(row) = lines.next_if(|l| l.starts_with('|')) {
+            rows.push(row.to_string());
+        }
+        tables.push(rows);
+    }
+    let of = |keep: &dyn Fn(Context) -> bool| -> Vec<String> {
+        keys::ROWS
+            .iter()
+            .filter(|r| keep(r.context))
+            .map(|r| r.markdown())
+            .collect()
+    };
+    let want = vec![
+        of(&|c| c != Context::Breakpoints),
+        of(&|c| c == Context::Breakpoints),
+    ];
+    assert_eq!(tables.len(), want.len(), "README's key tables: {tables:#?}");
+    for (got, want) in tables.iter().zip(&want) {
+        for (k, (g, w)) in got.iter().zip(want).enumerate() {
+            assert_eq!(g, w, "README key table row {}", k + 1);
+        }
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "README key table: {got:#?}\nwant {want:#?}"
+        );
+    }
 }
 
 #[test]

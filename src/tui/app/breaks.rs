@@ -14,11 +14,12 @@
 //! condition can hold on the node's path (`Session::condition_at`). The worker checks the
 //! condition when it is set (`Cmd::CheckCondition`) and the list shows an error.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Mode, Pane, PromptKind};
 use crate::base::ExcClass;
 use crate::session::ExcStop;
+use crate::tui::keys::{lookup, Action, Context};
 use crate::tui::protocol::Cmd;
 
 /// A breakpoint's condition.
@@ -272,20 +273,17 @@ impl App {
         c.error = error;
     }
 
-    /// Keys in the breakpoint list (`B`): j/k move, Space/Enter enable or disable, c sets
-    /// the condition, d deletes, x toggles the exception breakpoint, anything else closes
-    /// it.
+    /// Keys in the breakpoint list (`B`, the table's `Context::Breakpoints` rows); a key
+    /// the list does not bind closes it.
     pub(super) fn breaks_key(&mut self, key: KeyEvent) {
         let lines: Vec<usize> = self.breakpoints.keys().copied().collect();
         let n = lines.len();
-        match key.code {
-            KeyCode::Char('j') | KeyCode::Down => {
+        match lookup(Context::Breakpoints, &key) {
+            Some(Action::ListDown) => {
                 self.breaks_cursor = (self.breaks_cursor + 1).min(n.saturating_sub(1))
             }
-            KeyCode::Char('k') | KeyCode::Up => {
-                self.breaks_cursor = self.breaks_cursor.saturating_sub(1)
-            }
-            KeyCode::Char(' ') | KeyCode::Enter => {
+            Some(Action::ListUp) => self.breaks_cursor = self.breaks_cursor.saturating_sub(1),
+            Some(Action::ListToggle) => {
                 if let Some(l) = lines.get(self.breaks_cursor) {
                     if let Some(on) = self.breakpoints.get_mut(l) {
                         *on = !*on;
@@ -293,7 +291,7 @@ impl App {
                     self.search = None;
                 }
             }
-            KeyCode::Char('c') => {
+            Some(Action::ListCondition) => {
                 if let Some(&l) = lines.get(self.breaks_cursor) {
                     let text = self
                         .conditions
@@ -302,7 +300,7 @@ impl App {
                     self.mode = Mode::Prompt(PromptKind::Condition(l), text);
                 }
             }
-            KeyCode::Char('d') | KeyCode::Delete => {
+            Some(Action::ListDelete) => {
                 if let Some(l) = lines.get(self.breaks_cursor) {
                     self.breakpoints.remove(l);
                     self.conditions.remove(l);
@@ -310,7 +308,7 @@ impl App {
                     self.search = None;
                 }
             }
-            KeyCode::Char('x') => self.toggle_exception_break(),
+            Some(Action::ExcBreak) => self.toggle_exception_break(),
             _ => self.mode = Mode::Normal,
         }
     }

@@ -2,24 +2,10 @@
 //! (deep prefixes, long conditions) and the code pane's lines. Each pane keeps its own
 //! column; drawing clamps it to the longest row on screen.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
 use super::{App, Pane};
 
 /// Columns one key press scrolls.
 pub const STEP: usize = 8;
-
-/// How far a key scrolls sideways (`None`: not a scrolling key).
-pub fn sideways(key: &KeyEvent) -> Option<isize> {
-    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
-    match key.code {
-        KeyCode::Char('<') => Some(-(STEP as isize)),
-        KeyCode::Char('>') => Some(STEP as isize),
-        KeyCode::Left if shift => Some(-(STEP as isize)),
-        KeyCode::Right if shift => Some(STEP as isize),
-        _ => None,
-    }
-}
 
 impl App {
     /// The pane sideways keys scroll: the code pane when it has the focus, else the tree.

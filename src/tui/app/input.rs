@@ -1,7 +1,7 @@
 //! Keys and mouse → actions on the [`App`].
 
 use ratatui::crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+    KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Position;
 
@@ -11,6 +11,7 @@ use crate::base::escape::is_printable;
 /// A search prompt takes at most this many characters from a paste.
 const PASTE_MAX: usize = 256;
 use crate::engine::LoopMode;
+use crate::tui::keys::{lookup, Action, Context};
 use crate::tui::protocol::{Cmd, Kind};
 
 impl App {
@@ -25,8 +26,8 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return;
         }
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && matches!(key.code, KeyCode::Char('c')) {
+        // (Ctrl-C quits whatever is open)
+        if lookup(Context::Any, &key) == Some(Action::Quit) {
             self.quit = true;
             return;
         }
@@ -74,54 +75,36 @@ impl App {
             Mode::Messages => return self.log_key(key),
             Mode::Normal => {}
         }
-        // Sideways scrolling only moves the view: never queued behind the worker.
-        if let Some(by) = super::hscroll::sideways(&key) {
-            return self.scroll_sideways(by);
+        if let Some(action) = lookup(Context::Normal, &key) {
+            self.act(action);
         }
+    }
+
+    /// Do what a key of the normal mode's table does.
+    fn act(&mut self, action: Action) {
         // While the worker is busy, a key that needs it is dropped with a word (never
         // queued: a save, reload or test write must not run later by surprise); moving
         // around, panes, search and breakpoints keep working.
-        if self.busy.is_some() && needs_worker(&key) {
+        if self.busy.is_some() && action.needs_worker() {
             self.message = BUSY.to_string();
             return;
         }
         // Moving around forgets the last message (a move that has news sets a new one).
-        if matches!(
-            key.code,
-            KeyCode::Char('j' | 'k' | 'h' | 'l' | 'g' | 'G')
-                | KeyCode::Up
-                | KeyCode::Down
-                | KeyCode::Left
-                | KeyCode::Right
-                | KeyCode::PageUp
-                | KeyCode::PageDown
-                | KeyCode::Home
-                | KeyCode::End
-        ) {
+        if action.is_move() {
             self.message.clear();
         }
         // A ghost row (a pruned branch) is not a node: nothing to step, run or model there.
-        if self.focus == Pane::Tree
-            && self.selected_ghost().is_some()
-            && matches!(
-                key.code,
-                KeyCode::Char(
-                    's' | 'u' | 'n' | 'f' | 'c' | 'r' | 'C' | 'm' | 'R' | 'T' | 'l' | 'F' | '='
-                ) | KeyCode::Char('H')
-                    | KeyCode::Enter
-                    | KeyCode::Right
-            )
-        {
+        if action.needs_node() && self.focus == Pane::Tree && self.selected_ghost().is_some() {
             self.message = "a pruned branch: w explains it".to_string();
             return;
         }
-        match key.code {
-            KeyCode::Char('q') => self.quit = true,
-            KeyCode::Char('?') => {
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => {
                 self.mode = Mode::Help;
                 self.help_scroll = 0;
             }
-            KeyCode::Esc => {
+            Action::Interrupt => {
                 // (an evaluation the solver is slow on is interrupted too)
                 if self.busy.is_some() || self.watch.has_pending() {
                     self.interrupt();
@@ -129,82 +112,88 @@ impl App {
                     self.message.clear();
                 }
             }
-            KeyCode::Tab => self.cycle_focus(1),
-            // pudb's habit: a number focuses a pane (1 code, 2 tree, 3 path, 4 store, 5
-            // call stack, 6 model).
-            KeyCode::Char(c @ '1'..='6') => {
-                let pane = Pane::ALL[c as usize - '1' as usize];
+            Action::FocusNext => self.cycle_focus(1),
+            Action::FocusPrev => self.cycle_focus(Pane::ALL.len() - 1),
+            // pudb's habit: a number focuses a pane.
+            Action::Focus(pane) => {
                 self.focus_pane(pane);
                 self.message = format!("focus: {}", pane.title());
             }
-            KeyCode::BackTab => self.cycle_focus(Pane::ALL.len() - 1),
-            KeyCode::Char('j') | KeyCode::Down => self.move_by(1),
-            KeyCode::Char('k') | KeyCode::Up => self.move_by(-1),
-            KeyCode::PageDown => self.move_by(self.page() as isize),
-            KeyCode::PageUp => self.move_by(-(self.page() as isize)),
-            KeyCode::Char('g') | KeyCode::Home => self.move_by(isize::MIN / 2),
-            KeyCode::Char('G') | KeyCode::End => self.move_by(isize::MAX / 2),
-            KeyCode::Char('h') | KeyCode::Left => self.collapse_or_parent(),
-            KeyCode::Char('l') | KeyCode::Right => self.expand_or_child(),
-            KeyCode::Char('z') => self.toggle_all_frames(),
-            KeyCode::Char('s') | KeyCode::Enter => self.step(LoopMode::Invariant),
-            KeyCode::Char('u') => {
+            Action::Down => self.move_by(1),
+            Action::Up => self.move_by(-1),
+            Action::PageDown => self.move_by(self.page() as isize),
+            Action::PageUp => self.move_by(-(self.page() as isize)),
+            Action::First => self.move_by(isize::MIN / 2),
+            Action::Last => self.move_by(isize::MAX / 2),
+            Action::CollapseOrParent => self.collapse_or_parent(),
+            Action::ExpandOrChild => self.expand_or_child(),
+            Action::ToggleFrames => self.toggle_all_frames(),
+            // Sideways scrolling only moves the view: never queued behind the worker.
+            Action::ScrollLeft => self.scroll_sideways(-(super::hscroll::STEP as isize)),
+            Action::ScrollRight => self.scroll_sideways(super::hscroll::STEP as isize),
+            Action::Step => self.step(LoopMode::Invariant),
+            Action::Unroll => {
                 if self.tree.node(self.selected).info.loop_choice {
                     self.step(LoopMode::UnrollOnce);
                 } else {
                     self.message = "u unrolls at an annotated loop only".to_string();
                 }
             }
-            KeyCode::Char('n') => self.work("step over", Cmd::StepOver(self.selected)),
-            KeyCode::Char('f') => self.work("finish frame", Cmd::Finish(self.selected)),
-            KeyCode::Char('c') => self.resume_key(),
-            KeyCode::Char('r') => self.run_key(),
-            KeyCode::Char('C') => self.work("run", Cmd::Run(self.selected)),
-            KeyCode::Char('B') => {
+            Action::StepOver => self.work("step over", Cmd::StepOver(self.selected)),
+            Action::Finish => self.work("finish frame", Cmd::Finish(self.selected)),
+            Action::Continue => self.resume_key(),
+            Action::Run => self.run_key(),
+            Action::RunAll => self.work("run", Cmd::Run(self.selected)),
+            Action::RunToCursor => self.run_to_cursor(),
+            Action::BreakList => {
                 self.mode = Mode::Breakpoints;
                 self.breaks_cursor = 0;
             }
-            KeyCode::Char('x') => self.toggle_exception_break(),
-            KeyCode::Char('X') => self.mode = Mode::Prompt(PromptKind::Exception, String::new()),
-            KeyCode::Char(':') => self.mode = Mode::Prompt(PromptKind::Evaluate, String::new()),
-            KeyCode::Char('W') => self.mode = Mode::Prompt(PromptKind::Watch, String::new()),
-            KeyCode::Char('m') => {
+            Action::ExcBreak => self.toggle_exception_break(),
+            Action::ExcClass => self.mode = Mode::Prompt(PromptKind::Exception, String::new()),
+            Action::Evaluate => self.mode = Mode::Prompt(PromptKind::Evaluate, String::new()),
+            Action::Watch => self.mode = Mode::Prompt(PromptKind::Watch, String::new()),
+            Action::BreakAt => self.mode = Mode::Prompt(PromptKind::BreakAt, String::new()),
+            Action::Model => {
                 // (the model pane again, not the replay that replaced it)
                 self.replays.remove(&self.selected);
                 self.request(Cmd::Model(self.selected));
                 self.show_detail(Pane::Model);
             }
-            KeyCode::Char('R') => {
+            Action::Replay => {
                 self.request(Cmd::Replay(self.selected));
                 self.show_detail(Pane::Model);
             }
-            KeyCode::Char('T') => self.work("write tests", Cmd::Tests(self.selected)),
-            KeyCode::Char('b') => self.break_key(),
-            KeyCode::Char('e') => self.next_exception(true),
-            KeyCode::Char('E') => self.next_exception(false),
-            KeyCode::Char('/') => self.mode = Mode::Search(String::new()),
-            KeyCode::Char('N') => match self.last_search.clone() {
+            Action::Tests => self.work("write tests", Cmd::Tests(self.selected)),
+            Action::ToggleBreak => self.break_key(),
+            Action::NextException => self.next_exception(true),
+            Action::PrevException => self.next_exception(false),
+            Action::Search => self.mode = Mode::Search(String::new()),
+            Action::PrevMatch => match self.last_search.clone() {
                 Some(s) => self.search(&s, false),
                 None => self.message = "no search yet: / starts one".to_string(),
             },
-            KeyCode::Char('t') => self.next_theme(),
-            KeyCode::Char('p') => self.toggle_pruned(),
-            KeyCode::Char('w') => self.why(),
-            KeyCode::Char('a') => self.assume_key(),
-            KeyCode::Char('A') => self.unassume_key(),
-            KeyCode::Char('L') => self.reload_key(),
-            KeyCode::Char('S') => self.save_key(),
-            KeyCode::Char('F') => self.refold_key(),
-            KeyCode::Char('=') => self.instantiate_key(),
-            KeyCode::Char('M') => self.open_log(),
-            KeyCode::Char('+') => self.mode = Mode::Prompt(PromptKind::BreakAt, String::new()),
-            KeyCode::Char('H') => self.run_to_cursor(),
-            KeyCode::Char('!') => self.toggle_catch(),
+            Action::Theme => self.next_theme(),
+            Action::Pruned => self.toggle_pruned(),
+            Action::Why => self.why(),
+            Action::Assume => self.assume_key(),
+            Action::Unassume => self.unassume_key(),
+            Action::Reload => self.reload_key(),
+            Action::Save => self.save_key(),
+            Action::Fold => self.refold_key(),
+            Action::Instantiate => self.instantiate_key(),
+            Action::Messages => self.open_log(),
+            Action::Catch => self.toggle_catch(),
             // gdb's `up`/`down` (pudb's u/d), in any pane: the frame the store, `:` and
             // the watches read; the call stack pane marks it.
-            KeyCode::Char('U') => self.move_frame(1),
-            KeyCode::Char('D') => self.move_frame(-1),
-            _ => {}
+            Action::FrameUp => self.move_frame(1),
+            Action::FrameDown => self.move_frame(-1),
+            // (the breakpoint list's keys: `App::breaks_key`)
+            Action::ListDown
+            | Action::ListUp
+            | Action::ListToggle
+            | Action::ListCondition
+            | Action::ListDelete => {}
         }
     }
 
@@ -343,34 +332,4 @@ impl App {
         }
         self.send_work(what, cmd);
     }
-}
-
-/// Does `key` (in the normal mode) ask the worker for work: a step or run, a model, a
-/// replay, tests, an explanation, an evaluation, a precondition, reload, save or a fold?
-fn needs_worker(key: &KeyEvent) -> bool {
-    matches!(
-        key.code,
-        KeyCode::Enter
-            | KeyCode::Char(
-                's' | 'u'
-                    | 'n'
-                    | 'f'
-                    | 'c'
-                    | 'r'
-                    | 'C'
-                    | 'm'
-                    | 'R'
-                    | 'T'
-                    | 'w'
-                    | 'a'
-                    | 'A'
-                    | ':'
-                    | 'W'
-                    | 'L'
-                    | 'S'
-                    | 'F'
-                    | '='
-                    | 'H'
-            )
-    )
 }

@@ -52,6 +52,15 @@ impl App {
         }
     }
 
+    /// [`App::selected_row`] in the tree's rows as last built (drawing, after the layout
+    /// step built them).
+    pub fn built_selected_row(&self) -> Option<usize> {
+        match self.selected_ghost() {
+            Some(k) => self.tree.built_ghost_row(self.selected, k),
+            None => self.tree.built_row_of(self.selected),
+        }
+    }
+
     /// `w`: explain the selected ghost row's pruned branch, the selected infeasible or
     /// unknown leaf, or the next pruned branch of the selected node (each `w` moves on to
     /// the next one; this shows the ghost rows as `p` does). Runs on the worker; Esc

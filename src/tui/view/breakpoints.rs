@@ -11,7 +11,7 @@ use crate::base::escape::escape_text;
 use crate::session::ExcStop;
 use crate::tui::app::App;
 
-pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
+pub(super) fn draw(f: &mut Frame, app: &App, area: Rect) {
     let p = app.palette;
     let mut lines = Vec::new();
     let digits = app.line_count().to_string().len();
@@ -73,8 +73,13 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
             " caught (!): {which} where a handler catches it"
         )));
     }
+    // (the hint line's words, from the key table)
+    let hints: Vec<String> = super::status::breaks_hints()
+        .into_iter()
+        .map(|(k, word)| format!("{k} {word}"))
+        .collect();
     lines.push(Line::styled(
-        " j k move · Space enable/disable · c condition · d delete · x exceptions · other keys close",
+        format!(" {} · other keys close", hints.join(" · ")),
         Style::default().fg(p.dim),
     ));
     let widest = lines.iter().map(|l| l.width()).max().unwrap_or(0) as u16;

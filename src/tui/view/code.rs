@@ -12,11 +12,10 @@ use super::{block, follow};
 use crate::base::escape::escape_text;
 use crate::tui::app::{App, Pane};
 
-pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
-    let title = format!(" code: {} ", app.source.name);
-    let b = block(app, Pane::Code, title);
-    let inner = b.inner(rect);
-    f.render_widget(b, rect);
+/// The layout step: the code cursor's line in view, the sideways scroll never past the
+/// longest line on screen, the gutter's width (for clicks).
+pub(super) fn fit(app: &mut App, rect: Rect) {
+    let inner = block(app, Pane::Code, String::new()).inner(rect);
     let height = inner.height as usize;
     let lines = app.line_count();
     let scroll = follow(app.scroll_of(Pane::Code), app.code_cursor - 1, height);
@@ -24,9 +23,6 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     app.scroll.insert(Pane::Code, scroll);
     let digits = lines.to_string().len();
     app.areas.gutter = (digits + 3) as u16;
-    let p = app.palette;
-    let current = app.marked_line();
-    let focused = app.focus == Pane::Code;
     // Sideways: never past the longest line (its text, after the gutter).
     let room = (inner.width as usize).saturating_sub(digits + 3);
     let longest = (scroll + 1..=lines)
@@ -42,6 +38,21 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
         .hscroll_of(Pane::Code)
         .min(longest.saturating_sub(room.saturating_sub(1)));
     app.hscroll.insert(Pane::Code, h);
+}
+
+pub(super) fn draw(f: &mut Frame, app: &App, rect: Rect) {
+    let title = format!(" code: {} ", app.source.name);
+    let b = block(app, Pane::Code, title);
+    let inner = b.inner(rect);
+    f.render_widget(b, rect);
+    let height = inner.height as usize;
+    let lines = app.line_count();
+    let scroll = app.scroll_of(Pane::Code);
+    let digits = lines.to_string().len();
+    let p = app.palette;
+    let current = app.marked_line();
+    let focused = app.focus == Pane::Code;
+    let h = app.hscroll_of(Pane::Code);
     let mut out = Vec::with_capacity(height);
     for line in (scroll + 1..=lines).take(height) {
         let bp = app.breakpoints.get(&line).copied();

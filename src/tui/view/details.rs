@@ -12,7 +12,32 @@ use super::{block, clip};
 use crate::tui::app::{App, Pane};
 use crate::tui::protocol::{Kind, Outcome};
 
-pub(super) fn draw(f: &mut Frame, app: &mut App, pane: Pane, rect: Rect) {
+/// The layout step: the pane's scroll never past its last line.
+pub(super) fn fit(app: &mut App, pane: Pane, rect: Rect) {
+    let inner = block(app, pane, String::new()).inner(rect);
+    let max = lines(app, pane, inner.width as usize)
+        .len()
+        .saturating_sub(1);
+    let scroll = app.scroll_of(pane).min(max);
+    app.scroll.insert(pane, scroll);
+}
+
+/// The pane's lines, all of them (`width`: the pane's, for the store's table).
+fn lines(app: &App, pane: Pane, width: usize) -> Vec<Line<'static>> {
+    let id = app.selected;
+    match pane {
+        Pane::Path => path(app, id),
+        Pane::Store => {
+            let mut lines = store(app, id, width);
+            lines.extend(super::watch::lines(app));
+            lines
+        }
+        Pane::Stack => stack(app, id),
+        _ => model(app, id),
+    }
+}
+
+pub(super) fn draw(f: &mut Frame, app: &App, pane: Pane, rect: Rect) {
     let id = app.selected;
     // In a narrow terminal the detail panes share this slot: say how to reach the others.
     let others: Vec<&str> = [Pane::Path, Pane::Store, Pane::Stack, Pane::Model]
@@ -32,19 +57,8 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, pane: Pane, rect: Rect) {
     let b = block(app, pane, title);
     let inner = b.inner(rect);
     f.render_widget(b, rect);
-    let lines = match pane {
-        Pane::Path => path(app, id),
-        Pane::Store => {
-            let mut lines = store(app, id, inner.width as usize);
-            lines.extend(super::watch::lines(app));
-            lines
-        }
-        Pane::Stack => stack(app, id),
-        _ => model(app, id),
-    };
-    let max = lines.len().saturating_sub(1);
-    let scroll = app.scroll_of(pane).min(max);
-    app.scroll.insert(pane, scroll);
+    let lines = lines(app, pane, inner.width as usize);
+    let scroll = app.scroll_of(pane);
     let visible: Vec<Line> = lines
         .into_iter()
         .skip(scroll)

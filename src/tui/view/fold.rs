@@ -8,10 +8,32 @@ use ratatui::Frame;
 
 use crate::tui::app::App;
 
-pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
-    let Some(info) = &app.fold.shown else {
+/// The layout step: the overlay's scroll never past its end.
+pub(super) fn fit(app: &mut App, area: Rect) {
+    if let Some((lines, rect)) = lines(app, area) {
+        let max_scroll = super::overlay::max_scroll(&lines, rect);
+        app.fold.scroll = app.fold.scroll.min(max_scroll);
+    }
+}
+
+pub(super) fn draw(f: &mut Frame, app: &App, area: Rect) {
+    let (Some(info), Some((lines, rect))) = (&app.fold.shown, lines(app, area)) else {
         return;
     };
+    let max_scroll = super::overlay::max_scroll(&lines, rect);
+    let title = format!(
+        " node {} with {} = {} — {}any other key closes ",
+        info.node,
+        info.kappa,
+        info.value,
+        if max_scroll > 0 { "j/k scroll, " } else { "" }
+    );
+    super::overlay::scrolled_box(f, app, rect, title, lines, app.fold.scroll);
+}
+
+/// The overlay's lines and where it goes in `area` (`None`: not shown).
+fn lines(app: &App, area: Rect) -> Option<(Vec<Line<'static>>, Rect)> {
+    let info = app.fold.shown.as_ref()?;
     let p = app.palette;
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let verdict_color = match info.feasible {
@@ -60,15 +82,5 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
         .min(area.height.saturating_sub(4).max(5))
         .min(area.height);
     let rect = super::overlay::centred(area, w, h);
-    let max_scroll = super::overlay::max_scroll(&lines, rect);
-    app.fold.scroll = app.fold.scroll.min(max_scroll);
-    let title = format!(
-        " node {} with {} = {} — {}any other key closes ",
-        info.node,
-        info.kappa,
-        info.value,
-        if max_scroll > 0 { "j/k scroll, " } else { "" }
-    );
-    let scroll = app.fold.scroll;
-    super::overlay::scrolled_box(f, app, rect, title, lines, scroll);
+    Some((lines, rect))
 }

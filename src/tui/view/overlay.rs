@@ -1,4 +1,4 @@
-//! Overlays: the help (every key, from `tui::keys`), the message log (`M`) and the
+//! Overlays: the help (every row of the key table, `tui::keys`), the message log (`M`) and the
 //! too-small-terminal message.
 
 use ratatui::layout::{Alignment, Rect};
@@ -9,11 +9,17 @@ use ratatui::Frame;
 
 use super::{MIN_HEIGHT, MIN_WIDTH};
 use crate::tui::app::App;
-use crate::tui::keys::KEYS;
+use crate::tui::keys::{self, Action, Context, ROWS};
 
-pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
+/// The help's lines (the key table's rows, descriptions wrapped under themselves) and
+/// where it goes in `area`.
+fn help_lines(app: &App, area: Rect) -> (Vec<Line<'static>>, Rect) {
     let p = app.palette;
-    let key_w = KEYS
+    let rows: Vec<(String, String)> = ROWS
+        .iter()
+        .map(|r| (r.label(), keys::plain(r.what)))
+        .collect();
+    let key_w = rows
         .iter()
         .map(|(k, _)| k.chars().count())
         .max()
@@ -38,7 +44,7 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
     let widest = lines
         .iter()
         .map(|l| l.width())
-        .chain(KEYS.iter().map(|(_, what)| indent + what.chars().count()))
+        .chain(rows.iter().map(|(_, what)| indent + what.chars().count()))
         .max()
         .unwrap_or(0);
     let w = (widest as u16 + 4).min(area.width);
@@ -46,9 +52,20 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
     let room = (w.saturating_sub(2) as usize)
         .saturating_sub(indent)
         .max(10);
-    for (k, what) in KEYS {
+    let list = keys::key_of(Context::Normal, Action::BreakList).unwrap_or_default();
+    let mut context = Context::Normal;
+    for (row, (k, what)) in ROWS.iter().zip(&rows) {
+        // (the breakpoint list's rows come last, under a heading)
+        if row.context == Context::Breakpoints && context != Context::Breakpoints {
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(
+                format!("In the breakpoint list ({list}; any other key closes it):"),
+                Style::default().add_modifier(Modifier::BOLD),
+            ));
+        }
+        context = row.context;
         for (n, part) in wrap_words(what, room).into_iter().enumerate() {
-            let key = if n == 0 { *k } else { "" };
+            let key = if n == 0 { k.as_str() } else { "" };
             lines.push(Line::from(vec![
                 Span::styled(
                     format!("  {key:<key_w$}  "),
@@ -59,10 +76,19 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
         }
     }
     let h = (lines.len() as u16 + 2).min(area.height);
-    let rect = centred(area, w, h);
-    // A terminal too short for the whole help scrolls it (the title says how).
+    (lines, centred(area, w, h))
+}
+
+/// The layout step for the help: how far it can scroll (a terminal too short for it).
+pub(super) fn fit_help(app: &mut App, area: Rect) {
+    let (lines, rect) = help_lines(app, area);
     app.help_max_scroll = max_scroll(&lines, rect);
     app.help_scroll = app.help_scroll.min(app.help_max_scroll);
+}
+
+pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
+    let (lines, rect) = help_lines(app, area);
+    // A terminal too short for the whole help scrolls it (the title says how).
     let title = if app.help_max_scroll == 0 {
         " help — any key closes ".to_string()
     } else {
@@ -72,8 +98,8 @@ pub(super) fn help(f: &mut Frame, app: &mut App, area: Rect) {
     scrolled_box(f, app, rect, title, lines, app.help_scroll);
 }
 
-/// The message log (`M`): the session's messages, newest first, each wrapped whole.
-pub(super) fn messages(f: &mut Frame, app: &mut App, area: Rect) {
+/// The message log's lines (newest first, each wrapped whole) and where it goes.
+fn log_lines(app: &App, area: Rect) -> (Vec<Line<'static>>, Rect) {
     let p = app.palette;
     let mut lines = Vec::new();
     for (k, m) in app.log.newest_first().enumerate() {
@@ -96,9 +122,19 @@ pub(super) fn messages(f: &mut Frame, app: &mut App, area: Rect) {
     }
     let w = area.width.saturating_sub(4).max(10);
     let h = area.height.saturating_sub(4).max(3);
-    let rect = centred(area, w, h);
+    (lines, centred(area, w, h))
+}
+
+/// The layout step for the message log: how far it can scroll.
+pub(super) fn fit_messages(app: &mut App, area: Rect) {
+    let (lines, rect) = log_lines(app, area);
     app.log.max_scroll = max_scroll(&lines, rect);
     app.log.scroll = app.log.scroll.min(app.log.max_scroll);
+}
+
+/// The message log (`M`): the session's messages, newest first, each wrapped whole.
+pub(super) fn messages(f: &mut Frame, app: &App, area: Rect) {
+    let (lines, rect) = log_lines(app, area);
     let n = app.log.entries.len();
     let title = if app.log.max_scroll == 0 {
         format!(" messages ({n}), newest first — any key closes ")
@@ -108,8 +144,7 @@ pub(super) fn messages(f: &mut Frame, app: &mut App, area: Rect) {
             " messages ({n}), newest first — j/k scroll ({below} more below), other keys close "
         )
     };
-    let scroll = app.log.scroll;
-    scrolled_box(f, app, rect, title, lines, scroll);
+    scrolled_box(f, app, rect, title, lines, app.log.scroll);
 }
 
 /// A `w`×`h` rectangle in the middle of `area`.

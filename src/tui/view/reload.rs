@@ -9,7 +9,7 @@ use ratatui::Frame;
 use crate::base::escape::escape_text;
 use crate::tui::app::App;
 
-pub(super) fn errors(f: &mut Frame, app: &mut App, area: Rect) {
+pub(super) fn errors(f: &mut Frame, app: &App, area: Rect) {
     let p = app.palette;
     let lines: Vec<Line> = app
         .reload

@@ -1,4 +1,5 @@
-//! The status line (node, depth, counts, solver, message or progress) and the key hints.
+//! The status line (node, depth, counts, solver, message or progress) and the key hints
+//! (from the key table, `tui::keys`).
 
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -9,6 +10,7 @@ use ratatui::Frame;
 use super::clip;
 use crate::diagnostics::count;
 use crate::tui::app::{App, Mode};
+use crate::tui::keys::{self, Action, Context, BREAKS_HINTS, HINTS};
 
 /// Ends a message the status line cuts short.
 const MORE: &str = " M: whole message ";
@@ -113,7 +115,7 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
 
 pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
     let p = app.palette;
-    let pairs: Vec<(&str, &str)> = match &app.mode {
+    let pairs: Vec<(String, &str)> = match &app.mode {
         Mode::Search(text) => {
             let line = Line::from(vec![
                 Span::styled(format!("/{text}"), Style::default().fg(p.accent)),
@@ -136,43 +138,33 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             ]);
             return f.render_widget(Paragraph::new(line), rect);
         }
-        Mode::Breakpoints => vec![
-            ("j k", "move"),
-            ("Space", "enable/disable"),
-            ("c", "condition"),
-            ("d", "delete"),
-            ("x", "exceptions"),
+        Mode::Breakpoints => breaks_hints(),
+        Mode::Help => vec![
+            ("j k".into(), "scroll"),
+            ("any other key".into(), "close help"),
         ],
-        Mode::Help => vec![("j k", "scroll"), ("any other key", "close help")],
-        Mode::Errors | Mode::Messages => vec![("j k", "scroll"), ("any other key", "close")],
+        Mode::Errors | Mode::Messages => {
+            vec![("j k".into(), "scroll"), ("any other key".into(), "close")]
+        }
         Mode::Normal => {
             let at_loop = app
                 .tree
                 .get(app.selected)
                 .is_some_and(|n| n.info.loop_choice && app.tree.is_open(app.selected));
-            // Help and quit first: they must show in the narrowest terminal.
-            let mut v = vec![("?", "help"), ("q", "quit")];
-            if at_loop {
-                // (short: with them, r e m R still fit 80 columns)
-                v.extend([("s", "invariant"), ("u", "unroll")]);
-            } else {
-                v.push(("s", "step"));
-            }
-            // The bug-finding recipe (r e m R) before the other moves, so an 80-column
-            // terminal shows it.
-            v.extend([
-                ("r", "run"),
-                ("e", "exception"),
-                ("m", "model"),
-                ("R", "replay"),
-                ("n", "over"),
-                ("f", "finish"),
-                ("c", "continue"),
-                ("b", "break"),
-                ("/", "search"),
-                ("Tab", "pane"),
-            ]);
-            v
+            // The key table's hints, in their order; `u` only at a loop, where `s` applies
+            // the invariant (short words: with them, r e m R still fit 80 columns).
+            HINTS
+                .iter()
+                .filter(|(actions, _)| at_loop || actions != &[Action::Unroll])
+                .map(|&(actions, word)| {
+                    let word = if at_loop && actions == [Action::Step] {
+                        "invariant"
+                    } else {
+                        word
+                    };
+                    keys::hint(Context::Normal, actions, word)
+                })
+                .collect()
         }
     };
     let mut spans = vec![Span::raw(" ")];
@@ -193,4 +185,12 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
         ));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), rect);
+}
+
+/// The breakpoint list's hints, from the key table (`j k move`, …).
+pub(super) fn breaks_hints() -> Vec<(String, &'static str)> {
+    BREAKS_HINTS
+        .iter()
+        .map(|&(actions, word)| keys::hint(Context::Breakpoints, actions, word))
+        .collect()
 }

@@ -24,8 +24,28 @@ use crate::tui::protocol::{Kind, Outcome};
 use crate::tui::theme::Palette;
 use crate::tui::tree::RowKind;
 
-pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
+/// The layout step: the selected row in view, the sideways scroll never past the
+/// longest row on screen.
+pub(super) fn fit(app: &mut App, rect: Rect) {
+    let inner = block(app, Pane::Tree, String::new()).inner(rect);
+    let height = inner.height as usize;
     let total = app.tree.rows().len();
+    let sel_row = app.selected_row().unwrap_or(0);
+    let scroll = follow(app.scroll_of(Pane::Tree), sel_row, height);
+    let scroll = scroll.min(total.saturating_sub(height));
+    app.scroll.insert(Pane::Tree, scroll);
+    let h = app.hscroll_of(Pane::Tree);
+    let width = inner.width as usize;
+    let longest = rows(app, scroll, height, width, h)
+        .iter()
+        .map(|(s, _)| spans_len(s))
+        .max()
+        .unwrap_or(0);
+    let h = h.min(longest.saturating_sub(width.saturating_sub(1)));
+    app.hscroll.insert(Pane::Tree, h);
+}
+
+pub(super) fn draw(f: &mut Frame, app: &App, rect: Rect) {
     let h = app.hscroll_of(Pane::Tree);
     let title = format!(
         " tree: {}{} ",
@@ -41,15 +61,41 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
     f.render_widget(b, rect);
     let height = inner.height as usize;
     let width = inner.width as usize;
-    let sel_row = app.selected_row().unwrap_or(0);
-    let scroll = follow(app.scroll_of(Pane::Tree), sel_row, height);
-    let scroll = scroll.min(total.saturating_sub(height));
-    app.scroll.insert(Pane::Tree, scroll);
+    let p = app.palette;
+    let rows = rows(app, app.scroll_of(Pane::Tree), height, width, h);
+    let mut out = Vec::with_capacity(height);
+    for (spans, selected) in rows {
+        let spans = shift_spans(spans, h, Style::default().fg(p.border));
+        let len = spans_len(&spans);
+        let mut line = Line::from(clip_spans(spans, width, len));
+        if selected {
+            line = line.style(
+                Style::default()
+                    .bg(p.selection)
+                    .add_modifier(Modifier::BOLD),
+            );
+        }
+        out.push(line);
+    }
+    f.render_widget(Paragraph::new(out), inner);
+}
+
+/// The spans of the rows on screen (from row `scroll`, `height` of them; `h`: the
+/// sideways scroll), each with whether it is the selected one.
+fn rows(
+    app: &App,
+    scroll: usize,
+    height: usize,
+    width: usize,
+    h: usize,
+) -> Vec<(Vec<Span<'static>>, bool)> {
+    let total = app.tree.built_rows().len();
+    let sel_row = app.built_selected_row().unwrap_or(0);
     let p = app.palette;
     let end = (scroll + height).min(total);
     let mut rows = Vec::with_capacity(height);
     for r in scroll..end {
-        let row = app.tree.rows()[r].clone();
+        let row = app.tree.built_rows()[r].clone();
         // (scrolled sideways: the prefix keeps as many more columns)
         let prefix = row.prefix(width / 2 + h);
         let mut spans = vec![Span::styled(prefix, Style::default().fg(p.border))];
@@ -142,25 +188,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, rect: Rect) {
         let selected = r == sel_row && matches!(row.kind, RowKind::Node(_) | RowKind::Ghost { .. });
         rows.push((spans, selected));
     }
-    // Sideways: never past the longest row on screen.
-    let longest = rows.iter().map(|(s, _)| spans_len(s)).max().unwrap_or(0);
-    let h = h.min(longest.saturating_sub(width.saturating_sub(1)));
-    app.hscroll.insert(Pane::Tree, h);
-    let mut out = Vec::with_capacity(height);
-    for (spans, selected) in rows {
-        let spans = shift_spans(spans, h, Style::default().fg(p.border));
-        let len = spans_len(&spans);
-        let mut line = Line::from(clip_spans(spans, width, len));
-        if selected {
-            line = line.style(
-                Style::default()
-                    .bg(p.selection)
-                    .add_modifier(Modifier::BOLD),
-            );
-        }
-        out.push(line);
-    }
-    f.render_widget(Paragraph::new(out), inner);
+    rows
 }
 
 fn spans_len(spans: &[Span<'_>]) -> usize {
