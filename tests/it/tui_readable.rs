@@ -205,3 +205,20 @@ fn a_conjunct_that_adds_nothing_is_greyed_in_the_path_pane() {
     assert_eq!(fg_of("L3 1 < len(t)"), dim);
     assert_ne!(fg_of("L2 len(t) > 2"), dim);
 }
+
+/// Issue 24 (panes draw from `&App`): the tree's title names the column its rows are drawn
+/// from, also after presses past the longest row (the layout step clamps the column before
+/// anything is drawn; the title used to show the column before the clamp).
+#[test]
+fn the_tree_title_names_the_column_drawn() {
+    let mut h = open_source("long.py", LONG, None, 80, 24);
+    h.keys("r");
+    h.keys(&">".repeat(40));
+    let column = h.app.hscroll_of(Pane::Tree);
+    assert!(column > 0);
+    let screen = h.screen();
+    assert!(
+        screen.contains(&format!("from column {} ", column + 1)),
+        "column {column}:\n{screen}"
+    );
+}
