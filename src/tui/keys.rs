@@ -9,7 +9,7 @@
 
 mod table;
 
-pub use table::{BREAKS_HINTS, HINTS, ROWS};
+pub use table::{BREAKS_HINTS, HINTS, OVERLAY_HINTS, ROWS};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -94,6 +94,9 @@ pub enum Context {
     Normal,
     /// The breakpoint list (`B`); any key it does not bind closes it.
     Breakpoints,
+    /// A box over the panes that scrolls: the help, the message log, a failed reload's
+    /// errors, the `=` view; any key it does not bind closes it.
+    Overlay,
     /// The mouse (no keys: the row documents it).
     Mouse,
 }
@@ -154,6 +157,9 @@ pub enum Action {
     Reload,
     Save,
     Theme,
+    /// A box over the panes (help, message log, …).
+    ScrollDown,
+    ScrollUp,
     /// The breakpoint list's own keys.
     ListDown,
     ListUp,

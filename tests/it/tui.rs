@@ -116,7 +116,7 @@ fn words(text: &str) -> String {
 }
 
 /// The README's key tables are the key table's rows (issue 24): the debugger's keys, then
-/// the breakpoint list's, each row's keys and description exactly as `tui::keys` has them,
+/// the breakpoint list's, then the overlays', each row's keys and description exactly as `tui::keys` has them,
 /// so the help, the hint line and the README cannot drift apart.
 #[test]
 fn readme_key_tables_are_the_keymap() {
@@ -145,8 +145,9 @@ fn readme_key_tables_are_the_keymap() {
             .collect()
     };
     let want = vec![
-        of(&|c| c != Context::Breakpoints),
+        of(&|c| !matches!(c, Context::Breakpoints | Context::Overlay)),
         of(&|c| c == Context::Breakpoints),
+        of(&|c| c == Context::Overlay),
     ];
     assert_eq!(tables.len(), want.len(), "README's key tables: {tables:#?}");
     for (got, want) in tables.iter().zip(&want) {

@@ -481,7 +481,14 @@ fn snapshots_of_the_changed_note_and_the_errors_of_a_failed_reload() {
         !h.screen().contains("was never closed"),
         "scrolled past the first line"
     );
-    h.keys("k<Esc>");
+    // Space and PgUp scroll too, as over every box on the panes (the key table's overlay
+    // keys, issue 24).
+    h.keys("k ");
+    assert_eq!(
+        (h.app.mode.clone(), h.app.reload.errors_scroll),
+        (Mode::Errors, 2)
+    );
+    h.keys("<PgUp>k<Esc>");
     assert_eq!(h.app.mode, Mode::Normal);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,9 +2,10 @@
 //! selected node (against `--fold`), `=` asks for n and shows the node with its fold's
 //! κ := n (an overlay; any key closes it).
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Mode, PromptKind};
+use crate::tui::keys::{lookup, Action, Context};
 use crate::tui::protocol::{Cmd, InstanceInfo, Kind};
 
 /// The TUI's fold state.
@@ -80,11 +81,10 @@ impl App {
         if self.fold.shown.is_none() {
             return false;
         }
-        match key.code {
-            KeyCode::Char('j') | KeyCode::Down => self.fold.scroll += 1,
-            KeyCode::Char('k') | KeyCode::Up => {
-                self.fold.scroll = self.fold.scroll.saturating_sub(1)
-            }
+        match lookup(Context::Overlay, &key) {
+            // (the layout step keeps it inside the view)
+            Some(Action::ScrollDown) => self.fold.scroll += 1,
+            Some(Action::ScrollUp) => self.fold.scroll = self.fold.scroll.saturating_sub(1),
             _ => {
                 self.fold.shown = None;
                 self.message.clear();

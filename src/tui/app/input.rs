@@ -36,14 +36,12 @@ impl App {
         }
         match &mut self.mode {
             Mode::Help => {
-                // Arrows and j/k scroll a help that does not fit; any other key closes it.
-                match key.code {
-                    KeyCode::Char('j') | KeyCode::Down | KeyCode::PageDown | KeyCode::Char(' ') => {
+                // The overlay keys scroll a help that does not fit; any other key closes it.
+                match lookup(Context::Overlay, &key) {
+                    Some(Action::ScrollDown) => {
                         self.help_scroll = (self.help_scroll + 1).min(self.help_max_scroll)
                     }
-                    KeyCode::Char('k') | KeyCode::Up | KeyCode::PageUp => {
-                        self.help_scroll = self.help_scroll.saturating_sub(1)
-                    }
+                    Some(Action::ScrollUp) => self.help_scroll = self.help_scroll.saturating_sub(1),
                     _ => self.mode = Mode::Normal,
                 }
                 return;
@@ -188,8 +186,10 @@ impl App {
             // the watches read; the call stack pane marks it.
             Action::FrameUp => self.move_frame(1),
             Action::FrameDown => self.move_frame(-1),
-            // (the breakpoint list's keys: `App::breaks_key`)
-            Action::ListDown
+            // (the breakpoint list's keys: `App::breaks_key`; an overlay's: its own)
+            Action::ScrollDown
+            | Action::ScrollUp
+            | Action::ListDown
             | Action::ListUp
             | Action::ListToggle
             | Action::ListCondition

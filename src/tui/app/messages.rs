@@ -6,9 +6,10 @@
 //! ([`App::log_message`]) and before long work clears it. A message equal to the newest
 //! entry is not repeated. The overlay lists the entries newest first, wrapped whole.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Mode};
+use crate::tui::keys::{lookup, Action, Context};
 
 /// The log keeps at most this many messages (the oldest go first).
 pub const LOG_MAX: usize = 500;
@@ -55,13 +56,9 @@ impl App {
     /// Keys over the message log: j/k scroll, any other key closes it.
     pub(super) fn log_key(&mut self, key: KeyEvent) {
         let log = &mut self.log;
-        match key.code {
-            KeyCode::Char('j') | KeyCode::Down | KeyCode::PageDown | KeyCode::Char(' ') => {
-                log.scroll = (log.scroll + 1).min(log.max_scroll)
-            }
-            KeyCode::Char('k') | KeyCode::Up | KeyCode::PageUp => {
-                log.scroll = log.scroll.saturating_sub(1)
-            }
+        match lookup(Context::Overlay, &key) {
+            Some(Action::ScrollDown) => log.scroll = (log.scroll + 1).min(log.max_scroll),
+            Some(Action::ScrollUp) => log.scroll = log.scroll.saturating_sub(1),
             _ => self.mode = Mode::Normal,
         }
     }

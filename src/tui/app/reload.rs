@@ -10,12 +10,13 @@
 //! (`carry::remap`), the exception breakpoint stays. A reload that does not load shows
 //! the diagnostics ([`Mode::Errors`]) and changes nothing.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Mode};
 use crate::base::SourceMap;
 use crate::tui::carry::{Breakpoint, Carry};
 use crate::tui::highlight::Highlighter;
+use crate::tui::keys::{lookup, Action, Context};
 use crate::tui::program_file::Stamp;
 use crate::tui::protocol::{Cmd, Delta};
 use crate::tui::tree::Mirror;
@@ -165,11 +166,11 @@ impl App {
     /// Keys over the diagnostics of a failed reload: j/k scroll, any other key closes.
     pub(super) fn errors_key(&mut self, key: KeyEvent) {
         let max = self.reload.errors.lines().count().saturating_sub(1);
-        match key.code {
-            KeyCode::Char('j') | KeyCode::Down | KeyCode::PageDown => {
+        match lookup(Context::Overlay, &key) {
+            Some(Action::ScrollDown) => {
                 self.reload.errors_scroll = (self.reload.errors_scroll + 1).min(max)
             }
-            KeyCode::Char('k') | KeyCode::Up | KeyCode::PageUp => {
+            Some(Action::ScrollUp) => {
                 self.reload.errors_scroll = self.reload.errors_scroll.saturating_sub(1)
             }
             _ => self.mode = Mode::Normal,

@@ -4,7 +4,7 @@
 use ratatui::crossterm::event::KeyCode;
 
 use super::Action::{self, *};
-use super::Context::{Any, Breakpoints, Mouse, Normal};
+use super::Context::{Any, Breakpoints, Mouse, Normal, Overlay};
 use super::{Key, Row};
 use crate::tui::app::Pane;
 
@@ -293,6 +293,27 @@ pub const ROWS: &[Row] = &[
         keys: &[(ch('x'), ExcBreak)],
         what: "exception breakpoint on/off (as `x` outside the list)",
     },
+    // The boxes over the panes that scroll (help, message log, reload errors, `=`); any
+    // other key closes them.
+    Row {
+        context: Overlay,
+        keys: &[
+            (ch('j'), ScrollDown),
+            (of(KeyCode::Down), ScrollDown),
+            (of(KeyCode::PageDown), ScrollDown),
+            (ch(' '), ScrollDown),
+        ],
+        what: "scroll down a line",
+    },
+    Row {
+        context: Overlay,
+        keys: &[
+            (ch('k'), ScrollUp),
+            (of(KeyCode::Up), ScrollUp),
+            (of(KeyCode::PageUp), ScrollUp),
+        ],
+        what: "scroll up a line",
+    },
 ];
 
 /// The hint line's keys (normal mode), most wanted first: help and quit must show in the
@@ -323,3 +344,6 @@ pub const BREAKS_HINTS: &[(&[Action], &str)] = &[
     (&[ListDelete], "delete"),
     (&[ExcBreak], "exceptions"),
 ];
+
+/// The hints over a box that scrolls (the help, the message log, …).
+pub const OVERLAY_HINTS: &[(&[Action], &str)] = &[(&[ScrollDown, ScrollUp], "scroll")];

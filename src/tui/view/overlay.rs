@@ -55,11 +55,22 @@ fn help_lines(app: &App, area: Rect) -> (Vec<Line<'static>>, Rect) {
     let list = keys::key_of(Context::Normal, Action::BreakList).unwrap_or_default();
     let mut context = Context::Normal;
     for (row, (k, what)) in ROWS.iter().zip(&rows) {
-        // (the breakpoint list's rows come last, under a heading)
-        if row.context == Context::Breakpoints && context != Context::Breakpoints {
+        // (the breakpoint list's and the overlays' rows come last, each under a heading)
+        let heading = match row.context {
+            _ if row.context == context => None,
+            Context::Breakpoints => Some(format!(
+                "In the breakpoint list ({list}), any other key closes it:"
+            )),
+            Context::Overlay => Some(
+                "Over the panes (this help, the message log, reload errors, =), any other key closes:"
+                    .to_string(),
+            ),
+            _ => None,
+        };
+        if let Some(heading) = heading {
             lines.push(Line::raw(""));
             lines.push(Line::styled(
-                format!("In the breakpoint list ({list}; any other key closes it):"),
+                heading,
                 Style::default().add_modifier(Modifier::BOLD),
             ));
         }

@@ -10,7 +10,7 @@ use ratatui::Frame;
 use super::clip;
 use crate::diagnostics::count;
 use crate::tui::app::{App, Mode};
-use crate::tui::keys::{self, Action, Context, BREAKS_HINTS, HINTS};
+use crate::tui::keys::{self, Action, Context, BREAKS_HINTS, HINTS, OVERLAY_HINTS};
 
 /// Ends a message the status line cuts short.
 const MORE: &str = " M: whole message ";
@@ -139,12 +139,18 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             return f.render_widget(Paragraph::new(line), rect);
         }
         Mode::Breakpoints => breaks_hints(),
-        Mode::Help => vec![
-            ("j k".into(), "scroll"),
-            ("any other key".into(), "close help"),
-        ],
-        Mode::Errors | Mode::Messages => {
-            vec![("j k".into(), "scroll"), ("any other key".into(), "close")]
+        Mode::Help | Mode::Errors | Mode::Messages => {
+            let mut v: Vec<(String, &str)> = OVERLAY_HINTS
+                .iter()
+                .map(|&(actions, word)| keys::hint(Context::Overlay, actions, word))
+                .collect();
+            let close = if app.mode == Mode::Help {
+                "close help"
+            } else {
+                "close"
+            };
+            v.push(("any other key".into(), close));
+            v
         }
         Mode::Normal => {
             let at_loop = app
