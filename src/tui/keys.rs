@@ -72,7 +72,7 @@ impl Key {
             KeyCode::Tab => "Tab".to_string(),
             KeyCode::BackTab => "S-Tab".to_string(),
             KeyCode::Delete => "Del".to_string(),
-            KeyCode::Backspace => "BS".to_string(),
+            KeyCode::Backspace => "Backspace".to_string(),
             other => format!("{other:?}"),
         };
         if self.mods.contains(KeyModifiers::CONTROL) {
@@ -97,6 +97,9 @@ pub enum Context {
     /// A box over the panes that scrolls: the help, the message log, a failed reload's
     /// errors, the `=` view; any key it does not bind closes it.
     Overlay,
+    /// Typing at a prompt in the hint line (`/`, `:`, `W`, `+`, `a` …); other printable
+    /// keys are typed.
+    Prompt,
     /// The mouse (no keys: the row documents it).
     Mouse,
 }
@@ -157,6 +160,10 @@ pub enum Action {
     Reload,
     Save,
     Theme,
+    /// At a prompt.
+    Submit,
+    Cancel,
+    DeleteBack,
     /// A box over the panes (help, message log, …).
     ScrollDown,
     ScrollUp,

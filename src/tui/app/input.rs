@@ -47,14 +47,14 @@ impl App {
                 return;
             }
             Mode::Search(text) => {
-                match key.code {
-                    KeyCode::Esc => self.mode = Mode::Normal,
-                    KeyCode::Enter => {
+                match (lookup(Context::Prompt, &key), key.code) {
+                    (Some(Action::Cancel), _) => self.mode = Mode::Normal,
+                    (Some(Action::Submit), _) => {
                         let text = std::mem::take(text);
                         self.mode = Mode::Normal;
                         self.search(&text, true);
                     }
-                    KeyCode::Backspace => {
+                    (Some(Action::DeleteBack), _) => {
                         // Backspace on an empty prompt leaves it.
                         let was_empty = text.pop().is_none();
                         if was_empty {
@@ -62,7 +62,7 @@ impl App {
                         }
                     }
                     // (a key can be a format character too: U+202E would reorder the line)
-                    KeyCode::Char(c) if is_printable(c) => text.push(c),
+                    (None, KeyCode::Char(c)) if is_printable(c) => text.push(c),
                     _ => {}
                 }
                 return;
@@ -186,8 +186,12 @@ impl App {
             // the watches read; the call stack pane marks it.
             Action::FrameUp => self.move_frame(1),
             Action::FrameDown => self.move_frame(-1),
-            // (the breakpoint list's keys: `App::breaks_key`; an overlay's: its own)
-            Action::ScrollDown
+            // (the breakpoint list's keys: `App::breaks_key`; a prompt's and an overlay's:
+            // their own)
+            Action::Submit
+            | Action::Cancel
+            | Action::DeleteBack
+            | Action::ScrollDown
             | Action::ScrollUp
             | Action::ListDown
             | Action::ListUp

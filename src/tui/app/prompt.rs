@@ -6,6 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode};
 use crate::base::escape::is_printable;
+use crate::tui::keys::{lookup, Action, Context};
 
 /// What a prompt asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,9 +55,9 @@ impl App {
             return;
         };
         let kind = *kind;
-        match key.code {
-            KeyCode::Esc => self.mode = Mode::Normal,
-            KeyCode::Enter => {
+        match (lookup(Context::Prompt, &key), key.code) {
+            (Some(Action::Cancel), _) => self.mode = Mode::Normal,
+            (Some(Action::Submit), _) => {
                 let text = std::mem::take(text);
                 self.mode = Mode::Normal;
                 match kind {
@@ -71,8 +72,8 @@ impl App {
                 }
             }
             // Backspace pops a character (in the guard); on an empty prompt it leaves it.
-            KeyCode::Backspace if text.pop().is_none() => self.mode = Mode::Normal,
-            KeyCode::Char(c) if is_printable(c) && text.chars().count() < PROMPT_MAX => {
+            (Some(Action::DeleteBack), _) if text.pop().is_none() => self.mode = Mode::Normal,
+            (None, KeyCode::Char(c)) if is_printable(c) && text.chars().count() < PROMPT_MAX => {
                 text.push(c)
             }
             _ => {}

@@ -4,7 +4,7 @@
 use ratatui::crossterm::event::KeyCode;
 
 use super::Action::{self, *};
-use super::Context::{Any, Breakpoints, Mouse, Normal, Overlay};
+use super::Context::{Any, Breakpoints, Mouse, Normal, Overlay, Prompt};
 use super::{Key, Row};
 use crate::tui::app::Pane;
 
@@ -235,7 +235,7 @@ pub const ROWS: &[Row] = &[
     Row {
         context: Normal,
         keys: &[(of(KeyCode::Esc), Interrupt)],
-        what: "interrupt long work (also a running Z3 check); close help or the search prompt. While long work runs, a key that needs the worker (step, run, model, replay, tests, why, `:`, `W`, `a`, `A`, reload, save, fold, run to cursor `H`) is not queued: the status line says `busy — Esc cancels` and the key is dropped; moving around, panes, search and breakpoints keep working",
+        what: "interrupt long work (also a running Z3 check), else clear the status line's message. While long work runs, a key that needs the worker (step, run, model, replay, tests, why, `:`, `W`, `a`, `A`, reload, save, fold, run to cursor `H`) is not queued: the status line says `busy — Esc cancels` and the key is dropped; moving around, panes, search and breakpoints keep working",
     },
     Row {
         context: Normal,
@@ -292,6 +292,23 @@ pub const ROWS: &[Row] = &[
         context: Breakpoints,
         keys: &[(ch('x'), ExcBreak)],
         what: "exception breakpoint on/off (as `x` outside the list)",
+    },
+    // At a prompt in the hint line (`/`, `:`, `W`, `+`, `a`, `A`, `X`, `=`, a condition);
+    // other printable keys are typed.
+    Row {
+        context: Prompt,
+        keys: &[(of(KeyCode::Enter), Submit)],
+        what: "apply what was typed (`/`: search; empty: the next match)",
+    },
+    Row {
+        context: Prompt,
+        keys: &[(of(KeyCode::Esc), Cancel)],
+        what: "cancel",
+    },
+    Row {
+        context: Prompt,
+        keys: &[(of(KeyCode::Backspace), DeleteBack)],
+        what: "delete the last character; on an empty prompt: cancel",
     },
     // The boxes over the panes that scroll (help, message log, reload errors, `=`); any
     // other key closes them.

@@ -8,7 +8,12 @@ fn ev(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
 
 #[test]
 fn no_key_is_bound_twice_in_one_context() {
-    for ctx in [Context::Normal, Context::Breakpoints, Context::Overlay] {
+    for ctx in [
+        Context::Normal,
+        Context::Breakpoints,
+        Context::Prompt,
+        Context::Overlay,
+    ] {
         let keys: Vec<Key> = ROWS
             .iter()
             .filter(|r| r.context == ctx || r.context == Context::Any)

@@ -61,6 +61,9 @@ fn help_lines(app: &App, area: Rect) -> (Vec<Line<'static>>, Rect) {
             Context::Breakpoints => Some(format!(
                 "In the breakpoint list ({list}), any other key closes it:"
             )),
+            Context::Prompt => Some(
+                "At a prompt (/ : W + a A X = and a condition), other keys are typed:".to_string(),
+            ),
             Context::Overlay => Some(
                 "Over the panes (this help, the message log, reload errors, =), any other key closes:"
                     .to_string(),

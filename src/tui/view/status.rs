@@ -115,13 +115,16 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
 
 pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
     let p = app.palette;
+    // (a prompt's keys, from the key table)
+    let submit = keys::key_of(Context::Prompt, Action::Submit).unwrap_or_default();
+    let cancel = keys::key_of(Context::Prompt, Action::Cancel).unwrap_or_default();
     let pairs: Vec<(String, &str)> = match &app.mode {
         Mode::Search(text) => {
             let line = Line::from(vec![
                 Span::styled(format!("/{text}"), Style::default().fg(p.accent)),
                 Span::styled("█", Style::default().fg(p.accent)),
                 Span::styled(
-                    "  Enter search (empty: next match) · Esc cancel",
+                    format!("  {submit} search (empty: next match) · {cancel} cancel"),
                     Style::default().fg(p.dim),
                 ),
             ]);
@@ -134,7 +137,10 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
                     Style::default().fg(p.accent),
                 ),
                 Span::styled("█", Style::default().fg(p.accent)),
-                Span::styled("  Enter apply · Esc cancel", Style::default().fg(p.dim)),
+                Span::styled(
+                    format!("  {submit} apply · {cancel} cancel"),
+                    Style::default().fg(p.dim),
+                ),
             ]);
             return f.render_widget(Paragraph::new(line), rect);
         }
