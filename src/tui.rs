@@ -18,7 +18,6 @@ pub mod carry;
 pub mod color;
 pub mod harness;
 pub mod keys;
-pub mod natural;
 pub mod output;
 pub mod program_file;
 pub mod protocol;

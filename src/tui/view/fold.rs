@@ -9,7 +9,7 @@ use ratatui::Frame;
 use crate::tui::app::App;
 
 pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
-    let Some(info) = &app.fold.shown else {
+    let Some((node, info)) = &app.fold.shown else {
         return;
     };
     let p = app.palette;
@@ -24,7 +24,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
         Line::styled(
             format!(
                 "{} is the loop at line {} (fold node {}); the tree is unchanged",
-                info.kappa, info.loop_line, info.fold
+                info.kappa, info.loop_line, info.fold.0
             ),
             Style::default().fg(p.dim),
         ),
@@ -64,7 +64,7 @@ pub(super) fn draw(f: &mut Frame, app: &mut App, area: Rect) {
     app.fold.scroll = app.fold.scroll.min(max_scroll);
     let title = format!(
         " node {} with {} = {} — {}any other key closes ",
-        info.node,
+        node.0,
         info.kappa,
         info.value,
         if max_scroll > 0 { "j/k scroll, " } else { "" }

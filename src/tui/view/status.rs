@@ -35,7 +35,7 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
     }
     let mut left = format!(
         " node {} · depth {} │ {}: {} open, {} ({}, {bounds}) │ {}",
-        app.selected,
+        app.selected.0,
         depth,
         count(s.nodes, "node"),
         s.open,
@@ -51,7 +51,7 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
     if let Some(b) = &app.busy {
         left = format!(
             " node {} · depth {} │ {} so far",
-            app.selected,
+            app.selected.0,
             depth,
             count(b.nodes.max(s.nodes), "node")
         );
@@ -149,7 +149,7 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             let at_loop = app
                 .tree
                 .get(app.selected)
-                .is_some_and(|n| n.info.loop_choice && app.tree.is_open(app.selected));
+                .is_some_and(|n| n.info.at_annotated_loop && app.tree.is_open(app.selected));
             // Help and quit first: they must show in the narrowest terminal.
             let mut v = vec![("?", "help"), ("q", "quit")];
             if at_loop {
