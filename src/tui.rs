@@ -40,7 +40,7 @@ use ratatui::crossterm::event::Event;
 
 use crate::base::SourceMap;
 use crate::diagnostics::render_all;
-use crate::engine::Config;
+use crate::session::Config;
 use app::App;
 
 /// Exit code for a bad program, bad usage or no terminal.
