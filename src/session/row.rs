@@ -107,3 +107,64 @@ impl Session {
         self.engine.fold_at(id).is_some()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::base::SourceMap;
+    use crate::session::{Config, Limits, NodeId, NodeKind, Policy, Session};
+
+    fn open(src: &str) -> Session {
+        Session::open(SourceMap::new("t.py", src), None, Config::default()).unwrap()
+    }
+
+    /// A row sent before its node was stepped and one sent after say the same about the
+    /// annotated loop (a replayed session steps before it sends); the view's
+    /// `loop_choice` is the open node's offer only.
+    #[test]
+    fn a_row_marks_the_annotated_loop_whether_stepped_or_not() {
+        let mut s = open("x: int\ni = 0\nwhile i < x:\n    invariant 0 <= i\n    i += 1\n");
+        let mut id = NodeId(0);
+        while !s.row(id).view.statement.starts_with("while") {
+            s.step(id, None);
+            id = *s.tree().node(id).children.first().expect("a successor");
+        }
+        let open = s.row(id);
+        assert!(open.at_annotated_loop && open.view.loop_choice && open.is_open());
+        s.step(id, None);
+        let stepped = s.row(id);
+        assert_eq!(stepped.kind(), NodeKind::Inner);
+        assert!(stepped.at_annotated_loop && !stepped.view.loop_choice);
+        // The rest of the row is the node's view.
+        assert_eq!(stepped.view, s.view(id));
+        assert_eq!(stepped.place(), Some(3));
+    }
+
+    #[test]
+    fn tree_stats_count_the_tree_and_details_list_names_in_natural_order() {
+        let mut s = open("x: int\na10 = 1\na2 = 2\nif x > 0:\n    y = 1 // (x - 1)\n");
+        s.run(NodeId(0), Policy::Subtree, Limits::default(), &|_| {});
+        let stats = s.tree_stats();
+        let leaves: Vec<NodeId> = s
+            .tree()
+            .nodes()
+            .filter(|n| n.is_leaf())
+            .map(|n| n.id)
+            .collect();
+        assert_eq!(stats.nodes, s.tree().len());
+        assert_eq!(stats.leaves, leaves.len());
+        assert_eq!(stats.exceptions, 1);
+        assert_eq!(stats.open, 0);
+        let normal = leaves
+            .iter()
+            .copied()
+            .find(|&l| s.row(l).kind() == NodeKind::Leaf(crate::base::Outcome::Normal))
+            .expect("a normal leaf");
+        let names: Vec<String> = s
+            .details(normal)
+            .store
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(&names[..3], ["a2", "a10", "x"], "{names:?}");
+    }
+}
