@@ -25,22 +25,27 @@
 //! front-ends (`cli`, `tui`), which build their views only through it.
 
 pub mod cuts;
+pub mod details;
 pub mod eval;
 pub mod fold;
+pub mod frame;
 pub mod locate;
 pub mod readable;
 pub mod replay;
 pub mod resume;
+pub mod row;
 pub mod run;
 pub mod saved;
+pub mod tree_stats;
 pub mod view;
+pub mod vocabulary;
 pub mod why;
 
 use std::rc::Rc;
 
 use crate::base::SourceMap;
 use crate::diagnostics::Diagnostic;
-use crate::engine::{Config, Engine, NodeId, Tree};
+use crate::engine::{Engine, Tree};
 use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
@@ -54,6 +59,12 @@ pub use run::{Ended, Policy, Ran, Stepped};
 pub use saved::{FrontierStep, Replayed, StepKind};
 pub use view::{call_mark, Form, NodeView};
 pub use why::{ConjunctOrigin, CoreEntry, Explained, HardPart, PrunedBranch, Why, WhyTarget};
+// What the TUI's worker sends its UI: rows, details, counters, the store pane's frame.
+pub use details::{Details, PrunedShown};
+pub use frame::PathFold;
+pub use row::{FoldMark, NodeRow};
+pub use tree_stats::TreeStats;
+pub use vocabulary::*;
 
 /// A program read, checked and lowered: everything of a session but the engine.
 #[derive(Clone, Debug)]

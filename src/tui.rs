@@ -18,7 +18,6 @@ pub mod carry;
 pub mod color;
 pub mod harness;
 pub mod keys;
-pub mod natural;
 pub mod output;
 pub mod program_file;
 pub mod protocol;
@@ -41,7 +40,7 @@ use ratatui::crossterm::event::Event;
 
 use crate::base::SourceMap;
 use crate::diagnostics::render_all;
-use crate::engine::Config;
+use crate::session::Config;
 use app::App;
 
 /// Exit code for a bad program, bad usage or no terminal.

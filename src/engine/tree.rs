@@ -31,6 +31,21 @@ pub enum NodeKind {
     Leaf(Outcome),
 }
 
+impl NodeKind {
+    /// The outcome of a leaf.
+    pub fn outcome(self) -> Option<Outcome> {
+        match self {
+            NodeKind::Leaf(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// Is this an exception leaf (of any class)?
+    pub fn is_exception(self) -> bool {
+        matches!(self, NodeKind::Leaf(Outcome::Exception(_)))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Node {
     pub id: NodeId,

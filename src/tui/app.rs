@@ -32,10 +32,11 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 
 use super::highlight::Highlighter;
-use super::protocol::{Cmd, Details, ModelInfo, PrunedInfo, ReplayInfo, Reply, StatsInfo};
+use super::protocol::{Cmd, ModelInfo, ReplayInfo, Reply};
 use super::theme::{Palette, Themes};
 use super::tree::Mirror;
 use crate::base::SourceMap;
+use crate::session::{Details, NodeId, PrunedShown, TreeStats};
 
 /// The panes, in Tab order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,7 +117,7 @@ pub struct App {
     /// Styled spans per source line.
     pub code: Vec<Vec<(Style, String)>>,
     pub tree: Mirror,
-    pub selected: u32,
+    pub selected: NodeId,
     pub focus: Pane,
     /// The detail pane shown in the narrow layout (the last focused of path/store/stack/model).
     pub detail: Pane,
@@ -145,18 +146,18 @@ pub struct App {
     pub breaks_cursor: usize,
     /// The frame picked in the call stack pane, counted from the innermost (0).
     pub frame_up: usize,
-    pub details: HashMap<u32, Details>,
-    pub models: HashMap<u32, Result<ModelInfo, String>>,
-    pub replays: HashMap<u32, Result<ReplayInfo, String>>,
+    pub details: HashMap<NodeId, Details>,
+    pub models: HashMap<NodeId, Result<ModelInfo, String>>,
+    pub replays: HashMap<NodeId, Result<ReplayInfo, String>>,
     /// Requests sent and not answered yet: (kind, node).
-    pending: HashSet<(char, u32)>,
+    pending: HashSet<(char, NodeId)>,
     pub busy: Option<Busy>,
     /// What the status line says (the last key's or reply's news).
     pub message: String,
     /// Every message of the session (`M` lists them).
     pub log: MessageLog,
     pub last_search: Option<String>,
-    pub stats: StatsInfo,
+    pub stats: TreeStats,
     /// Show the solver time in the status line (off in tests: it varies).
     pub show_timing: bool,
     /// Animation frame of the spinner.
@@ -173,14 +174,14 @@ pub struct App {
     /// `p`: the path pane lists the selected node's pruned branches.
     pub show_pruned: bool,
     /// Explanations received, per (node, pruned branch or `None`: the leaf).
-    pub whys: HashMap<(u32, Option<usize>), super::protocol::WhyInfo>,
+    pub whys: HashMap<(NodeId, Option<usize>), super::protocol::WhyInfo>,
     /// The explanation the path pane shows (for its node).
-    pub why_shown: Option<(u32, Option<usize>)>,
+    pub why_shown: Option<(NodeId, Option<usize>)>,
     /// The selected row is ghost `k` (a pruned branch) under the selected node, not the
     /// node itself (`p`).
     pub ghost: Option<usize>,
     /// The pruned branches known per stepped node (the ghost rows' text).
-    pub pruned: HashMap<u32, Vec<PrunedInfo>>,
+    pub pruned: HashMap<NodeId, Vec<PrunedShown>>,
     /// `:` and the watches (`W`): expressions evaluated at nodes.
     pub watch: Watches,
     /// The program file: changed on disk? the errors of a failed reload (`L`).
@@ -207,7 +208,7 @@ impl App {
             code,
             source,
             tree: Mirror::default(),
-            selected: 0,
+            selected: NodeId(0),
             focus: Pane::Tree,
             detail: Pane::Path,
             mode: Mode::Normal,
@@ -231,7 +232,7 @@ impl App {
             log: MessageLog::default(),
             message,
             last_search: None,
-            stats: StatsInfo::default(),
+            stats: TreeStats::default(),
             show_timing: true,
             tick: 0,
             quit: false,
@@ -283,7 +284,7 @@ impl App {
     }
 
     /// Is a model or replay for `id` on its way?
-    pub fn pending(&self, kind: char, id: u32) -> bool {
+    pub fn pending(&self, kind: char, id: NodeId) -> bool {
         self.pending.contains(&(kind, id))
     }
 
@@ -327,7 +328,7 @@ impl App {
             Reply::Ready(delta) => {
                 self.tree.apply(&delta);
                 self.stats = delta.stats;
-                self.select(0);
+                self.select(NodeId(0));
             }
             Reply::Delta(delta) => {
                 self.tree.apply(&delta);
@@ -367,7 +368,7 @@ impl App {
                 if self
                     .tree
                     .get(d.id)
-                    .is_some_and(|n| !self.tree.is_open(n.info.id))
+                    .is_some_and(|n| !self.tree.is_open(n.info.id()))
                 {
                     self.tree.set_ghosts(d.id, d.pruned.len());
                     self.pruned.insert(d.id, d.pruned.clone());
@@ -377,7 +378,7 @@ impl App {
             Reply::Model(id, m) => {
                 self.pending.remove(&('m', id));
                 if let Err(why) = &m {
-                    self.message = format!("no model for node {id}: {}", no_model(why));
+                    self.message = format!("no model for node {}: {}", id.0, no_model(why));
                 }
                 self.models.insert(id, m);
             }
@@ -414,7 +415,7 @@ impl App {
                 };
                 self.replays.insert(id, r);
             }
-            Reply::Instance(info) => self.show_instance(info),
+            Reply::Instance(id, info) => self.show_instance(id, info),
             Reply::Located(at) => self.located(at),
         }
     }
@@ -435,7 +436,7 @@ impl App {
         self.fold.shown = None;
     }
 
-    pub fn select(&mut self, id: u32) {
+    pub fn select(&mut self, id: NodeId) {
         if self.tree.get(id).is_none() {
             return;
         }
@@ -451,7 +452,7 @@ impl App {
             .tree
             .node(id)
             .info
-            .line
+            .place()
             .filter(|&l| l <= self.line_count())
         {
             self.code_cursor = line;
@@ -514,7 +515,7 @@ pub fn no_model(reason: &str) -> String {
     match reason {
         "infeasible" | "unsat" => "the path is infeasible (no inputs reach it)".to_string(),
         // (a value too long to materialise: shown by its length, not replaced)
-        r if r.starts_with(crate::term::model::TOO_LARGE) => r.to_string(),
+        r if r.starts_with(crate::session::TOO_LARGE) => r.to_string(),
         r => format!("the solver gave up on this path ({r}); it may be feasible"),
     }
 }

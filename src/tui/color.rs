@@ -99,7 +99,7 @@ fn rgb_of(c: Color) -> (u8, u8, u8) {
         named => NAMES
             .iter()
             .position(|&n| n == named)
-            .map_or((0, 0, 0), |i| ANSI[i]),
+            .map_or((0, 0, 0), |i| xterm_rgb(i as u8)),
     }
 }
 
@@ -120,56 +120,22 @@ fn contrast(a: (u8, u8, u8), b: (u8, u8, u8)) -> f32 {
     (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 
-/// The six levels of each channel in xterm's 6×6×6 colour cube (indices 16..=231).
-const CUBE: [u8; 6] = [0, 95, 135, 175, 215, 255];
-
-/// The 16 ANSI colours as xterm draws them, in index order.
-const ANSI: [(u8, u8, u8); 16] = [
-    (0, 0, 0),
-    (205, 0, 0),
-    (0, 205, 0),
-    (205, 205, 0),
-    (0, 0, 238),
-    (205, 0, 205),
-    (0, 205, 205),
-    (229, 229, 229),
-    (127, 127, 127),
-    (255, 0, 0),
-    (0, 255, 0),
-    (255, 255, 0),
-    (92, 92, 255),
-    (255, 0, 255),
-    (0, 255, 255),
-    (255, 255, 255),
-];
-
 fn dist((r1, g1, b1): (u8, u8, u8), (r2, g2, b2): (u8, u8, u8)) -> u32 {
     // Weighted Euclidean distance ("redmean" weights are overkill here; green counts most).
     let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2) as u32;
     2 * d(r1, r2) + 4 * d(g1, g2) + 3 * d(b1, b2)
 }
 
-/// The RGB value of an xterm palette index.
+/// The RGB value of an xterm palette index (xterm's default colours; the
+/// `ansi_colours` crate's table).
 fn xterm_rgb(i: u8) -> (u8, u8, u8) {
-    match i {
-        0..=15 => ANSI[i as usize],
-        16..=231 => {
-            let k = i - 16;
-            (
-                CUBE[(k / 36) as usize],
-                CUBE[(k / 6 % 6) as usize],
-                CUBE[(k % 6) as usize],
-            )
-        }
-        _ => {
-            let v = 8 + 10 * (i - 232);
-            (v, v, v)
-        }
-    }
+    ansi_colours::rgb_from_ansi256(i)
 }
 
 /// The nearest colour of the cube or the grey ramp (indices 16..=255; the first 16 vary
-/// between terminals, so they are not used).
+/// between terminals, so they are not used), by [`dist`]. (`ansi_colours`'s own
+/// perceptual match would draw 4 of the 39 colours of the built-in themes with other
+/// palette entries.)
 fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
     (16..=255u8)
         .min_by_key(|&i| dist(xterm_rgb(i), (r, g, b)))
@@ -255,9 +221,11 @@ mod tests {
                 Color::Indexed(i)
             );
         }
-        for (i, &(r, g, b)) in ANSI.iter().enumerate() {
-            assert_eq!(ColorDepth::Ansi16.fit(Color::Rgb(r, g, b)), NAMES[i], "{i}");
-            assert_eq!(ColorDepth::Ansi16.fit(Color::Indexed(i as u8)), NAMES[i]);
+        for i in 0..16u8 {
+            let (r, g, b) = xterm_rgb(i);
+            let name = NAMES[i as usize];
+            assert_eq!(ColorDepth::Ansi16.fit(Color::Rgb(r, g, b)), name, "{i}");
+            assert_eq!(ColorDepth::Ansi16.fit(Color::Indexed(i)), name);
         }
     }
 

@@ -2,34 +2,37 @@
 //!
 //! The engine is `!Send` (it shares states through `Rc` and owns Z3 objects), so it lives
 //! on the worker thread; the UI sends [`Cmd`]s and receives [`Reply`]s that hold only
-//! strings and numbers. Node ids are the engine's creation indices (`u32`).
+//! plain data: the session's views ([`NodeRow`], [`Details`], [`TreeStats`], ...),
+//! strings and numbers. Nodes are named by their typed [`NodeId`]s.
 
 use super::carry::Carry;
 use super::program_file::Stamp;
-pub use crate::base::Outcome;
-use crate::engine::LoopMode;
-use crate::session::{Evaluation, ExcStop};
+pub use crate::session::Outcome;
+use crate::session::{
+    Details, Evaluation, ExcStop, Instance, LoopMode, NodeId, NodeKind, NodeRow, PrunedShown,
+    TreeStats,
+};
 
 /// UI → worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cmd {
     /// Step one open node (the default transition).
-    Step(u32),
+    Step(NodeId),
     /// Step a node at an annotated loop with the chosen transition.
-    StepWith(u32, LoopMode),
+    StepWith(NodeId, LoopMode),
     /// `F`: step an open loop head folded (`--fold off`) or classically (`--fold auto`).
-    Refold(u32),
+    Refold(NodeId),
     /// `=`: the node with its fold's κ := the number typed (answered with `Instance`,
     /// then `Done`).
-    Instantiate(u32, String),
+    Instantiate(NodeId, String),
     /// Step, then run until the paths are back in the node's frame.
-    StepOver(u32),
+    StepOver(NodeId),
     /// Run until the paths have left the node's frame.
-    Finish(u32),
+    Finish(NodeId),
     /// Explore the subtree to the first node on any path at one of `lines` or an exception
     /// leaf `exceptions` asks for, walking past the hits in `seen` (`Session::resume`).
     Resume {
-        from: u32,
+        from: NodeId,
         lines: Vec<usize>,
         /// Conditions of some of `lines`: (line, minipy condition).
         conditions: Vec<(usize, String)>,
@@ -38,28 +41,28 @@ pub enum Cmd {
         caught: ExcStop,
         /// Run to cursor (`H`): this line stops the search too, without a breakpoint.
         until: Option<usize>,
-        seen: Vec<u32>,
+        seen: Vec<NodeId>,
         bfs: bool,
     },
     /// Where a breakpoint typed at the `+` prompt goes (a line number or a function's
     /// name; `Session::locate`). Answered with `Located`.
     Locate(String),
     /// Run the whole subtree within the bounds.
-    Run(u32),
+    Run(NodeId),
     /// Path condition, store and call stack of a node.
-    Details(u32),
+    Details(NodeId),
     /// A model (concrete inputs) that reaches the node.
-    Model(u32),
+    Model(NodeId),
     /// Run the concrete interpreter on the node's model and compare.
-    Replay(u32),
+    Replay(NodeId),
     /// Write pytest tests for the leaf (or every explored leaf): answered with `Done`.
-    Tests(u32),
+    Tests(NodeId),
     /// Explain an infeasible/unknown leaf (`pruned: None`) or the node's k-th pruned
     /// branch: answered with `Why`, then `Done`.
-    Why { node: u32, pruned: Option<usize> },
+    Why { node: NodeId, pruned: Option<usize> },
     /// The pruned branches of these stepped nodes (no solver call): the tree's ghost rows
     /// (`p`). Answered with `Pruned`.
-    Pruned(Vec<u32>),
+    Pruned(Vec<NodeId>),
     /// Start again from the root with these `--assume` preconditions (all of them, `#1`
     /// first; `a` adds one, `A` removes): answered with `Assumed`, then (when they are
     /// accepted) `Ready` with the new tree, and `Done`. `rerun`: explore the new tree's
@@ -68,7 +71,7 @@ pub enum Cmd {
     /// Evaluate minipy expressions at a node in the frame `up` frames out from the
     /// innermost (`:` and the watches; `Session::evaluate`). Answered with `Evaluated`.
     Evaluate {
-        node: u32,
+        node: NodeId,
         up: usize,
         exprs: Vec<String>,
     },
@@ -80,154 +83,25 @@ pub enum Cmd {
     /// Read the program file again and rebuild the session (`L`), keeping the settings
     /// and, where it still exists, the explored tree and the selection: answered with
     /// `Reloaded`, the tree, `Done`; or `LoadErrors` and `Done` (the old session stays).
-    Reload { selected: u32, carry: Carry },
+    Reload { selected: NodeId, carry: Carry },
     /// Write the session file (`S`): answered with `Done`.
-    Save { selected: u32, carry: Carry },
+    Save { selected: NodeId, carry: Carry },
     /// Read the session file given with `--session` and replay it: answered with `Carry`,
     /// the tree, `Done` (or just `Done` saying why not).
     Restore,
-}
-
-/// How a node shows in the tree (a leaf's outcome colours it).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Open,
-    Inner,
-    Leaf(Outcome),
-}
-
-impl Kind {
-    /// The outcome of a leaf.
-    pub fn outcome(&self) -> Option<Outcome> {
-        match self {
-            Kind::Leaf(o) => Some(*o),
-            _ => None,
-        }
-    }
-
-    /// Is this an exception leaf (of any class)?
-    pub fn is_exception(&self) -> bool {
-        matches!(self, Kind::Leaf(Outcome::Exception(_)))
-    }
-}
-
-/// One node of the tree as the UI mirrors it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NodeInfo {
-    pub id: u32,
-    pub parent: Option<u32>,
-    pub kind: Kind,
-    /// The condition the edge from the parent added (minipy syntax), if any.
-    pub branch: Option<String>,
-    /// The conditions before it imply `branch` (a frame's exit label leaves it out).
-    pub branch_implied: bool,
-    /// The engine's label of the edge (e.g. "body preserves invariant"), if any.
-    pub label: Option<String>,
-    /// 1-based line of the statement about to run, or where the exception was raised.
-    pub line: Option<usize>,
-    /// Number of frames on the call stack (1: module code).
-    pub frames: usize,
-    /// The innermost frame's function (`None`: module code).
-    pub func: Option<String>,
-    /// What a leaf says: `normal  x = -x`, `AssertionError at line 9`, `bound`, ...
-    pub summary: String,
-    /// The node sits at an annotated loop (open: both transitions are offered).
-    pub loop_choice: bool,
-    /// Folded loops at the node (issue 15): `F` and `=`.
-    pub fold: FoldMark,
-}
-
-/// What `F` and `=` can do at a node (issue 15).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FoldMark {
-    /// An open node at a `while`'s condition: `F` folds or unfolds it.
-    pub loop_head: bool,
-    /// The node is a fold node.
-    pub fold_node: bool,
-    /// The κ that `=` instantiates here (`κ1`): the node's fold's or the nearest above.
-    pub kappa: Option<String>,
-}
-
-/// A node with κ := n (`=`), as text.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct InstanceInfo {
-    pub node: u32,
-    /// `κ1`.
-    pub kappa: String,
-    pub value: String,
-    /// The folded loop's line, and its fold node.
-    pub loop_line: usize,
-    pub fold: u32,
-    /// Path condition with κ := n, oldest conjunct first.
-    pub pc: Vec<String>,
-    pub store: Vec<(String, String)>,
-    /// A `return` leaf's value.
-    pub return_value: Option<String>,
-    /// `Some(false)`: n is outside the feasible range; `None`: undecided.
-    pub feasible: Option<bool>,
-    pub verdict: String,
-}
-
-/// Counters for the status line.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StatsInfo {
-    pub nodes: usize,
-    pub open: usize,
-    pub leaves: usize,
-    pub exceptions: usize,
-    pub bounds: usize,
-    /// `bound` leaves cut by `--unroll` and by `--recursion` (they add up to `bounds`).
-    pub cut_unroll: usize,
-    pub cut_recursion: usize,
-    /// Of those, how many replay concretely to a `RecursionError` (`session::cuts`).
-    pub cut_recursion_error: usize,
-    pub solver_checks: u64,
-    pub solver_ms: u64,
 }
 
 /// Tree growth since the last delta.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Delta {
     /// New nodes, in id order (parents before children).
-    pub nodes: Vec<NodeInfo>,
+    pub nodes: Vec<NodeRow>,
     /// Nodes sent earlier whose kind changed (an open node that was stepped).
-    pub changed: Vec<(u32, Kind)>,
+    pub changed: Vec<(NodeId, NodeKind)>,
     /// Nodes sent earlier whose row text changed when they were stepped (a loop head that
     /// became a fold node: its label and fold mark), whole.
-    pub updated: Vec<NodeInfo>,
-    pub stats: StatsInfo,
-}
-
-/// What a pane shows about one node.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Details {
-    pub id: u32,
-    /// Path condition, oldest conjunct first, as people read it (`session::readable`:
-    /// parts other parts imply dropped, bounds pairs as chains).
-    pub pc: Vec<String>,
-    /// Parallel to `pc`: the conjunct adds nothing to the ones before it (shown dimmed).
-    pub pc_implied: Vec<bool>,
-    /// The innermost frame's visible variables: name, symbolic value.
-    pub store: Vec<(String, String)>,
-    /// Frames outermost first, each with its locals.
-    pub frames: Vec<(String, Vec<(String, String)>)>,
-    /// Per frame (same order): the line it is at (a caller: its call's line).
-    pub frame_lines: Vec<Option<usize>>,
-    /// A line about the node (unknown reason, exception class and place, return value).
-    pub note: Option<String>,
-    /// Parallel to `pc`: the line of the statement that added each conjunct.
-    pub origins: Vec<usize>,
-    /// The infeasible alternatives of the node's step (a stepped node).
-    pub pruned: Vec<PrunedInfo>,
-}
-
-/// An alternative of a step that was infeasible.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PrunedInfo {
-    pub branch: String,
-    pub line: usize,
-    /// Which way it would have gone ("then", "IndexError at 4:9").
-    pub transition: String,
+    pub updated: Vec<NodeRow>,
+    pub stats: TreeStats,
 }
 
 /// An explanation, for the path pane and the status line.
@@ -297,28 +171,28 @@ pub enum Reply {
     },
     /// A tree command finished: the node to select and a message for the status line.
     Done {
-        select: Option<u32>,
+        select: Option<NodeId>,
         message: String,
     },
     Details(Details),
     /// `Err`: why there is no model (the path is infeasible, or the solver's reason such
     /// as `timeout`).
-    Model(u32, Result<ModelInfo, String>),
-    Replay(u32, Result<ReplayInfo, String>),
+    Model(NodeId, Result<ModelInfo, String>),
+    Replay(NodeId, Result<ReplayInfo, String>),
     /// An explanation (see [`Cmd::Why`]).
     Why {
-        node: u32,
+        node: NodeId,
         pruned: Option<usize>,
         info: WhyInfo,
     },
     /// Per node asked for (see [`Cmd::Pruned`]): its pruned branches.
-    Pruned(Vec<(u32, Vec<PrunedInfo>)>),
+    Pruned(Vec<(NodeId, Vec<PrunedShown>)>),
     /// The answer to [`Cmd::Assume`]: the preconditions now in force (the tree starts
     /// again at the root), or why they were refused (the old tree stays).
     Assumed(Result<Vec<String>, String>),
     /// Per expression asked for (see [`Cmd::Evaluate`]): its evaluation or the error.
     Evaluated {
-        node: u32,
+        node: NodeId,
         up: usize,
         results: Vec<(String, Result<Evaluation, String>)>,
     },
@@ -345,6 +219,6 @@ pub enum Reply {
     Carry(Carry),
     /// The program on disk does not load: its diagnostics, rendered.
     LoadErrors(String),
-    /// A node with κ := n (see [`Cmd::Instantiate`]).
-    Instance(InstanceInfo),
+    /// Node `.0` with κ := n (see [`Cmd::Instantiate`]).
+    Instance(NodeId, Instance),
 }

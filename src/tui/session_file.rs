@@ -14,9 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::carry::{Breakpoint, Carry};
 use crate::base::{ExcClass, SourceMap};
-use crate::engine::fold::FoldMode;
-use crate::engine::{Config, LoopMode};
-use crate::session::{ExcStop, FrontierStep, StepKind};
+use crate::session::{Config, ExcStop, FoldMode, FrontierStep, LoopMode, StepKind};
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "symdbg-session";

@@ -23,7 +23,7 @@ use ratatui::style::Color;
 use syntect::highlighting::{Color as SynColor, Highlighter as SynHighlighter, Theme, ThemeSet};
 use syntect::parsing::{Scope, SyntaxSet};
 
-use crate::engine::Outcome;
+use crate::session::Outcome;
 
 /// The themes compiled into the binary: (name, tmTheme text). The first is the default.
 const EMBEDDED: &[(&str, &str)] = &[

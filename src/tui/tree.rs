@@ -1,6 +1,6 @@
 //! The UI's mirror of the SET and its flattened list of visible rows.
 //!
-//! [`Mirror`] holds what the worker sent ([`NodeInfo`]s) with children lists and collapse
+//! [`Mirror`] holds what the worker sent (the session's [`NodeRow`]s) with children lists and collapse
 //! flags. [`Mirror::rows`] is the tree as the tree pane shows it, one entry per screen row,
 //! rebuilt only when the tree or a collapse flag changes (O(nodes)); drawing reads just the
 //! rows on screen, so a tree of 100k nodes scrolls as fast as a small one.
@@ -19,13 +19,14 @@
 
 use std::rc::Rc;
 
-use super::protocol::{Delta, Kind, NodeInfo};
+use super::protocol::Delta;
+use crate::session::{NodeId, NodeRow};
 
 /// One node as the UI knows it.
 #[derive(Clone, Debug)]
 pub struct UiNode {
-    pub info: NodeInfo,
-    pub children: Vec<u32>,
+    pub info: NodeRow,
+    pub children: Vec<NodeId>,
     pub depth: u32,
     /// The whole subtree is hidden.
     pub collapsed: bool,
@@ -59,13 +60,13 @@ impl Drop for Guide {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowKind {
     /// A node.
-    Node(u32),
+    Node(NodeId),
     /// The edge label above node `.0`: its branch condition. `head` is `"├ "`, `"└ "` or
     /// `""` for the single way on.
-    Label { node: u32, head: &'static str },
+    Label { node: NodeId, head: &'static str },
     /// A ghost row (`p`): the `k`-th pruned branch of stepped node `node`, right under the
     /// node's row. Not a node: it can be selected and explained (`w`), not stepped.
-    Ghost { node: u32, k: usize },
+    Ghost { node: NodeId, k: usize },
 }
 
 #[derive(Clone, Debug)]
@@ -81,7 +82,7 @@ pub struct Row {
 
 impl Row {
     /// The node this row belongs to (a label row belongs to the node below it).
-    pub fn node(&self) -> u32 {
+    pub fn node(&self) -> NodeId {
         match self.kind {
             RowKind::Node(n) | RowKind::Label { node: n, .. } | RowKind::Ghost { node: n, .. } => n,
         }
@@ -130,7 +131,7 @@ const HIDDEN: u32 = u32::MAX;
 
 /// The nodes shown right under a node: each with the label-row text that replaces its own
 /// branch condition (under a folded frame).
-type Next = Vec<(u32, Option<Rc<str>>)>;
+type Next = Vec<(NodeId, Option<Rc<str>>)>;
 
 impl Mirror {
     pub fn len(&self) -> usize {
@@ -141,32 +142,39 @@ impl Mirror {
         self.nodes.is_empty()
     }
 
-    pub fn get(&self, id: u32) -> Option<&UiNode> {
-        self.nodes.get(id as usize)
+    /// Every node's id, in id order.
+    pub fn ids(&self) -> impl Iterator<Item = NodeId> {
+        (0..self.nodes.len() as u32).map(NodeId)
     }
 
-    pub fn node(&self, id: u32) -> &UiNode {
-        &self.nodes[id as usize]
+    pub fn get(&self, id: NodeId) -> Option<&UiNode> {
+        self.nodes.get(id.index())
+    }
+
+    pub fn node(&self, id: NodeId) -> &UiNode {
+        &self.nodes[id.index()]
     }
 
     /// Add new nodes and apply changed kinds.
     pub fn apply(&mut self, delta: &Delta) {
         for (id, kind) in &delta.changed {
-            if let Some(n) = self.nodes.get_mut(*id as usize) {
-                n.info.kind = kind.clone();
+            if let Some(n) = self.nodes.get_mut(id.index()) {
+                n.info.view.kind = *kind;
+                // (the choice at an annotated loop is offered while the node is open)
+                n.info.view.loop_choice &= n.info.is_open();
             }
         }
         for info in &delta.updated {
-            if let Some(n) = self.nodes.get_mut(info.id as usize) {
+            if let Some(n) = self.nodes.get_mut(info.id().index()) {
                 n.info = info.clone();
             }
         }
         for info in &delta.nodes {
-            debug_assert_eq!(info.id as usize, self.nodes.len());
-            let depth = match info.parent {
+            debug_assert_eq!(info.id().index(), self.nodes.len());
+            let depth = match info.parent() {
                 Some(p) => {
-                    self.nodes[p as usize].children.push(info.id);
-                    self.nodes[p as usize].depth + 1
+                    self.nodes[p.index()].children.push(info.id());
+                    self.nodes[p.index()].depth + 1
                 }
                 None => 0,
             };
@@ -183,16 +191,16 @@ impl Mirror {
         }
     }
 
-    pub fn set_collapsed(&mut self, id: u32, collapsed: bool) {
-        let n = &mut self.nodes[id as usize];
+    pub fn set_collapsed(&mut self, id: NodeId, collapsed: bool) {
+        let n = &mut self.nodes[id.index()];
         if n.collapsed != collapsed {
             n.collapsed = collapsed;
             self.dirty = true;
         }
     }
 
-    pub fn set_frame_folded(&mut self, id: u32, folded: bool) {
-        let n = &mut self.nodes[id as usize];
+    pub fn set_frame_folded(&mut self, id: NodeId, folded: bool) {
+        let n = &mut self.nodes[id.index()];
         if n.frame_folded != folded {
             n.frame_folded = folded;
             self.dirty = true;
@@ -212,30 +220,30 @@ impl Mirror {
     }
 
     /// How many pruned branches node `id` has (0 while unknown).
-    pub fn ghosts(&self, id: u32) -> usize {
-        self.ghosts.get(id as usize).map_or(0, |&n| n as usize)
+    pub fn ghosts(&self, id: NodeId) -> usize {
+        self.ghosts.get(id.index()).map_or(0, |&n| n as usize)
     }
 
     /// Record that node `id` has `n` pruned branches (its ghost rows under `p`).
-    pub fn set_ghosts(&mut self, id: u32, n: usize) {
-        if self.ghosts.len() <= id as usize {
-            self.ghosts.resize(id as usize + 1, 0);
+    pub fn set_ghosts(&mut self, id: NodeId, n: usize) {
+        if self.ghosts.len() <= id.index() {
+            self.ghosts.resize(id.index() + 1, 0);
         }
-        if self.ghosts[id as usize] != n as u32 {
-            self.ghosts[id as usize] = n as u32;
+        if self.ghosts[id.index()] != n as u32 {
+            self.ghosts[id.index()] = n as u32;
             self.dirty |= self.show_ghosts;
         }
     }
 
     /// The row of ghost `k` under node `id`, if shown.
-    pub fn ghost_row(&mut self, id: u32, k: usize) -> Option<usize> {
+    pub fn ghost_row(&mut self, id: NodeId, k: usize) -> Option<usize> {
         self.refresh();
         self.built_ghost_row(id, k)
     }
 
     /// [`Mirror::ghost_row`] as the rows were last built (drawing reads the tree from `&App`,
     /// after the layout step built them).
-    pub fn built_ghost_row(&self, id: u32, k: usize) -> Option<usize> {
+    pub fn built_ghost_row(&self, id: NodeId, k: usize) -> Option<usize> {
         if !self.show_ghosts || k >= self.ghosts(id) || self.node(id).collapsed {
             return None;
         }
@@ -243,58 +251,59 @@ impl Mirror {
     }
 
     /// Is `id` the node where a call entered a new frame (the `→ f` row)?
-    pub fn is_call(&self, id: u32) -> bool {
-        let n = &self.nodes[id as usize].info;
-        n.parent
-            .is_some_and(|p| n.frames > self.nodes[p as usize].info.frames)
+    pub fn is_call(&self, id: NodeId) -> bool {
+        let n = &self.nodes[id.index()].info;
+        n.parent()
+            .is_some_and(|p| n.frames() > self.nodes[p.index()].info.frames())
     }
 
     /// The call nodes, in id order.
-    pub fn calls(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..self.nodes.len() as u32).filter(|&id| self.is_call(id))
+    pub fn calls(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.ids().filter(|&id| self.is_call(id))
     }
 
     /// Unfold every ancestor of `id` whose fold hides it, so that it has a row.
-    pub fn reveal(&mut self, id: u32) {
+    pub fn reveal(&mut self, id: NodeId) {
         // Walking up from `id`: `escaped` says whether some node between the ancestor
         // (exclusive) and `id` (inclusive) is already outside the ancestor's frame.
-        let childless = self.nodes[id as usize].children.is_empty();
-        let mut min_frames = self.nodes[id as usize].info.frames;
-        let mut cur = self.nodes[id as usize].info.parent;
+        let childless = self.node(id).children.is_empty();
+        let mut min_frames = self.node(id).info.frames();
+        let mut cur = self.node(id).info.parent();
         while let Some(p) = cur {
             self.set_collapsed(p, false);
-            let frames = self.nodes[p as usize].info.frames;
-            if self.nodes[p as usize].frame_folded && min_frames >= frames && !childless {
+            let frames = self.node(p).info.frames();
+            if self.node(p).frame_folded && min_frames >= frames && !childless {
                 self.set_frame_folded(p, false);
             }
             min_frames = min_frames.min(frames);
-            cur = self.nodes[p as usize].info.parent;
+            cur = self.node(p).info.parent();
         }
     }
 
     /// Where the paths through the frame entered at `call` come out (see the module doc),
     /// in depth-first order, each with the branch conditions taken inside the frame; and
     /// how many nodes the frame holds.
-    fn frame_exits(&self, call: u32) -> (Next, usize) {
-        let frames = self.nodes[call as usize].info.frames;
+    fn frame_exits(&self, call: NodeId) -> (Next, usize) {
+        let frames = self.node(call).info.frames();
         let mut exits = Vec::new();
         let mut inside = 0;
-        let mut stack: Vec<(u32, Vec<u32>)> = self.nodes[call as usize]
+        let mut stack: Vec<(NodeId, Vec<NodeId>)> = self
+            .node(call)
             .children
             .iter()
             .rev()
             .map(|&c| (c, Vec::new()))
             .collect();
         while let Some((id, mut conds)) = stack.pop() {
-            let n = &self.nodes[id as usize];
+            let n = self.node(id);
             if n.info.branch.is_some() {
                 conds.push(id);
             }
-            if n.info.frames < frames || n.children.is_empty() {
+            if n.info.frames() < frames || n.children.is_empty() {
                 // (a condition the ones before it imply adds nothing to the label)
                 let text: Vec<&str> = conds
                     .iter()
-                    .map(|&c| &self.nodes[c as usize].info)
+                    .map(|&c| &self.node(c).info)
                     .filter(|i| !i.branch_implied)
                     .filter_map(|i| i.branch.as_deref())
                     .collect();
@@ -317,7 +326,7 @@ impl Mirror {
     }
 
     /// The row of a node, if visible.
-    pub fn row_of(&mut self, id: u32) -> Option<usize> {
+    pub fn row_of(&mut self, id: NodeId) -> Option<usize> {
         self.refresh();
         self.built_row_of(id)
     }
@@ -328,24 +337,24 @@ impl Mirror {
     }
 
     /// [`Mirror::row_of`] as the rows were last built.
-    pub fn built_row_of(&self, id: u32) -> Option<usize> {
-        match self.row_of.get(id as usize) {
+    pub fn built_row_of(&self, id: NodeId) -> Option<usize> {
+        match self.row_of.get(id.index()) {
             Some(&r) if r != HIDDEN => Some(r as usize),
             _ => None,
         }
     }
 
     /// Nodes in depth-first order (collapse ignored), for search.
-    pub fn preorder(&self) -> Vec<u32> {
+    pub fn preorder(&self) -> Vec<NodeId> {
         let mut out = Vec::with_capacity(self.nodes.len());
         let mut stack = if self.nodes.is_empty() {
             vec![]
         } else {
-            vec![0]
+            vec![NodeId(0)]
         };
         while let Some(n) = stack.pop() {
             out.push(n);
-            stack.extend(self.nodes[n as usize].children.iter().rev());
+            stack.extend(self.node(n).children.iter().rev());
         }
         out
     }
@@ -362,10 +371,10 @@ impl Mirror {
             return;
         }
         enum Item {
-            Node(u32, Option<Rc<Guide>>),
-            Label(u32, Option<Rc<Guide>>, &'static str, Option<Rc<str>>),
+            Node(NodeId, Option<Rc<Guide>>),
+            Label(NodeId, Option<Rc<Guide>>, &'static str, Option<Rc<str>>),
         }
-        let mut stack = vec![Item::Node(0, None)];
+        let mut stack = vec![Item::Node(NodeId(0), None)];
         while let Some(item) = stack.pop() {
             let (mut id, guide) = match item {
                 Item::Label(node, guide, head, cond) => {
@@ -380,8 +389,8 @@ impl Mirror {
                 Item::Node(id, guide) => (id, guide),
             };
             loop {
-                let n = &self.nodes[id as usize];
-                self.row_of[id as usize] = self.rows.len() as u32;
+                let n = &self.nodes[id.index()];
+                self.row_of[id.index()] = self.rows.len() as u32;
                 let folded = n.frame_folded && !n.collapsed && self.is_call(id);
                 let (next, hidden): (Next, usize) = if n.collapsed {
                     (Vec::new(), self.count_below(id))
@@ -397,7 +406,7 @@ impl Mirror {
                     cond: None,
                 });
                 if self.show_ghosts && !n.collapsed {
-                    for k in 0..self.ghosts.get(id as usize).map_or(0, |&g| g as usize) {
+                    for k in 0..self.ghosts(id) {
                         self.rows.push(Row {
                             kind: RowKind::Ghost { node: id, k },
                             guide: guide.clone(),
@@ -409,7 +418,7 @@ impl Mirror {
                 match next.as_slice() {
                     [] => break,
                     [(only, cond)] => {
-                        if cond.is_some() || self.nodes[*only as usize].info.branch.is_some() {
+                        if cond.is_some() || self.node(*only).info.branch.is_some() {
                             self.rows.push(Row {
                                 kind: RowKind::Label {
                                     node: *only,
@@ -452,19 +461,19 @@ impl Mirror {
     }
 
     /// Number of nodes strictly below `id`.
-    fn count_below(&self, id: u32) -> usize {
+    fn count_below(&self, id: NodeId) -> usize {
         let mut count = 0;
-        let mut stack: Vec<u32> = self.nodes[id as usize].children.clone();
+        let mut stack: Vec<NodeId> = self.node(id).children.clone();
         while let Some(n) = stack.pop() {
             count += 1;
-            stack.extend(&self.nodes[n as usize].children);
+            stack.extend(&self.node(n).children);
         }
         count
     }
 
     /// Is the node open (not stepped yet)?
-    pub fn is_open(&self, id: u32) -> bool {
-        self.node(id).info.kind == Kind::Open
+    pub fn is_open(&self, id: NodeId) -> bool {
+        self.node(id).info.is_open()
     }
 }
 

@@ -21,11 +21,12 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::protocol::{Cmd, Delta, Kind, Reply};
+use super::protocol::{Cmd, Delta, Reply};
 use super::{Files, Setup};
 use crate::diagnostics::Diagnostic;
-use crate::engine::{Limits, LoopMode, NodeId};
-use crate::session::{Ended, ExcStop, Hit, Policy, Session, Stepped, Stops};
+use crate::session::{
+    Ended, ExcStop, Hit, Limits, LoopMode, NodeId, NodeKind, Policy, Session, Stepped, Stops,
+};
 
 /// How often long work reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
@@ -39,7 +40,7 @@ pub struct Worker {
     /// Nodes `0..sent` have been sent to the UI.
     sent: usize,
     /// Sent nodes that were open then (their kind may change).
-    open_sent: Vec<u32>,
+    open_sent: Vec<NodeId>,
     /// The program's file and the session file (reload, save, restore).
     pub files: Files,
 }
@@ -70,7 +71,7 @@ impl Worker {
     }
 
     pub fn cancel_handle(&self) -> Arc<AtomicBool> {
-        self.session.engine().cancel_handle()
+        self.session.cancel_handle()
     }
 
     /// The first reply: the tree as it is (the root).
@@ -86,30 +87,28 @@ impl Worker {
             return reply.into_iter().for_each(emit);
         }
         match cmd {
-            Cmd::Details(id) => emit(Reply::Details(describe::details(&self.session, NodeId(id)))),
+            Cmd::Details(id) => emit(Reply::Details(self.session.details(id))),
             Cmd::Model(id) => {
                 // (the store pane's frame: at an exception leaf, the raising one)
-                let at = self.session.frames_node(NodeId(id));
                 let m = self
                     .session
-                    .engine_mut()
-                    .try_model_in_frame(NodeId(id), at)
-                    .map(|m| describe::model(&self.session, NodeId(id), m));
+                    .model_in_frame(id)
+                    .map(|m| describe::model(&self.session, id, m));
                 emit(Reply::Model(id, m));
             }
             Cmd::Replay(id) => {
-                let r = replay::replay(&mut self.session, NodeId(id));
+                let r = replay::replay(&mut self.session, id);
                 emit(Reply::Replay(id, r));
             }
             Cmd::Tests(id) => {
-                let message = tests_file::write(&mut self.session, NodeId(id));
+                let message = tests_file::write(&mut self.session, id);
                 emit(Reply::Done {
                     select: None,
                     message,
                 });
             }
             Cmd::Why { node, pruned } => {
-                let message = match why::explain(&mut self.session, NodeId(node), pruned) {
+                let message = match why::explain(&mut self.session, node, pruned) {
                     Ok(info) => {
                         let message = info.summary.clone();
                         emit(Reply::Why { node, pruned, info });
@@ -124,17 +123,17 @@ impl Worker {
             }
             Cmd::Pruned(ids) => emit(Reply::Pruned(
                 ids.into_iter()
-                    .map(|id| (id, why::pruned(&self.session, NodeId(id))))
+                    .map(|id| (id, self.session.pruned_shown(id)))
                     .collect(),
             )),
             Cmd::Assume { texts, rerun } => self.assume(texts, rerun, &emit),
             Cmd::Evaluate { node, up, exprs } => {
-                let cancel = self.session.engine().cancel_handle();
+                let cancel = self.session.cancel_handle();
                 cancel.store(false, std::sync::atomic::Ordering::Relaxed);
                 let results = exprs
                     .into_iter()
                     .map(|e| {
-                        let r = self.session.evaluate(NodeId(node), up, &e);
+                        let r = self.session.evaluate(node, up, &e);
                         (e, r)
                     })
                     .collect();
@@ -162,7 +161,7 @@ impl Worker {
                 let message = match fold::instantiate(&mut self.session, id, &n) {
                     Ok(info) => {
                         let message = info.verdict.clone();
-                        emit(Reply::Instance(info));
+                        emit(Reply::Instance(id, info));
                         message
                     }
                     Err(e) => e,
@@ -187,9 +186,9 @@ impl Worker {
                 let progress = Progress::new(&emit);
                 let ran = self
                     .session
-                    .run(NodeId(id), policy, self.limits(), &|n| progress.tick(n));
+                    .run(id, policy, self.limits(), &|n| progress.tick(n));
                 let message = self.message(ran.ended, done);
-                self.finish(&emit, ran.select.map(|n| n.0), message);
+                self.finish(&emit, ran.select, message);
             }
             Cmd::Locate(text) => emit(Reply::Located(self.session.locate(&text))),
             Cmd::Resume {
@@ -210,13 +209,13 @@ impl Worker {
                     conditions,
                     exceptions,
                     caught,
-                    seen: seen.into_iter().map(NodeId).collect(),
+                    seen: seen.into_iter().collect(),
                     bfs,
                 };
                 let progress = Progress::new(&emit);
                 let (ran, hit) = self
                     .session
-                    .resume(NodeId(from), &stops, self.limits(), &|n| progress.tick(n));
+                    .resume(from, &stops, self.limits(), &|n| progress.tick(n));
                 let message = match hit {
                     Some(Hit::Line(line)) if Some(line) == to_cursor => format!(
                         "ran to line {line} (the code cursor's), the first time a path reaches it"
@@ -265,7 +264,7 @@ impl Worker {
                         "no more breakpoint hits: the subtree is explored",
                     ),
                 };
-                self.finish(&emit, ran.select.map(|n| n.0), message);
+                self.finish(&emit, ran.select, message);
             }
         }
     }
@@ -274,8 +273,8 @@ impl Worker {
     /// a reload (`L`) and reached the worker after it. Answered with a message (tree
     /// commands, so the UI stops waiting) or dropped (requests: the reload reset them).
     fn stale(&self, cmd: &Cmd) -> Option<Vec<Reply>> {
-        let n = self.session.tree().len() as u32;
-        let ids: Vec<u32> = match cmd {
+        let n = self.session.tree().len();
+        let ids: Vec<NodeId> = match cmd {
             Cmd::Step(id)
             | Cmd::StepWith(id, _)
             | Cmd::StepOver(id)
@@ -299,7 +298,7 @@ impl Worker {
             | Cmd::CheckWatch { .. }
             | Cmd::Locate(_) => Vec::new(),
         };
-        let gone = ids.into_iter().find(|&id| id >= n)?;
+        let gone = ids.into_iter().find(|id| id.index() >= n)?;
         Some(match cmd {
             Cmd::Details(_)
             | Cmd::Model(_)
@@ -308,7 +307,7 @@ impl Worker {
             | Cmd::Evaluate { .. } => Vec::new(),
             _ => vec![Reply::Done {
                 select: None,
-                message: format!("node {gone} is gone (the program was reloaded)"),
+                message: format!("node {} is gone (the program was reloaded)", gone.0),
             }],
         })
     }
@@ -320,8 +319,9 @@ impl Worker {
         }
     }
 
-    fn step(&mut self, id: u32, mode: Option<LoopMode>, emit: &dyn Fn(Reply)) {
-        let stepped = self.session.step(NodeId(id), mode);
+    fn step(&mut self, id: NodeId, mode: Option<LoopMode>, emit: &dyn Fn(Reply)) {
+        let stepped = self.session.step(id, mode);
+        let id = id.0;
         let message = match &stepped {
             Stepped::Leaf => format!("node {id} is a leaf"),
             Stepped::AlreadyStepped => format!("node {id} is already stepped"),
@@ -332,7 +332,7 @@ impl Worker {
             Stepped::Children(c) => format!("stepped node {id}: {} branches", c.len()),
         };
         let select = match &stepped {
-            Stepped::Children(c) => c.first().map(|c| c.0),
+            Stepped::Children(c) => c.first().copied(),
             _ => None,
         };
         self.finish(emit, select, message);
@@ -356,7 +356,7 @@ impl Worker {
         }
     }
 
-    fn finish(&mut self, emit: &dyn Fn(Reply), select: Option<u32>, mut message: String) {
+    fn finish(&mut self, emit: &dyn Fn(Reply), select: Option<NodeId>, mut message: String) {
         // A run that explored everything says which bounds cut paths.
         if message.ends_with("the subtree is explored") {
             // (the --recursion cuts' replays: does one raise RecursionError?)
@@ -375,24 +375,24 @@ impl Worker {
         let mut changed = Vec::new();
         let mut updated = Vec::new();
         self.open_sent.retain(|&id| {
-            let node = tree.node(NodeId(id));
+            let node = tree.node(id);
             if node.is_open() {
                 true
             } else {
-                changed.push((id, describe::kind(node.kind)));
+                changed.push((id, node.kind));
                 // A loop head that folded has a label now (issue 15).
-                if self.session.engine().fold_at(NodeId(id)).is_some() {
-                    updated.push(describe::node_info(&self.session, NodeId(id)));
+                if self.session.is_fold_node(id) {
+                    updated.push(self.session.row(id));
                 }
                 false
             }
         });
         let nodes: Vec<_> = (self.sent..tree.len())
-            .map(|i| describe::node_info(&self.session, NodeId(i as u32)))
+            .map(|i| self.session.row(NodeId(i as u32)))
             .collect();
         for n in &nodes {
-            if n.kind == Kind::Open {
-                self.open_sent.push(n.id);
+            if n.kind() == NodeKind::Open {
+                self.open_sent.push(n.id());
             }
         }
         self.sent = tree.len();
@@ -400,7 +400,7 @@ impl Worker {
             nodes,
             changed,
             updated,
-            stats: describe::stats(&self.session),
+            stats: self.session.tree_stats(),
         }
     }
 }

@@ -423,3 +423,55 @@ fn the_import_scanner_sees_grouped_and_inline_paths() {
     assert!(engine.contains(&vec!["solver".to_string()]), "{engine:?}");
     assert!(engine.contains(&vec!["term".to_string()]), "{engine:?}");
 }
+
+/// Stages the TUI may import besides its own: the session (its one way to the engine),
+/// the shared vocabulary below it, and the other clients of the session it drives
+/// (`T` writes tests through `testgen`).
+const TUI_MAY_IMPORT: &[&str] = &["tui", "session", "base", "diagnostics", "check", "testgen"];
+
+/// The few items of `lang` a front-end names itself (reading a program file).
+const FRONT_END_LANG: &[&str] = &["universal_newlines"];
+
+/// The TUI reaches the engine, the solver, the terms, the interpreter and the IR only
+/// through `Session` and its plain views: it imports none of those stages, and calls none
+/// of the session's escape hatches to the engine.
+#[test]
+fn tui_reaches_the_engine_only_through_session() {
+    let all = files();
+    let known: BTreeSet<Module> = all.iter().map(|f| f.module.clone()).collect();
+    let mut bad = Vec::new();
+    for f in all
+        .iter()
+        .filter(|f| f.module.first().is_some_and(|m| m == "tui"))
+    {
+        for p in paths(&f.code) {
+            let Some(to) = resolve(&f.module, &p, &known) else {
+                continue;
+            };
+            let stage = to[0].as_str();
+            if TUI_MAY_IMPORT.contains(&stage) {
+                continue;
+            }
+            // The path's segments after `crate` (or the `super`s) name the item.
+            let item = p
+                .iter()
+                .skip_while(|s| *s == "crate" || *s == "super")
+                .nth(1)
+                .map(String::as_str);
+            if stage == "lang" && item.is_some_and(|i| FRONT_END_LANG.contains(&i)) {
+                continue;
+            }
+            bad.push(format!("{} names {}", f.path.display(), p.join("::")));
+        }
+        for call in [".engine()", ".engine_mut()", ".parts_mut()"] {
+            if f.code.contains(call) {
+                bad.push(format!("{} calls {call}", f.path.display()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "the TUI goes past the session:\n{}",
+        bad.join("\n")
+    );
+}

@@ -293,7 +293,7 @@ fn equals_with_a_huge_kappa_describes_the_model() {
         ("100000000", "100000001"),
     ] {
         h.keys(&format!("={kappa}<Enter>"));
-        let shown = h.app.fold.shown.clone().expect("an instance");
+        let shown = h.app.fold.shown.clone().expect("an instance").1;
         assert_eq!(shown.feasible, Some(true), "{shown:?}");
         assert!(too_large_t(&shown.verdict, len), "{shown:?}");
         assert!(!shown.verdict.contains("t = ()"), "{shown:?}");

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use symdbg::session::NodeId;
 
 use symdbg::tui::harness::Harness;
 
@@ -225,7 +226,7 @@ fn t_keeps_hand_written_tests_and_links_and_says_where_it_wrote() {
     let mut h = open_file(&program, None, None);
     h.keys("r");
     let write_all = |h: &mut Harness| {
-        h.app.selected = 0;
+        h.app.selected = NodeId(0);
         h.keys("T");
         h.app.message.clone()
     };

@@ -363,8 +363,8 @@ fn tui_shows_the_failing_line_and_the_havocked_values() {
     h.keys("re");
     let leaf = h.app.selected;
     let info = h.app.tree.node(leaf).info.clone();
-    assert!(info.kind.is_exception(), "{:?}", info.kind);
-    assert_eq!(info.line, Some(7));
+    assert!(info.is_exception(), "{:?}", info.kind());
+    assert_eq!(info.place(), Some(7));
     assert!(info.summary.contains("(invariant)"), "{}", info.summary);
     h.keys("m");
     let model = h.app.models[&leaf].clone().expect("a model");

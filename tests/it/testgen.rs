@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use symdbg::session::NodeId;
 
 use crate::util::{symdbg, triple};
 
@@ -410,7 +411,7 @@ fn tui_key_writes_tests_beside_the_program() {
     h.keys("e");
     let leaf = h.app.selected;
     h.keys("T");
-    let one = scratch.0.join(format!("test_inversion_leaf{leaf}.py"));
+    let one = scratch.0.join(format!("test_inversion_leaf{}.py", leaf.0));
     assert!(
         h.app
             .message
@@ -420,11 +421,11 @@ fn tui_key_writes_tests_beside_the_program() {
     );
     let written = std::fs::read_to_string(&one).unwrap();
     assert!(
-        written.contains(&format!("def test_leaf{leaf}_assertion_error():")),
+        written.contains(&format!("def test_leaf{}_assertion_error():", leaf.0)),
         "{written}"
     );
     assert!(written.contains("SOURCE = pathlib.Path(__file__).parent / \"inversion.py\""));
-    h.app.selected = 0;
+    h.app.selected = NodeId(0);
     h.keys("T");
     let all = scratch.0.join("test_inversion.py");
     assert!(
@@ -576,14 +577,18 @@ fn tui_key_on_a_leaf_without_a_test_says_why_and_writes_nothing() {
     };
     let mut h = Harness::open(setup, 120, 32).expect("opens");
     h.keys("r");
-    let bound = (0..h.app.tree.len() as u32)
-        .find(|&id| h.app.tree.node(id).info.kind.outcome() == Some(Outcome::Bound))
+    let bound = h
+        .app
+        .tree
+        .ids()
+        .find(|&id| h.app.tree.node(id).info.kind().outcome() == Some(Outcome::Bound))
         .expect("a bound leaf at --unroll 3");
     h.app.select(bound);
     h.keys("T");
     assert!(
         h.app.message.starts_with(&format!(
-            "no test for leaf {bound}: bound: the path was cut by --unroll"
+            "no test for leaf {}: bound: the path was cut by --unroll",
+            bound.0
         )),
         "{}",
         h.app.message
@@ -595,8 +600,11 @@ fn tui_key_on_a_leaf_without_a_test_says_why_and_writes_nothing() {
         .collect();
     assert!(written.is_empty(), "wrote {written:?}");
     // An exception leaf: its one test, beside the program.
-    let exc = (0..h.app.tree.len() as u32)
-        .find(|&id| h.app.tree.node(id).info.kind.is_exception())
+    let exc = h
+        .app
+        .tree
+        .ids()
+        .find(|&id| h.app.tree.node(id).info.is_exception())
         .expect("the AssertionError leaf");
     h.app.select(exc);
     h.keys("T");
@@ -605,5 +613,8 @@ fn tui_key_on_a_leaf_without_a_test_says_why_and_writes_nothing() {
         "{}",
         h.app.message
     );
-    assert!(scratch.0.join(format!("test_count_leaf{exc}.py")).is_file());
+    assert!(scratch
+        .0
+        .join(format!("test_count_leaf{}.py", exc.0))
+        .is_file());
 }

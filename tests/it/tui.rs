@@ -237,7 +237,8 @@ fn subcommands_still_parse_next_to_the_file_form() {
 /// A tree of `n` nodes without an engine: a chain in which every other node branches
 /// into a leaf and the rest of the chain.
 pub fn synthetic_app(n: u32) -> symdbg::tui::app::App {
-    use symdbg::tui::protocol::{Delta, Kind, NodeInfo, Outcome, Reply};
+    use symdbg::session::{FoldMark, NodeId, NodeKind as Kind, NodeRow, NodeView, Outcome};
+    use symdbg::tui::protocol::{Delta, Reply};
     let source = SourceMap::new("big.py", "x: int\nif x > 0:\n    x = x - 1\n");
     let mut app = symdbg::tui::app::App::new(source, None);
     app.show_timing = false;
@@ -249,27 +250,42 @@ pub fn synthetic_app(n: u32) -> symdbg::tui::app::App {
             _ if id % 2 == 1 => (Some(spine), true),
             _ => (Some(spine), false),
         };
-        nodes.push(NodeInfo {
-            id,
-            parent,
-            kind: if leaf {
-                Kind::Leaf(Outcome::Normal)
-            } else {
-                Kind::Inner
+        let kind = if leaf {
+            Kind::Leaf(Outcome::Normal)
+        } else {
+            Kind::Inner
+        };
+        nodes.push(NodeRow {
+            view: NodeView {
+                id: NodeId(id),
+                parent: parent.map(NodeId),
+                depth: 0,
+                kind,
+                line: Some(2),
+                column: Some(1),
+                statement: String::new(),
+                place: Some(2),
+                raised_at: None,
+                return_value: None,
+                unknown_reason: None,
+                label: None,
+                caught: None,
+                invariant_failure: false,
+                store: Vec::new(),
+                frames: 1,
+                func: None,
+                loop_choice: false,
             },
             branch: parent.map(|_| format!("x > {id}")),
             branch_implied: false,
             label: None,
-            line: Some(2),
-            frames: 1,
-            func: None,
             summary: if leaf {
                 format!("normal  x = {id}")
             } else {
                 String::new()
             },
-            loop_choice: false,
-            fold: Default::default(),
+            at_annotated_loop: false,
+            fold: FoldMark::default(),
         });
         if !leaf && id > 0 {
             spine = id;
@@ -301,11 +317,14 @@ fn a_tree_of_100k_nodes_scrolls() {
     let screen = buffer_text(term.backend().buffer());
     // The last node is the chain's last leaf; two pages and three rows up from it.
     assert!(
-        app.selected < 99_999 && app.selected > 99_900,
+        app.selected.0 < 99_999 && app.selected.0 > 99_900,
         "{}",
-        app.selected
+        app.selected.0
     );
-    assert!(screen.contains(&format!("[{}]", app.selected)), "{screen}");
+    assert!(
+        screen.contains(&format!("[{}]", app.selected.0)),
+        "{screen}"
+    );
     assert!(screen.contains("tree: 100000 nodes"), "{screen}");
 }
 

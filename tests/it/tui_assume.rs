@@ -6,23 +6,28 @@
 
 use symdbg::base::SourceMap;
 use symdbg::engine::Config;
+use symdbg::session::NodeId;
+use symdbg::session::{NodeKind as Kind, Outcome};
 use symdbg::tui::app::{Mode, PromptKind};
 use symdbg::tui::harness::Harness;
-use symdbg::tui::protocol::{Kind, Outcome};
 use symdbg::tui::Setup;
 
 use super::tui::open;
 
 /// Exception leaves of the mirrored tree.
 fn exceptions(h: &Harness) -> usize {
-    (0..h.app.tree.len() as u32)
-        .filter(|&id| h.app.tree.node(id).info.kind.is_exception())
+    h.app
+        .tree
+        .ids()
+        .filter(|&id| h.app.tree.node(id).info.is_exception())
         .count()
 }
 
 fn leaves(h: &Harness) -> usize {
-    (0..h.app.tree.len() as u32)
-        .filter(|&id| matches!(h.app.tree.node(id).info.kind, Kind::Leaf(_)))
+    h.app
+        .tree
+        .ids()
+        .filter(|&id| matches!(h.app.tree.node(id).info.kind(), Kind::Leaf(_)))
         .count()
 }
 
@@ -47,14 +52,15 @@ fn a_adds_an_assumption_and_re_explores_from_the_root() {
     assert_eq!(h.app.assumptions(), ["x >= 2"]);
     assert!(h.app.breakpoints.contains_key(&23), "breakpoints are kept");
     // Re-explored: the root is the precondition, no exception is reachable any more.
-    let root = &h.app.tree.node(0).info;
+    let root = &h.app.tree.node(NodeId(0)).info;
     assert_eq!(
-        root.line.and_then(symdbg::base::span::assumption_of_line),
+        root.place()
+            .and_then(symdbg::base::span::assumption_of_line),
         Some(1)
     );
     assert_eq!(exceptions(&h), 0, "{}", h.screen());
     assert!(leaves(&h) >= 1);
-    assert_eq!(h.app.selected, 0);
+    assert_eq!(h.app.selected, NodeId(0));
     assert!(
         h.app.message.contains("re-explored from the root"),
         "{}",
@@ -105,7 +111,7 @@ fn capital_a_removes_an_assumption_and_the_bug_is_back() {
     h.keys("e");
     let leaf = &h.app.tree.node(h.app.selected).info;
     assert_eq!(
-        leaf.kind,
+        leaf.kind(),
         Kind::Leaf(Outcome::Exception(symdbg::base::ExcClass::AssertionError))
     );
     h.keys("Aall<Enter>");

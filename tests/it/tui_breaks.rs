@@ -5,8 +5,9 @@
 
 use symdbg::base::ExcClass;
 use symdbg::session::ExcStop;
+use symdbg::session::NodeId;
+use symdbg::session::NodeKind as Kind;
 use symdbg::tui::app::{Mode, Pane};
-use symdbg::tui::protocol::Kind;
 
 use super::tui::{open, open_source};
 
@@ -27,8 +28,8 @@ if y == 7:
 assert w != 100
 ";
 
-fn line_of(h: &symdbg::tui::harness::Harness, id: u32) -> Option<usize> {
-    h.app.tree.node(id).info.line
+fn line_of(h: &symdbg::tui::harness::Harness, id: NodeId) -> Option<usize> {
+    h.app.tree.node(id).info.place()
 }
 
 #[test]
@@ -73,7 +74,7 @@ fn c_stops_on_every_path_at_a_breakpoint_and_goes_on_to_the_next_hit() {
         let at = h.app.selected;
         assert_eq!(line_of(&h, at), Some(9), "{}", h.app.message);
         assert_eq!(
-            h.app.tree.node(at).info.kind,
+            h.app.tree.node(at).info.kind(),
             Kind::Open,
             "stopped before line 9 runs"
         );
@@ -127,11 +128,11 @@ fn exception_breakpoints_any_class_and_a_bad_name() {
     assert_eq!(h.app.exc_break, ExcStop::Any);
     h.keys("c");
     let first = h.app.selected;
-    assert!(h.app.tree.node(first).info.kind.is_exception());
+    assert!(h.app.tree.node(first).info.is_exception());
     h.keys("c");
     let second = h.app.selected;
     assert_ne!(first, second);
-    assert!(h.app.tree.node(second).info.kind.is_exception());
+    assert!(h.app.tree.node(second).info.is_exception());
     // A class: only AssertionError leaves.
     let mut h = open_source("t.py", SRC, None, 120, 40);
     h.keys("XAssertionError<Enter>");
@@ -139,14 +140,14 @@ fn exception_breakpoints_any_class_and_a_bad_name() {
     h.keys("c");
     let leaf = h.app.tree.node(h.app.selected).info.clone();
     assert_eq!(
-        leaf.kind,
+        leaf.kind(),
         Kind::Leaf(symdbg::base::Outcome::Exception(ExcClass::AssertionError)),
         "{leaf:?}"
     );
     // ArithmeticError catches ZeroDivisionError (the hierarchy, as `except`).
     h.keys("XArithmeticError<Enter>gc");
     assert_eq!(
-        h.app.tree.node(h.app.selected).info.kind,
+        h.app.tree.node(h.app.selected).info.kind(),
         Kind::Leaf(symdbg::base::Outcome::Exception(
             ExcClass::ZeroDivisionError
         ))
@@ -291,12 +292,12 @@ r = g(a)
     let mut h = open_source("t.py", src, None, 140, 40);
     // Step until the innermost frame is h.
     for _ in 0..10 {
-        if h.app.tree.node(h.app.selected).info.func.as_deref() == Some("h") {
+        if h.app.tree.node(h.app.selected).info.func() == Some("h") {
             break;
         }
         h.keys("s");
     }
-    assert_eq!(h.app.tree.node(h.app.selected).info.line, Some(2));
+    assert_eq!(h.app.tree.node(h.app.selected).info.place(), Some(2));
     assert_eq!(h.app.frame_count(), 3);
     h.keys("<Tab><Tab><Tab>");
     assert_eq!(h.app.focus, Pane::Stack);

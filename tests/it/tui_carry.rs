@@ -2,6 +2,7 @@
 //! watches (`W`), preconditions (`a`) and breakpoint conditions (`B`, `c`), each added by a
 //! different key, kept together in `tui::carry::Carry`.
 
+use symdbg::session::NodeId;
 use symdbg::tui::harness::Harness;
 
 use super::tui_reload::{infos, open_file, rewrite, temp_dir, SRC};
@@ -108,22 +109,24 @@ fn a_new_tree_forgets_the_answers_about_the_old_trees_nodes() {
     h.keys("sss");
     h.keys("G");
     let deep = h.app.selected;
-    assert!(deep > 0);
+    assert!(deep > NodeId(0));
     h.keys("Wi + 100<Enter>");
     assert!(
         h.app.watch.results.keys().any(|k| k.0 == deep),
-        "the watch was evaluated at node {deep}"
+        "the watch was evaluated at node {}",
+        deep.0
     );
     // `a` starts a new tree at the root: node `deep` is another node now (or none).
     h.keys("ax > 5<Enter>");
     assert_eq!(h.app.watch.list, vec!["i + 100".to_string()]);
     assert!(
         h.app.watch.results.keys().all(|k| k.0 != deep),
-        "an answer about the old tree's node {deep} survived: {:?}",
+        "an answer about the old tree's node {} survived: {:?}",
+        deep.0,
         h.app.watch.results.keys().collect::<Vec<_>>()
     );
     assert!(
-        h.app.details.keys().all(|&k| k == 0),
+        h.app.details.keys().all(|&k| k == NodeId(0)),
         "{:?}",
         h.app.details.keys().collect::<Vec<_>>()
     );

@@ -3,6 +3,7 @@
 
 use symdbg::base::SourceMap;
 use symdbg::engine::Config;
+use symdbg::session::NodeId;
 use symdbg::session::Truth;
 use symdbg::tui::app::{Mode, Pane, PromptKind};
 use symdbg::tui::harness::Harness;
@@ -12,14 +13,15 @@ use super::tui::open_source;
 /// Three paths reach line 9 with z = 1, 2 and 3 (the program of `tui_breaks`).
 use super::tui_breaks::SRC;
 
-fn line_of(h: &Harness, id: u32) -> Option<usize> {
-    h.app.tree.node(id).info.line
+fn line_of(h: &Harness, id: NodeId) -> Option<usize> {
+    h.app.tree.node(id).info.place()
 }
 
 /// Select the first node about to run `line` (running the tree first).
 fn goto_line(h: &mut Harness, line: usize) {
     h.keys("C");
     let id = (0..h.app.stats.nodes as u32)
+        .map(NodeId)
         .find(|&id| line_of(h, id) == Some(line) && h.app.tree.get(id).is_some())
         .unwrap_or_else(|| panic!("no node on line {line}"));
     h.app.select(id);
@@ -163,14 +165,14 @@ fn watches_follow_the_selection_and_are_cached() {
         let id = h.app.selected;
         for w in ["z > 1", "w - y"] {
             let r = h.app.watch.results.get(&(id, 0, w.to_string()));
-            assert!(r.is_some(), "node {id}: {w} not evaluated");
+            assert!(r.is_some(), "node {}: {w} not evaluated", id.0);
         }
         let Some(Ok(e)) = h.app.watch.results.get(&(id, 0, "w - y".to_string())) else {
-            panic!("w - y evaluates at node {id}");
+            panic!("w - y evaluates at node {}", id.0);
         };
         if e.raises.is_empty() {
             // w = z + y once line 9 ran: w - y is z, one value per path.
-            assert_eq!(e.fixed, Some(Truth::Always), "node {id}: {e:?}");
+            assert_eq!(e.fixed, Some(Truth::Always), "node {}: {e:?}", id.0);
             seen += 1;
         } else {
             // Before line 9: w is not assigned yet.
@@ -232,7 +234,7 @@ fn conditional_break(h: &mut Harness, line: usize, cond: &str) {
 }
 
 /// `c` until no new hit: the hit nodes.
-fn hits(h: &mut Harness) -> Vec<u32> {
+fn hits(h: &mut Harness) -> Vec<NodeId> {
     let mut out = Vec::new();
     for _ in 0..10 {
         h.keys("c");

@@ -3,9 +3,10 @@
 //! and `W`, and small ones (grammar, stale counts, frame labels).
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use symdbg::session::NodeId;
+use symdbg::session::{NodeKind as Kind, Outcome};
 use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
-use symdbg::tui::protocol::{Kind, Outcome};
 
 use super::tui::open_source;
 use super::tui_reload::{open_file, temp_dir};
@@ -65,7 +66,7 @@ fn store_names(h: &Harness) -> Vec<String> {
 
 fn is_exception(h: &Harness) -> bool {
     matches!(
-        h.app.tree.node(h.app.selected).info.kind,
+        h.app.tree.node(h.app.selected).info.kind(),
         Kind::Leaf(Outcome::Exception(_))
     )
 }
@@ -132,9 +133,10 @@ fn the_store_at_an_exception_leaf_raised_in_a_call_is_the_callee_s() {
     assert!(h.screen().contains("frame <module>"), "{}", h.screen());
     // At a node inside lcm (not a leaf), the store is lcm's too.
     let inside = (0..h.app.stats.nodes as u32)
+        .map(NodeId)
         .find(|&n| {
             h.app.tree.get(n).is_some_and(|n| {
-                n.info.func.as_deref() == Some("lcm") && !matches!(n.info.kind, Kind::Leaf(_))
+                n.info.func() == Some("lcm") && !matches!(n.info.kind(), Kind::Leaf(_))
             })
         })
         .expect("a node in lcm");
@@ -306,7 +308,10 @@ fn a_folded_frame_s_way_out_is_labelled_without_what_is_implied() {
     let mut h = open_source("head.py", HEAD, None, 140, 44);
     h.keys("r");
     // The tree has the three conditions, one per `if`.
-    let branches: Vec<String> = (0..h.app.tree.len() as u32)
+    let branches: Vec<String> = h
+        .app
+        .tree
+        .ids()
         .filter_map(|id| h.app.tree.node(id).info.branch.clone())
         .collect();
     for b in ["len(t) > 0", "0 < len(t)", "len(t) != 0"] {

@@ -5,9 +5,10 @@
 use symdbg::base::SourceMap;
 use symdbg::engine::fold::FoldMode;
 use symdbg::engine::Config;
+use symdbg::session::NodeId;
+use symdbg::session::{NodeKind as Kind, Outcome};
 use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
-use symdbg::tui::protocol::{Kind, Outcome};
 
 fn open_fold(rel: &str, entry: &str, fold: FoldMode) -> Harness {
     let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
@@ -18,7 +19,7 @@ fn open_fold(rel: &str, entry: &str, fold: FoldMode) -> Harness {
     Harness::open(setup, 120, 32).unwrap_or_else(|d| panic!("{d:?}"))
 }
 
-fn info(h: &Harness, id: u32) -> symdbg::tui::protocol::NodeInfo {
+fn info(h: &Harness, id: NodeId) -> symdbg::session::NodeRow {
     h.app.tree.node(id).info.clone()
 }
 
@@ -46,7 +47,7 @@ fn f_folds_a_loop_head_and_equals_instantiates_kappa() {
     h.keys("F");
     let node = info(&h, head);
     assert!(node.fold.fold_node, "{node:?}");
-    assert_eq!(node.kind, Kind::Inner);
+    assert_eq!(node.kind(), Kind::Inner);
     assert!(
         node.label
             .as_deref()
@@ -71,20 +72,20 @@ fn f_folds_a_loop_head_and_equals_instantiates_kappa() {
     h.keys("gre");
     let leaf = h.app.selected;
     assert_eq!(
-        info(&h, leaf).kind,
+        info(&h, leaf).kind(),
         Kind::Leaf(Outcome::Exception(symdbg::base::ExcClass::AssertionError))
     );
     assert_eq!(info(&h, leaf).fold.kappa.as_deref(), Some("κ1"));
     h.keys("=");
     assert!(matches!(h.app.mode, Mode::Prompt(..)));
     h.keys("3<Enter>");
-    let shown = h.app.fold.shown.clone().expect("an instance");
+    let shown = h.app.fold.shown.clone().expect("an instance").1;
     assert_eq!(shown.feasible, Some(false), "{shown:?}");
     assert!(
         shown.verdict.contains("outside the feasible range"),
         "{shown:?}"
     );
-    let title = format!("node {leaf} with κ1 = 3");
+    let title = format!("node {} with κ1 = 3", leaf.0);
     assert!(h.screen().contains(&title), "{}", h.screen());
     // j/k scroll the view; any other key closes it (and does nothing else).
     let (before, nodes) = (h.app.selected, h.app.tree.len());
@@ -95,7 +96,7 @@ fn f_folds_a_loop_head_and_equals_instantiates_kappa() {
     assert!(!h.screen().contains(&title));
     assert_eq!((h.app.selected, h.app.tree.len()), (before, nodes));
     h.keys("=100<Enter>");
-    let shown = h.app.fold.shown.clone().expect("an instance");
+    let shown = h.app.fold.shown.clone().expect("an instance").1;
     assert_eq!(shown.feasible, Some(true), "{shown:?}");
     assert!(
         shown
@@ -120,15 +121,18 @@ fn equals_view_expands_small_quantifiers() {
     let mut h = open_fold("tests/data/fold/deep.py", "deep", FoldMode::Auto);
     h.keys("r");
     // The return leaf below the exit "leaves the path at line 5": `return i`.
-    let leaf = (0..h.app.tree.len() as u32)
+    let leaf = h
+        .app
+        .tree
+        .ids()
         .find(|&id| {
             let n = info(&h, id);
-            n.kind == Kind::Leaf(Outcome::Return) && n.summary.contains("κ1")
+            n.kind() == Kind::Leaf(Outcome::Return) && n.summary.contains("κ1")
         })
         .expect("the return κ1 leaf");
     h.app.select(leaf);
     h.keys("=2<Enter>");
-    let shown = h.app.fold.shown.clone().expect("an instance");
+    let shown = h.app.fold.shown.clone().expect("an instance").1;
     assert_eq!(shown.feasible, Some(true), "{shown:?}");
     for c in ["t[0] != x", "t[1] != x", "t[2] == x"] {
         assert!(shown.pc.iter().any(|p| p == c), "{c} not in {:?}", shown.pc);
@@ -143,7 +147,7 @@ fn equals_view_expands_small_quantifiers() {
     let fold = shown.fold;
     h.app.select(fold);
     h.keys("=2<Enter>");
-    let at_fold = h.app.fold.shown.clone().expect("an instance");
+    let at_fold = h.app.fold.shown.clone().expect("an instance").1;
     assert!(
         at_fold.store.contains(&("i".to_string(), "2".to_string())),
         "{at_fold:?}"
@@ -163,8 +167,11 @@ fn f_unfolds_under_fold_auto_and_explains_loops_without_template() {
     assert!(!node.fold.fold_node, "{node:?}");
     assert!(h.app.message.contains("classically"), "{}", h.app.message);
     // The classic step: enter the loop or leave it, no fold labels.
-    let kids: Vec<u32> = (0..h.app.tree.len() as u32)
-        .filter(|&i| info(&h, i).parent == Some(head))
+    let kids: Vec<NodeId> = h
+        .app
+        .tree
+        .ids()
+        .filter(|&i| info(&h, i).parent() == Some(head))
         .collect();
     assert_eq!(kids.len(), 2, "{kids:?}");
     assert!(kids.iter().all(|&k| info(&h, k).label.is_none()));
@@ -172,7 +179,10 @@ fn f_unfolds_under_fold_auto_and_explains_loops_without_template() {
     let next_head = (0..40)
         .find_map(|_| {
             h.keys("r");
-            (0..h.app.tree.len() as u32).find(|&i| i > head && info(&h, i).fold.fold_node)
+            h.app
+                .tree
+                .ids()
+                .find(|&i| i > head && info(&h, i).fold.fold_node)
         })
         .expect("a fold node below the unfolded head");
     assert!(
@@ -202,7 +212,7 @@ fn f_unfolds_under_fold_auto_and_explains_loops_without_template() {
         "{}",
         h.app.message
     );
-    assert_eq!(info(&h, at).kind, Kind::Open, "refused: not stepped");
+    assert_eq!(info(&h, at).kind(), Kind::Open, "refused: not stepped");
 }
 
 /// Issue 23 item 6: replaying a leaf below a fold checks the conjuncts about κ (κ-search
@@ -216,7 +226,7 @@ fn replay_below_a_fold_checks_kappa_and_the_model_pane_names_it() {
     h.keys("r");
     h.keys("e");
     let leaf = h.app.selected;
-    assert!(info(&h, leaf).kind.is_exception(), "{:?}", info(&h, leaf));
+    assert!(info(&h, leaf).is_exception(), "{:?}", info(&h, leaf));
     h.keys("m");
     let Some(Ok(m)) = h.app.models.get(&leaf).cloned() else {
         panic!("no model: {:?}", h.app.models.get(&leaf))

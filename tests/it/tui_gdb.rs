@@ -4,9 +4,10 @@
 //! (`U`, `D`) kept while the selection stays in the frame. Keys in, state and frame out,
 //! through the synchronous harness.
 
+use symdbg::session::NodeId;
+use symdbg::session::NodeKind as Kind;
 use symdbg::tui::app::{Mode, Pane};
 use symdbg::tui::keys::ROWS;
-use symdbg::tui::protocol::Kind;
 
 use super::tui::open_source;
 
@@ -34,8 +35,8 @@ assert z != 5
 w = g(z)
 ";
 
-fn line_of(h: &symdbg::tui::harness::Harness, id: u32) -> Option<usize> {
-    h.app.tree.node(id).info.line
+fn line_of(h: &symdbg::tui::harness::Harness, id: NodeId) -> Option<usize> {
+    h.app.tree.node(id).info.place()
 }
 
 #[test]
@@ -86,10 +87,7 @@ fn plus_sets_a_breakpoint_at_a_typed_line_or_function() {
     // The breakpoint stops `c` like one set with `b`: in g, at line 5.
     h.keys("c");
     assert_eq!(line_of(&h, h.app.selected), Some(5), "{}", h.app.message);
-    assert_eq!(
-        h.app.tree.node(h.app.selected).info.func.as_deref(),
-        Some("g")
-    );
+    assert_eq!(h.app.tree.node(h.app.selected).info.func(), Some("g"));
 }
 
 #[test]
@@ -105,7 +103,7 @@ fn h_runs_to_the_code_cursors_line_without_setting_a_breakpoint() {
     h.keys("H");
     let at = h.app.selected;
     assert_eq!(line_of(&h, at), Some(13), "{}", h.app.message);
-    assert_eq!(h.app.tree.node(at).info.kind, Kind::Open, "not run yet");
+    assert_eq!(h.app.tree.node(at).info.kind(), Kind::Open, "not run yet");
     assert!(
         h.app.message.contains("ran to line 13"),
         "{}",
@@ -129,7 +127,7 @@ fn bang_stops_where_a_handler_catches_an_exception() {
     let mut h = open_source("t.py", SRC, None, 120, 40);
     h.keys("xc");
     assert_eq!(
-        h.app.tree.node(h.app.selected).info.kind,
+        h.app.tree.node(h.app.selected).info.kind(),
         Kind::Leaf(symdbg::tui::protocol::Outcome::Exception(
             symdbg::base::ExcClass::AssertionError
         )),
@@ -203,21 +201,24 @@ fn u_and_d_move_the_frame_from_the_tree_and_stepping_keeps_it() {
     assert_eq!(h.app.frame_up, 1, "same frame, same pick");
     assert_eq!(h.app.marked_line(), Some(16));
     // Leaving g (another frame count) goes back to the innermost.
-    while h.app.tree.node(h.app.selected).info.func.is_some() {
+    while h.app.tree.node(h.app.selected).info.func().is_some() {
         h.keys("s");
     }
     assert_eq!(h.app.frame_up, 0);
     // Another activation of g (the call on line 19) at the same depth does not keep the
     // pick made in the first one.
     h.keys("r");
-    let at6: Vec<u32> = (0..h.app.tree.len() as u32)
+    let at6: Vec<NodeId> = h
+        .app
+        .tree
+        .ids()
         .filter(|&id| line_of(&h, id) == Some(6))
         .collect();
     let first = at6[0];
     // (its path from the first passes through module code: fewer frames)
     let other = *at6
         .iter()
-        .find(|&&id| id != first && h.app.tree.node(id).info.frames == 2)
+        .find(|&&id| id != first && h.app.tree.node(id).info.frames() == 2)
         .expect("a node of the second call of g");
     h.app.select(first);
     h.keys("U");

@@ -3,40 +3,41 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use symdbg::session::NodeId;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use symdbg::session::{NodeKind as Kind, Outcome};
 use symdbg::tui::app::{Mode, Pane};
-use symdbg::tui::protocol::{Kind, Outcome};
 
 use super::tui::{open, open_source};
 
-fn kind(h: &symdbg::tui::harness::Harness, id: u32) -> Kind {
-    h.app.tree.node(id).info.kind.clone()
+fn kind(h: &symdbg::tui::harness::Harness, id: NodeId) -> Kind {
+    h.app.tree.node(id).info.kind()
 }
 
 #[test]
 fn step_moves_to_the_first_child_and_j_k_move_between_nodes() {
     let mut h = open("inversion.py", None, 120, 32);
-    assert_eq!(h.app.selected, 0);
-    assert_eq!(kind(&h, 0), Kind::Open);
+    assert_eq!(h.app.selected, NodeId(0));
+    assert_eq!(kind(&h, NodeId(0)), Kind::Open);
     h.keys("s");
-    assert_eq!(kind(&h, 0), Kind::Inner);
+    assert_eq!(kind(&h, NodeId(0)), Kind::Inner);
     assert_eq!(h.app.tree.len(), 3, "the if has two feasible branches");
-    assert_eq!(h.app.selected, 1);
+    assert_eq!(h.app.selected, NodeId(1));
     // j skips the label row `└ x <= 1` and lands on node 2.
     h.keys("j");
-    assert_eq!(h.app.selected, 2);
+    assert_eq!(h.app.selected, NodeId(2));
     assert_eq!(
         h.app.code_cursor, 21,
         "the code cursor follows the node's statement"
     );
     h.keys("k<Up>");
-    assert_eq!(h.app.selected, 0);
+    assert_eq!(h.app.selected, NodeId(0));
     // Enter steps too; `s` on a stepped node moves along instead of asking the engine.
     h.keys("j<Enter>");
-    assert_eq!(h.app.selected, 3);
+    assert_eq!(h.app.selected, NodeId(3));
     h.keys("gs");
-    assert_eq!(h.app.selected, 1);
+    assert_eq!(h.app.selected, NodeId(1));
 }
 
 #[test]
@@ -79,8 +80,8 @@ fn replay_at_an_interior_node_checks_the_path_condition() {
     let mut h = open("inversion.py", None, 120, 32);
     // Node 2 (`x = -x` on the else branch): its path condition is `x <= 1`.
     h.keys("sjR");
-    assert_eq!(h.app.selected, 2);
-    let replay = h.app.replays[&2].clone().expect("a replay");
+    assert_eq!(h.app.selected, NodeId(2));
+    let replay = h.app.replays[&NodeId(2)].clone().expect("a replay");
     assert!(replay.follows);
     assert!(
         replay.verdict.contains("its 1 checked conjunct holds"),
@@ -97,21 +98,25 @@ fn search_finds_statements_and_conditions_and_repeats() {
     h.keys("r");
     // The statement of node 2 and the store of leaf 6 (`normal  x = -x`).
     h.keys("/x = -x<Enter>");
-    assert_eq!(h.app.selected, 2);
+    assert_eq!(h.app.selected, NodeId(2));
     assert_eq!(h.app.message, "/x = -x: match 1 of 2");
     h.keys("/<Enter>");
-    assert_eq!(h.app.selected, 6);
+    assert_eq!(h.app.selected, NodeId(6));
     // Branch conditions are searched too; `/` Enter repeats, N goes back.
     h.keys("g/-x >=<Enter>");
-    assert_eq!(h.app.selected, 6);
+    assert_eq!(h.app.selected, NodeId(6));
     h.keys("/<Enter>");
-    assert_eq!(h.app.selected, 6, "one match: repeating wraps to it");
+    assert_eq!(
+        h.app.selected,
+        NodeId(6),
+        "one match: repeating wraps to it"
+    );
     h.keys("g/assert<Enter>");
-    assert_eq!(h.app.selected, 3);
+    assert_eq!(h.app.selected, NodeId(3));
     h.keys("/<Enter>");
-    assert_eq!(h.app.selected, 5);
+    assert_eq!(h.app.selected, NodeId(5));
     h.keys("N");
-    assert_eq!(h.app.selected, 3);
+    assert_eq!(h.app.selected, NodeId(3));
     h.keys("/nothing like this<Enter>");
     assert!(h.app.message.contains("no match"), "{}", h.app.message);
     // Esc leaves the prompt without searching.
@@ -125,23 +130,23 @@ fn h_collapses_a_subtree_and_l_expands_it() {
     h.keys("r");
     let all = h.app.tree.rows().len();
     h.keys("gh");
-    assert!(h.app.tree.node(0).collapsed);
+    assert!(h.app.tree.node(NodeId(0)).collapsed);
     assert_eq!(h.app.tree.rows().len(), 1);
     assert!(h.screen().contains("(+7 hidden)"), "{}", h.screen());
     h.keys("l");
     assert_eq!(h.app.tree.rows().len(), all);
     // l on an expanded node goes to the first child, h on a leaf to its parent.
     h.keys("l");
-    assert_eq!(h.app.selected, 1);
+    assert_eq!(h.app.selected, NodeId(1));
     h.keys("e");
     let leaf = h.app.selected;
     h.keys("h");
-    assert_eq!(Some(h.app.selected), h.app.tree.node(leaf).info.parent);
+    assert_eq!(Some(h.app.selected), h.app.tree.node(leaf).info.parent());
     // Jumping to a hidden node reveals it.
     h.keys("gh");
     h.keys("e");
     assert!(kind(&h, h.app.selected).is_exception());
-    assert!(!h.app.tree.node(0).collapsed);
+    assert!(!h.app.tree.node(NodeId(0)).collapsed);
 }
 
 #[test]
@@ -151,16 +156,16 @@ fn step_over_and_finish_frame() {
     h.keys("n");
     let sel = h.app.selected;
     let n = h.app.tree.node(sel);
-    assert_eq!(n.info.frames, 1, "back in the module frame: {:?}", n.info);
+    assert_eq!(n.info.frames(), 1, "back in the module frame: {:?}", n.info);
     assert!(h.app.tree.len() > 5);
     // In a fresh session: step into power, then finish its frame.
     let mut h = open("power.py", None, 120, 32);
     h.keys("s");
-    assert_eq!(h.app.tree.node(h.app.selected).info.frames, 2);
+    assert_eq!(h.app.tree.node(h.app.selected).info.frames(), 2);
     h.keys("f");
     let n = h.app.tree.node(h.app.selected);
     assert!(
-        n.info.frames < 2 || matches!(n.info.kind, Kind::Leaf(_)),
+        n.info.frames() < 2 || matches!(n.info.kind(), Kind::Leaf(_)),
         "{:?}",
         n.info
     );
@@ -180,7 +185,7 @@ fn keys_typed_while_busy_are_not_queued_for_the_worker() {
     h.pump();
     assert!(h.app.busy.is_none());
     // One step: node 0 → node 1.
-    assert_eq!(h.app.selected, 1);
+    assert_eq!(h.app.selected, NodeId(1));
 }
 
 #[test]
@@ -225,7 +230,7 @@ fn mouse_selects_tree_rows_and_code_lines() {
         .position(|l| l.contains("[7] AssertionError"))
         .expect("node 7 on screen") as u16;
     h.click(tree.x + 5, y);
-    assert_eq!(h.app.selected, 7);
+    assert_eq!(h.app.selected, NodeId(7));
     assert_eq!(h.app.focus, Pane::Tree);
     // A click on a code line moves the code cursor; in the gutter it toggles a breakpoint.
     let code = h.app.area(Pane::Code).unwrap();
@@ -241,9 +246,9 @@ fn mouse_selects_tree_rows_and_code_lines() {
     assert!(h.app.breakpoints.contains_key(&19));
     // The wheel over the tree moves the selection by three rows: from node 7 (the last
     // row) up to the label row `├ -x >= 0`, and on up to node 5 above it.
-    assert_eq!(h.app.selected, 7);
+    assert_eq!(h.app.selected, NodeId(7));
     h.wheel(tree.x + 5, tree.y + 3, false);
-    assert_eq!(h.app.selected, 5);
+    assert_eq!(h.app.selected, NodeId(5));
     assert_eq!(h.app.focus, Pane::Code, "the wheel does not move the focus");
 }
 
@@ -277,7 +282,7 @@ fn entry_runs_and_bound_leaves() {
         .tree
         .nodes
         .iter()
-        .filter(|n| n.info.kind == Kind::Leaf(Outcome::Return))
+        .filter(|n| n.info.kind() == Kind::Leaf(Outcome::Return))
         .map(|n| n.info.summary.clone())
         .collect();
     assert_eq!(
@@ -290,7 +295,10 @@ fn entry_runs_and_bound_leaves() {
 fn a_bound_leaf_inside_calls_shows_the_innermost_frame_in_the_store() {
     let mut h = open("power.py", None, 140, 40);
     h.keys("r");
-    let bound = (0..h.app.tree.len() as u32)
+    let bound = h
+        .app
+        .tree
+        .ids()
         .find(|&id| kind(&h, id) == Kind::Leaf(Outcome::Bound))
         .expect("a bound leaf (--recursion)");
     h.app.select(bound);
@@ -312,13 +320,13 @@ fn the_user_picks_the_transition_at_an_annotated_loop() {
     let mut h = open("find_invariant.py", None, 140, 40);
     // Step along the (straight) path to the loop.
     for _ in 0..20 {
-        if h.app.tree.node(h.app.selected).info.loop_choice {
+        if h.app.tree.node(h.app.selected).info.at_annotated_loop {
             break;
         }
         h.keys("s");
     }
     let at = h.app.selected;
-    assert!(h.app.tree.node(at).info.loop_choice);
+    assert!(h.app.tree.node(at).info.at_annotated_loop);
     let screen = h.screen();
     assert!(screen.contains("s invariant  u unroll  r run"), "{screen}");
     assert!(screen.contains("— loop with invariant"), "{screen}");
@@ -345,7 +353,7 @@ fn the_user_picks_the_transition_at_an_annotated_loop() {
     assert_eq!(kids.len(), 1);
     let entered = h.app.tree.node(kids[0]).info.clone();
     assert_eq!(
-        (entered.label.as_deref(), entered.line),
+        (entered.label.as_deref(), entered.place()),
         (Some(symdbg::engine::label::CHECK), Some(30))
     );
     h.keys("s");
@@ -396,7 +404,7 @@ fn h_folds_a_call_frame_and_z_folds_them_all() {
     h.keys("r");
     assert_eq!(h.app.stats.open, 0);
     let all = h.app.tree.rows().len();
-    let calls: Vec<u32> = h.app.tree.calls().collect();
+    let calls: Vec<NodeId> = h.app.tree.calls().collect();
     assert_eq!(
         calls.len(),
         4,
@@ -427,9 +435,9 @@ fn h_folds_a_call_frame_and_z_folds_them_all() {
     assert_eq!(exits, ["x < 0", "x >= 0 and x > 10", "x >= 0 and x <= 10"]);
     let folded = h.app.tree.rows().len();
     assert!(folded < all, "{folded} rows, {all} unfolded");
-    for id in 0..h.app.tree.len() as u32 {
+    for id in h.app.tree.ids() {
         if h.app.tree.node(id).children.is_empty() {
-            assert!(h.app.tree.row_of(id).is_some(), "leaf {id} hidden");
+            assert!(h.app.tree.row_of(id).is_some(), "leaf {} hidden", id.0);
         }
     }
     // h again collapses the whole subtree; l undoes one fold at a time.
@@ -463,7 +471,7 @@ fn h_folds_a_call_frame_and_z_folds_them_all() {
     // z folds them all again; the selection, now hidden, moves up to its call's row.
     h.keys("z");
     assert!(h.app.tree.is_call(h.app.selected));
-    assert_eq!(h.app.tree.node(sel).info.frames, 2);
+    assert_eq!(h.app.tree.node(sel).info.frames(), 2);
     h.keys("z");
     assert_eq!(h.app.message, "unfolded 4 call frame(s)");
     assert_eq!(h.app.tree.rows().len(), all);
@@ -473,7 +481,10 @@ fn h_folds_a_call_frame_and_z_folds_them_all() {
 fn an_exception_raised_in_a_call_shows_the_frames_at_the_raise() {
     let mut h = open("window_sum.py", None, 140, 40);
     h.keys("r");
-    let index_error = (0..h.app.tree.len() as u32)
+    let index_error = h
+        .app
+        .tree
+        .ids()
         .find(|&id| {
             kind(&h, id).is_exception()
                 && h.app.tree.node(id).info.summary.starts_with("IndexError")
@@ -494,7 +505,10 @@ fn an_exception_raised_in_a_call_shows_the_frames_at_the_raise() {
         "{note}"
     );
     // An exception raised in the module itself keeps the leaf's own frames.
-    let assertion = (0..h.app.tree.len() as u32)
+    let assertion = h
+        .app
+        .tree
+        .ids()
         .find(|&id| {
             h.app
                 .tree
@@ -539,7 +553,7 @@ fn a_timeout_leaf_says_why_it_has_no_model() {
         .nodes
         .iter()
         .find(|n| n.info.summary.contains("unknown"))
-        .map(|n| n.info.id)
+        .map(|n| n.info.id())
         .expect("an unknown leaf");
     h.app.selected = unknown;
     h.keys("m");

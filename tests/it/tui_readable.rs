@@ -90,7 +90,10 @@ fn the_path_pane_and_labels_drop_implied_bounds() {
     // window_sum: three reads of t; the normal path needs only the outer bounds.
     let mut h = open("window_sum.py", None, 120, 40);
     h.keys("r");
-    let normal = (0..h.app.tree.len() as u32)
+    let normal = h
+        .app
+        .tree
+        .ids()
         .find(|&id| h.app.tree.node(id).info.summary.starts_with("normal"))
         .expect("a normal leaf");
     h.app.select(normal);
@@ -122,12 +125,12 @@ fn at_80x24_the_hint_line_shows_the_bug_finding_keys_at_an_annotated_loop() {
     // The loop choice adds s and u; r e m R must still fit.
     let mut h = open("find_invariant.py", None, 80, 24);
     for _ in 0..20 {
-        if h.app.tree.node(h.app.selected).info.loop_choice {
+        if h.app.tree.node(h.app.selected).info.at_annotated_loop {
             break;
         }
         h.keys("s");
     }
-    assert!(h.app.tree.node(h.app.selected).info.loop_choice);
+    assert!(h.app.tree.node(h.app.selected).info.at_annotated_loop);
     let screen = h.screen();
     let hints = screen.lines().nth(23).unwrap_or_default().to_string();
     for key in [
@@ -181,7 +184,10 @@ fn a_conjunct_that_adds_nothing_is_greyed_in_the_path_pane() {
     let src = "t: tuple\nif len(t) > 2:\n    x = t[1]\n    y = x\n";
     let mut h = open_source("imp.py", src, None, 120, 32);
     h.keys("r");
-    let leaf = (0..h.app.tree.len() as u32)
+    let leaf = h
+        .app
+        .tree
+        .ids()
         .find(|&id| h.app.tree.node(id).info.summary.contains("y = t[1]"))
         .expect("the leaf");
     h.app.select(leaf);

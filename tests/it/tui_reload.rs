@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use symdbg::base::SourceMap;
 use symdbg::engine::Config;
-use symdbg::session::ExcStop;
+use symdbg::session::NodeRow;
+use symdbg::session::{ExcStop, NodeId};
 use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
 use symdbg::tui::program_file::Stamp;
-use symdbg::tui::protocol::NodeInfo;
 use symdbg::tui::Files;
 
 use super::tui_e2e::Tui;
@@ -74,14 +74,14 @@ pub(crate) fn rewrite(path: &Path, text: &str) {
     panic!("the file's stamp does not change");
 }
 
-pub(crate) fn infos(h: &Harness) -> Vec<NodeInfo> {
+pub(crate) fn infos(h: &Harness) -> Vec<NodeRow> {
     h.app.tree.nodes.iter().map(|n| n.info.clone()).collect()
 }
 
 /// Step with `s` until the selected node is an annotated loop's choice.
 pub(crate) fn step_to_loop(h: &mut Harness) {
     for _ in 0..20 {
-        if h.app.tree.node(h.app.selected).info.loop_choice {
+        if h.app.tree.node(h.app.selected).info.at_annotated_loop {
             return;
         }
         h.keys("s");
@@ -106,11 +106,7 @@ fn a_changed_file_is_noticed_and_l_reloads_keeping_tree_breakpoints_and_selectio
     h.keys("e");
     let before = infos(&h);
     let selected = h.app.selected;
-    assert!(
-        before[selected as usize].kind.is_exception(),
-        "{}",
-        h.screen()
-    );
+    assert!(before[selected.index()].is_exception(), "{}", h.screen());
     break_at(&mut h, 10);
     h.keys("x");
     h.poll_disk(&path);
@@ -146,10 +142,10 @@ fn a_changed_file_is_noticed_and_l_reloads_keeping_tree_breakpoints_and_selectio
     assert_eq!(after.len(), before.len());
     for (a, b) in before.iter().zip(&after) {
         assert_eq!(
-            (a.parent, &a.kind, &a.branch),
-            (b.parent, &b.kind, &b.branch)
+            (a.parent(), a.kind(), &a.branch),
+            (b.parent(), b.kind(), &b.branch)
         );
-        assert_eq!(a.line.map(|l| l + 2), b.line, "{a:?} / {b:?}");
+        assert_eq!(a.place().map(|l| l + 2), b.place(), "{a:?} / {b:?}");
     }
     assert_eq!(h.app.selected, selected);
     assert_eq!(
@@ -219,8 +215,8 @@ fn a_vanished_node_selects_its_ancestor_and_vanished_lines_drop_their_breakpoint
         .tree
         .nodes
         .iter()
-        .find(|n| n.info.line == Some(7))
-        .map(|n| n.info.id)
+        .find(|n| n.info.place() == Some(7))
+        .map(|n| n.info.id())
         .expect("a node at line 7");
     h.app.select(at7);
     break_at(&mut h, 7);
@@ -385,24 +381,24 @@ fn commands_for_nodes_a_reload_removed_are_answered_not_crashed_on() {
     let mut w = Worker::new(&setup).unwrap();
     w.files.program = Some(path.clone());
     let mut replies = Vec::new();
-    w.handle(Cmd::Run(0), &mut |r| replies.push(r));
+    w.handle(Cmd::Run(NodeId(0)), &mut |r| replies.push(r));
     // The UI still shows the big tree when the small program is loaded.
     std::fs::write(&path, "x: int\n").unwrap();
     w.handle(
         Cmd::Reload {
-            selected: 20,
+            selected: NodeId(20),
             carry: Carry::default(),
         },
         &mut |r| replies.push(r),
     );
     assert!(replies.iter().any(|r| matches!(r, Reply::Reloaded { .. })));
     for cmd in [
-        Cmd::Details(20),
-        Cmd::Model(20),
-        Cmd::Replay(20),
-        Cmd::Pruned(vec![0, 20]),
+        Cmd::Details(NodeId(20)),
+        Cmd::Model(NodeId(20)),
+        Cmd::Replay(NodeId(20)),
+        Cmd::Pruned(vec![NodeId(0), NodeId(20)]),
         Cmd::Evaluate {
-            node: 20,
+            node: NodeId(20),
             up: 0,
             exprs: vec!["x".to_string()],
         },
@@ -412,22 +408,22 @@ fn commands_for_nodes_a_reload_removed_are_answered_not_crashed_on() {
         assert!(out.is_empty(), "{cmd:?}: {out:?}");
     }
     for cmd in [
-        Cmd::Step(20),
-        Cmd::StepOver(20),
-        Cmd::Run(20),
-        Cmd::Tests(20),
+        Cmd::Step(NodeId(20)),
+        Cmd::StepOver(NodeId(20)),
+        Cmd::Run(NodeId(20)),
+        Cmd::Tests(NodeId(20)),
         Cmd::Why {
-            node: 20,
+            node: NodeId(20),
             pruned: None,
         },
         Cmd::Resume {
-            from: 0,
+            from: NodeId(0),
             lines: vec![1],
             conditions: Vec::new(),
             exceptions: ExcStop::Any,
             caught: ExcStop::Off,
             until: None,
-            seen: vec![20],
+            seen: vec![NodeId(20)],
             bfs: false,
         },
     ] {
@@ -440,7 +436,7 @@ fn commands_for_nodes_a_reload_removed_are_answered_not_crashed_on() {
     }
     // The root is still fine.
     let mut out = Vec::new();
-    w.handle(Cmd::Details(0), &mut |r| out.push(r));
+    w.handle(Cmd::Details(NodeId(0)), &mut |r| out.push(r));
     assert!(matches!(&out[..], [Reply::Details(_)]));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,10 +5,10 @@
 use symdbg::base::{ExcClass, SourceMap};
 use symdbg::engine::Config;
 use symdbg::session::ExcStop;
+use symdbg::session::NodeKind as Kind;
 use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
 use symdbg::tui::program_file::Stamp;
-use symdbg::tui::protocol::Kind;
 use symdbg::tui::Files;
 
 use super::tui_e2e::Tui;
@@ -309,6 +309,6 @@ fn a_restored_leaf_is_selected_with_its_kind() {
     a.keys("S");
     let b = open_file(&path, None, Some(&dir.join("p.py.symdbg-session")));
     let n = b.app.tree.node(b.app.selected);
-    assert!(matches!(n.info.kind, Kind::Leaf(_)), "{:?}", n.info);
+    assert!(matches!(n.info.kind(), Kind::Leaf(_)), "{:?}", n.info);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,8 +5,9 @@
 
 use symdbg::base::SourceMap;
 use symdbg::engine::Config;
+use symdbg::session::NodeId;
+use symdbg::session::{NodeKind as Kind, Outcome};
 use symdbg::tui::harness::Harness;
-use symdbg::tui::protocol::{Kind, Outcome};
 
 fn open(text: &str, timeout_ms: Option<u64>) -> Harness {
     let mut config = Config::default();
@@ -16,15 +17,15 @@ fn open(text: &str, timeout_ms: Option<u64>) -> Harness {
 }
 
 /// Run the whole tree, then select the first node with this kind.
-fn run_and_select(h: &mut Harness, want: impl Fn(&Kind) -> bool) -> u32 {
+fn run_and_select(h: &mut Harness, want: impl Fn(&Kind) -> bool) -> NodeId {
     h.keys("r");
     let id = h
         .app
         .tree
         .nodes
         .iter()
-        .find(|n| want(&n.info.kind))
-        .map(|n| n.info.id)
+        .find(|n| want(&n.info.kind()))
+        .map(|n| n.info.id())
         .expect("no such node");
     h.app.select(id);
     h.pump();
@@ -38,7 +39,7 @@ fn pruned_branch_ghost_rows_and_why() {
     let mut h = open(src, None);
     h.keys("r");
     // Node 1 is the `if` (stepped, one way left).
-    h.app.select(1);
+    h.app.select(NodeId(1));
     h.pump();
     h.draw();
     let screen = h.screen();
@@ -133,7 +134,7 @@ fn ghost_rows_in_the_tree_are_selectable_and_explained() {
     // Every ghost row is listed right under a stepped node that has that many pruned
     // branches.
     let rows: Vec<_> = h.app.tree.rows().to_vec();
-    let ghosts: Vec<(u32, usize)> = rows
+    let ghosts: Vec<(NodeId, usize)> = rows
         .iter()
         .filter_map(|r| match r.kind {
             symdbg::tui::tree::RowKind::Ghost { node, k } => Some((node, k)),
@@ -142,7 +143,7 @@ fn ghost_rows_in_the_tree_are_selectable_and_explained() {
         .collect();
     assert_eq!(ghosts.len(), 3, "{ghosts:?}");
     for &(node, k) in &ghosts {
-        assert_eq!(h.app.tree.node(node).info.kind, Kind::Inner);
+        assert_eq!(h.app.tree.node(node).info.kind(), Kind::Inner);
         assert!(k < h.app.pruned[&node].len());
     }
     insta::assert_snapshot!("tui_why_ghost_rows", screen);
@@ -207,7 +208,10 @@ fn ghost_rows_follow_stepping_and_w_on_a_node_cycles() {
     let screen = h.screen();
     assert!(screen.contains("✗ L3 then: x < 0"), "{screen}");
     assert!(screen.contains("✗ L5 then: x == 0"), "{screen}");
-    let with_ghosts: Vec<u32> = (0..h.app.tree.len() as u32)
+    let with_ghosts: Vec<NodeId> = h
+        .app
+        .tree
+        .ids()
         .filter(|&id| h.app.tree.ghosts(id) > 0)
         .collect();
     assert_eq!(with_ghosts.len(), 2, "{screen}");

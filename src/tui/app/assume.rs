@@ -4,6 +4,7 @@
 //! list is `source.assumptions` (shown in the path pane's title).
 
 use super::{App, Mode, PromptKind};
+use crate::session::NodeId;
 use crate::tui::protocol::Cmd;
 use crate::tui::tree::Mirror;
 
@@ -84,7 +85,7 @@ impl App {
     pub(super) fn assumed(&mut self, texts: Vec<String>) {
         self.source.assumptions = texts;
         self.tree = Mirror::default();
-        self.selected = 0;
+        self.selected = NodeId(0);
         self.frame_up = 0;
         self.ghost = None;
         self.search = None;

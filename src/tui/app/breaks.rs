@@ -18,7 +18,7 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Mode, Pane, PromptKind};
 use crate::base::ExcClass;
-use crate::session::ExcStop;
+use crate::session::{ExcStop, NodeId};
 use crate::tui::keys::{lookup, Action, Context};
 use crate::tui::protocol::Cmd;
 
@@ -31,10 +31,10 @@ pub struct Condition {
 }
 
 /// A search that `c` continues: where it started and the hits shown so far.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Search {
-    pub origin: u32,
-    pub seen: Vec<u32>,
+    pub origin: NodeId,
+    pub seen: Vec<NodeId>,
 }
 
 impl App {
@@ -59,7 +59,7 @@ impl App {
     /// goes where the user looks.
     pub(super) fn break_key(&mut self) {
         if self.focus != Pane::Code {
-            if let Some(line) = self.tree.get(self.selected).and_then(|n| n.info.line) {
+            if let Some(line) = self.tree.get(self.selected).and_then(|n| n.info.place()) {
                 self.code_cursor = line;
             }
         }
@@ -222,7 +222,7 @@ impl App {
     }
 
     /// A resume finished: remember the hit for the next `c`.
-    pub(super) fn resumed(&mut self, select: Option<u32>) {
+    pub(super) fn resumed(&mut self, select: Option<NodeId>) {
         let Some(mut search) = self.resuming.take() else {
             return;
         };

@@ -6,15 +6,16 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Mode, PromptKind};
 use crate::tui::keys::{lookup, Action, Context};
-use crate::tui::protocol::{Cmd, InstanceInfo, Kind};
+use crate::session::{Instance, NodeId, NodeKind};
+use crate::tui::protocol::Cmd;
 
 /// The TUI's fold state.
 #[derive(Clone, Debug, Default)]
 pub struct FoldUi {
     /// The node `=` asked about (while its prompt is open).
-    asking: Option<u32>,
+    asking: Option<NodeId>,
     /// The instance shown in the overlay.
-    pub shown: Option<InstanceInfo>,
+    pub shown: Option<(NodeId, Instance)>,
     /// First row of the overlay shown.
     pub scroll: usize,
 }
@@ -25,13 +26,13 @@ impl App {
         let id = self.selected;
         let node = self.tree.node(id);
         let mark = &node.info.fold;
-        if node.info.kind == Kind::Open && mark.loop_head {
+        if node.info.kind() == NodeKind::Open && mark.loop_head {
             return self.work("fold", Cmd::Refold(id));
         }
         self.message = if mark.fold_node {
             "a fold node: it was stepped folded (nodes are stepped once); = shows it for κ = n"
                 .to_string()
-        } else if node.info.kind == Kind::Open {
+        } else if node.info.kind() == NodeKind::Open {
             "F folds a loop: select an open node at a `while` condition".to_string()
         } else {
             "F folds a loop head that is not stepped yet (select an open `while` node)".to_string()
@@ -70,8 +71,8 @@ impl App {
     }
 
     /// The worker's answer: show it.
-    pub(super) fn show_instance(&mut self, info: InstanceInfo) {
-        self.fold.shown = Some(info);
+    pub(super) fn show_instance(&mut self, id: NodeId, info: Instance) {
+        self.fold.shown = Some((id, info));
         self.fold.scroll = 0;
     }
 

@@ -5,6 +5,7 @@
 //! (`s` along a path); any other node goes back to the innermost frame.
 
 use super::App;
+use crate::session::NodeId;
 
 /// A picked frame: its function's name, its variables, the line it is at.
 pub type PickedFrame<'a> = (&'a str, &'a [(String, String)], Option<usize>);
@@ -36,36 +37,39 @@ impl App {
     pub fn marked_line(&self) -> Option<usize> {
         match self.picked_frame_info() {
             Some((_, _, line)) => line,
-            None => self.tree.get(self.selected).and_then(|n| n.info.line),
+            None => self.tree.get(self.selected).and_then(|n| n.info.place()),
         }
     }
 
     /// The frame to keep picked when the selection moves to `id`: the same one while `id`
     /// runs in the same activation of the same function (no node on the tree path between
     /// the two has fewer frames), else the innermost.
-    pub(super) fn kept_frame(&self, id: u32) -> usize {
+    pub(super) fn kept_frame(&self, id: NodeId) -> usize {
         let (Some(a), Some(b)) = (self.tree.get(self.selected), self.tree.get(id)) else {
             return 0;
         };
-        if self.frame_up == 0 || a.info.frames != b.info.frames || a.info.func != b.info.func {
+        if self.frame_up == 0
+            || a.info.frames() != b.info.frames()
+            || a.info.func() != b.info.func()
+        {
             return 0;
         }
-        let depth = a.info.frames;
+        let depth = a.info.frames();
         // `a` and its ancestors, each with "no shallower node from `a` up to here".
         let mut up_from_a = std::collections::HashMap::new();
         let (mut cur, mut deep) = (Some(a), true);
         while let Some(n) = cur {
-            deep &= n.info.frames >= depth;
-            up_from_a.insert(n.info.id, deep);
-            cur = n.info.parent.and_then(|p| self.tree.get(p));
+            deep &= n.info.frames() >= depth;
+            up_from_a.insert(n.info.id(), deep);
+            cur = n.info.parent().and_then(|p| self.tree.get(p));
         }
         let (mut cur, mut deep) = (Some(b), true);
         while let Some(n) = cur {
-            deep &= n.info.frames >= depth;
-            if let Some(&from_a) = up_from_a.get(&n.info.id) {
+            deep &= n.info.frames() >= depth;
+            if let Some(&from_a) = up_from_a.get(&n.info.id()) {
                 return if deep && from_a { self.frame_up } else { 0 };
             }
-            cur = n.info.parent.and_then(|p| self.tree.get(p));
+            cur = n.info.parent().and_then(|p| self.tree.get(p));
         }
         0
     }
@@ -86,7 +90,10 @@ impl App {
             None => {
                 let d = &self.details[&self.selected];
                 let name = d.frames.last().map_or("?".to_string(), |(f, _)| f.clone());
-                (name, self.tree.get(self.selected).and_then(|n| n.info.line))
+                (
+                    name,
+                    self.tree.get(self.selected).and_then(|n| n.info.place()),
+                )
             }
         };
         if let Some(line) = line {

@@ -10,9 +10,9 @@ use crate::base::escape::is_printable;
 
 /// A search prompt takes at most this many characters from a paste.
 const PASTE_MAX: usize = 256;
-use crate::engine::LoopMode;
+use crate::session::{LoopMode, NodeKind};
 use crate::tui::keys::{lookup, Action, Context};
-use crate::tui::protocol::{Cmd, Kind};
+use crate::tui::protocol::Cmd;
 
 impl App {
     /// Handle one key press.
@@ -131,7 +131,7 @@ impl App {
             Action::ScrollRight => self.scroll_sideways(super::hscroll::STEP as isize),
             Action::Step => self.step(LoopMode::Invariant),
             Action::Unroll => {
-                if self.tree.node(self.selected).info.loop_choice {
+                if self.tree.node(self.selected).info.at_annotated_loop {
                     self.step(LoopMode::UnrollOnce);
                 } else {
                     self.message = "u unrolls at an annotated loop only".to_string();
@@ -308,28 +308,28 @@ impl App {
     fn step(&mut self, mode: LoopMode) {
         let id = self.selected;
         let node = self.tree.node(id);
-        match &node.info.kind {
-            Kind::Open => {
-                let cmd = if node.info.loop_choice {
+        match &node.info.kind() {
+            NodeKind::Open => {
+                let cmd = if node.info.at_annotated_loop {
                     Cmd::StepWith(id, mode)
                 } else {
                     Cmd::Step(id)
                 };
                 self.work("step", cmd);
             }
-            Kind::Inner => {
+            NodeKind::Inner => {
                 // Already stepped: stepping moves along the tree.
                 if let Some(&c) = node.children.first() {
                     self.select(c);
                 }
             }
-            Kind::Leaf(_) => self.message = "a leaf: the path ended here".to_string(),
+            NodeKind::Leaf(_) => self.message = "a leaf: the path ended here".to_string(),
         }
     }
 
     pub(super) fn work(&mut self, what: &'static str, cmd: Cmd) {
         if let Some(node) = self.tree.get(self.selected) {
-            if node.info.kind != Kind::Open && matches!(cmd, Cmd::StepOver(_)) {
+            if node.info.kind() != NodeKind::Open && matches!(cmd, Cmd::StepOver(_)) {
                 // Step over on a stepped node: move along like `s`.
                 return self.step(LoopMode::Invariant);
             }

@@ -1,7 +1,7 @@
 //! Moving around: rows, collapse/expand, search, exception leaves.
 
 use super::{App, Pane};
-use crate::tui::protocol::Kind;
+use crate::session::NodeId;
 use crate::tui::tree::RowKind;
 
 impl App {
@@ -10,7 +10,7 @@ impl App {
         match self.focus {
             Pane::Tree => {
                 let Some(cur) = self.selected_row() else {
-                    return self.select(0);
+                    return self.select(NodeId(0));
                 };
                 let rows = self.tree.rows();
                 let last = rows.len().saturating_sub(1) as isize;
@@ -79,8 +79,8 @@ impl App {
 
     /// The nearest ancestor that starts a row group: the parent, skipping the straight-line
     /// chain the node sits in (those are rows above it anyway).
-    fn parent_row_node(&self, id: u32) -> Option<u32> {
-        self.tree.node(id).info.parent
+    fn parent_row_node(&self, id: NodeId) -> Option<NodeId> {
+        self.tree.node(id).info.parent()
     }
 
     /// `l`: expand a collapsed node, else go to its first child.
@@ -102,7 +102,7 @@ impl App {
     /// `z`: fold every call frame in the explored tree, or unfold them all if all are
     /// folded already.
     pub(super) fn toggle_all_frames(&mut self) {
-        let calls: Vec<u32> = self.tree.calls().collect();
+        let calls: Vec<NodeId> = self.tree.calls().collect();
         if calls.is_empty() {
             self.message = "no call in the explored tree".to_string();
             return;
@@ -114,7 +114,7 @@ impl App {
         // A selection inside a frame just folded moves up to the nearest visible ancestor.
         let mut sel = self.selected;
         while self.tree.row_of(sel).is_none() {
-            match self.tree.node(sel).info.parent {
+            match self.tree.node(sel).info.parent() {
                 Some(p) => sel = p,
                 None => break,
             }
@@ -144,7 +144,7 @@ impl App {
         self.last_search = Some(text.clone());
         let needle = text.to_lowercase();
         let order = self.tree.preorder();
-        let matches: Vec<u32> = order
+        let matches: Vec<NodeId> = order
             .iter()
             .copied()
             .filter(|&id| self.node_text(id).to_lowercase().contains(&needle))
@@ -161,10 +161,10 @@ impl App {
     /// `e`/`E`: the next/previous exception leaf in depth-first order.
     pub(super) fn next_exception(&mut self, forward: bool) {
         let order = self.tree.preorder();
-        let leaves: Vec<u32> = order
+        let leaves: Vec<NodeId> = order
             .iter()
             .copied()
-            .filter(|&id| self.tree.node(id).info.kind.is_exception())
+            .filter(|&id| self.tree.node(id).info.is_exception())
             .collect();
         match self.next_in(&order, &leaves, forward) {
             Some((id, k)) => {
@@ -180,33 +180,31 @@ impl App {
 
     /// The first of `hits` after (or before) the selection in `order`, wrapping around;
     /// with its index in `hits`.
-    fn next_in(&self, order: &[u32], hits: &[u32], forward: bool) -> Option<(u32, usize)> {
+    fn next_in(&self, order: &[NodeId], hits: &[NodeId], forward: bool) -> Option<(NodeId, usize)> {
         if hits.is_empty() {
             return None;
         }
         let mut pos = vec![0usize; self.tree.len()];
         for (k, &id) in order.iter().enumerate() {
-            pos[id as usize] = k;
+            pos[id.index()] = k;
         }
-        let cur = pos[self.selected as usize];
+        let cur = pos[self.selected.index()];
         let k = if forward {
-            hits.iter()
-                .position(|&h| pos[h as usize] > cur)
-                .unwrap_or(0)
+            hits.iter().position(|&h| pos[h.index()] > cur).unwrap_or(0)
         } else {
             hits.iter()
-                .rposition(|&h| pos[h as usize] < cur)
+                .rposition(|&h| pos[h.index()] < cur)
                 .unwrap_or(hits.len() - 1)
         };
         Some((hits[k], k))
     }
 
     /// Everything a search looks at for one node.
-    fn node_text(&self, id: u32) -> String {
+    fn node_text(&self, id: NodeId) -> String {
         let info = &self.tree.node(id).info;
         let mut s = String::new();
-        if !info.kind.is_exception() && !matches!(info.kind, Kind::Leaf(_)) {
-            if let Some(l) = info.line {
+        if !info.is_leaf() {
+            if let Some(l) = info.place() {
                 s.push_str(self.line_text(l));
             }
         }

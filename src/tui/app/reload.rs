@@ -14,6 +14,7 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Mode};
 use crate::base::SourceMap;
+use crate::session::NodeId;
 use crate::tui::carry::{Breakpoint, Carry};
 use crate::tui::highlight::Highlighter;
 use crate::tui::keys::{lookup, Action, Context};
@@ -153,7 +154,7 @@ impl App {
             self.mode = Mode::Normal;
         }
         self.code_cursor = self.code_cursor.clamp(1, self.line_count());
-        self.select(0);
+        self.select(NodeId(0));
     }
 
     /// A reload did not load: show why.

@@ -13,11 +13,11 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{App, Pane};
-use crate::session::Evaluation;
+use crate::session::{Evaluation, NodeId};
 use crate::tui::protocol::Cmd;
 
 /// (node, frame counted from the innermost, expression).
-pub type EvalKey = (u32, usize, String);
+pub type EvalKey = (NodeId, usize, String);
 
 /// At most this many watches.
 pub const MAX_WATCHES: usize = 16;
@@ -111,7 +111,7 @@ impl App {
         match self.watch.results.get(&key).filter(|r| !interrupted(r)) {
             Some(r) => self.message = eval_message(r),
             None => {
-                self.message = format!("evaluating {text} at node {}…", self.selected);
+                self.message = format!("evaluating {text} at node {}…", self.selected.0);
                 self.ask(vec![key.2]);
             }
         }
@@ -171,7 +171,7 @@ impl App {
     /// Answers from the worker.
     pub(super) fn evaluated(
         &mut self,
-        node: u32,
+        node: NodeId,
         up: usize,
         results: Vec<(String, Result<Evaluation, String>)>,
     ) {
@@ -189,7 +189,7 @@ impl App {
 
 /// Was the answer cut short by Esc?
 fn interrupted(r: &Result<Evaluation, String>) -> bool {
-    matches!(r, Ok(e) if e.summary().contains(crate::solver::INTERRUPTED))
+    matches!(r, Ok(e) if e.summary().contains(crate::session::INTERRUPTED))
 }
 
 /// The status line's words for an evaluation.

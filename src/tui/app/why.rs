@@ -2,7 +2,8 @@
 //! the UI's side.
 
 use super::{App, Pane};
-use crate::tui::protocol::{Cmd, Kind, Outcome};
+use crate::session::{NodeId, NodeKind, Outcome};
+use crate::tui::protocol::Cmd;
 
 impl App {
     /// `p`: show or hide the pruned branches: greyed ghost rows under every stepped node
@@ -23,12 +24,12 @@ impl App {
     /// Ask the worker for the pruned branches of every stepped node not known yet (no
     /// solver call: cheap), so that their ghost rows show.
     pub(super) fn fetch_pruned(&mut self) {
-        let ids: Vec<u32> = self
+        let ids: Vec<NodeId> = self
             .tree
             .nodes
             .iter()
-            .filter(|n| n.info.kind == Kind::Inner)
-            .map(|n| n.info.id)
+            .filter(|n| n.info.kind() == NodeKind::Inner)
+            .map(|n| n.info.id())
             .filter(|id| !self.pruned.contains_key(id) && !self.pending.contains(&('g', *id)))
             .collect();
         if ids.is_empty() {
@@ -68,8 +69,8 @@ impl App {
     pub(super) fn why(&mut self) {
         let id = self.selected;
         let leaf = matches!(
-            self.tree.node(id).info.kind,
-            Kind::Leaf(Outcome::Infeasible | Outcome::Unknown)
+            self.tree.node(id).info.kind(),
+            NodeKind::Leaf(Outcome::Infeasible | Outcome::Unknown)
         );
         let target = if let Some(k) = self.selected_ghost() {
             // A ghost row: explain that pruned branch.

@@ -9,8 +9,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::{block, clip};
+use crate::session::{Details, NodeId, NodeKind, Outcome};
 use crate::tui::app::{App, Pane};
-use crate::tui::protocol::{Kind, Outcome};
 
 /// The layout step: the pane's scroll never past its last line.
 pub(super) fn fit(app: &mut App, pane: Pane, rect: Rect) {
@@ -46,9 +46,9 @@ pub(super) fn draw(f: &mut Frame, app: &App, pane: Pane, rect: Rect) {
         .map(Pane::title)
         .collect();
     let mut title = if others.is_empty() {
-        format!(" {} [{id}] ", pane.title())
+        format!(" {} [{}] ", pane.title(), id.0)
     } else {
-        format!(" {} [{id}] · Tab: {} ", pane.title(), others.join(", "))
+        format!(" {} [{}] · Tab: {} ", pane.title(), id.0, others.join(", "))
     };
     // The preconditions every path starts from (`a` adds, `A` removes).
     if pane == Pane::Path && !app.assumptions().is_empty() {
@@ -75,7 +75,7 @@ fn loading(app: &App) -> Vec<Line<'static>> {
     vec![dim(app, "…")]
 }
 
-fn path(app: &App, id: u32) -> Vec<Line<'static>> {
+fn path(app: &App, id: NodeId) -> Vec<Line<'static>> {
     let Some(d) = app.details.get(&id) else {
         return loading(app);
     };
@@ -95,7 +95,7 @@ fn path(app: &App, id: u32) -> Vec<Line<'static>> {
     out
 }
 
-fn store(app: &App, id: u32, width: usize) -> Vec<Line<'static>> {
+fn store(app: &App, id: NodeId, width: usize) -> Vec<Line<'static>> {
     let Some(d) = app.details.get(&id) else {
         return loading(app);
     };
@@ -110,7 +110,7 @@ fn store(app: &App, id: u32, width: usize) -> Vec<Line<'static>> {
     let exception = app
         .tree
         .get(id)
-        .is_some_and(|n| matches!(n.info.kind, Kind::Leaf(Outcome::Exception(_))));
+        .is_some_and(|n| matches!(n.info.kind(), NodeKind::Leaf(Outcome::Exception(_))));
     match d.frames.last() {
         Some((name, _)) if exception && name != "<module>" => out.push(dim(
             app,
@@ -123,12 +123,7 @@ fn store(app: &App, id: u32, width: usize) -> Vec<Line<'static>> {
 }
 
 /// The store's rows: `name = value`, or a table with the model's and the replay's values.
-fn store_rows(
-    app: &App,
-    id: u32,
-    d: &crate::tui::protocol::Details,
-    width: usize,
-) -> Vec<Line<'static>> {
+fn store_rows(app: &App, id: NodeId, d: &Details, width: usize) -> Vec<Line<'static>> {
     if d.store.is_empty() {
         return vec![dim(app, "(no variables yet)")];
     }
@@ -211,7 +206,7 @@ fn table<const N: usize>(
     out
 }
 
-fn stack(app: &App, id: u32) -> Vec<Line<'static>> {
+fn stack(app: &App, id: NodeId) -> Vec<Line<'static>> {
     let Some(d) = app.details.get(&id) else {
         return loading(app);
     };
@@ -233,7 +228,7 @@ fn stack(app: &App, id: u32) -> Vec<Line<'static>> {
     out
 }
 
-fn model(app: &App, id: u32) -> Vec<Line<'static>> {
+fn model(app: &App, id: NodeId) -> Vec<Line<'static>> {
     let p = app.palette;
     if let Some(r) = app.replays.get(&id) {
         return match r {
@@ -273,7 +268,7 @@ fn model(app: &App, id: u32) -> Vec<Line<'static>> {
             crate::tui::app::no_model(why)
         ))],
         None if app.pending('m', id) || app.pending('r', id) => vec![dim(app, "computing…")],
-        None => vec![dim(app, format!("m: inputs that reach node {id}"))],
+        None => vec![dim(app, format!("m: inputs that reach node {}", id.0))],
     }
 }
 

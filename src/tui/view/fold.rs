@@ -17,13 +17,13 @@ pub(super) fn fit(app: &mut App, area: Rect) {
 }
 
 pub(super) fn draw(f: &mut Frame, app: &App, area: Rect) {
-    let (Some(info), Some((lines, rect))) = (&app.fold.shown, lines(app, area)) else {
+    let (Some((node, info)), Some((lines, rect))) = (&app.fold.shown, lines(app, area)) else {
         return;
     };
     let max_scroll = super::overlay::max_scroll(&lines, rect);
     let title = format!(
         " node {} with {} = {} — {}any other key closes ",
-        info.node,
+        node.0,
         info.kappa,
         info.value,
         if max_scroll > 0 { "j/k scroll, " } else { "" }
@@ -33,7 +33,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect) {
 
 /// The overlay's lines and where it goes in `area` (`None`: not shown).
 fn lines(app: &App, area: Rect) -> Option<(Vec<Line<'static>>, Rect)> {
-    let info = app.fold.shown.as_ref()?;
+    let (_, info) = app.fold.shown.as_ref()?;
     let p = app.palette;
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let verdict_color = match info.feasible {
@@ -46,7 +46,7 @@ fn lines(app: &App, area: Rect) -> Option<(Vec<Line<'static>>, Rect)> {
         Line::styled(
             format!(
                 "{} is the loop at line {} (fold node {}); the tree is unchanged",
-                info.kappa, info.loop_line, info.fold
+                info.kappa, info.loop_line, info.fold.0
             ),
             Style::default().fg(p.dim),
         ),

@@ -37,7 +37,7 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
     }
     let mut left = format!(
         " node {} · depth {} │ {}: {} open, {} ({}, {bounds}) │ {}",
-        app.selected,
+        app.selected.0,
         depth,
         count(s.nodes, "node"),
         s.open,
@@ -53,7 +53,7 @@ pub(super) fn status(f: &mut Frame, app: &App, rect: Rect) {
     if let Some(b) = &app.busy {
         left = format!(
             " node {} · depth {} │ {} so far",
-            app.selected,
+            app.selected.0,
             depth,
             count(b.nodes.max(s.nodes), "node")
         );
@@ -162,7 +162,7 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             let at_loop = app
                 .tree
                 .get(app.selected)
-                .is_some_and(|n| n.info.loop_choice && app.tree.is_open(app.selected));
+                .is_some_and(|n| n.info.at_annotated_loop && app.tree.is_open(app.selected));
             // The key table's hints, in their order; `u` only at a loop, where `s` applies
             // the invariant (short words: with them, r e m R still fit 80 columns).
             HINTS

@@ -19,8 +19,8 @@ use ratatui::Frame;
 
 use super::{block, clip, follow};
 use crate::session::call_mark;
+use crate::session::{NodeKind, Outcome};
 use crate::tui::app::{App, Pane};
-use crate::tui::protocol::{Kind, Outcome};
 use crate::tui::theme::Palette;
 use crate::tui::tree::RowKind;
 
@@ -133,31 +133,34 @@ fn rows(
                     if row.hidden > 0 || frame_fold || (n.collapsed && !n.children.is_empty()) {
                         ("▸", p.accent)
                     } else {
-                        match &n.info.kind {
-                            Kind::Open => ("○", p.open_node),
-                            Kind::Inner => ("•", p.dim),
-                            Kind::Leaf(k) => ("●", leaf_color(&p, *k)),
+                        match &n.info.kind() {
+                            NodeKind::Open => ("○", p.open_node),
+                            NodeKind::Inner => ("•", p.dim),
+                            NodeKind::Leaf(k) => ("●", leaf_color(&p, *k)),
                         }
                     };
                 spans.push(Span::styled(format!("{icon} "), Style::default().fg(color)));
-                spans.push(Span::styled(format!("[{id}] "), Style::default().fg(p.dim)));
-                let text = match &n.info.kind {
-                    Kind::Leaf(_) => n.info.summary.clone(),
-                    _ => match n.info.line {
+                spans.push(Span::styled(
+                    format!("[{}] ", id.0),
+                    Style::default().fg(p.dim),
+                ));
+                let text = match &n.info.kind() {
+                    NodeKind::Leaf(_) => n.info.summary.clone(),
+                    _ => match n.info.place() {
                         Some(l) => format!("{}: {}", line_number(l), app.source.shown_statement(l)),
                         None => String::new(),
                     },
                 };
-                let style = match &n.info.kind {
-                    Kind::Leaf(k) => Style::default().fg(leaf_color(&p, *k)),
-                    Kind::Open => Style::default().fg(p.open_node),
-                    Kind::Inner => Style::default(),
+                let style = match &n.info.kind() {
+                    NodeKind::Leaf(k) => Style::default().fg(leaf_color(&p, *k)),
+                    NodeKind::Open => Style::default().fg(p.open_node),
+                    NodeKind::Inner => Style::default(),
                 };
                 spans.push(Span::styled(text, style));
-                let parent_frames = n.info.parent.map(|q| app.tree.node(q).info.frames);
-                let leaf = matches!(n.info.kind, Kind::Leaf(_));
-                let func = n.info.func.as_deref();
-                if let Some(mark) = call_mark(n.info.frames, parent_frames, func, leaf) {
+                let parent_frames = n.info.parent().map(|q| app.tree.node(q).info.frames());
+                let leaf = matches!(n.info.kind(), NodeKind::Leaf(_));
+                let func = n.info.func();
+                if let Some(mark) = call_mark(n.info.frames(), parent_frames, func, leaf) {
                     spans.push(Span::styled(
                         format!("  {mark}"),
                         Style::default().fg(p.dim),
@@ -166,7 +169,10 @@ fn rows(
                 if let Some(l) = &n.info.label {
                     spans.push(Span::styled(format!("  — {l}"), Style::default().fg(p.dim)));
                 }
-                if n.info.loop_choice && n.info.kind == Kind::Open && n.info.label.is_none() {
+                if n.info.at_annotated_loop
+                    && n.info.kind() == NodeKind::Open
+                    && n.info.label.is_none()
+                {
                     spans.push(Span::styled(
                         "  loop: s invariant / u unroll",
                         Style::default().fg(p.accent),

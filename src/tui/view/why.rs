@@ -7,17 +7,18 @@ use crate::base::span::line_tag;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use crate::session::{Details, NodeId, Outcome};
 use crate::tui::app::App;
-use crate::tui::protocol::{Details, Outcome, WhyInfo};
+use crate::tui::protocol::WhyInfo;
 
 /// The explanation shown for node `id`, if any: (pruned branch or `None`, its info).
-fn shown(app: &App, id: u32) -> Option<(Option<usize>, &WhyInfo)> {
+fn shown(app: &App, id: NodeId) -> Option<(Option<usize>, &WhyInfo)> {
     let (node, target) = app.why_shown?;
     (node == id).then(|| app.whys.get(&(node, target)).map(|w| (target, w)))?
 }
 
 /// The conjunct rows and, below them, the pruned branches and hard parts.
-pub(super) fn path_lines(app: &App, id: u32, d: &Details) -> Vec<Line<'static>> {
+pub(super) fn path_lines(app: &App, id: NodeId, d: &Details) -> Vec<Line<'static>> {
     let dim = Style::default().fg(app.palette.dim);
     let clash = Style::default()
         .fg(app.palette.outcome(Outcome::Infeasible))

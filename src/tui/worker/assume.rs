@@ -3,9 +3,7 @@
 use super::{Progress, Worker};
 use crate::base::SourceMap;
 use crate::diagnostics::Diagnostic;
-use crate::engine::Config;
-use crate::engine::NodeId;
-use crate::session::{Loaded, Policy, Session};
+use crate::session::{Config, Loaded, NodeId, Policy, Session};
 use crate::tui::protocol::Reply;
 
 /// The session on `source` under the preconditions `texts`.
@@ -93,7 +91,7 @@ impl Worker {
             emit(Reply::Delta(self.delta()));
         }
         emit(Reply::Done {
-            select: Some(0),
+            select: Some(NodeId(0)),
             message,
         });
     }

@@ -2,27 +2,26 @@
 
 use num_bigint::BigInt;
 
-use super::super::protocol::InstanceInfo;
-use crate::engine::NodeId;
-use crate::session::{Refolded, Session, Stepped};
+use crate::session::{Instance, NodeId, Refolded, Session, Stepped};
 
 /// `F` at node `id`: the node to select and the status message.
-pub(super) fn refold(session: &mut Session, id: u32) -> (Option<u32>, String) {
+pub(super) fn refold(session: &mut Session, id: NodeId) -> (Option<NodeId>, String) {
     let what = |s: &Stepped, how: &str| match s {
         Stepped::Children(c) => (
-            c.first().map(|c| c.0),
+            c.first().copied(),
             format!("{how}: {} successor(s)", c.len()),
         ),
-        Stepped::Cancelled => (None, format!("node {id}: interrupted (Esc), not stepped")),
+        Stepped::Cancelled => (
+            None,
+            format!("node {}: interrupted (Esc), not stepped", id.0),
+        ),
         Stepped::NoSuccessors => (None, format!("{how}: no feasible successor")),
-        Stepped::Leaf => (None, format!("node {id} is a leaf")),
-        Stepped::AlreadyStepped => (None, format!("node {id} is already stepped")),
+        Stepped::Leaf => (None, format!("node {} is a leaf", id.0)),
+        Stepped::AlreadyStepped => (None, format!("node {} is already stepped", id.0)),
     };
-    match session.refold(NodeId(id)) {
+    match session.refold(id) {
         Refolded::Folded(s) => {
-            let label = session
-                .fold_label(NodeId(id))
-                .unwrap_or_else(|| "fold".to_string());
+            let label = session.fold_label(id).unwrap_or_else(|| "fold".to_string());
             let (sel, msg) = what(&s, &format!("folded the loop ({label})"));
             (sel, format!("{msg}; = on a node below shows it for κ = n"))
         }
@@ -32,7 +31,7 @@ pub(super) fn refold(session: &mut Session, id: u32) -> (Option<u32>, String) {
 }
 
 /// `=` at node `id` with `n` as typed.
-pub(super) fn instantiate(session: &mut Session, id: u32, n: &str) -> Result<InstanceInfo, String> {
+pub(super) fn instantiate(session: &mut Session, id: NodeId, n: &str) -> Result<Instance, String> {
     let value: BigInt = n
         .trim()
         .parse()
@@ -40,17 +39,5 @@ pub(super) fn instantiate(session: &mut Session, id: u32, n: &str) -> Result<Ins
     if value < BigInt::from(0) {
         return Err(format!("κ counts iterations: {value} is negative"));
     }
-    let inst = session.instantiate(NodeId(id), &value)?;
-    Ok(InstanceInfo {
-        node: id,
-        kappa: inst.kappa,
-        value: inst.value,
-        loop_line: inst.loop_line,
-        fold: inst.fold.0,
-        pc: inst.pc,
-        store: inst.store,
-        return_value: inst.return_value,
-        feasible: inst.feasible,
-        verdict: inst.verdict,
-    })
+    session.instantiate(id, &value)
 }

@@ -11,8 +11,7 @@ use std::path::PathBuf;
 
 use super::{Progress, Worker};
 use crate::diagnostics::{count, render_all};
-use crate::engine::NodeId;
-use crate::session::{FrontierStep, Session};
+use crate::session::{FrontierStep, NodeId, Session};
 use crate::tui::carry::{self, Carry};
 use crate::tui::program_file::{display_name, read_program, Stamp};
 use crate::tui::protocol::Reply;
@@ -20,7 +19,7 @@ use crate::tui::session_file;
 
 impl Worker {
     /// `L`: read the program again; a new session if it loads.
-    pub(super) fn reload(&mut self, selected: u32, mut carry: Carry, emit: &dyn Fn(Reply)) {
+    pub(super) fn reload(&mut self, selected: NodeId, mut carry: Carry, emit: &dyn Fn(Reply)) {
         let done = |message: String| {
             emit(Reply::Done {
                 select: None,
@@ -100,7 +99,7 @@ impl Worker {
     }
 
     /// `S`: write the session file (`--session S`, else beside the program).
-    pub(super) fn save(&mut self, selected: u32, carry: Carry, emit: &dyn Fn(Reply)) {
+    pub(super) fn save(&mut self, selected: NodeId, carry: Carry, emit: &dyn Fn(Reply)) {
         let message = match self.session_path() {
             None => "no session file: the program was not read from a file".to_string(),
             Some(path) => {
@@ -258,13 +257,13 @@ impl Worker {
             parts.push("the selected node is gone: its nearest ancestor is selected".into());
         }
         parts.extend(notes);
-        self.finish(emit, Some(node.0), parts.join("; "));
+        self.finish(emit, Some(node), parts.join("; "));
     }
 
     /// The path of child indices to a node the UI names (the root if it does not exist).
-    fn selected_path(&self, id: u32) -> Vec<u32> {
-        if (id as usize) < self.session.tree().len() {
-            self.session.path_to(NodeId(id))
+    fn selected_path(&self, id: NodeId) -> Vec<u32> {
+        if id.index() < self.session.tree().len() {
+            self.session.path_to(id)
         } else {
             Vec::new()
         }

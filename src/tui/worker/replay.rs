@@ -5,29 +5,27 @@
 
 use super::super::protocol::{ReplayInfo, ReplayVar};
 use crate::base::SourceMap;
-use crate::concrete::{self, Value};
-use crate::engine::{NodeId, Outcome};
-use crate::session::{ReplayError, Session, Verdict};
+use crate::session::{
+    outcome_text, NodeId, Outcome, ReplayError, RunConfig, RunResult, Session, Value, Verdict,
+    TOO_LARGE,
+};
+use crate::testgen::folds::FoldParam;
 
 pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, String> {
     let no_model = || "no model: the path is infeasible or the solver could not decide";
     // The node's model, with the store pane's frame evaluated (at an exception leaf raised
     // inside calls: the raising frame), then its inputs run.
-    let at = session.frames_node(id);
-    let model = session
-        .engine_mut()
-        .try_model_in_frame(id, at)
-        .map_err(|why| {
-            if why.starts_with(crate::term::model::TOO_LARGE) {
-                format!("not replayed: {why}")
-            } else {
-                no_model().to_string()
-            }
-        })?;
+    let model = session.model_in_frame(id).map_err(|why| {
+        if why.starts_with(TOO_LARGE) {
+            format!("not replayed: {why}")
+        } else {
+            no_model().to_string()
+        }
+    })?;
     let r = session
-        .replay(id, Some(&model.inputs), &concrete::Config::default())
+        .replay(id, Some(&model.inputs), &RunConfig::default())
         .map_err(|e| match e {
-            ReplayError::NoModel(why) if why.starts_with(crate::term::model::TOO_LARGE) => {
+            ReplayError::NoModel(why) if why.starts_with(TOO_LARGE) => {
                 format!("not replayed: {why}")
             }
             ReplayError::NoModel(_) => no_model().to_string(),
@@ -65,34 +63,37 @@ pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, St
         }
     };
     // The run ends in module code: a function's variables have no value at its end.
-    let in_module = session.engine().frames(at).len() <= 1;
+    let in_module = session.frame_is_module(id);
     let mut vars: Vec<ReplayVar> = session
-        .engine()
-        .frame_store(at)
+        .frame_store_shown(id)
         .into_iter()
-        .map(|(name, t)| ReplayVar {
+        .map(|(name, symbolic)| ReplayVar {
             here: model.store.get(&name).map(Value::to_string),
             end: in_module
                 .then(|| r.run.store.get(&name).map(Value::to_string))
                 .flatten(),
-            symbolic: t.to_string(),
+            symbolic,
             name,
         })
         .collect();
-    vars.sort_by(|a, b| crate::tui::natural::cmp(&a.name, &b.name));
-    // Each fold's κ in the model (its iteration count), and the run's when they differ.
+    vars.sort_by(|a, b| crate::base::natural::cmp(&a.name, &b.name));
+    // Each fold's κ in the model (its iteration count), and the run's (κ-search on the
+    // replay's inputs) when they differ.
     let havoc = r.model.as_ref().map_or(&model.havoc, |m| &m.havoc);
-    let kappas = crate::testgen::folds::fold_params(
-        session.engine(),
-        session.source(),
-        id,
-        &r.inputs,
-        havoc,
-        &r.run,
-    )
-    .iter()
-    .map(|f| f.describe())
-    .collect();
+    let kappas = session
+        .path_folds(id)
+        .into_iter()
+        .zip(&r.kappas)
+        .map(|(f, (_, real))| {
+            FoldParam {
+                name: f.kappa,
+                loop_line: f.loop_line,
+                value: havoc.get(&f.symbol).cloned(),
+                real: real.clone(),
+            }
+            .describe()
+        })
+        .collect();
     Ok(ReplayInfo {
         kappas,
         inputs: r
@@ -114,22 +115,20 @@ fn leaf_text(o: Outcome) -> String {
     }
 }
 
-fn describe_run(run: &concrete::RunResult, source: &SourceMap) -> String {
+fn describe_run(run: &RunResult, source: &SourceMap) -> String {
     match run.outcome {
-        concrete::Outcome::Exception(c) => match run.exception_at {
+        Outcome::Exception(c) => match run.exception_at {
             Some(s) => format!(
                 "exception {c} at {}",
                 crate::base::span::line_name(source.line(s.start))
             ),
             None => format!("exception {c}"),
         },
-        concrete::Outcome::Return => match &run.return_value {
+        Outcome::Return => match &run.return_value {
             Some(v) => format!("return {v}"),
             None => "return".to_string(),
         },
-        concrete::Outcome::StepLimit => {
-            format!("stopped: {}", concrete::outcome_text(run.outcome))
-        }
+        Outcome::StepLimit => format!("stopped: {}", outcome_text(run.outcome)),
         o => o.name().to_string(),
     }
 }

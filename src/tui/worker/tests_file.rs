@@ -5,8 +5,7 @@
 
 use std::path::Path;
 
-use crate::engine::NodeId;
-use crate::session::Session;
+use crate::session::{NodeId, Session};
 use crate::testgen::{self, Header};
 
 /// Write the file and say where (or why not).
@@ -46,13 +45,12 @@ pub fn write(session: &mut Session, id: NodeId) -> String {
     } else {
         format!("test_{stem}.py")
     };
-    let engine = session.engine();
-    let config = engine.config();
+    let config = session.config();
     let mut command = format!("symdbg {}", source.name);
     for a in &source.assumptions {
         command.push_str(&format!(" --assume {a:?}"));
     }
-    if let Some(f) = engine.entry() {
+    if let Some(f) = session.entry() {
         command.push_str(&format!(" --entry {f}"));
     }
     let header = Header {

@@ -1,6 +1,6 @@
 //! Item 10: the store pane at a bound leaf inside a function.
 
-use symdbg::tui::protocol::{Kind, Outcome};
+use symdbg::session::{NodeKind as Kind, Outcome};
 
 /// A leaf cut by `--unroll` inside a function still shows the function's locals; `m` fills
 /// their "here" column (no `?`) and `R` replays with the same variables.
@@ -20,8 +20,11 @@ r = total(t)
 ";
     let mut h = crate::tui::open_source("bound.py", src, None, 140, 40);
     h.keys("r");
-    let bound = (0..h.app.tree.len() as u32)
-        .find(|&id| h.app.tree.node(id).info.kind == Kind::Leaf(Outcome::Bound))
+    let bound = h
+        .app
+        .tree
+        .ids()
+        .find(|&id| h.app.tree.node(id).info.kind() == Kind::Leaf(Outcome::Bound))
         .expect("a bound leaf inside total");
     h.app.select(bound);
     h.pump();
