@@ -6,7 +6,7 @@
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
 
-use super::{eval, Engine, NodeId, NodeModel};
+use super::{eval, Engine, NoModel, NodeId, NodeModel};
 use crate::base::{ExcClass, Span};
 use crate::lang::ast::Expr;
 use crate::solver::SatResult;
@@ -66,7 +66,7 @@ impl Engine {
 
     /// A model of node `id` (as [`Engine::try_model`] finds it) that also values every
     /// symbol of `terms`; `Err`: the path is infeasible, or the solver's reason.
-    pub fn model_at(&mut self, id: NodeId, terms: &[Term]) -> Result<Model, String> {
+    pub fn model_at(&mut self, id: NodeId, terms: &[Term]) -> Result<Model, NoModel> {
         let mut wanted: Vec<Term> = self.store_entries(id).map(|(_, t)| t.clone()).collect();
         wanted.extend(self.tree.node(id).return_value().cloned());
         wanted.extend_from_slice(terms);
@@ -104,6 +104,8 @@ impl Engine {
         self.cancel.store(false, Ordering::Relaxed);
         let cancel = self.cancel.clone();
         let store = self.frame_entries(at);
+        // (the TUI's protocol carries the reason's text)
         crate::solver::interruptible(&cancel, || self.model_with_store(id, store))
+            .map_err(|e| e.to_string())
     }
 }

@@ -152,9 +152,7 @@ impl Session {
         for id in todo {
             let found = match self.replay(id, None, &config) {
                 Ok(r) if r.run.outcome == Outcome::Exception(ExcClass::RecursionError) => {
-                    let inputs: Vec<String> =
-                        r.inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-                    Some(inputs.join(", "))
+                    Some(crate::base::bindings::bindings(&r.inputs))
                 }
                 _ => None,
             };

@@ -22,9 +22,10 @@ use std::sync::atomic::Ordering;
 use super::Session;
 use crate::base::ExcClass;
 use crate::diagnostics::Diagnostic;
+use crate::engine::NoModel;
 use crate::engine::{NodeId, NodeKind, Outcome};
 use crate::lang::ast::{CmpOp, Expr, Type};
-use crate::solver::SatResult;
+use crate::solver::{SatResult, Unknown};
 use crate::term::Term;
 
 /// Whether something holds on every input of the node's path.
@@ -36,8 +37,8 @@ pub enum Truth {
     Never,
     /// On some and not on others.
     Sometimes,
-    /// The solver could not decide (its reason, e.g. `timeout`).
-    Unknown(String),
+    /// The solver could not decide, and why.
+    Unknown(Unknown),
 }
 
 /// An exception the expression may raise at the node.
@@ -72,7 +73,7 @@ pub struct Evaluation {
     /// The exceptions it may raise on this path.
     pub raises: Vec<Raise>,
     /// Under the node's model: a Python literal, or `raises C`; `Err`: no model (why).
-    pub here: Result<String, String>,
+    pub here: Result<String, NoModel>,
 }
 
 impl Truth {
@@ -149,8 +150,8 @@ pub enum CondHolds {
     Holds,
     /// False (or raising) on every input of the path.
     Never,
-    /// The solver could not decide (its reason): counted as "may hold".
-    Undecided(String),
+    /// The solver could not decide (and why): counted as "may hold".
+    Undecided(Unknown),
     /// The condition does not parse or type-check in the node's frame: the message.
     Error(String),
 }
@@ -430,7 +431,7 @@ impl Session {
             return r.clone();
         }
         let r = self.condition_uncached(id, &key.1);
-        if !matches!(&r, CondHolds::Undecided(why) if why == crate::solver::INTERRUPTED) {
+        if r != CondHolds::Undecided(Unknown::Interrupted) {
             self.eval_cache.conds.insert(key, r.clone());
         }
         r
@@ -469,14 +470,11 @@ impl Session {
 impl Evaluation {
     /// Did an answer come from an interrupted check (not to be cached)?
     fn mentions_interrupt(&self) -> bool {
-        let i = |t: &Option<Truth>| matches!(t, Some(Truth::Unknown(r)) if r == crate::solver::INTERRUPTED);
-        i(&self.truth)
-            || i(&self.fixed)
-            || self
-                .raises
-                .iter()
-                .any(|r| matches!(&r.truth, Truth::Unknown(w) if w == crate::solver::INTERRUPTED))
-            || matches!(&self.here, Err(e) if e == crate::solver::INTERRUPTED)
+        let interrupted = Truth::Unknown(Unknown::Interrupted);
+        self.truth.as_ref() == Some(&interrupted)
+            || self.fixed.as_ref() == Some(&interrupted)
+            || self.raises.iter().any(|r| r.truth == interrupted)
+            || self.here == Err(NoModel::Unknown(Unknown::Interrupted))
     }
 }
 

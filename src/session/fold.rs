@@ -163,7 +163,7 @@ impl Session {
             .collect();
         let (feasible, verdict) = match &view.sat {
             SatResult::Sat => {
-                let shown: Vec<String> = inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+                let shown = crate::base::bindings::binding_list(inputs.iter().map(|(k, v)| (k, v)));
                 (
                     Some(true),
                     if shown.is_empty() {
@@ -181,7 +181,7 @@ impl Session {
                 ),
             ),
             // Feasible, but a value too long to show (`t` of 10^8 elements): said so.
-            SatResult::Unknown(r) if r.starts_with(crate::term::model::TOO_LARGE) => (
+            SatResult::Unknown(r @ crate::solver::Unknown::TooLarge(_)) => (
                 Some(true),
                 format!("{kappa} = {n} is feasible here; {r}"),
             ),

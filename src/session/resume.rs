@@ -120,7 +120,7 @@ impl Session {
             CondHolds::Holds => None,
             CondHolds::Never => return None,
             // Esc: not a hit; the search stops at its next step.
-            CondHolds::Undecided(r) if r == crate::solver::INTERRUPTED => return None,
+            CondHolds::Undecided(crate::solver::Unknown::Interrupted) => return None,
             CondHolds::Undecided(r) => Some(format!(
                 "the solver could not decide the condition ({r}): it may hold"
             )),

@@ -391,6 +391,6 @@ fn replay_says_why_there_is_no_model() {
     let r = s.replay(infeasible, None, &crate::concrete::Config::default());
     assert_eq!(
         r.err(),
-        Some(ReplayError::NoModel("infeasible".to_string()))
+        Some(ReplayError::NoModel(super::NoModel::Infeasible))
     );
 }

@@ -66,9 +66,8 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::Explored;
-use crate::engine::explain::Verdict;
-use crate::engine::{NodeId, Stop};
 use crate::session::Why;
+use crate::session::{ExplainVerdict as Verdict, NodeId, Stop};
 
 mod node;
 
@@ -159,7 +158,7 @@ fn explanation(why: &Why) -> JsonExplanation {
     JsonExplanation {
         verdict: why.verdict_name(),
         reason: match &why.verdict {
-            Verdict::Unknown(r) => Some(r.clone()),
+            Verdict::Unknown(r) => Some(r.to_string()),
             _ => None,
         },
         core: core(why),
@@ -249,12 +248,11 @@ struct Stats {
 pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
     let inputs: Vec<Input> = x
         .session
-        .engine()
         .inputs()
-        .iter()
-        .map(|s| Input {
-            name: s.name.to_string(),
-            ty: s.sort.to_type().to_string(),
+        .into_iter()
+        .map(|(name, ty)| Input {
+            name,
+            ty: ty.to_string(),
         })
         .collect();
     let before_nodes = x.elapsed_ms();
@@ -266,7 +264,7 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer(&mut out, &inputs)?;
     out.write_all(b",\"nodes\":")?;
     let model_time = node::write_nodes(x, &mut out)?;
-    let s = x.session.engine().stats();
+    let s = x.session.stats();
     let stats = Stats {
         nodes: s.nodes,
         leaves: s.leaves,

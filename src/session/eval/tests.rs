@@ -113,7 +113,9 @@ fn the_value_under_the_model_is_the_model_panes() {
         let w: num_bigint::BigInt = want.parse().unwrap();
         assert_eq!(
             e.here,
-            Ok::<String, String>((w + int("y") * num_bigint::BigInt::from(3)).to_string()),
+            Ok::<String, crate::engine::NoModel>(
+                (w + int("y") * num_bigint::BigInt::from(3)).to_string()
+            ),
             "node {id:?}"
         );
         // A boolean's value under the model agrees with its verdict.
@@ -354,27 +356,24 @@ fn an_interrupted_answer_says_so_and_is_not_kept() {
     let t = interrupt(200);
     let e = ok(&mut s, id, 0, hard);
     t.join().unwrap();
-    let interrupted = Truth::Unknown(crate::solver::INTERRUPTED.to_string());
+    let interrupted = Truth::Unknown(crate::solver::Unknown::Interrupted);
     assert_eq!(e.truth, Some(interrupted), "{e:?}");
     // Not kept: asked again (flag cleared, as the worker does) it runs to the timeout.
     cancel.store(false, Ordering::Relaxed);
     let e = ok(&mut s, id, 0, hard);
     assert!(
-        matches!(&e.truth, Some(Truth::Unknown(r)) if r != crate::solver::INTERRUPTED),
+        matches!(&e.truth, Some(Truth::Unknown(r)) if *r != crate::solver::Unknown::Interrupted),
         "{e:?}"
     );
     // The same for a breakpoint condition.
     let t = interrupt(200);
     let c = s.condition_at(id, &format!("{hard} and a > 1"));
     t.join().unwrap();
-    assert_eq!(
-        c,
-        CondHolds::Undecided(crate::solver::INTERRUPTED.to_string())
-    );
+    assert_eq!(c, CondHolds::Undecided(crate::solver::Unknown::Interrupted));
     cancel.store(false, Ordering::Relaxed);
     assert!(matches!(
         s.condition_at(id, &format!("{hard} and a > 1")),
-        CondHolds::Undecided(r) if r != crate::solver::INTERRUPTED
+        CondHolds::Undecided(r) if r != crate::solver::Unknown::Interrupted
     ));
 }
 

@@ -7,7 +7,7 @@ use super::super::protocol::{ReplayInfo, ReplayVar};
 use crate::base::SourceMap;
 use crate::concrete::{self, Value};
 use crate::engine::{NodeId, Outcome};
-use crate::session::{ReplayError, Session, Verdict};
+use crate::session::{NoModel, ReplayError, Session, Verdict};
 
 pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, String> {
     let no_model = || "no model: the path is infeasible or the solver could not decide";
@@ -27,9 +27,7 @@ pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, St
     let r = session
         .replay(id, Some(&model.inputs), &concrete::Config::default())
         .map_err(|e| match e {
-            ReplayError::NoModel(why) if why.starts_with(crate::term::model::TOO_LARGE) => {
-                format!("not replayed: {why}")
-            }
+            ReplayError::NoModel(why @ NoModel::TooLarge(_)) => format!("not replayed: {why}"),
             ReplayError::NoModel(_) => no_model().to_string(),
             ReplayError::Run(message) => format!("the concrete run failed: {message}"),
         })?;
@@ -82,17 +80,11 @@ pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, St
     vars.sort_by(|a, b| crate::tui::natural::cmp(&a.name, &b.name));
     // Each fold's κ in the model (its iteration count), and the run's when they differ.
     let havoc = r.model.as_ref().map_or(&model.havoc, |m| &m.havoc);
-    let kappas = crate::testgen::folds::fold_params(
-        session.engine(),
-        session.source(),
-        id,
-        &r.inputs,
-        havoc,
-        &r.run,
-    )
-    .iter()
-    .map(|f| f.describe())
-    .collect();
+    let kappas = session
+        .fold_params(id, &r.inputs, havoc, &r.run)
+        .iter()
+        .map(|f| f.describe())
+        .collect();
     Ok(ReplayInfo {
         kappas,
         inputs: r
