@@ -26,6 +26,7 @@ pub mod pytest;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::base::bindings::bindings;
+use crate::base::span::Line;
 use crate::base::SourceMap;
 use crate::diagnostics::Diagnostic;
 use crate::lang::ast::{Program, Stmt, StmtKind};
@@ -367,7 +368,7 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
         }
         // An exception raised by an `--assume` expression itself: the program never ran
         // (and the tests run it without the preconditions).
-        if let Some(k) = line.and_then(crate::base::span::assumption_of_line) {
+        if let Some(Line::Assume(k)) = line.map(Line::of) {
             suite.skipped.push(skip(format!(
                 "raised in --assume #{k}: the precondition fails, not the program"
             )));

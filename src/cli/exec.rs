@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{ExecArgs, Failure};
 use crate::base::bindings::{binding, binding_list};
-use crate::base::span::{assumption_of_line, line_number};
+use crate::base::span::{line_number, Line};
 use crate::base::SourceMap;
 use crate::session::program::{
     article, check_inputs, describe, outcome_text, parse_literal, ConcreteConfig, InputSpec,
@@ -181,7 +181,7 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
             .trace
             .iter()
             .map(|s| source.line(s.start))
-            .filter(|l| assumption_of_line(*l).is_none())
+            .filter_map(|l| Line::of(l).in_file())
             .collect(),
         invariant_failure: r.invariant_failure,
         exception_line: at.map(|(line, _)| line),
@@ -193,7 +193,7 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
                 let line = source.line(f.at.start);
                 serde_json::json!({
                     "function": f.function,
-                    "line": assumption_of_line(line).is_none().then_some(line),
+                    "line": Line::of(line).in_file(),
                 })
             })
             .collect(),
@@ -222,9 +222,9 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
     out.push_str(&format!("outcome: {outcome}\n"));
     if let (Some(class), Some(at)) = (r.outcome.exception(), r.exception_at) {
         let (line, col) = source.line_col(at.start);
-        let place = match assumption_of_line(line) {
-            Some(k) => format!("--assume #{k}, column {col}"),
-            None => format!("{}:{line}:{col}", source.name),
+        let place = match Line::of(line) {
+            Line::Assume(k) => format!("--assume #{k}, column {col}"),
+            Line::File(_) => format!("{}:{line}:{col}", source.name),
         };
         out.push_str(&format!(
             "exception: {class} at {place}\n    {} | {}\n",
@@ -299,9 +299,9 @@ fn traceback(r: &RunResult, source: &SourceMap) -> String {
             repeated = 0;
             previous = Some((func, line));
         }
-        let place = match assumption_of_line(line) {
-            Some(k) => format!("  --assume #{k}"),
-            None => format!("  File \"{name}\", line {line}"),
+        let place = match Line::of(line) {
+            Line::Assume(k) => format!("  --assume #{k}"),
+            Line::File(_) => format!("  File \"{name}\", line {line}"),
         };
         let func = func.unwrap_or("<module>");
         out.push_str(&format!(

@@ -29,6 +29,7 @@ use std::collections::BTreeMap;
 
 use super::{is_exception, Explored};
 use crate::base::bindings::bindings;
+use crate::base::span::Line;
 use crate::diagnostics::count;
 use crate::session::program::ConcreteConfig;
 use crate::session::{NoModel, NodeId, Outcome, Session, Stop, Value};
@@ -69,9 +70,9 @@ fn line(x: &mut Explored, id: NodeId) -> String {
         .or_else(|| node.parent.and_then(|p| tree.node(p).at));
     let (line, col) = span.map_or((1, 1), |s| source.line_col(s.start));
     // Raised in an `--assume` expression: the file name, then where in which one.
-    let mut text = match crate::base::span::assumption_of_line(line) {
-        Some(k) => format!("{}: --assume #{k}:{col}: {class}", source.name),
-        None => format!("{}:{line}:{col}: {class}", source.name),
+    let mut text = match Line::of(line) {
+        Line::Assume(k) => format!("{}: --assume #{k}:{col}: {class}", source.name),
+        Line::File(_) => format!("{}:{line}:{col}: {class}", source.name),
     };
     if x.session.inputs().is_empty() {
         return text;

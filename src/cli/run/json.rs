@@ -60,7 +60,7 @@
 //! they use. A term too large to print (`term::MAX_PRINTED_NODES`) is the string
 //! `…(term too large to print: N nodes)` in both.
 
-use crate::base::span::assumption_of_line;
+use crate::base::span::Line;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -179,7 +179,12 @@ fn explanation(why: &Why) -> JsonExplanation {
 
 /// A line of the file, or `None` for the line of an `--assume` expression.
 pub(super) fn file_line(line: usize) -> Option<usize> {
-    assumption_of_line(line).is_none().then_some(line)
+    Line::of(line).in_file()
+}
+
+/// The `--assume` expression a line is one's, or `None` for a line of the file.
+fn assumption_of_line(line: usize) -> Option<usize> {
+    Line::of(line).assumption()
 }
 
 /// The `--explain` fields of a node (nothing without `--explain`).

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::super::Explored;
-use crate::base::span::assumption_of_line;
+use crate::base::span::Line;
 use crate::session::json_texts::{escaped, JsonTexts, NodeTexts, Text};
 use crate::session::{NodeId, NodeKind, NodeModel, Outcome, Value};
 
@@ -127,9 +127,9 @@ fn node(
         Some(l) => {
             let text = s.lines.entry(l).or_insert_with(|| {
                 let text = source.line_text(l).trim();
-                match assumption_of_line(l) {
-                    Some(_) => escaped(&format!("assume {text}")),
-                    None => escaped(text),
+                match Line::of(l) {
+                    Line::Assume(_) => escaped(&format!("assume {text}")),
+                    Line::File(_) => escaped(text),
                 }
             });
             b.extend_from_slice(text.as_bytes());
@@ -243,7 +243,7 @@ fn node(
     // At a node about to run (or an exception raised in) the `--assume` expression `k`.
     if let Some(k) = line
         .or(raised_at.map(|(l, _)| l))
-        .and_then(assumption_of_line)
+        .and_then(|l| Line::of(l).assumption())
     {
         b.extend_from_slice(b",\"assumption\":");
         num(b, k as u64);
