@@ -2,6 +2,7 @@
 //! [`SourceMap`]), the escaping every display of user text goes through, the exception
 //! classes and how a path or run ends ([`Outcome`]). It imports nothing from the crate; every stage may import it.
 
+pub mod bindings;
 pub mod escape;
 pub mod exc;
 pub mod natural;

@@ -20,12 +20,10 @@
 use std::collections::BTreeMap;
 
 use crate::base::rng::SplitMix64;
-use crate::concrete::{self, Value};
-use crate::engine::{NodeId, Outcome};
-use crate::lang::Type;
-use crate::session::{ReplayError, Session};
-use crate::term::Model;
-use crate::term::Term;
+use crate::session::program::{ConcreteConfig, RunResult};
+use crate::session::{
+    Candidate, Hits, Model, NoModel, NodeId, Outcome, ReplayError, Session, Type, Value,
+};
 
 mod merge;
 pub mod parallel;
@@ -79,7 +77,7 @@ pub struct Report {
     pub undecided: usize,
     /// Inputs (random ones, or leaf models) skipped because the path conditions or the
     /// leaf's values cannot be evaluated under them in Rust (a quantifier over a range
-    /// larger than [`crate::term::EVAL_RANGE_LIMIT`]): no verdict either way.
+    /// larger than `EVAL_RANGE_LIMIT` values): no verdict either way.
     pub unevaluated: usize,
     /// Concrete runs that used up the interpreter's step budget (`step_limit`): they end
     /// nowhere, so they are no verdict either way (random inputs and leaf models).
@@ -194,53 +192,26 @@ impl Rng {
 pub const CUT: &str = "cut";
 
 /// The leaf's behaviour under `model`; `None` if a value cannot be evaluated although the
-/// model covers its symbols (a quantifier past [`crate::term::EVAL_RANGE_LIMIT`]). Store
-/// terms over other symbols (havoc, opaque calls) are left out, as before.
+/// model covers its symbols ([`Session::leaf_values`]).
 pub(crate) fn leaf_behaviour(
     session: &Session,
     leaf: NodeId,
     model: &Model,
     entry: bool,
 ) -> Option<Behaviour> {
-    let engine = session.engine();
-    let eval = |t: &Term| -> Result<Option<Value>, ()> {
-        match model.eval(t) {
-            Some(v) => Ok(Some(v)),
-            None => {
-                let mut vars = std::collections::BTreeSet::new();
-                t.vars(&mut vars);
-                if vars.iter().all(|s| model.values.contains_key(s)) {
-                    Err(())
-                } else {
-                    Ok(None)
-                }
-            }
-        }
-    };
-    let node = engine.tree().node(leaf);
+    let values = session.leaf_values(leaf, model, entry)?;
+    let node = session.tree().node(leaf);
     let outcome = node.outcome().unwrap_or(Outcome::Unknown);
-    let mut store = BTreeMap::new();
-    if !entry {
-        for (k, t) in engine.store(leaf).iter() {
-            if let Some(v) = eval(t).ok()? {
-                store.insert(k.clone(), v);
-            }
-        }
-    }
-    let return_value = match (node.return_value(), entry) {
-        (Some(t), true) => eval(t).ok()?,
-        _ => None,
-    };
     Some(Behaviour {
         // A node the exploration left open (`--max-nodes`) was cut, not decided.
         outcome: (!node.is_open()).then_some(outcome),
-        store,
-        return_value,
+        store: values.store,
+        return_value: values.return_value,
         note: None,
     })
 }
 
-fn concrete_behaviour(r: &concrete::RunResult, entry: bool) -> Behaviour {
+fn concrete_behaviour(r: &RunResult, entry: bool) -> Behaviour {
     Behaviour {
         outcome: Some(r.outcome),
         store: if entry {
@@ -251,21 +222,6 @@ fn concrete_behaviour(r: &concrete::RunResult, entry: bool) -> Behaviour {
         return_value: if entry { r.return_value.clone() } else { None },
         note: None,
     }
-}
-
-/// Whether the path condition holds under `model`, as a three-valued conjunction: false if
-/// a conjunct is false, `None` if none is but one cannot be evaluated (`Model::eval` does
-/// not evaluate quantifiers over more than [`crate::term::EVAL_RANGE_LIMIT`] values).
-fn holds(model: &Model, pc: &[Term]) -> Option<bool> {
-    let mut result = Some(true);
-    for t in pc {
-        match model.eval(t) {
-            Some(Value::Bool(true)) => {}
-            Some(_) => return Some(false),
-            None => result = None,
-        }
-    }
-    result
 }
 
 /// Run both tests on an explored session. `runs` random inputs for exhaustiveness; every
@@ -284,7 +240,7 @@ pub fn check(session: &mut Session, runs: usize, seed: u64) -> Report {
 fn run(session: &Session, inputs: &BTreeMap<String, Value>) -> Option<(Behaviour, u64)> {
     let is_entry = session.entry().is_some();
     session
-        .run_concrete(inputs, &concrete::Config::default())
+        .run_concrete(inputs, &ConcreteConfig::default())
         .ok()
         .map(|r| (concrete_behaviour(&r, is_entry), kappa_limit(&r)))
 }
@@ -365,17 +321,13 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
 
 /// The nodes a random input may end at (leaves other than `infeasible`, and nodes left
 /// open), among those `keep` accepts, in id order, with their path conditions.
-pub(crate) fn candidates(
-    session: &Session,
-    keep: impl Fn(NodeId) -> bool,
-) -> Vec<(NodeId, Vec<Term>)> {
-    let engine = session.engine();
-    engine
+pub(crate) fn candidates(session: &Session, keep: impl Fn(NodeId) -> bool) -> Vec<Candidate> {
+    session
         .tree()
         .nodes()
         .filter(|n| n.is_open() || (n.is_leaf() && n.outcome() != Some(Outcome::Infeasible)))
         .filter(|n| keep(n.id))
-        .map(|n| (n.id, engine.path_condition(n.id)))
+        .map(|n| session.candidate(n.id))
         .collect()
 }
 
@@ -406,12 +358,7 @@ pub(crate) fn random_inputs(
     runs: usize,
     seed: u64,
 ) -> impl Iterator<Item = BTreeMap<String, Value>> {
-    let inputs_of = session
-        .engine()
-        .inputs()
-        .iter()
-        .map(|s| (s.name.to_string(), s.sort.to_type()))
-        .collect::<Vec<_>>();
+    let inputs_of: Vec<(String, Type)> = session.inputs();
     let mut rng = Rng(SplitMix64::new(seed));
     (0..runs).map(move |_| {
         inputs_of
@@ -442,38 +389,14 @@ pub(crate) fn input_run(session: &Session, inputs: &BTreeMap<String, Value>) -> 
     }
 }
 
-/// The candidates whose path condition holds under one input's `model`.
-pub(crate) struct Hits {
-    /// In the candidates' order, each with its model (the folds' κs added, issue 15).
-    pub all: Vec<(NodeId, Model)>,
-    /// Some candidate's path condition (or κ) cannot be evaluated under the model.
-    pub any_undecided: bool,
-}
-
 /// Which of `candidates` hold under `model` (`limit`: the run's [`kappa_limit`]).
 pub(crate) fn holding(
     session: &Session,
-    candidates: &[(NodeId, Vec<Term>)],
+    candidates: &[Candidate],
     model: &Model,
     limit: u64,
 ) -> Hits {
-    // Folds (issue 15): each candidate's κs by κ-search under these inputs.
-    let mut kappas = std::collections::HashMap::new();
-    let mut hits = Hits {
-        all: Vec::new(),
-        any_undecided: false,
-    };
-    for (id, pc) in candidates {
-        let m = session
-            .engine()
-            .with_fold_params_memo(*id, model, limit, &mut kappas);
-        match m.as_ref().and_then(|m| holds(m, pc)) {
-            Some(true) => hits.all.extend(m.map(|m| (*id, m))),
-            Some(false) => {}
-            None => hits.any_undecided = true,
-        }
-    }
-    hits
+    session.holding(candidates, model, limit)
 }
 
 /// A node where a path stopped undecided: left open, a `bound` or an `unknown` leaf.
@@ -483,6 +406,7 @@ pub(crate) fn undecided_leaf(session: &Session, id: NodeId) -> bool {
 }
 
 /// The precision test's verdict on one leaf.
+#[derive(Clone, Debug)]
 pub(crate) enum LeafCheck {
     /// No model (unsat or undecided): not checked.
     NoModel,
@@ -537,13 +461,11 @@ pub(crate) fn tally(
 
 /// Replay one leaf's model concretely and compare ([`LeafCheck`]).
 pub(crate) fn precision(session: &mut Session, leaf: NodeId, is_entry: bool) -> LeafCheck {
-    let config = concrete::Config::default();
+    let config = ConcreteConfig::default();
     let replay = match session.replay(leaf, None, &config) {
         Ok(r) => r,
         // A model too long to materialise: there is one, it cannot be run (no verdict).
-        Err(ReplayError::NoModel(why)) if why.starts_with(crate::term::model::TOO_LARGE) => {
-            return LeafCheck::Unevaluated
-        }
+        Err(ReplayError::NoModel(NoModel::TooLarge(_))) => return LeafCheck::Unevaluated,
         Err(ReplayError::NoModel(_)) => return LeafCheck::NoModel,
         Err(ReplayError::Run(_)) => return LeafCheck::RunFailed,
     };
@@ -551,24 +473,11 @@ pub(crate) fn precision(session: &mut Session, leaf: NodeId, is_entry: bool) -> 
     let model = session.input_model(&inputs);
     // Folds (issue 15): the real iteration counts, which the model's κs must equal.
     let limit = kappa_limit(&replay.run);
-    let Some(model) = session.engine().with_fold_params(leaf, &model, limit) else {
+    let Some(model) = session.with_fold_params(leaf, &model, limit) else {
         return LeafCheck::Unevaluated;
     };
     let claimed = replay.model.as_ref().map(|m| &m.havoc);
-    let wrong_kappa = session
-        .engine()
-        .folds_on_path(leaf)
-        .into_iter()
-        .find_map(|(_, k)| {
-            let claimed = claimed?.get(&*k.name)?;
-            let real = model.values.get(&k)?;
-            (claimed != real).then(|| {
-                format!(
-                    "{} = {claimed} in the model, but the run iterates {real} times",
-                    crate::term::display_name(&k.name)
-                )
-            })
-        });
+    let wrong_kappa = session.wrong_kappa(leaf, claimed, &model);
     let Some(mut symbolic) = leaf_behaviour(session, leaf, &model, is_entry) else {
         return LeafCheck::Unevaluated;
     };

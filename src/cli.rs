@@ -138,11 +138,11 @@ enum Loops {
     Unroll,
 }
 
-impl From<Loops> for crate::engine::LoopMode {
+impl From<Loops> for crate::session::LoopMode {
     fn from(l: Loops) -> Self {
         match l {
-            Loops::Invariant => crate::engine::LoopMode::Invariant,
-            Loops::Unroll => crate::engine::LoopMode::Unroll,
+            Loops::Invariant => crate::session::LoopMode::Invariant,
+            Loops::Unroll => crate::session::LoopMode::Unroll,
         }
     }
 }
@@ -180,11 +180,11 @@ enum Fold {
     Off,
 }
 
-impl From<Fold> for crate::engine::fold::FoldMode {
+impl From<Fold> for crate::session::FoldMode {
     fn from(f: Fold) -> Self {
         match f {
-            Fold::Auto => crate::engine::fold::FoldMode::Auto,
-            Fold::Off => crate::engine::fold::FoldMode::Off,
+            Fold::Auto => crate::session::FoldMode::Auto,
+            Fold::Off => crate::session::FoldMode::Off,
         }
     }
 }
@@ -212,7 +212,7 @@ impl ExploreOpts {
         if let Some(note) = loaded.entry_hint(self.entry.as_deref()).filter(|_| hint) {
             eprintln!("symdbg: note: {note}");
         }
-        let config = crate::engine::Config {
+        let config = crate::session::Config {
             unroll: self.unroll,
             recursion: self.recursion,
             timeout_ms: (self.timeout_ms > 0).then_some(self.timeout_ms),
@@ -232,14 +232,6 @@ fn assume(loaded: &mut Loaded, entry: Option<&str>, texts: &[String]) -> Result<
     loaded
         .assume(entry, texts)
         .map_err(|d| Failure::diagnostics(&d, &loaded.source))
-}
-
-/// With `--entry f`, say on stderr when the module's top level reads a declared input
-/// (`exec`, which needs no session; see [`Loaded::entry_warning`]).
-fn warn_entry(program: &crate::lang::Program, entry: Option<&str>, source: &SourceMap) {
-    if let Some(w) = entry.and_then(|f| crate::lang::entry::import_warning(program, f, source)) {
-        eprintln!("symdbg: warning: {w}");
-    }
 }
 
 /// Read, check and lower a program file.
@@ -329,7 +321,7 @@ pub fn main() -> i32 {
         .name("symdbg".into())
         .stack_size(STACK_SIZE)
         // One Z3 watchdog for the whole run (time limits, see `solver/interrupt.rs`).
-        .spawn(move || crate::solver::with_watchdog(|| run(args)));
+        .spawn(move || crate::session::solver_process::with_watchdog(|| run(args)));
     match spawned {
         // A panic has already printed its message; 101 is Rust's code for it.
         Ok(handle) => handle.join().unwrap_or(101),
@@ -392,7 +384,7 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
         return Ok(EXIT_USAGE);
     };
     // The stamp before the read: a write during the read shows as a change.
-    let stamp = crate::tui::program_file::Stamp::of(file);
+    let stamp = crate::files::program::Stamp::of(file);
     let mut source = source::read_source(file)?;
     let opts = &args.explore;
     // The preconditions travel with the source (the worker applies them, `a`/`A` edit them).
@@ -405,7 +397,7 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
     let setup = crate::tui::Setup {
         source,
         entry: opts.entry.clone(),
-        config: crate::engine::Config {
+        config: crate::session::Config {
             unroll: opts.unroll,
             recursion: opts.recursion,
             timeout_ms: (opts.timeout_ms > 0).then_some(opts.timeout_ms),

@@ -1,10 +1,11 @@
 //! The symbolic engine: grows the symbolic execution tree (SET) one step at a time.
 //!
-//! An [`Engine`] owns the lowered program, the tree and the solver. Front-ends ask it to
+//! An [`Engine`] owns the lowered program, the tree and the solver. The session asks it to
 //! [`Engine::step`] one open node, or to explore a subtree under limits ([`Engine::run`],
-//! [`Engine::step_over`], [`Engine::finish_frame`], [`Engine::run_until`], and
-//! [`Engine::run_to`] a node such as the first exception leaf); they read nodes from
-//! [`Engine::tree`] and ask for a model at any node ([`Engine::model`]).
+//! [`Engine::run_until`] a stopping rule, and [`Engine::run_to`] a node such as the first
+//! exception leaf: the run policies built on these are the session's, `session/run.rs`);
+//! it reads nodes from [`Engine::tree`] and asks for a model at any node
+//! ([`Engine::model`]).
 //!
 //! Architecture invariants: the engine does no IO and knows no UI; it speaks
 //! [`term::Term`] and reaches Z3 only through [`crate::solver::Solver`]. A node is never
@@ -19,6 +20,7 @@ pub mod fold;
 pub mod inspect;
 pub mod label;
 pub mod live;
+mod no_model;
 pub mod state;
 mod step;
 pub mod tag;
@@ -35,10 +37,11 @@ use crate::base::Span;
 use crate::concrete::Value;
 use crate::diagnostics::Diagnostic;
 use crate::lang::{self, TypeInfo};
-use crate::solver::{SatResult, Solver, SolverConfig, SolverStats};
+use crate::solver::{SatResult, Solver, SolverConfig, SolverStats, Unknown};
 use crate::term::Model;
 use crate::term::{Sym, Term};
 use crate::transform::ir::{self, InstrKind};
+pub use no_model::NoModel;
 use state::{Cont, Frame, Kont, PathCondition, State};
 use step::{Settled, Stepper};
 pub use tag::{Check, Cut, Tag};
@@ -148,7 +151,7 @@ struct Child {
     state: State,
     settled: Settled,
     forced: Option<Outcome>,
-    unknown_reason: Option<String>,
+    unknown_reason: Option<Unknown>,
 }
 
 /// A model at a node: concrete inputs, and the visible store evaluated under them.
@@ -436,7 +439,7 @@ impl Engine {
         };
         if children
             .iter()
-            .any(|c| c.unknown_reason.as_deref() == Some(crate::solver::INTERRUPTED))
+            .any(|c| c.unknown_reason == Some(Unknown::Interrupted))
         {
             // Cancelled in the middle of a Z3 check: the step did not happen.
             self.tree.node_mut(id).kind = NodeKind::Open;
@@ -461,8 +464,8 @@ impl Engine {
                 let reason = c.unknown_reason;
                 let leaf =
                     self.add_node(Some(id), branch, Some(c.tag), c.state, c.settled, c.forced);
-                if reason.is_some() {
-                    self.tree.node_mut(leaf).details_mut().unknown_reason = reason;
+                if let Some(r) = reason {
+                    self.tree.node_mut(leaf).details_mut().unknown_reason = Some(r.to_string());
                 }
                 leaf
             })
@@ -522,7 +525,7 @@ impl Engine {
                     state: state.clone(),
                     settled: Settled::Running,
                     forced: Some(Outcome::Unknown),
-                    unknown_reason: Some(reason),
+                    unknown_reason: Some(Unknown::Other(reason)),
                 }];
             }
             result
@@ -673,19 +676,6 @@ impl Engine {
         }
     }
 
-    /// Run until paths reach the source location `range` (byte offsets, e.g. one line of
-    /// the file: a breakpoint): nodes about to run a statement starting inside it stay open.
-    pub fn run_to_location(
-        &mut self,
-        from: NodeId,
-        limits: Limits,
-        range: std::ops::Range<usize>,
-    ) -> Stop {
-        self.run_until(from, limits, &|n| {
-            n.at.is_some_and(|s| range.contains(&s.start))
-        })
-    }
-
     /// The exploration loop of [`Engine::run_until`] and [`Engine::run_to`].
     fn explore(
         &mut self,
@@ -762,18 +752,6 @@ impl Engine {
         self.run_until(from, limits, &|_| false)
     }
 
-    /// Step `id`; if that entered a call, run until the paths are back in `id`'s frame.
-    pub fn step_over(&mut self, id: NodeId, limits: Limits) -> Stop {
-        let depth = self.tree.node(id).state.frames.len();
-        self.run_until(id, limits, &|n| n.state.frames.len() <= depth)
-    }
-
-    /// Run until the paths have left the current frame of `id`.
-    pub fn finish_frame(&mut self, id: NodeId, limits: Limits) -> Stop {
-        let depth = self.tree.node(id).state.frames.len();
-        self.run_until(id, limits, &|n| n.state.frames.len() < depth)
-    }
-
     /// The path condition at a node, oldest conjunct first.
     pub fn path_condition(&self, id: NodeId) -> Vec<Term> {
         self.tree.node(id).state.pc.to_vec()
@@ -840,15 +818,14 @@ impl Engine {
         self.try_model(id).ok()
     }
 
-    /// Like [`Engine::model`], with the reason when there is none: `"infeasible"`, or the
-    /// solver's `unknown` reason (`"timeout"`, `"interrupted"`, ...).
-    pub fn try_model(&mut self, id: NodeId) -> Result<NodeModel, String> {
+    /// Like [`Engine::model`], with the reason when there is none.
+    pub fn try_model(&mut self, id: NodeId) -> Result<NodeModel, NoModel> {
         self.cancel.store(false, Ordering::Relaxed);
         let cancel = self.cancel.clone();
         crate::solver::interruptible(&cancel, || self.model_inner(id))
     }
 
-    fn model_inner(&mut self, id: NodeId) -> Result<NodeModel, String> {
+    fn model_inner(&mut self, id: NodeId) -> Result<NodeModel, NoModel> {
         let store: Vec<(Rc<str>, Term)> = self
             .store_entries(id)
             .map(|(k, t)| (k.clone(), t.clone()))
@@ -861,26 +838,26 @@ impl Engine {
         &mut self,
         id: NodeId,
         store: Vec<(Rc<str>, Term)>,
-    ) -> Result<NodeModel, String> {
+    ) -> Result<NodeModel, NoModel> {
         let rv = self.tree.node(id).return_value().cloned();
         let model = self.node_model(id, store.iter().map(|(_, t)| t).chain(rv.iter()))?;
         Ok(self.evaluate(&model, &store, rv.as_ref()))
     }
 
     /// A model of node `id`'s path condition that values the inputs and every symbol of the
-    /// path condition and of `terms`; `Err`: `"infeasible"`, or the solver's or the leaf's
-    /// `unknown` reason. (The one model query behind [`Engine::try_model`], `:` and `=`.)
+    /// path condition and of `terms`; `Err`: why there is none (infeasible, the solver's or the leaf's
+    /// `unknown` reason). (The one model query behind [`Engine::try_model`], `:` and `=`.)
     pub(crate) fn node_model<'a>(
         &mut self,
         id: NodeId,
         terms: impl Iterator<Item = &'a Term>,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, NoModel> {
         let node = self.tree.node(id);
         match node.kind {
-            NodeKind::Leaf(Outcome::Infeasible) => return Err("infeasible".to_string()),
+            NodeKind::Leaf(Outcome::Infeasible) => return Err(NoModel::Infeasible),
             NodeKind::Leaf(Outcome::Unknown) => {
                 let reason = node.unknown_reason().unwrap_or("unknown");
-                return Err(reason.to_string());
+                return Err(NoModel::Unknown(Unknown::from(reason)));
             }
             _ => {}
         }
@@ -890,8 +867,8 @@ impl Engine {
         terms.for_each(|t| t.vars(&mut syms));
         let syms: Vec<Sym> = syms.into_iter().collect();
         self.solver.try_model(&pc, &syms).map_err(|r| match r {
-            SatResult::Unknown(reason) => reason,
-            SatResult::Unsat | SatResult::Sat => "infeasible".to_string(),
+            SatResult::Unknown(reason) => NoModel::from(reason),
+            SatResult::Unsat | SatResult::Sat => NoModel::Infeasible,
         })
     }
 

@@ -16,7 +16,10 @@
 //! - [`check`]: the book's exhaustiveness and precision tests (engine vs concrete runs).
 //! - [`testgen`]: one test per leaf (pytest text or JSON lines), cross-checked concretely.
 //! - [`diagnostics`]: errors about the program as data, rendered rustc-style.
-//! - [`cli`]: the command line (`symdbg exec`, ...); with [`tui`], the only stages that do IO.
+//! - [`files`]: reading a program file and writing every file symdbg writes, for both
+//!   front-ends.
+//! - [`cli`]: the command line (`symdbg exec`, ...); with [`tui`] and [`files`], the only
+//!   stages that do IO.
 //! - [`tui`]: the terminal debugger (`symdbg FILE`): ratatui panes over an engine thread.
 
 /// std's `eprintln!` panics when stderr cannot be written (`2>/dev/full`, a full disk, a
@@ -51,6 +54,7 @@ pub mod cli;
 pub mod concrete;
 pub mod diagnostics;
 pub mod engine;
+pub mod files;
 pub mod lang;
 pub mod semantics;
 pub mod session;

@@ -28,43 +28,53 @@ pub mod cuts;
 pub mod details;
 pub mod eval;
 pub mod fold;
+pub mod fold_params;
+pub mod fold_text;
 pub mod frame;
+pub mod json_texts;
 pub mod locate;
+pub mod nodes;
+pub mod oracle;
+pub mod program;
 pub mod readable;
 pub mod replay;
 pub mod resume;
 pub mod row;
 pub mod run;
 pub mod saved;
+pub mod solver_process;
 pub mod tree_stats;
 pub mod view;
-pub mod vocabulary;
+pub mod vocab;
 pub mod why;
 
 use std::rc::Rc;
 
 use crate::base::SourceMap;
 use crate::diagnostics::Diagnostic;
-use crate::engine::{Engine, Tree};
+use crate::engine::Engine;
 use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
 pub use eval::{parse_expression, CondHolds, Evaluation, Raise, Truth};
 pub use fold::{Instance, Refolded};
+pub use fold_params::FoldParam;
+pub use fold_text::FoldJson;
 pub use locate::Location;
+pub use oracle::{Candidate, Hits, LeafValues};
 pub use readable::Shown;
 pub use replay::{kappa_limit, Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};
 pub use saved::{FrontierStep, Replayed, StepKind};
 pub use view::{call_mark, Form, NodeView};
+pub use vocab::*;
 pub use why::{ConjunctOrigin, CoreEntry, Explained, HardPart, PrunedBranch, Why, WhyTarget};
 // What the TUI's worker sends its UI: rows, details, counters, the store pane's frame.
 pub use details::{Details, PrunedShown};
 pub use frame::PathFold;
 pub use row::{FoldMark, NodeRow};
 pub use tree_stats::TreeStats;
-pub use vocabulary::*;
 
 /// A program read, checked and lowered: everything of a session but the engine.
 #[derive(Clone, Debug)]
@@ -164,12 +174,6 @@ impl Session {
         })
     }
 
-    /// The program's parts beside the engine, for a client that reads the program while it
-    /// asks the engine for models (borrowed apart, so both can be held at once).
-    pub fn parts_mut(&mut self) -> (&Loaded, &mut Engine) {
-        (&self.loaded, &mut self.engine)
-    }
-
     /// [`Loaded::new`] and [`Session::new`] in one go.
     pub fn open(
         source: SourceMap,
@@ -193,15 +197,6 @@ impl Session {
 
     pub fn ir(&self) -> &ir::Program {
         &self.loaded.ir
-    }
-
-    pub fn engine(&self) -> &Engine {
-        &self.engine
-    }
-
-    /// The engine, for work the session has no policy for (a client's own exploration).
-    pub fn engine_mut(&mut self) -> &mut Engine {
-        &mut self.engine
     }
 
     pub fn tree(&self) -> &Tree {

@@ -36,6 +36,7 @@ mod slice;
 #[cfg(test)]
 mod tests;
 mod translate;
+mod unknown;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -54,6 +55,7 @@ pub use isolate::{
     isolate_hard_queries, serve as serve_isolated, Asked, Isolator, Served, END, MARGIN,
 };
 pub use translate::UNROLL_LIMIT;
+pub use unknown::Unknown;
 
 /// A concrete value of a model: an int, a bool or a tuple of ints.
 pub type ConcreteValue = crate::concrete::Value;
@@ -87,14 +89,14 @@ const PATH_KEY_LIMIT: usize = 32;
 pub enum SatResult {
     Sat,
     Unsat,
-    /// Z3 could not decide; the reason, e.g. `"timeout"` or `"(incomplete quantifiers)"`.
-    Unknown(String),
+    /// Z3 could not decide, and why.
+    Unknown(Unknown),
 }
 
 impl SatResult {
     /// An `unknown` caused by the cancel flag (see [`interruptible`]), not by the problem.
     pub fn is_interrupted(&self) -> bool {
-        matches!(self, SatResult::Unknown(r) if r == INTERRUPTED)
+        matches!(self, SatResult::Unknown(Unknown::Interrupted))
     }
 }
 
@@ -398,7 +400,7 @@ impl Solver {
         // each κ, from all components), never replaced.
         let all = Model { values, long };
         if let Some(why) = all.too_large(wanted.iter().copied()) {
-            return Err(SatResult::Unknown(why));
+            return Err(SatResult::Unknown(Unknown::TooLarge(why)));
         }
         let values = all.values;
         Ok(Model {
@@ -442,9 +444,9 @@ impl Solver {
         self.stats.z3_time += start.elapsed();
         let Some(m) = m else {
             return Err(SatResult::Unknown(if self.inc.cancelled() {
-                INTERRUPTED.to_string()
+                Unknown::Interrupted
             } else {
-                "no model".to_string()
+                Unknown::Other("no model".into())
             }));
         };
         let m = Rc::new(m);

@@ -20,18 +20,18 @@
 //! from its path at test time) and [`jsonl`] (one object per test, replayed by
 //! `symdbg exec --replay`).
 
-pub mod folds;
 pub mod jsonl;
 pub mod pytest;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::base::bindings::bindings;
+use crate::base::span::Line;
 use crate::base::SourceMap;
-use crate::concrete::{self, RunResult, Value};
 use crate::diagnostics::Diagnostic;
-use crate::engine::{Engine, NodeId, Outcome};
 use crate::lang::ast::{Program, Stmt, StmtKind};
-use crate::session::Session;
+use crate::session::program::{outcome_text, ConcreteConfig, RunResult};
+use crate::session::{FoldParam, NodeId, NodeModel, Outcome, Session, Value};
 
 /// What a test expects of one run: how it ends and the values it leaves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,13 +86,8 @@ impl Expect {
                 .map_or("None".to_string(), Value::to_string);
             s.push_str(&format!(" {v}"));
         }
-        let vars: Vec<String> = self
-            .store
-            .iter()
-            .map(|(k, v)| format!("{k} = {v}"))
-            .collect();
-        if !vars.is_empty() {
-            s.push_str(&format!(", {}", vars.join(", ")));
+        if !self.store.is_empty() {
+            s.push_str(&format!(", {}", bindings(&self.store)));
         }
         s
     }
@@ -124,12 +119,12 @@ pub struct Test {
     /// The source lines the concrete run executed.
     pub lines: BTreeSet<usize>,
     /// The folds on the leaf's path (`--fold auto`): the model's κ and the real count.
-    pub folds: Vec<folds::FoldParam>,
+    pub folds: Vec<FoldParam>,
 }
 
 impl Test {
     /// A fold whose model κ is not the concrete run's iteration count (an engine bug).
-    pub fn wrong_kappa(&self) -> Option<&folds::FoldParam> {
+    pub fn wrong_kappa(&self) -> Option<&FoldParam> {
         self.folds.iter().find(|f| !f.agrees())
     }
 }
@@ -283,14 +278,10 @@ pub fn snake_case(class: &str) -> String {
 }
 
 /// The leaf's own behaviour under its model (outcome, exception, line, values).
-fn leaf_expect(
-    engine: &Engine,
-    leaf: NodeId,
-    model: &crate::engine::NodeModel,
-    source: &SourceMap,
-) -> Expect {
-    let node = engine.tree().node(leaf);
-    let entry = engine.entry().is_some();
+fn leaf_expect(session: &Session, leaf: NodeId, model: &NodeModel) -> Expect {
+    let source = session.source();
+    let node = session.tree().node(leaf);
+    let entry = session.entry().is_some();
     let outcome = node.outcome().unwrap_or(Outcome::Unknown);
     let exception = match outcome {
         Outcome::Exception(c) => Some(c.name().to_string()),
@@ -317,14 +308,14 @@ fn leaf_expect(
 }
 
 /// Why a leaf gets no test, or `None` if it claims a concrete result.
-fn no_test_reason(engine: &Engine, id: NodeId) -> Option<String> {
-    let node = engine.tree().node(id);
+fn no_test_reason(session: &Session, id: NodeId) -> Option<String> {
+    let node = session.tree().node(id);
     if node.is_open() {
         return Some(
             "open: not explored (the exploration stopped before it, e.g. at --max-nodes)".into(),
         );
     }
-    let config = engine.config();
+    let config = session.config();
     match node.outcome()? {
         Outcome::Normal | Outcome::Return | Outcome::Exception(_) => None,
         Outcome::Bound => Some(format!(
@@ -355,44 +346,42 @@ pub fn collect(session: &mut Session, new_lines_only: bool) -> Suite {
 
 /// [`collect`] for the given leaves (and open nodes) only, in this order.
 pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_only: bool) -> Suite {
-    let (loaded, engine) = session.parts_mut();
-    let (program, types, source) = (&loaded.program, &loaded.types, &loaded.source);
-    let entry = engine.entry().map(str::to_string);
+    let entry = session.entry().map(str::to_string);
     let mut suite = Suite {
         entry: entry.clone(),
-        assumptions: source.assumptions.clone(),
+        assumptions: session.source().assumptions.clone(),
         tests: Vec::new(),
         skipped: Vec::new(),
     };
     let mut covered = BTreeSet::new();
-    let config = concrete::Config::default();
+    let config = ConcreteConfig::default();
     for &id in candidates {
-        let line = engine.node_span(id).map(|s| source.line(s.start));
+        let line = session.node_line(id);
         let skip = |reason: String| Skipped {
             node: id,
             line,
             reason,
         };
-        if let Some(reason) = no_test_reason(engine, id) {
+        if let Some(reason) = no_test_reason(session, id) {
             suite.skipped.push(skip(reason));
             continue;
         }
         // An exception raised by an `--assume` expression itself: the program never ran
         // (and the tests run it without the preconditions).
-        if let Some(k) = line.and_then(crate::base::span::assumption_of_line) {
+        if let Some(Line::Assume(k)) = line.map(Line::of) {
             suite.skipped.push(skip(format!(
                 "raised in --assume #{k}: the precondition fails, not the program"
             )));
             continue;
         }
-        let model = match engine.try_model(id) {
+        let model = match session.try_model(id) {
             Ok(m) => m,
             Err(why) => {
                 suite.skipped.push(skip(format!("no model: {why}")));
                 continue;
             }
         };
-        let run = match concrete::run(program, types, entry.as_deref(), &model.inputs, &config) {
+        let run = match session.run_concrete(&model.inputs, &config) {
             Ok(r) => r,
             Err(d) => {
                 suite
@@ -401,11 +390,12 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
                 continue;
             }
         };
+        let source = session.source();
         let expect = Expect::of_run(&run, source, entry.is_some());
         if !matches!(expect.outcome.as_str(), "normal" | "return" | "exception") {
             suite.skipped.push(skip(format!(
                 "its model's concrete run ends as {}",
-                concrete::outcome_text(run.outcome)
+                outcome_text(run.outcome)
             )));
             continue;
         }
@@ -417,17 +407,10 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
             continue;
         }
         covered.extend(lines.iter().copied());
-        let said = leaf_expect(engine, id, &model, source);
+        let said = leaf_expect(session, id, &model);
         // Each conjunct once (a guard and an index check can add the same one).
-        let mut conjuncts: Vec<String> = Vec::new();
-        for c in engine.path_condition(id) {
-            let c = c.to_string();
-            if !conjuncts.contains(&c) {
-                conjuncts.push(c);
-            }
-        }
-        let path_condition = conjuncts.join(" and ");
-        let folds = folds::fold_params(engine, source, id, &model.inputs, &model.havoc, &run);
+        let path_condition = session.path_condition_texts(id).join(" and ");
+        let folds = session.fold_params(id, &model.inputs, &model.havoc, &run);
         suite.tests.push(Test {
             leaf: id,
             name: format!("test_leaf{}_{}", id.0, expect.name_suffix()),

@@ -28,33 +28,70 @@ pub const VIRTUAL_STRIDE: usize = usize::MAX / 8192;
 /// so it never meets a breakpoint or a line of the file; [`line_name`] names it.
 pub const VIRTUAL_LINE: usize = 1 << 30;
 
+/// What a 1-based line number ([`SourceMap::line`]) stands for: a line of the file, or
+/// the virtual line of `--assume` expression `k` (1-based). Code that treats the two
+/// differently matches on this instead of comparing numbers with [`VIRTUAL_LINE`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    File(usize),
+    Assume(usize),
+}
+
+impl Line {
+    /// The place line number `line` stands for.
+    pub fn of(line: usize) -> Line {
+        if line > VIRTUAL_LINE {
+            Line::Assume(line - VIRTUAL_LINE)
+        } else {
+            Line::File(line)
+        }
+    }
+
+    /// The line of the file, `None` for an `--assume` expression's.
+    pub fn in_file(self) -> Option<usize> {
+        match self {
+            Line::File(l) => Some(l),
+            Line::Assume(_) => None,
+        }
+    }
+
+    /// The `--assume` expression (1-based), `None` for a line of the file.
+    pub fn assumption(self) -> Option<usize> {
+        match self {
+            Line::Assume(k) => Some(k),
+            Line::File(_) => None,
+        }
+    }
+}
+
 /// "line 5", or "--assume #2" for the line of an `--assume` expression.
 pub fn line_name(line: usize) -> String {
-    match assumption_of_line(line) {
-        Some(k) => format!("--assume #{k}"),
-        None => format!("line {line}"),
+    match Line::of(line) {
+        Line::Assume(k) => format!("--assume #{k}"),
+        Line::File(l) => format!("line {l}"),
     }
 }
 
 /// "5", or "--assume #2": a line number where a number stands alone (`5: x = 1`, `L5`).
 pub fn line_number(line: usize) -> String {
-    match assumption_of_line(line) {
-        Some(k) => format!("--assume #{k}"),
-        None => line.to_string(),
+    match Line::of(line) {
+        Line::Assume(k) => format!("--assume #{k}"),
+        Line::File(l) => l.to_string(),
     }
 }
 
 /// A short tag for a line in a narrow pane: "L5", or "A2" for `--assume #2`.
 pub fn line_tag(line: usize) -> String {
-    match assumption_of_line(line) {
-        Some(k) => format!("A{k}"),
-        None => format!("L{line}"),
+    match Line::of(line) {
+        Line::Assume(k) => format!("A{k}"),
+        Line::File(l) => format!("L{l}"),
     }
 }
 
-/// The `--assume` expression (1-based) a line belongs to, if it is one's.
+/// The `--assume` expression (1-based) a line belongs to, if it is one's
+/// ([`Line::assumption`]).
 pub fn assumption_of_line(line: usize) -> Option<usize> {
-    (line > VIRTUAL_LINE).then(|| line - VIRTUAL_LINE)
+    Line::of(line).assumption()
 }
 
 /// The span of bytes `start..end` of the `--assume` expression `k` (1-based).
@@ -129,7 +166,7 @@ impl SourceMap {
 
     /// The text of 1-based line `line`, without its line break.
     pub fn line_text(&self, line: usize) -> &str {
-        if let Some(k) = assumption_of_line(line) {
+        if let Line::Assume(k) = Line::of(line) {
             return self.assumption(k).unwrap_or("");
         }
         let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
@@ -153,9 +190,9 @@ impl SourceMap {
     /// `--assume` expression's "line" shows as the statement it runs as, `assume EXPR`.
     pub fn shown_statement(&self, line: usize) -> String {
         let text = self.shown_line(line);
-        match assumption_of_line(line) {
-            Some(_) => format!("assume {}", text.trim()),
-            None => text.trim().to_string(),
+        match Line::of(line) {
+            Line::Assume(_) => format!("assume {}", text.trim()),
+            Line::File(_) => text.trim().to_string(),
         }
     }
 
@@ -175,6 +212,22 @@ impl SourceMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_is_the_files_or_an_assume_expressions() {
+        assert_eq!(Line::of(5), Line::File(5));
+        assert_eq!(Line::of(VIRTUAL_LINE), Line::File(VIRTUAL_LINE));
+        assert_eq!(Line::of(VIRTUAL_LINE + 2), Line::Assume(2));
+        assert_eq!(Line::of(VIRTUAL_LINE + 2).in_file(), None);
+        assert_eq!(Line::of(7).assumption(), None);
+        let m = SourceMap::new("t.py", "x: int\n");
+        let assume = m.line(assumption_span(1, 0, 1).start);
+        assert_eq!(Line::of(assume), Line::Assume(1));
+        assert_eq!(
+            (line_name(assume), line_number(3), line_tag(assume)),
+            ("--assume #1".to_string(), "3".to_string(), "A1".to_string())
+        );
+    }
 
     #[test]
     fn line_col_counts_from_one() {

@@ -1,4 +1,5 @@
-//! `check --jobs`: what workers send back (plain `Send` data: no `Rc`, no terms) and how
+//! `check --jobs`: what workers send back (`Send` data: behaviours, verdicts and values,
+//! no terms) and how
 //! the main thread merges it into the sequential [`Report`], with the sequential node ids.
 //!
 //! Node ids. The sequential run explores depth-first: stepping a node gives its children
@@ -11,145 +12,38 @@
 //! node standing for its subtree's size.
 
 use std::collections::BTreeMap;
-use std::rc::Rc;
-
-use num_bigint::BigInt;
 
 use super::{Behaviour, Counterexample, LeafCheck, Options, Report, Undecided};
-use crate::base::Outcome;
-use crate::concrete::Value;
-use crate::engine::NodeId;
+use crate::session::{NodeId, Value};
 
-/// [`Value`] without its `Rc`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum PlainValue {
-    Int(BigInt),
-    Bool(bool),
-    Tuple(Vec<BigInt>),
-}
-
-impl PlainValue {
-    pub(super) fn of(v: &Value) -> PlainValue {
-        match v {
-            Value::Int(i) => PlainValue::Int(i.clone()),
-            Value::Bool(b) => PlainValue::Bool(*b),
-            Value::Tuple(t) => PlainValue::Tuple(t.to_vec()),
-        }
-    }
-
-    fn value(&self) -> Value {
-        match self {
-            PlainValue::Int(i) => Value::Int(i.clone()),
-            PlainValue::Bool(b) => Value::Bool(*b),
-            PlainValue::Tuple(t) => Value::Tuple(Rc::from(t.as_slice())),
-        }
-    }
-}
-
-pub(super) type PlainValues = BTreeMap<String, PlainValue>;
-
-fn plain_values(m: &BTreeMap<String, Value>) -> PlainValues {
-    m.iter()
-        .map(|(k, v)| (k.clone(), PlainValue::of(v)))
-        .collect()
-}
-
-fn values(m: &PlainValues) -> BTreeMap<String, Value> {
-    m.iter().map(|(k, v)| (k.clone(), v.value())).collect()
-}
-
-/// [`Behaviour`] as plain data.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct PlainBehaviour {
-    outcome: Option<Outcome>,
-    store: PlainValues,
-    return_value: Option<PlainValue>,
-    note: Option<String>,
-}
-
-impl PlainBehaviour {
-    pub(super) fn of(b: &Behaviour) -> PlainBehaviour {
-        PlainBehaviour {
-            outcome: b.outcome,
-            store: plain_values(&b.store),
-            return_value: b.return_value.as_ref().map(PlainValue::of),
-            note: b.note.clone(),
-        }
-    }
-
-    fn behaviour(&self) -> Behaviour {
-        Behaviour {
-            outcome: self.outcome,
-            store: values(&self.store),
-            return_value: self.return_value.as_ref().map(PlainValue::value),
-            note: self.note.clone(),
-        }
-    }
-}
-
-/// [`super::InputRun`] as plain data, with the inputs.
+/// [`super::InputRun`] with the inputs, as a worker sends it.
 #[derive(Clone, Debug)]
-pub(super) struct PlainInput {
-    pub inputs: PlainValues,
+pub(super) struct InputOut {
+    pub inputs: BTreeMap<String, Value>,
     /// `None`: skipped; `Some(None)`: unfinished; `Some(Some(b))`: ran.
-    pub run: Option<Option<PlainBehaviour>>,
+    pub run: Option<Option<Behaviour>>,
 }
 
 /// One candidate whose path condition holds under one input, in a worker's numbering.
 #[derive(Clone, Debug)]
-pub(super) struct PlainHit {
+pub(super) struct HitOut {
     pub input: usize,
     pub node: u32,
     /// Open, `bound` or `unknown` ([`super::undecided_leaf`]).
     pub undecided: bool,
     /// The leaf's behaviour under the input; `None`: cannot be evaluated in Rust.
-    pub symbolic: Option<PlainBehaviour>,
+    pub symbolic: Option<Behaviour>,
 }
 
-/// [`LeafCheck`] as plain data (a wrong leaf's counterexample: inputs, concrete, symbolic).
-#[derive(Clone, Debug)]
-pub(super) enum PlainCheck {
-    NoModel,
-    RunFailed,
-    Unevaluated,
-    Unfinished,
-    Agrees,
-    Wrong(PlainValues, PlainBehaviour, Option<PlainBehaviour>),
-}
-
-impl PlainCheck {
-    /// Back on the main thread: the verdict about `leaf` (its id in the one-thread tree).
-    fn into_check(self, leaf: NodeId) -> LeafCheck {
-        match self {
-            PlainCheck::NoModel => LeafCheck::NoModel,
-            PlainCheck::RunFailed => LeafCheck::RunFailed,
-            PlainCheck::Unevaluated => LeafCheck::Unevaluated,
-            PlainCheck::Unfinished => LeafCheck::Unfinished,
-            PlainCheck::Agrees => LeafCheck::Agrees,
-            PlainCheck::Wrong(inputs, concrete, symbolic) => {
-                LeafCheck::Wrong(Box::new(Counterexample {
-                    inputs: values(&inputs),
-                    concrete: concrete.behaviour(),
-                    symbolic: symbolic.as_ref().map(PlainBehaviour::behaviour),
-                    leaf: Some(leaf),
-                }))
-            }
+/// Back on the main thread: a worker's verdict about `leaf` (its id in the one-thread
+/// tree), a wrong leaf's counterexample naming it.
+fn with_leaf(check: LeafCheck, leaf: NodeId) -> LeafCheck {
+    match check {
+        LeafCheck::Wrong(mut c) => {
+            c.leaf = Some(leaf);
+            LeafCheck::Wrong(c)
         }
-    }
-
-    pub(super) fn of(c: &LeafCheck) -> PlainCheck {
-        match c {
-            LeafCheck::NoModel => PlainCheck::NoModel,
-            LeafCheck::RunFailed => PlainCheck::RunFailed,
-            LeafCheck::Unevaluated => PlainCheck::Unevaluated,
-            LeafCheck::Unfinished => PlainCheck::Unfinished,
-            LeafCheck::Agrees => PlainCheck::Agrees,
-            LeafCheck::Wrong(c) => PlainCheck::Wrong(
-                plain_values(&c.inputs),
-                PlainBehaviour::of(&c.concrete),
-                c.symbolic.as_ref().map(PlainBehaviour::of),
-            ),
-        }
+        other => other,
     }
 }
 
@@ -216,18 +110,18 @@ impl IdMap<'_> {
 
 /// The candidates that hold under one input (sequential id, undecided, behaviour), and
 /// whether some candidate could not be evaluated.
-pub(super) type InputHits = (Vec<(NodeId, bool, Option<PlainBehaviour>)>, bool);
+pub(super) type InputHits = (Vec<(NodeId, bool, Option<Behaviour>)>, bool);
 
 /// What every worker found, in sequential ids.
 pub(super) struct Found {
-    pub inputs: Vec<PlainInput>,
+    pub inputs: Vec<InputOut>,
     /// Every unit tested the inputs `0..complete` (the rest only some units).
     pub complete: usize,
     /// Per input: the hits (sequential id, undecided, symbolic), and whether some
     /// candidate could not be evaluated.
     pub hits: Vec<InputHits>,
     /// Precision verdicts of the claiming leaves.
-    pub leaves: Vec<(NodeId, PlainCheck)>,
+    pub leaves: Vec<(NodeId, LeafCheck)>,
 }
 
 /// The sequential [`super::check_with`]'s report from the workers' findings; `None` if it
@@ -270,9 +164,9 @@ pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
         };
         if symbolic != Some(concrete) {
             exhaustive = Some(Counterexample {
-                inputs: values(&input.inputs),
-                concrete: concrete.behaviour(),
-                symbolic: symbolic.map(PlainBehaviour::behaviour),
+                inputs: input.inputs.clone(),
+                concrete: concrete.clone(),
+                symbolic: symbolic.cloned(),
                 leaf: first.map(|h| h.0),
             });
             break;
@@ -282,7 +176,7 @@ pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
     let verdicts = found
         .leaves
         .into_iter()
-        .map(|(leaf, verdict)| (leaf, verdict.into_check(leaf)));
+        .map(|(leaf, verdict)| (leaf, with_leaf(verdict, leaf)));
     let (precise, checked, not_replayed) =
         crate::check::tally(verdicts, &mut unevaluated, &mut unfinished);
     Some(Report {
@@ -336,15 +230,5 @@ mod tests {
         let (ids, base) = sequential_ids(&top, &[3, 2]);
         assert_eq!(ids, vec![0, 1, 2, 3, 4, 7]);
         assert_eq!(base, vec![5, 8]);
-    }
-
-    #[test]
-    fn plain_values_round_trip() {
-        let v = Value::Tuple(Rc::from(vec![BigInt::from(1), BigInt::from(-2)].as_slice()));
-        assert_eq!(PlainValue::of(&v).value(), v);
-        assert_eq!(
-            PlainValue::of(&Value::Bool(true)).value(),
-            Value::Bool(true)
-        );
     }
 }

@@ -1,6 +1,7 @@
 //! `symdbg check --jobs N`: step 1 of docs/PARALLEL.md. N worker threads, each with its
 //! own [`Session`] (engine, Z3 context, watchdog) built from the source text: terms are
-//! `Rc` and Z3 objects thread-local, so only plain data ([`super::merge`]) crosses threads.
+//! `Rc` and Z3 objects thread-local, so only `Send` data ([`super::merge`]: node ids,
+//! behaviours and values, whose tuples are `Arc`s) crosses threads.
 //!
 //! 1. *Top.* Every worker explores the same top of the tree breadth-first, until
 //!    [`FRONTIER_PER_WORKER`]·N nodes are open or the tree ends (a tree that never gets
@@ -10,7 +11,7 @@
 //! 2. *Units*, claimed from a shared counter: each frontier node's subtree (explored
 //!    depth-first as the sequential run does, then its candidates and leaves tested), then
 //!    chunks of the top tree's own leaves. A unit's node is named by its *route* (the child
-//!    indices from the root); [`follow`] steps the route's nodes that are not in the worker's
+//!    indices from the root, `Session::path_to`); `Session::walk` steps the route's nodes that are not in the worker's
 //!    tree yet, with the engine's ordinary (solver-checked) steps, since the engine has no
 //!    step without feasibility checks. Because each worker explored the top itself, a
 //!    frontier route is always there already: the price of re-deriving is the top's
@@ -33,19 +34,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::merge::{
-    self, Found, IdMap, PlainBehaviour, PlainCheck, PlainHit, PlainInput, PlainValue, TopShape,
-};
-use super::{Behaviour, InputRun, Options, Report, Undecided};
+use super::merge::{self, Found, HitOut, IdMap, InputOut, TopShape};
+use super::{Behaviour, InputRun, LeafCheck, Options, Report, Undecided};
 use crate::base::SourceMap;
-use crate::engine::{Config, NodeId};
-use crate::session::{Loaded, Session};
+use crate::session::{Candidate, Config, Loaded, Model, NodeId, Session};
 
 mod explore;
 
-use crate::term::Model;
 use explore::{explore_subtree, explore_top, has_solver_unknown, stopped};
-pub use explore::{follow, route};
 
 /// The frontier the top exploration aims for, per worker (more units balance better; each
 /// costs a little more top exploration in every worker).
@@ -167,10 +163,10 @@ enum Halt {
 struct UnitOut {
     /// The inputs `0..inputs_done` were tested (the rest are past a failure).
     inputs_done: usize,
-    hits: Vec<PlainHit>,
+    hits: Vec<HitOut>,
     /// (input, some candidate undecided under it).
     undecided: Vec<usize>,
-    leaves: Vec<(u32, PlainCheck)>,
+    leaves: Vec<(u32, LeafCheck)>,
 }
 
 /// One worker's findings.
@@ -179,7 +175,7 @@ struct WorkerOut {
     /// Subtrees explored: (frontier index, first id, end, size with the frontier node).
     subtrees: Vec<(usize, u32, u32)>,
     units: Vec<UnitOut>,
-    inputs: Option<Vec<PlainInput>>,
+    inputs: Option<Vec<InputOut>>,
 }
 
 /// Test `session`'s program as [`super::check_with`] does after exploring the whole tree,
@@ -209,7 +205,7 @@ pub fn check(
                 .spawn_scoped(s, move || {
                     let panic = jobs.panic_in_worker && w + 1 == workers;
                     let run = || {
-                        crate::solver::with_watchdog(|| {
+                        crate::session::solver_process::with_watchdog(|| {
                             worker(w, workers, shared, recipe, options, jobs, panic)
                         })
                     };
@@ -359,7 +355,7 @@ fn merge_outs(options: &Options, jobs: &Jobs, outs: Vec<WorkerOut>) -> Parallel 
     if found
         .leaves
         .iter()
-        .any(|(_, c)| matches!(c, PlainCheck::NoModel))
+        .any(|(_, c)| matches!(c, LeafCheck::NoModel))
     {
         return Parallel::Redo(Redo::Unknown);
     }
@@ -374,32 +370,26 @@ fn merge_outs(options: &Options, jobs: &Jobs, outs: Vec<WorkerOut>) -> Parallel 
 
 /// The per-input data of one worker: the inputs, their runs and models (made once).
 struct Inputs {
-    plain: Vec<PlainInput>,
+    sent: Vec<InputOut>,
     runs: Vec<Option<(u64, Model, Behaviour)>>,
 }
 
 fn inputs_of(session: &Session, options: &Options) -> Inputs {
-    let mut plain = Vec::new();
+    let mut sent = Vec::new();
     let mut runs = Vec::new();
     for inputs in super::random_inputs(session, options.runs, options.seed) {
         let (run, data) = match super::input_run(session, &inputs) {
             InputRun::Skipped => (None, None),
             InputRun::Unfinished => (Some(None), None),
             InputRun::Ran(b, limit) => (
-                Some(Some(PlainBehaviour::of(&b))),
+                Some(Some(b.clone())),
                 Some((limit, session.input_model(&inputs), b)),
             ),
         };
-        plain.push(PlainInput {
-            inputs: inputs
-                .iter()
-                .map(|(k, v)| (k.clone(), PlainValue::of(v)))
-                .collect(),
-            run,
-        });
+        sent.push(InputOut { inputs, run });
         runs.push(data);
     }
-    Inputs { plain, runs }
+    Inputs { sent, runs }
 }
 
 fn worker(
@@ -412,7 +402,7 @@ fn worker(
     panic: bool,
 ) -> Result<WorkerOut, Halt> {
     let mut session = recipe.session().map_err(|e| Halt::Redo(Redo::Worker(e)))?;
-    let engine_cancel = session.engine().cancel_handle();
+    let engine_cancel = session.cancel_handle();
     shared
         .engines
         .lock()
@@ -426,7 +416,7 @@ fn worker(
     let routes: Vec<Vec<u32>> = top
         .frontier
         .iter()
-        .map(|&f| route(&session, NodeId(f)))
+        .map(|&f| session.path_to(NodeId(f)))
         .collect();
     let frontier: std::collections::BTreeSet<u32> = top.frontier.iter().copied().collect();
     // The top's own candidates: its leaves (the frontier is explored by the units).
@@ -436,7 +426,7 @@ fn worker(
         .len()
         .div_ceil(CHUNKS_PER_WORKER * workers)
         .max(1);
-    let chunks: Vec<&[(NodeId, Vec<crate::term::Term>)]> = top_candidates.chunks(chunk).collect();
+    let chunks: Vec<&[Candidate]> = top_candidates.chunks(chunk).collect();
     let units = routes.len() + chunks.len();
     let mut inputs: Option<Inputs> = None;
     let mut out = WorkerOut {
@@ -457,7 +447,7 @@ fn worker(
             break;
         }
         let (candidates, leaves) = if u < routes.len() {
-            let f = follow(&mut session, &routes[u]).ok_or(Halt::Redo(Redo::Diverged))?;
+            let f = session.walk(&routes[u]).ok_or(Halt::Redo(Redo::Diverged))?;
             let start = session.tree().len() as u32;
             explore_subtree(&mut session, f, shared, jobs.max_nodes, &engine_cancel)?;
             let end = session.tree().len() as u32;
@@ -473,7 +463,7 @@ fn worker(
             )
         } else {
             let c = chunks[u - routes.len()].to_vec();
-            let ids: std::collections::BTreeSet<NodeId> = c.iter().map(|(id, _)| *id).collect();
+            let ids: std::collections::BTreeSet<NodeId> = c.iter().map(|c| c.id).collect();
             let leaves = super::claiming_leaves(&session, |id| ids.contains(&id));
             (c, leaves)
         };
@@ -491,14 +481,14 @@ fn worker(
     if w == 0 && inputs.is_none() {
         inputs = Some(inputs_of(&session, options));
     }
-    out.inputs = inputs.map(|i| i.plain);
+    out.inputs = inputs.map(|i| i.sent);
     Ok(out)
 }
 
 /// Both tests on one unit's candidates and claiming leaves.
 fn test_unit(
     session: &mut Session,
-    candidates: &[(NodeId, Vec<crate::term::Term>)],
+    candidates: &[Candidate],
     leaves: &[NodeId],
     inputs: &Inputs,
     options: &Options,
@@ -536,11 +526,11 @@ fn test_unit(
             if !skipped && symbolic.as_ref().is_some_and(|b| b != concrete) {
                 shared.first_failure.fetch_min(i, Ordering::Relaxed);
             }
-            out.hits.push(PlainHit {
+            out.hits.push(HitOut {
                 input: i,
                 node: id.0,
                 undecided,
-                symbolic: symbolic.as_ref().map(PlainBehaviour::of),
+                symbolic,
             });
         }
     }
@@ -552,7 +542,7 @@ fn test_unit(
             return Err(stopped(shared));
         }
         let verdict = super::precision(session, leaf, is_entry);
-        out.leaves.push((leaf.0, PlainCheck::of(&verdict)));
+        out.leaves.push((leaf.0, verdict));
     }
     Ok(out)
 }

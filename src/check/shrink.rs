@@ -12,10 +12,8 @@
 use std::collections::BTreeMap;
 
 use super::{holding, input_run, leaf_behaviour, Counterexample, InputRun};
-use crate::concrete::Value;
-use crate::engine::{NodeId, Outcome};
-use crate::session::Session;
-use crate::term::Model;
+use crate::session::program::ConcreteConfig;
+use crate::session::{Model, NodeId, Outcome, Session, Value};
 
 /// The counterexample of `found`'s leaf's minimal model, found in `fresh` (an unexplored
 /// session of the same program and options), or `None` to keep `found`: its path ends
@@ -29,9 +27,7 @@ pub fn minimise(fresh: &mut Session, found: &Counterexample) -> Option<Counterex
     if fresh.tree().node(leaf).outcome() != Some(outcome) {
         return None;
     }
-    let replay = fresh
-        .replay(leaf, None, &crate::concrete::Config::default())
-        .ok()?;
+    let replay = fresh.replay(leaf, None, &ConcreteConfig::default()).ok()?;
     let inputs = replay.inputs;
     if inputs == found.inputs {
         return None;
@@ -40,7 +36,7 @@ pub fn minimise(fresh: &mut Session, found: &Counterexample) -> Option<Counterex
         return None;
     };
     let model = fresh.input_model(&inputs);
-    let model = fresh.engine().with_fold_params(leaf, &model, limit)?;
+    let model = fresh.with_fold_params(leaf, &model, limit)?;
     let symbolic = leaf_behaviour(fresh, leaf, &model, fresh.entry().is_some())?;
     Some(Counterexample {
         inputs,
@@ -73,7 +69,7 @@ fn follow(session: &mut Session, inputs: &BTreeMap<String, Value>) -> Option<Nod
             .node(id)
             .children
             .iter()
-            .map(|&c| (c, session.engine().path_condition(c)))
+            .map(|&c| session.candidate(c))
             .collect();
         id = holding(session, &children, &model, limit).all.first()?.0;
     }

@@ -11,10 +11,8 @@ use std::sync::Arc;
 
 use crate::check::parallel::{self, Parallel, Redo};
 use crate::check::{self, Behaviour, Counterexample};
-use crate::concrete::Value;
 use crate::diagnostics::count;
-use crate::engine::{Limits, Outcome};
-use crate::session::{Ended, Policy};
+use crate::session::{Ended, Limits, Outcome, Policy, Value};
 
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
     if args.runs > check::MAX_RUNS {
@@ -217,11 +215,7 @@ fn exit_code(report: &check::Report) -> i32 {
 pub const EXIT_CHECK_FAILED: i32 = 1;
 
 fn literal_inputs(inputs: &BTreeMap<String, Value>) -> String {
-    inputs
-        .iter()
-        .map(|(k, v)| format!("{k} = {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    crate::base::bindings::bindings(inputs)
 }
 
 fn behaviour_text(b: &Behaviour) -> String {

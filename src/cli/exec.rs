@@ -6,12 +6,14 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{ExecArgs, Failure};
-use crate::base::span::{assumption_of_line, line_number};
+use crate::base::bindings::{binding, binding_list};
+use crate::base::span::{line_number, Line};
 use crate::base::SourceMap;
-use crate::concrete::{
-    self, article, check_inputs, describe, InputSpec, Outcome, RunResult, Value,
+use crate::session::program::{
+    article, check_inputs, describe, outcome_text, parse_literal, ConcreteConfig, InputSpec,
+    RunResult,
 };
-use crate::lang::{self, Type};
+use crate::session::{Outcome, Type, Value};
 
 pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
     if let Some(tests) = &args.replay {
@@ -20,9 +22,12 @@ pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
     let mut loaded = super::load(&args.file)?;
     let entry = args.entry.as_deref();
     super::assume(&mut loaded, entry, &args.assume)?;
-    let (source, program, info) = (loaded.source, loaded.program, loaded.types);
-    super::warn_entry(&program, entry, &source);
-    let expected = concrete::expected_inputs(&program, entry)
+    let source = loaded.source.clone();
+    if let Some(w) = loaded.entry_warning(entry) {
+        eprintln!("symdbg: warning: {w}");
+    }
+    let expected = loaded
+        .expected_inputs(entry)
         .map_err(|d| Failure::diagnostics(&[d], &source))?;
     let inputs = parse_inputs(&args.inputs, &expected, &source.name, entry)?;
     check_inputs(&expected, &inputs).map_err(|mut d| {
@@ -32,21 +37,16 @@ pub(super) fn exec(args: &ExecArgs) -> Result<i32, Failure> {
         ));
         Failure::diagnostics(&[d], &source)
     })?;
-    let result = concrete::run(
-        &program,
-        &info,
-        entry,
-        &inputs,
-        &concrete::Config::default(),
-    )
-    .map_err(|d| Failure::diagnostics(&[d], &source))?;
+    let result = loaded
+        .run_concrete(entry, &inputs, &ConcreteConfig::default())
+        .map_err(|d| Failure::diagnostics(&[d], &source))?;
     let text = if args.json {
         json(&result, &source)
     } else {
         human(&result, &source, entry.is_some())
     };
     super::print(text.as_bytes())?;
-    let raised = matches!(result.outcome, concrete::Outcome::Exception(_));
+    let raised = matches!(result.outcome, Outcome::Exception(_));
     Ok(if args.fail_on_exception && raised {
         super::run::EXIT_EXCEPTION
     } else {
@@ -100,8 +100,8 @@ fn parse_value(spec: &InputSpec, text: &str) -> Result<Value, Failure> {
         article(spec.ty),
         examples(spec.ty)
     );
-    let expr = match lang::parse_expr(text) {
-        Ok(e) => e,
+    let literal = match parse_literal(text) {
+        Ok(v) => v,
         Err(diags) => {
             let origin = SourceMap::new(format!("--input {}", spec.name), text);
             let mut out = Failure::plain(
@@ -113,7 +113,7 @@ fn parse_value(spec: &InputSpec, text: &str) -> Result<Value, Failure> {
             return Err(Failure(out));
         }
     };
-    match Value::from_literal(&expr) {
+    match literal {
         Some(v) if v.ty() == spec.ty => Ok(v),
         Some(v) => Err(Failure::plain(
             format!(
@@ -181,7 +181,7 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
             .trace
             .iter()
             .map(|s| source.line(s.start))
-            .filter(|l| assumption_of_line(*l).is_none())
+            .filter_map(|l| Line::of(l).in_file())
             .collect(),
         invariant_failure: r.invariant_failure,
         exception_line: at.map(|(line, _)| line),
@@ -193,7 +193,7 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
                 let line = source.line(f.at.start);
                 serde_json::json!({
                     "function": f.function,
-                    "line": assumption_of_line(line).is_none().then_some(line),
+                    "line": Line::of(line).in_file(),
                 })
             })
             .collect(),
@@ -215,16 +215,16 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
         Outcome::Exception(c) => format!("exception {c}"),
         Outcome::Infeasible => "infeasible (an `assume` did not hold)".to_string(),
         Outcome::Halt => "halt (a loop scope's invariant held at `continue`)".to_string(),
-        Outcome::StepLimit => format!("stopped: {}", concrete::outcome_text(Outcome::StepLimit)),
+        Outcome::StepLimit => format!("stopped: {}", outcome_text(Outcome::StepLimit)),
         // (engine outcomes: a concrete run never ends so)
         Outcome::Bound | Outcome::Unknown => r.outcome.name().to_string(),
     };
     out.push_str(&format!("outcome: {outcome}\n"));
     if let (Some(class), Some(at)) = (r.outcome.exception(), r.exception_at) {
         let (line, col) = source.line_col(at.start);
-        let place = match assumption_of_line(line) {
-            Some(k) => format!("--assume #{k}, column {col}"),
-            None => format!("{}:{line}:{col}", source.name),
+        let place = match Line::of(line) {
+            Line::Assume(k) => format!("--assume #{k}, column {col}"),
+            Line::File(_) => format!("{}:{line}:{col}", source.name),
         };
         out.push_str(&format!(
             "exception: {class} at {place}\n    {} | {}\n",
@@ -247,7 +247,7 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
     } else {
         out.push_str("store:\n");
         for (k, v) in natural(&r.store) {
-            out.push_str(&format!("    {k} = {v}\n"));
+            out.push_str(&format!("    {}\n", binding(k, v)));
         }
     }
     out
@@ -299,9 +299,9 @@ fn traceback(r: &RunResult, source: &SourceMap) -> String {
             repeated = 0;
             previous = Some((func, line));
         }
-        let place = match assumption_of_line(line) {
-            Some(k) => format!("  --assume #{k}"),
-            None => format!("  File \"{name}\", line {line}"),
+        let place = match Line::of(line) {
+            Line::Assume(k) => format!("  --assume #{k}"),
+            Line::File(_) => format!("  File \"{name}\", line {line}"),
         };
         let func = func.unwrap_or("<module>");
         out.push_str(&format!(
@@ -317,10 +317,7 @@ fn traceback(r: &RunResult, source: &SourceMap) -> String {
         &r.raising_locals,
         r.traceback.last().and_then(|f| f.function.as_deref()),
     ) {
-        let shown: Vec<String> = natural(locals)
-            .into_iter()
-            .map(|(k, v)| format!("{k} = {v}"))
-            .collect();
+        let shown = binding_list(natural(locals));
         let shown = if shown.is_empty() {
             "(none)".to_string()
         } else {

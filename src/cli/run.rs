@@ -10,12 +10,12 @@ use std::io::Write;
 use std::time::Instant;
 
 use super::{Failure, RunArgs};
-use crate::engine::{Limits, Node, NodeId, Outcome, Stop, Strategy};
-use crate::session::{Ended, Explained, Policy, Session};
+use crate::session::{
+    Ended, Explained, Limits, Node, NodeId, Outcome, Policy, Session, Stop, Strategy,
+};
 
 mod counterexamples;
 mod dot;
-mod fold_text;
 mod json;
 mod progress;
 mod tree_text;
@@ -52,7 +52,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
         .session_with(loaded, args.loops, !args.no_frames, hint)?;
     if args.templates {
         let file = args.file.display().to_string();
-        let text = fold_text::templates(&file, session.source(), session.engine());
+        let text = session.templates_text(&file);
         super::print(text.as_bytes())?;
         return Ok(0);
     }
@@ -71,7 +71,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     } else {
         Policy::Subtree
     };
-    let progress = progress::Progress::new(session.engine().live(), args.quiet, args.json);
+    let progress = progress::Progress::new(session.live(), args.quiet, args.json);
     let ran = session.run(root, policy, limits, &|nodes| {
         if let Some(p) = &progress {
             p.tick(nodes);

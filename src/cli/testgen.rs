@@ -12,10 +12,10 @@ use clap::Args;
 
 use super::{ExploreOpts, Failure, Loaded, Loops};
 use crate::base::escape::escape;
-use crate::engine::{Limits, Stop, Strategy};
+use crate::files::output::{self, Target};
+use crate::files::program::display_name;
+use crate::session::{Ended, FoldMode, Limits, Policy, Strategy, Value};
 use crate::testgen::{self, jsonl, Header};
-use crate::tui::output::{self, Target};
-use crate::tui::program_file::display_name;
 
 /// Exit code for an engine/interpreter disagreement, or a replay that differs.
 pub const EXIT_DIFFERS: i32 = 3;
@@ -62,7 +62,7 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
         strategy: Strategy::Dfs,
     };
     let root = session.tree().root();
-    if session.engine_mut().run(root, limits) == Stop::NodeLimit {
+    if session.run(root, Policy::Subtree, limits, &|_| {}).ended == Ended::NodeLimit {
         eprintln!(
             "symdbg: stopped at --max-nodes {} (the nodes left open get no test)",
             args.explore.max_nodes
@@ -78,7 +78,7 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
                     "--unroll {} --recursion {}{}",
                     args.explore.unroll,
                     args.explore.recursion,
-                    if session.engine().config().fold == crate::engine::fold::FoldMode::Auto {
+                    if session.config().fold == FoldMode::Auto {
                         " --fold auto"
                     } else {
                         ""
@@ -167,32 +167,27 @@ fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}")
 }
 
-fn inputs_text(inputs: &std::collections::BTreeMap<String, crate::concrete::Value>) -> String {
-    let items: Vec<String> = inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-    if items.is_empty() {
+fn inputs_text(inputs: &std::collections::BTreeMap<String, Value>) -> String {
+    if inputs.is_empty() {
         "(no inputs)".to_string()
     } else {
-        items.join(", ")
+        crate::base::bindings::bindings(inputs)
     }
 }
 
 /// The program as CPython runs it: refused with verification statements other than
 /// `invariant` lines, which are removed (the tests blank them too). Spans are unchanged.
 fn python_program(loaded: Loaded) -> Result<Loaded, Failure> {
-    let fail = |d: Vec<crate::diagnostics::Diagnostic>| Failure::diagnostics(&d, &loaded.source);
-    testgen::refuse_non_python(&loaded.program).map_err(|d| fail(vec![d]))?;
+    testgen::refuse_non_python(&loaded.program)
+        .map_err(|d| Failure::diagnostics(&[d], &loaded.source))?;
     if !testgen::has_invariants(&loaded.program) {
         return Ok(loaded);
     }
     let program = testgen::without_invariants(&loaded.program);
-    let types = crate::lang::types::check(&program).map_err(fail)?;
-    let ir = crate::transform::lower(&program).map_err(fail)?;
-    Ok(Loaded {
-        program,
-        types,
-        ir: std::rc::Rc::new(ir),
-        source: loaded.source,
-    })
+    let source = loaded.source.clone();
+    loaded
+        .with_program(program)
+        .map_err(|d| Failure::diagnostics(&d, &source))
 }
 
 /// The command for the file's header, with the options that change the tests.
@@ -269,7 +264,7 @@ pub const MAX_REPLAY_BYTES: u64 = 32 << 20;
 /// The text of `path`, refused past `cap` bytes (never read into memory whole).
 fn read_capped(path: &Path, cap: u64) -> Result<String, Failure> {
     use std::io::Read;
-    let name = crate::tui::program_file::display_name(path);
+    let name = display_name(path);
     let cannot = |e: std::io::Error| Failure::plain(format!("cannot read `{name}`: {e}"), &[]);
     let file = std::fs::File::open(path).map_err(cannot)?;
     let mut bytes = Vec::new();
@@ -302,7 +297,7 @@ pub(super) fn replay(file: &Path, tests: &Path) -> Result<i32, Failure> {
         // The preconditions the test was generated under run too.
         let mut with = loaded.clone();
         super::assume(&mut with, case.entry.as_deref(), &case.assume)?;
-        let got = jsonl::replay(&with.program, &with.types, &with.source, &case).map_err(|d| {
+        let got = jsonl::replay(&with, &case).map_err(|d| {
             let mut f = Failure::plain(format!("{at}: `{}` does not run", escape(&case.test)), &[]);
             f.0.push_str(&Failure::diagnostics(&[d], &source).0);
             f

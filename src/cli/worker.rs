@@ -16,7 +16,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::solver::{Asked, Isolator, END};
+use crate::session::solver_process::{
+    isolate_hard_queries, serve_isolated, with_watchdog, Asked, Isolator, END,
+};
 
 /// The hidden first argument that makes symdbg a solver process.
 pub const WORKER_ARG: &str = "__solver-worker";
@@ -30,7 +32,7 @@ static EXE: OnceLock<PathBuf> = OnceLock::new();
 pub fn enable() {
     if let Ok(exe) = std::env::current_exe() {
         let _ = EXE.set(exe);
-        crate::solver::isolate_hard_queries(|| {
+        isolate_hard_queries(|| {
             let exe = EXE.get()?.clone();
             Some(Box::new(Process { exe, child: None }))
         });
@@ -170,11 +172,11 @@ pub fn serve() -> i32 {
         .name("symdbg-solver".into())
         .stack_size(super::STACK_SIZE)
         .spawn(move || {
-            crate::solver::with_watchdog(|| {
+            with_watchdog(|| {
                 let mut solver = None;
                 let mut out = std::io::stdout().lock();
                 for request in requests {
-                    let answer = crate::solver::serve_isolated(&request, &mut solver);
+                    let answer = serve_isolated(&request, &mut solver);
                     if out
                         .write_all(answer.as_bytes())
                         .and_then(|()| out.flush())

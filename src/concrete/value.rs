@@ -1,18 +1,19 @@
 //! Concrete minipy values: unbounded ints, bools, flat tuples of ints.
 
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use num_bigint::BigInt;
 
 use crate::lang::ast::{Expr, ExprKind, Type, UnaryOp};
 
-/// A run-time value. Tuples share their elements (`Rc`), so copying a value is cheap.
+/// A run-time value. Tuples share their elements (`Arc`), so copying a value is cheap and values cross
+/// threads (`check --jobs` sends them back from its workers as they are).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Value {
     Int(BigInt),
     Bool(bool),
-    Tuple(Rc<[BigInt]>),
+    Tuple(Arc<[BigInt]>),
 }
 
 impl Value {
@@ -31,13 +32,13 @@ impl Value {
         match ty {
             Type::Int => Value::Int(BigInt::from(0)),
             Type::Bool => Value::Bool(false),
-            Type::Tuple => Value::Tuple(Rc::from(Vec::new())),
+            Type::Tuple => Value::Tuple(Arc::from(Vec::new())),
         }
     }
 
     /// A tuple from its elements.
     pub fn tuple(elems: Vec<BigInt>) -> Value {
-        Value::Tuple(Rc::from(elems))
+        Value::Tuple(Arc::from(elems))
     }
 
     /// The value written as a Python literal: `3`, `-2`, `True`, `()`, `(1,)`, `(1, -2)`

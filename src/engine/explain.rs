@@ -23,14 +23,14 @@
 //! infeasible even without them (with that core), sat → undecided because of them. Any
 //! other target whose core check answers `unknown` gets the same relaxation. The total
 //! budget is four times the per-check timeout; the cancel flag ([`Engine::cancel_handle`])
-//! stops it (`Verdict::Unknown("interrupted")`). Nothing is cached here (the session layer
+//! stops it (`Verdict::Unknown(Unknown::Interrupted)`). Nothing is cached here (the session layer
 //! may); the tree is never changed.
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::{Engine, NodeId, NodeKind, Outcome};
-use crate::solver::CoreAnswer;
+use crate::solver::{CoreAnswer, Unknown};
 use crate::term::features::{self, Feature};
 use crate::term::Term;
 
@@ -55,8 +55,8 @@ pub enum Verdict {
     Undecided,
     /// Satisfiable: nothing to explain (the branch was not pruned, the leaf is feasible).
     Feasible,
-    /// No answer: `"timeout"`, `"interrupted"`, `"too large: …"`, or Z3's reason.
-    Unknown(String),
+    /// No answer: timeout, interrupted, too many parts, or Z3's reason.
+    Unknown(Unknown),
 }
 
 /// One member of an unsat core.
@@ -125,7 +125,7 @@ impl Engine {
         let deadline = Instant::now().checked_add(budget);
         let cancel = self.cancel.clone();
         let first = if unknown_leaf && !feats.is_empty() {
-            CoreAnswer::Unknown("skipped".into())
+            CoreAnswer::Unknown(Unknown::Other("skipped".into()))
         } else {
             self.solver.core(&parts, &goal, budget, Some(&cancel))
         };
@@ -141,7 +141,7 @@ impl Engine {
                 minimal,
             ),
             CoreAnswer::Sat => (Verdict::Feasible, Vec::new(), false),
-            CoreAnswer::Unknown(r) if r == crate::solver::INTERRUPTED || feats.is_empty() => {
+            CoreAnswer::Unknown(r) if r == Unknown::Interrupted || feats.is_empty() => {
                 (Verdict::Unknown(r), Vec::new(), false)
             }
             CoreAnswer::Unknown(_) => {

@@ -179,7 +179,7 @@ impl Engine {
                 // Undecided: the fold is dropped, the head steps classically (here and,
                 // unless the check was interrupted, at this loop's later heads).
                 SatResult::Unknown(r) => {
-                    if r != crate::solver::INTERRUPTED {
+                    if r != crate::solver::Unknown::Interrupted {
                         self.folds.undecided.insert(key);
                     }
                     return None;

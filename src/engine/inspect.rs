@@ -6,7 +6,7 @@
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
 
-use super::{eval, Engine, NodeId, NodeModel};
+use super::{eval, Engine, NoModel, NodeId, NodeModel};
 use crate::base::{ExcClass, Span};
 use crate::lang::ast::Expr;
 use crate::solver::SatResult;
@@ -66,7 +66,7 @@ impl Engine {
 
     /// A model of node `id` (as [`Engine::try_model`] finds it) that also values every
     /// symbol of `terms`; `Err`: the path is infeasible, or the solver's reason.
-    pub fn model_at(&mut self, id: NodeId, terms: &[Term]) -> Result<Model, String> {
+    pub fn model_at(&mut self, id: NodeId, terms: &[Term]) -> Result<Model, NoModel> {
         let mut wanted: Vec<Term> = self.store_entries(id).map(|(_, t)| t.clone()).collect();
         wanted.extend(self.tree.node(id).return_value().cloned());
         wanted.extend_from_slice(terms);
@@ -100,7 +100,7 @@ impl Engine {
     /// as the store it evaluates. `at` is `id` or an ancestor of it (at an exception leaf
     /// raised inside calls: the node whose frames were active at the raise,
     /// [`Engine::raise_node`]), so its terms are over `id`'s symbols.
-    pub fn try_model_in_frame(&mut self, id: NodeId, at: NodeId) -> Result<NodeModel, String> {
+    pub fn try_model_in_frame(&mut self, id: NodeId, at: NodeId) -> Result<NodeModel, NoModel> {
         self.cancel.store(false, Ordering::Relaxed);
         let cancel = self.cancel.clone();
         let store = self.frame_entries(at);

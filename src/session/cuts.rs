@@ -152,9 +152,7 @@ impl Session {
         for id in todo {
             let found = match self.replay(id, None, &config) {
                 Ok(r) if r.run.outcome == Outcome::Exception(ExcClass::RecursionError) => {
-                    let inputs: Vec<String> =
-                        r.inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-                    Some(inputs.join(", "))
+                    Some(crate::base::bindings::bindings(&r.inputs))
                 }
                 _ => None,
             };
@@ -164,7 +162,7 @@ impl Session {
 
     /// [`Cuts::warning`] with this session's bounds.
     pub fn cuts_warning(&self) -> Option<String> {
-        let config = self.engine().config();
+        let config = self.engine.config();
         self.cuts().warning(
             config.unroll,
             config.recursion,

@@ -22,9 +22,10 @@ use std::sync::atomic::Ordering;
 use super::Session;
 use crate::base::ExcClass;
 use crate::diagnostics::Diagnostic;
+use crate::engine::NoModel;
 use crate::engine::{NodeId, NodeKind, Outcome};
 use crate::lang::ast::{CmpOp, Expr, Type};
-use crate::solver::SatResult;
+use crate::solver::{SatResult, Unknown};
 use crate::term::Term;
 
 /// Whether something holds on every input of the node's path.
@@ -36,8 +37,8 @@ pub enum Truth {
     Never,
     /// On some and not on others.
     Sometimes,
-    /// The solver could not decide (its reason, e.g. `timeout`).
-    Unknown(String),
+    /// The solver could not decide, and why.
+    Unknown(Unknown),
 }
 
 /// An exception the expression may raise at the node.
@@ -72,7 +73,7 @@ pub struct Evaluation {
     /// The exceptions it may raise on this path.
     pub raises: Vec<Raise>,
     /// Under the node's model: a Python literal, or `raises C`; `Err`: no model (why).
-    pub here: Result<String, String>,
+    pub here: Result<String, NoModel>,
 }
 
 impl Truth {
@@ -149,8 +150,8 @@ pub enum CondHolds {
     Holds,
     /// False (or raising) on every input of the path.
     Never,
-    /// The solver could not decide (its reason): counted as "may hold".
-    Undecided(String),
+    /// The solver could not decide (and why): counted as "may hold".
+    Undecided(Unknown),
     /// The condition does not parse or type-check in the node's frame: the message.
     Error(String),
 }
@@ -199,7 +200,7 @@ impl Session {
     /// The node whose state holds the frames the call stack shows at `id`: an exception
     /// leaf raised inside calls shows them as they were at the raise (its parent's).
     pub fn frames_node(&self, id: NodeId) -> NodeId {
-        let engine = self.engine();
+        let engine = &self.engine;
         let raised_in = engine.raise_node(id);
         let frames = |n: NodeId| engine.tree().node(n).state.frames.len();
         if raised_in != id && frames(raised_in) > frames(id) {
@@ -279,7 +280,7 @@ impl Session {
             return r.clone();
         }
         // (the caller clears the cancel flag: a batch of watches is interrupted as one)
-        let cancel = self.engine().cancel_handle();
+        let cancel = self.engine.cancel_handle();
         let r = crate::solver::interruptible(&cancel, || self.evaluate_uncached(id, up, &key.2));
         let interrupted =
             cancel.load(Ordering::Relaxed) || matches!(&r, Ok(e) if e.mentions_interrupt());
@@ -302,7 +303,7 @@ impl Session {
             ));
         }
         let at = self.frames_node(id);
-        let names = self.engine().frames(at);
+        let names = self.engine.frames(at);
         let n = names.len();
         if up >= n {
             return Err(format!("no frame {up} up: the call stack has {n}"));
@@ -310,8 +311,8 @@ impl Session {
         let frame = names[n - 1 - up].clone();
         let func = (frame != "<module>").then(|| frame.clone());
         let (e, ty) = self.compile_expr(func.as_deref(), text)?;
-        let ev = self.engine().evaluate_at(at, up, &e)?;
-        let engine = self.engine_mut();
+        let ev = self.engine.evaluate_at(at, up, &e)?;
+        let engine = &mut self.engine;
         // Which exceptions are possible on the path.
         let mut raises: Vec<Raise> = Vec::new();
         for (cond, class, span) in &ev.raises {
@@ -430,7 +431,7 @@ impl Session {
             return r.clone();
         }
         let r = self.condition_uncached(id, &key.1);
-        if !matches!(&r, CondHolds::Undecided(why) if why == crate::solver::INTERRUPTED) {
+        if r != CondHolds::Undecided(Unknown::Interrupted) {
             self.eval_cache.conds.insert(key, r.clone());
         }
         r
@@ -438,7 +439,7 @@ impl Session {
 
     fn condition_uncached(&mut self, id: NodeId, text: &str) -> CondHolds {
         let func = self
-            .engine()
+            .engine
             .tree()
             .node(id)
             .state
@@ -449,14 +450,14 @@ impl Session {
             Ok((_, t)) => return CondHolds::Error(format!("the condition is {t}, not bool")),
             Err(m) => return CondHolds::Error(m),
         };
-        let ev = match self.engine().evaluate_at(id, 0, &e) {
+        let ev = match self.engine.evaluate_at(id, 0, &e) {
             Ok(ev) => ev,
             Err(m) => return CondHolds::Error(m),
         };
         let Some((okc, v)) = ev.ok else {
             return CondHolds::Never;
         };
-        let engine = self.engine_mut();
+        let engine = &mut self.engine;
         let cancel = engine.cancel_handle();
         match crate::solver::interruptible(&cancel, || engine.check_at(id, Term::and(okc, v))) {
             SatResult::Sat => CondHolds::Holds,
@@ -469,14 +470,11 @@ impl Session {
 impl Evaluation {
     /// Did an answer come from an interrupted check (not to be cached)?
     fn mentions_interrupt(&self) -> bool {
-        let i = |t: &Option<Truth>| matches!(t, Some(Truth::Unknown(r)) if r == crate::solver::INTERRUPTED);
-        i(&self.truth)
-            || i(&self.fixed)
-            || self
-                .raises
-                .iter()
-                .any(|r| matches!(&r.truth, Truth::Unknown(w) if w == crate::solver::INTERRUPTED))
-            || matches!(&self.here, Err(e) if e == crate::solver::INTERRUPTED)
+        let interrupted = Truth::Unknown(Unknown::Interrupted);
+        self.truth.as_ref() == Some(&interrupted)
+            || self.fixed.as_ref() == Some(&interrupted)
+            || self.raises.iter().any(|r| r.truth == interrupted)
+            || self.here == Err(NoModel::Unknown(Unknown::Interrupted))
     }
 }
 

@@ -64,7 +64,7 @@ impl Session {
     /// The label of a fold node ("fold: κ1 iterations of the path (4 enter, 5 else, 7)"),
     /// or of a fold's exit ("exit: the loop condition fails after κ1 iterations").
     pub fn fold_label(&self, id: NodeId) -> Option<String> {
-        let e = self.engine();
+        let e = &self.engine;
         let source = self.source();
         if let Some(f) = e.fold_at(id) {
             return Some(format!(
@@ -96,24 +96,24 @@ impl Session {
 
     /// Is `id` at a `while`'s condition (`F` applies where it is also open)?
     pub fn at_loop_head(&self, id: NodeId) -> bool {
-        self.engine().at_loop_guard(id)
+        self.engine.at_loop_guard(id)
     }
 
     /// The display name of the κ that `=` instantiates at `id` (`κ1`), if any.
     pub fn fold_param_name(&self, id: NodeId) -> Option<String> {
-        let (_, k) = self.engine().fold_param_of(id)?;
+        let (_, k) = self.engine.fold_param_of(id)?;
         Some(display_name(&k.name).to_string())
     }
 
     /// `F`: step the open loop head `id` the other way than `--fold` does: folded under
     /// `--fold off`, classically under `--fold auto` (where the head would fold).
     pub fn refold(&mut self, id: NodeId) -> Refolded {
-        let Some(template) = self.engine().fold_head(id) else {
+        let Some(template) = self.engine.fold_head(id) else {
             return Refolded::Refused(
                 "F folds a loop: select an open node at a `while` condition".to_string(),
             );
         };
-        let auto = self.engine().config().fold == FoldMode::Auto;
+        let auto = self.engine.config().fold == FoldMode::Auto;
         if auto {
             let stepped = self.step_fold(id, FoldMode::Off);
             return Refolded::Unfolded(stepped);
@@ -123,7 +123,7 @@ impl Session {
             return Refolded::Refused(format!("this loop does not fold: {} (line {line})", no.why));
         }
         let stepped = self.step_fold(id, FoldMode::Auto);
-        if matches!(stepped, Stepped::Children(_)) && self.engine().fold_at(id).is_none() {
+        if matches!(stepped, Stepped::Children(_)) && self.engine.fold_at(id).is_none() {
             // The fold did not apply here (a variable may be unbound, the path is
             // impossible, an exit undecided): the head stepped classically.
             return Refolded::Unfolded(stepped);
@@ -134,7 +134,7 @@ impl Session {
     /// Step `id` with `--fold` set to `mode` for this step, remembered for
     /// [`Session::frontier`] (a saved session replays it the same way).
     pub(super) fn step_fold(&mut self, id: NodeId, mode: FoldMode) -> Stepped {
-        let children = self.engine_mut().step_fold(id, mode);
+        let children = self.engine.step_fold(id, mode);
         if !children.is_empty() {
             self.choices.folds.insert(id, mode);
         }
@@ -144,7 +144,7 @@ impl Session {
     /// `=`: node `id` with κ := `n` (the κ of [`Session::fold_param_name`]). `Err`: no fold
     /// at or above the node.
     pub fn instantiate(&mut self, id: NodeId, n: &BigInt) -> Result<Instance, String> {
-        let Some(view) = self.engine_mut().instantiate(id, n) else {
+        let Some(view) = self.engine.instantiate(id, n) else {
             return Err(format!(
                 "node {} is not a fold node and has none above it",
                 id.0
@@ -152,7 +152,7 @@ impl Session {
         };
         let kappa = display_name(&view.kappa.name).to_string();
         let loop_line = self
-            .engine()
+            .engine
             .fold_at(view.fold)
             .map_or(0, |f| self.source().line(f.template.span.start));
         let inputs: Vec<(String, String)> = view
@@ -163,7 +163,7 @@ impl Session {
             .collect();
         let (feasible, verdict) = match &view.sat {
             SatResult::Sat => {
-                let shown: Vec<String> = inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+                let shown = crate::base::bindings::binding_list(inputs.iter().map(|(k, v)| (k, v)));
                 (
                     Some(true),
                     if shown.is_empty() {
@@ -181,7 +181,7 @@ impl Session {
                 ),
             ),
             // Feasible, but a value too long to show (`t` of 10^8 elements): said so.
-            SatResult::Unknown(r) if r.starts_with(crate::term::model::TOO_LARGE) => (
+            SatResult::Unknown(r @ crate::solver::Unknown::TooLarge(_)) => (
                 Some(true),
                 format!("{kappa} = {n} is feasible here; {r}"),
             ),

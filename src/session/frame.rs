@@ -3,7 +3,7 @@
 //! variables, a model that evaluates them, and the folds on the node's path.
 
 use super::Session;
-use crate::engine::{NodeId, NodeModel};
+use crate::engine::{NoModel, NodeId, NodeModel};
 use crate::term::display_name;
 
 /// A fold on the path to a node (issue 15): its parameter κ and its loop.
@@ -23,7 +23,7 @@ impl Session {
     /// A model (concrete inputs) that reaches node `id`, with the store of the frame its
     /// store pane shows evaluated under it (`Err`: why there is none — the path is
     /// infeasible, or the solver's reason such as `timeout`). Esc interrupts it.
-    pub fn model_in_frame(&mut self, id: NodeId) -> Result<NodeModel, String> {
+    pub fn model_in_frame(&mut self, id: NodeId) -> Result<NodeModel, NoModel> {
         let at = self.frames_node(id);
         self.engine.try_model_in_frame(id, at)
     }

@@ -396,7 +396,7 @@ impl Session {
     /// The path condition of node `id`, one [`Shown`] per conjunct (same order and count as
     /// `Engine::path_condition`).
     pub fn path_shown(&self, id: NodeId) -> Vec<Shown> {
-        show_all(&self.engine().path_condition(id))
+        show_all(&self.engine.path_condition(id))
     }
 
     /// The condition node `id`'s incoming edge added, as shown below its parent's path

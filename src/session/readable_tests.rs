@@ -1,5 +1,4 @@
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 use num_bigint::BigInt;
 use proptest::prelude::*;
@@ -274,7 +273,7 @@ proptest! {
                     let mut values = BTreeMap::new();
                     values.insert(Sym::new("x", Sort::Int), Value::Int(BigInt::from(x)));
                     values.insert(Sym::new("y", Sort::Int), Value::Int(BigInt::from(y)));
-                    let elems: Rc<[BigInt]> = (0..l).map(BigInt::from).collect();
+                    let elems: std::sync::Arc<[BigInt]> = (0..l).map(BigInt::from).collect();
                     values.insert(Sym::new("t", Sort::Seq), Value::Tuple(elems));
                     let m = Model { values, ..Model::default() };
                     prop_assert_eq!(holds(&m, &whole), holds(&m, &kept), "{:?} vs {:?} at x={} y={} len={}", whole, kept, x, y, l);

@@ -54,8 +54,9 @@ pub enum Verdict {
 /// Why there is no replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplayError {
-    /// No model: the path is infeasible or the solver could not decide (its reason).
-    NoModel(String),
+    /// No model: the path is infeasible, the solver could not decide, or the model is too
+    /// large to run.
+    NoModel(crate::engine::NoModel),
     /// The concrete interpreter refused the inputs.
     Run(String),
 }
@@ -118,7 +119,7 @@ impl Session {
         let (inputs, model) = match inputs {
             Some(i) => (i.clone(), None),
             None => {
-                let m = self.engine.try_model(id).map_err(ReplayError::NoModel)?;
+                let m = self.try_model(id).map_err(ReplayError::NoModel)?;
                 (m.inputs.clone(), Some(m))
             }
         };

@@ -120,7 +120,7 @@ impl Session {
             CondHolds::Holds => None,
             CondHolds::Never => return None,
             // Esc: not a hit; the search stops at its next step.
-            CondHolds::Undecided(r) if r == crate::solver::INTERRUPTED => return None,
+            CondHolds::Undecided(crate::solver::Unknown::Interrupted) => return None,
             CondHolds::Undecided(r) => Some(format!(
                 "the solver could not decide the condition ({r}): it may hold"
             )),
@@ -258,7 +258,7 @@ assert w != 100
         }
         // Depth-first: the first hit is on the first branch (x > 0), whose path condition
         // the second hit's does not share.
-        let pc0 = s.engine().path_condition(hits[0].0).len();
+        let pc0 = s.engine.path_condition(hits[0].0).len();
         assert!(pc0 >= 1);
         // After the last hit the subtree is explored: no open node remains.
         assert!(s

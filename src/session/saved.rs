@@ -105,6 +105,21 @@ impl Session {
         (cur, path.len())
     }
 
+    /// The node at the end of `path` (child indices from the root, [`Session::path_to`]),
+    /// stepping the nodes on the way that are still open (ordinary steps, with their
+    /// solver checks); `None` if the path leaves the tree. `check --jobs` names a
+    /// worker's unit of the tree so.
+    pub fn walk(&mut self, path: &[u32]) -> Option<NodeId> {
+        let mut cur = self.tree().root();
+        for &k in path {
+            if self.tree().node(cur).is_open() {
+                self.step(cur, None);
+            }
+            cur = *self.tree().node(cur).children.get(k as usize)?;
+        }
+        Some(cur)
+    }
+
     /// Every stepped node, in the order the steps were taken (see the module doc).
     pub fn frontier(&self) -> Vec<FrontierStep> {
         let tree = self.tree();
@@ -353,7 +368,7 @@ if s > 3:
         let frontier = a.frontier();
         assert!(frontier.len() > 3);
         let mut b = open(LOOP);
-        let cancel = b.engine().cancel_handle();
+        let cancel = b.engine.cancel_handle();
         // Esc during the second step's progress report: two steps, then the replay stops.
         let calls = std::cell::Cell::new(0);
         let r = b.replay_frontier(&frontier, usize::MAX, &|_| {

@@ -79,7 +79,7 @@ fn a_step_cancelled_inside_z3_is_not_no_successors() {
         .find(|n| n.is_open() && s.statement_line(n.id) == Some(5))
         .unwrap()
         .id;
-    let cancel = s.engine().cancel_handle();
+    let cancel = s.engine.cancel_handle();
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let stop2 = stop.clone();
     let setter = std::thread::spawn(move || {
@@ -391,6 +391,6 @@ fn replay_says_why_there_is_no_model() {
     let r = s.replay(infeasible, None, &crate::concrete::Config::default());
     assert_eq!(
         r.err(),
-        Some(ReplayError::NoModel("infeasible".to_string()))
+        Some(ReplayError::NoModel(super::NoModel::Infeasible))
     );
 }

@@ -2,6 +2,7 @@
 //! DOT, JSON and the TUI's rows all read [`NodeView`]s, and the texts a node shows (its
 //! statement, a leaf's summary) come from [`NodeView::text`] in the [`Form`] each needs.
 
+use crate::base::bindings::{binding, binding_list};
 use crate::base::span::{line_name, line_number};
 use std::fmt::Write;
 
@@ -161,7 +162,7 @@ impl NodeView {
                 // SET pictures show it; long values and long stores shortened.
                 let mut lines = vec!["normal".to_string()];
                 for (k, v) in self.store.iter().take(GRAPH_VARS) {
-                    lines.push(shorten(&format!("{k} = {v}"), GRAPH_WIDTH));
+                    lines.push(shorten(&binding(k, v), GRAPH_WIDTH));
                 }
                 if self.store.len() > GRAPH_VARS {
                     lines.push(format!("… ({} more)", self.store.len() - GRAPH_VARS));
@@ -174,12 +175,7 @@ impl NodeView {
                 } else {
                     usize::MAX
                 };
-                let mut parts: Vec<String> = self
-                    .store
-                    .iter()
-                    .take(limit)
-                    .map(|(k, v)| format!("{k} = {v}"))
-                    .collect();
+                let mut parts = binding_list(self.store.iter().take(limit).map(|(k, v)| (k, v)));
                 if self.store.len() > limit {
                     parts.push("…".to_string());
                 }

@@ -283,7 +283,7 @@ impl Session {
             checks: ex.checks,
             time_ms: ex.time.as_secs_f64() * 1000.0,
         });
-        if ex.verdict != Verdict::Unknown(crate::solver::INTERRUPTED.to_string()) {
+        if ex.verdict != Verdict::Unknown(crate::solver::Unknown::Interrupted) {
             self.why_cache.0.insert((id, target), Rc::clone(&why));
         }
         Some(why)

@@ -40,7 +40,7 @@ use z3::ast::Bool;
 
 use super::incremental::new_z3;
 use super::translate::Translator;
-use super::{interrupt, slice, with_watchdog, SatResult, Solver, INTERRUPTED};
+use super::{interrupt, slice, with_watchdog, SatResult, Solver, Unknown};
 use crate::term::Term;
 
 /// The most parts [`Solver::core`] sends to Z3 (after slicing).
@@ -59,8 +59,8 @@ pub enum CoreAnswer {
         minimal: bool,
     },
     Sat,
-    /// Undecided: `"timeout"`, `"interrupted"`, `"too large: …"`, or Z3's reason.
-    Unknown(String),
+    /// Undecided: timeout, interrupted, too many parts (`too large: …`), or Z3's reason.
+    Unknown(Unknown),
 }
 
 /// One answer of a tracked check.
@@ -68,7 +68,7 @@ enum Check {
     /// The members of an unsat core (indices into the parts).
     Unsat(Vec<usize>),
     Sat,
-    Unknown(String),
+    Unknown(Unknown),
 }
 
 /// A fresh Z3 solver holding `a_i ⇒ p_i` for the parts of one slice.
@@ -126,13 +126,13 @@ impl<'a> Tracked<'a> {
     /// Are the parts `subset` (part indices) satisfiable together?
     fn check(&mut self, subset: &[usize]) -> Check {
         if self.cancelled() {
-            return Check::Unknown(INTERRUPTED.into());
+            return Check::Unknown(Unknown::Interrupted);
         }
         let left = self
             .deadline
             .map(|d| d.saturating_duration_since(Instant::now()));
         if left.is_some_and(|l| l.is_zero()) {
-            return Check::Unknown("timeout".into());
+            return Check::Unknown(Unknown::Timeout);
         }
         let limit = match (self.timeout, left) {
             (Some(t), Some(l)) => Some(t.min(l)),
@@ -164,20 +164,20 @@ impl<'a> Tracked<'a> {
                 members.sort_unstable();
                 if members.is_empty() {
                     // Cannot happen (every part is guarded by its literal); never guess.
-                    return Check::Unknown("empty unsat core".into());
+                    return Check::Unknown(Unknown::Other("empty unsat core".into()));
                 }
                 Check::Unsat(members)
             }
             z3::SatResult::Unknown => {
                 let reason = self.z3.get_reason_unknown().unwrap_or_default();
                 if self.cancelled() {
-                    Check::Unknown(INTERRUPTED.into())
+                    Check::Unknown(Unknown::Interrupted)
                 } else if late || reason.contains("timeout") || reason == "canceled" {
-                    Check::Unknown("timeout".into())
+                    Check::Unknown(Unknown::Timeout)
                 } else if reason.is_empty() {
-                    Check::Unknown("unknown".into())
+                    Check::Unknown(Unknown::Other("unknown".into()))
                 } else {
-                    Check::Unknown(reason)
+                    Check::Unknown(Unknown::Other(reason))
                 }
             }
         }
@@ -241,15 +241,17 @@ impl Solver {
         let mut unknown = None;
         for slice in slices {
             if slice.len() > CORE_PART_LIMIT {
-                unknown.get_or_insert(format!(
+                unknown.get_or_insert(Unknown::Other(format!(
                     "too large: {} conditions (limit {CORE_PART_LIMIT})",
                     slice.len()
-                ));
+                )));
                 continue;
             }
             match self.core_of_slice(parts, &slice, &goal_parts, timeout, deadline, cancel) {
                 CoreAnswer::Sat => {}
-                CoreAnswer::Unknown(r) if r == INTERRUPTED => return CoreAnswer::Unknown(r),
+                CoreAnswer::Unknown(Unknown::Interrupted) => {
+                    return CoreAnswer::Unknown(Unknown::Interrupted)
+                }
                 CoreAnswer::Unknown(r) => {
                     unknown.get_or_insert(r);
                 }
@@ -280,7 +282,9 @@ impl Solver {
             match r {
                 Check::Sat => return CoreAnswer::Sat,
                 Check::Unsat(core) => break (t, core),
-                Check::Unknown(r) if r.contains("quantifiers") && seed < RETRY_SEEDS => {
+                Check::Unknown(Unknown::Other(r))
+                    if r.contains("quantifiers") && seed < RETRY_SEEDS =>
+                {
                     seed += 1;
                 }
                 Check::Unknown(r) => return CoreAnswer::Unknown(r),
@@ -303,9 +307,9 @@ impl Solver {
                 // core too (a subset of a satisfiable set is satisfiable) and still first.
                 Check::Unsat(smaller) => core = smaller,
                 Check::Sat => i += 1,
-                Check::Unknown(r) if r == INTERRUPTED => {
+                Check::Unknown(Unknown::Interrupted) => {
                     self.count_since(&t, checks0, time0);
-                    return CoreAnswer::Unknown(r);
+                    return CoreAnswer::Unknown(Unknown::Interrupted);
                 }
                 Check::Unknown(_) => {
                     minimal = false;

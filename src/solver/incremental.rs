@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use super::model;
 use super::translate::Translator;
-use super::SatResult;
+use super::{SatResult, Unknown};
 use crate::term::Model;
 use crate::term::{Sym, Term};
 
@@ -133,15 +133,15 @@ impl Incremental {
                 // An interrupted check answers "canceled" or whatever the interrupted theory
                 // says ("(incomplete (theory arithmetic))"): judge by the flag and the clock.
                 if self.cancelled() {
-                    SatResult::Unknown(super::INTERRUPTED.into())
+                    SatResult::Unknown(Unknown::Interrupted)
                 } else if armed.late() || reason.contains("timeout") || reason == "canceled" {
-                    SatResult::Unknown("timeout".into())
+                    SatResult::Unknown(Unknown::Timeout)
                 } else if let Some(r) = self.retry(terms, &reason, armed.started()) {
                     r
                 } else if reason.is_empty() {
-                    SatResult::Unknown("unknown".into())
+                    SatResult::Unknown(Unknown::Other("unknown".into()))
                 } else {
-                    SatResult::Unknown(reason)
+                    SatResult::Unknown(Unknown::Other(reason))
                 }
             }
         };
@@ -200,7 +200,7 @@ impl Incremental {
             let late = armed.late();
             drop(armed);
             if self.cancelled() {
-                return Some(SatResult::Unknown(super::INTERRUPTED.into()));
+                return Some(SatResult::Unknown(Unknown::Interrupted));
             }
             if late {
                 return None;

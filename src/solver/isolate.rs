@@ -38,7 +38,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::{minimize_budget, CoreAnswer, SatResult, Solver, SolverConfig, INTERRUPTED};
+use super::{minimize_budget, CoreAnswer, SatResult, Solver, SolverConfig, Unknown};
 use crate::term::features::{feature_of, FeatureKind};
 use crate::term::{Model, PathCondition, Sym, Term};
 
@@ -210,8 +210,8 @@ impl Solver {
         self.stats.z3_time += started.elapsed();
         match asked {
             Asked::Answer(lines) => Ok(lines),
-            Asked::Late => Err(SatResult::Unknown("timeout".into())),
-            Asked::Cancelled => Err(SatResult::Unknown(INTERRUPTED.into())),
+            Asked::Late => Err(SatResult::Unknown(Unknown::Timeout)),
+            Asked::Cancelled => Err(SatResult::Unknown(Unknown::Interrupted)),
             Asked::Failed(e) => Err(failed(e)),
         }
     }
@@ -233,7 +233,7 @@ impl Solver {
         let lines = self.isolated(&wire::Ask::Model, part, syms, self.inc.cancel.clone())?;
         match wire::parse_answer(&lines, syms).map_err(failed)? {
             (SatResult::Sat, Some(m)) => Ok(m),
-            (SatResult::Sat, None) => Err(SatResult::Unknown("no model".into())),
+            (SatResult::Sat, None) => Err(SatResult::Unknown(Unknown::Other("no model".into()))),
             (r, _) => Err(r),
         }
     }
@@ -251,17 +251,18 @@ impl Solver {
             goal: goal.to_vec(),
         };
         match self.isolated(&ask, parts, &[], cancel) {
-            Ok(lines) => wire::parse_core_answer(&lines, parts.len())
-                .unwrap_or_else(|e| CoreAnswer::Unknown(format!("solver process: {e}"))),
+            Ok(lines) => wire::parse_core_answer(&lines, parts.len()).unwrap_or_else(|e| {
+                CoreAnswer::Unknown(Unknown::Other(format!("solver process: {e}")))
+            }),
             Err(SatResult::Unknown(r)) => CoreAnswer::Unknown(r),
-            Err(other) => CoreAnswer::Unknown(format!("solver process: {other:?}")),
+            Err(other) => CoreAnswer::Unknown(Unknown::Other(format!("solver process: {other:?}"))),
         }
     }
 }
 
 /// The answer when the solver process failed (could not start, died, answered nonsense).
 fn failed(e: String) -> SatResult {
-    SatResult::Unknown(format!("solver process: {e}"))
+    SatResult::Unknown(Unknown::Other(format!("solver process: {e}")))
 }
 
 /// The solver process's state between requests: its solver (for one time limit) and the
@@ -303,7 +304,9 @@ pub fn serve(request: &str, state: &mut Option<Served>) -> String {
     let req = match wire::parse_request(request) {
         Ok(r) => r,
         Err(e) => {
-            let r = Err(SatResult::Unknown(format!("bad request: {e}")));
+            let r = Err(SatResult::Unknown(Unknown::Other(format!(
+                "bad request: {e}"
+            ))));
             return format!("{}{END}\n", wire::answer(&r, &[]));
         }
     };

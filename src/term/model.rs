@@ -125,7 +125,7 @@ fn shown_value(v: &Value, name: &str) -> String {
                 first.join(", ")
             )
         }
-        v => format!("{name} = {v}"),
+        v => crate::base::bindings::binding(name, v),
     }
 }
 
@@ -235,7 +235,7 @@ impl Eval<'_> {
 
     /// A tuple's items, shared (no copy: `len` and indexing inside a quantifier's body
     /// would otherwise copy the tuple once per iteration).
-    fn tuple(&mut self, t: &Term) -> Option<std::rc::Rc<[BigInt]>> {
+    fn tuple(&mut self, t: &Term) -> Option<std::sync::Arc<[BigInt]>> {
         match self.value(t)? {
             Value::Tuple(items) => Some(items),
             _ => None,

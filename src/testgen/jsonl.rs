@@ -17,10 +17,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use super::{Expect, Suite};
-use crate::base::SourceMap;
-use crate::concrete::{self, Value};
 use crate::diagnostics::Diagnostic;
-use crate::lang::{Program, TypeInfo};
+use crate::session::program::ConcreteConfig;
+use crate::session::{Loaded, Value, MODEL_TUPLE_LIMIT};
 
 #[derive(Serialize, Deserialize)]
 struct Line {
@@ -112,10 +111,10 @@ fn value(j: &Json) -> Result<Value, String> {
     };
     match j {
         Json::Bool(b) => Ok(Value::Bool(*b)),
-        Json::Array(items) if items.len() as u64 > crate::term::MODEL_TUPLE_LIMIT => Err(format!(
+        Json::Array(items) if items.len() as u64 > MODEL_TUPLE_LIMIT => Err(format!(
             "a tuple of {} elements is longer than symdbg replays ({})",
             items.len(),
-            crate::term::MODEL_TUPLE_LIMIT
+            MODEL_TUPLE_LIMIT
         )),
         Json::Array(items) => Ok(Value::tuple(
             items.iter().map(int).collect::<Result<_, _>>()?,
@@ -149,21 +148,11 @@ pub fn parse(text: &str) -> Result<Case, String> {
 }
 
 /// Run a case with the concrete interpreter: what the run does now (compare it with
-/// `case.expect`). `program` must carry the case's `assume` preconditions
-/// ([`crate::session::Loaded::assume`]): inputs that violate one end `infeasible`. `Err` when the inputs no longer fit the program (a renamed input, an
-/// unknown entry function).
-pub fn replay(
-    program: &Program,
-    types: &TypeInfo,
-    source: &SourceMap,
-    case: &Case,
-) -> Result<Expect, Diagnostic> {
-    let r = concrete::run(
-        program,
-        types,
-        case.entry.as_deref(),
-        &case.inputs,
-        &concrete::Config::default(),
-    )?;
-    Ok(Expect::of_run(&r, source, case.entry.is_some()))
+/// `case.expect`). `loaded` must carry the case's `assume` preconditions
+/// ([`Loaded::assume`]): inputs that violate one end `infeasible`. `Err` when the inputs
+/// no longer fit the program (a renamed input, an unknown entry function).
+pub fn replay(loaded: &Loaded, case: &Case) -> Result<Expect, Diagnostic> {
+    let entry = case.entry.as_deref();
+    let r = loaded.run_concrete(entry, &case.inputs, &ConcreteConfig::default())?;
+    Ok(Expect::of_run(&r, &loaded.source, entry.is_some()))
 }

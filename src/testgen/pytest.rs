@@ -13,7 +13,7 @@
 use std::fmt::Write;
 
 use super::{Expect, Header, Suite, Test};
-use crate::concrete::Value;
+use crate::session::Value;
 
 /// Docstrings longer than this are cut (a path condition can be long).
 const DOC_LIMIT: usize = 300;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::{Config, Limits, LoopMode, Strategy};
+use crate::session::{Config, Limits, Loaded, LoopMode, Policy, Strategy};
 
 /// Explore `src` (unrolled loops, `unroll` iterations) and collect its tests.
 fn suite_of(src: &str, entry: Option<&str>, unroll: u32, new_lines_only: bool) -> Suite {
@@ -11,14 +11,12 @@ fn suite_of(src: &str, entry: Option<&str>, unroll: u32, new_lines_only: bool) -
     let source = crate::base::SourceMap::new("p.py", src);
     let mut session = Session::open(source, entry, config).expect("program loads");
     let root = session.tree().root();
-    session.engine_mut().run(
-        root,
-        Limits {
-            max_nodes: Some(10_000),
-            time: None,
-            strategy: Strategy::Dfs,
-        },
-    );
+    let limits = Limits {
+        max_nodes: Some(10_000),
+        time: None,
+        strategy: Strategy::Dfs,
+    };
+    session.run(root, Policy::Subtree, limits, &|_| {});
     collect(&mut session, new_lines_only)
 }
 
@@ -155,7 +153,7 @@ fn verification_statements_are_refused_where_they_are() {
         ),
     ];
     for (src, kind, line) in cases {
-        let (program, _) = crate::lang::load(src).expect(src);
+        let program = Loaded::new(SourceMap::new("p.py", src)).expect(src).program;
         let d = refuse_non_python(&program).expect_err(src);
         assert!(
             d.message.starts_with(&format!("`{kind}` is not Python")),
@@ -166,7 +164,9 @@ fn verification_statements_are_refused_where_they_are() {
     }
     let predicate =
         "@predicate\ndef pos(x: int) -> bool:\n    return x > 0\n\nx: int\nassert pos(x)\n";
-    let (program, _) = crate::lang::load(predicate).unwrap();
+    let program = Loaded::new(SourceMap::new("p.py", predicate))
+        .unwrap()
+        .program;
     assert!(refuse_non_python(&program).is_ok());
 }
 

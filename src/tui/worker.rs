@@ -93,7 +93,8 @@ impl Worker {
                 let m = self
                     .session
                     .model_in_frame(id)
-                    .map(|m| describe::model(&self.session, id, m));
+                    .map(|m| describe::model(&self.session, id, m))
+                    .map_err(|e| e.to_string());
                 emit(Reply::Model(id, m));
             }
             Cmd::Replay(id) => {

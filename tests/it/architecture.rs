@@ -4,7 +4,11 @@
 //! - no import loop between files, apart from a module and its own submodules (Rust's way
 //!   of splitting one unit over several files);
 //! - only `solver` names `z3`;
-//! - `base`, `lang`, `semantics` and `concrete` do no IO.
+//! - `base`, `lang`, `semantics`, `concrete`, `session`, `check` and `testgen` do no IO;
+//! - the clients (`cli`, `check`, `testgen`, `tui`; [`CLIENTS`]) reach the engine only through
+//!   `session`: they import nothing of `semantics`, `transform`, `concrete`, `term`,
+//!   `solver` or `engine`, from `lang` only the AST's types, and never call
+//!   `engine()`, `engine_mut()` or `parts_mut()` (the session has none of them).
 //!
 //! An import is any `crate::a::b` or `super::a` path outside comments (uses, grouped uses
 //! and inline paths), resolved to the longest module path that is a file.
@@ -26,12 +30,38 @@ const STAGES: &[&str] = &[
     "session",
     "check",
     "testgen",
+    "files",
     "tui",
     "cli",
 ];
 
 /// Stages that must not do IO (no files, terminal, clock or processes).
-const NO_IO: &[&str] = &["base", "lang", "semantics", "concrete", "session"];
+const NO_IO: &[&str] = &[
+    "base",
+    "lang",
+    "semantics",
+    "concrete",
+    "session",
+    "check",
+    "testgen",
+];
+
+/// The clients of the session: they reach the engine only through `session`
+/// ([`clients_reach_the_engine_only_through_the_session`]).
+const CLIENTS: &[&str] = &["cli", "check", "testgen", "tui"];
+
+/// The stages behind the session, which clients do not import.
+const BEHIND_SESSION: &[&str] = &[
+    "semantics",
+    "transform",
+    "concrete",
+    "term",
+    "solver",
+    "engine",
+];
+
+/// The calls that hand a client the engine itself.
+const ENGINE_HANDLES: &[&str] = &[".engine()", ".engine_mut()", ".parts_mut()"];
 
 type Module = Vec<String>;
 
@@ -408,6 +438,78 @@ fn pure_stages_do_no_io() {
     }
 }
 
+/// A path into `lang` that a client may name: a type of the AST (`lang::Program`,
+/// `lang::ast::StmtKind`), the few a front-end needs to read a program's statements; not
+/// the parser, the type checker or anything else of the stage.
+fn is_ast_type(path: &[String], module: &Module) -> bool {
+    let ast = module == &["lang"] || module == &["lang", "ast"];
+    // The segment after the module: `crate::lang::ast::Stmt` → `Stmt`.
+    let item = path
+        .iter()
+        .skip_while(|s| *s == "crate" || *s == "super")
+        .nth(module.len());
+    ast && item.is_some_and(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+/// The imports of the client files that break the boundary, as messages.
+fn boundary_breaches(clients: &[&str]) -> Vec<String> {
+    let files = files();
+    let known: BTreeSet<Module> = files.iter().map(|f| f.module.clone()).collect();
+    let mut bad = Vec::new();
+    for f in &files {
+        if !f
+            .module
+            .first()
+            .is_some_and(|m| clients.contains(&m.as_str()))
+        {
+            continue;
+        }
+        for p in paths(&f.code) {
+            let Some(to) = resolve(&f.module, &p, &known) else {
+                continue;
+            };
+            let top = to[0].as_str();
+            if BEHIND_SESSION.contains(&top) || (top == "lang" && !is_ast_type(&p, &to)) {
+                bad.push(format!("{} names {}", f.path.display(), p.join("::")));
+            }
+        }
+        for call in ENGINE_HANDLES {
+            if f.code.contains(call) {
+                bad.push(format!("{} calls {call}", f.path.display()));
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn clients_reach_the_engine_only_through_the_session() {
+    let bad = boundary_breaches(CLIENTS);
+    assert!(
+        bad.is_empty(),
+        "clients reach past the session (add what they need to src/session, re-export the \
+         vocabulary there):\n{}",
+        bad.join("\n")
+    );
+}
+
+/// The boundary check must see what it is about: a known breach and known allowances.
+#[test]
+fn the_boundary_check_sees_engine_imports_and_allows_ast_types() {
+    let m = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Module>();
+    let p = |s: &str| s.split("::").map(str::to_string).collect::<Vec<_>>();
+    assert!(is_ast_type(
+        &p("crate::lang::ast::StmtKind"),
+        &m(&["lang", "ast"])
+    ));
+    assert!(is_ast_type(&p("crate::lang::Program"), &m(&["lang"])));
+    assert!(!is_ast_type(&p("crate::lang::parse_expr"), &m(&["lang"])));
+    assert!(!is_ast_type(
+        &p("crate::lang::types::check"),
+        &m(&["lang", "types"])
+    ));
+}
+
 /// The checker above must see the imports it is about: a few known ones.
 #[test]
 fn the_import_scanner_sees_grouped_and_inline_paths() {
@@ -422,56 +524,4 @@ fn the_import_scanner_sees_grouped_and_inline_paths() {
     let engine = edges.get(&vec!["engine".to_string()]).unwrap();
     assert!(engine.contains(&vec!["solver".to_string()]), "{engine:?}");
     assert!(engine.contains(&vec!["term".to_string()]), "{engine:?}");
-}
-
-/// Stages the TUI may import besides its own: the session (its one way to the engine),
-/// the shared vocabulary below it, and the other clients of the session it drives
-/// (`T` writes tests through `testgen`).
-const TUI_MAY_IMPORT: &[&str] = &["tui", "session", "base", "diagnostics", "check", "testgen"];
-
-/// The few items of `lang` a front-end names itself (reading a program file).
-const FRONT_END_LANG: &[&str] = &["universal_newlines"];
-
-/// The TUI reaches the engine, the solver, the terms, the interpreter and the IR only
-/// through `Session` and its plain views: it imports none of those stages, and calls none
-/// of the session's escape hatches to the engine.
-#[test]
-fn tui_reaches_the_engine_only_through_session() {
-    let all = files();
-    let known: BTreeSet<Module> = all.iter().map(|f| f.module.clone()).collect();
-    let mut bad = Vec::new();
-    for f in all
-        .iter()
-        .filter(|f| f.module.first().is_some_and(|m| m == "tui"))
-    {
-        for p in paths(&f.code) {
-            let Some(to) = resolve(&f.module, &p, &known) else {
-                continue;
-            };
-            let stage = to[0].as_str();
-            if TUI_MAY_IMPORT.contains(&stage) {
-                continue;
-            }
-            // The path's segments after `crate` (or the `super`s) name the item.
-            let item = p
-                .iter()
-                .skip_while(|s| *s == "crate" || *s == "super")
-                .nth(1)
-                .map(String::as_str);
-            if stage == "lang" && item.is_some_and(|i| FRONT_END_LANG.contains(&i)) {
-                continue;
-            }
-            bad.push(format!("{} names {}", f.path.display(), p.join("::")));
-        }
-        for call in [".engine()", ".engine_mut()", ".parts_mut()"] {
-            if f.code.contains(call) {
-                bad.push(format!("{} calls {call}", f.path.display()));
-            }
-        }
-    }
-    assert!(
-        bad.is_empty(),
-        "the TUI goes past the session:\n{}",
-        bad.join("\n")
-    );
 }

@@ -17,7 +17,7 @@ use symdbg::base::{Outcome, SourceMap};
 use symdbg::concrete::{self, Value};
 use symdbg::engine::{Config, Limits, LoopMode, NodeId};
 use symdbg::lang::pretty;
-use symdbg::session::{Loaded, Session};
+use symdbg::session::{Loaded, Policy, Session};
 
 use crate::gen;
 
@@ -84,13 +84,11 @@ fn config() -> Config {
 fn explore(loaded: Loaded, entry: Option<&str>) -> Session {
     let mut s = Session::new(loaded, entry, config()).expect("session");
     let root = s.tree().root();
-    s.engine_mut().run(
-        root,
-        Limits {
-            max_nodes: Some(MAX_NODES),
-            ..Limits::default()
-        },
-    );
+    let limits = Limits {
+        max_nodes: Some(MAX_NODES),
+        ..Limits::default()
+    };
+    s.run(root, Policy::Subtree, limits, &|_| {});
     s
 }
 
@@ -123,6 +121,8 @@ fn check_leaves(
     what: &str,
     py: &mut Vec<(String, String)>,
 ) -> Result<usize, String> {
+    // The concrete runs below run the session's entry function.
+    assert_eq!(s.entry(), entry, "{what}");
     let leaves: Vec<NodeId> = s
         .tree()
         .nodes()
@@ -147,20 +147,14 @@ fn check_leaves(
         if !under {
             continue;
         }
-        let Ok(model) = s.engine_mut().try_model(id) else {
+        let Ok(model) = s.try_model(id) else {
             continue;
         };
         let inputs: BTreeMap<String, Value> = model.inputs.clone();
-        let (loaded, engine) = s.parts_mut();
-        let leaf = engine.tree().node(id).outcome();
-        let run = concrete::run(
-            &loaded.program,
-            &loaded.types,
-            entry,
-            &inputs,
-            &concrete::Config::default(),
-        )
-        .map_err(|d| format!("{what}: concrete run: {d:?}"))?;
+        let leaf = s.tree().node(id).outcome();
+        let run = s
+            .run_concrete(&inputs, &concrete::Config::default())
+            .map_err(|d| format!("{what}: concrete run: {d:?}"))?;
         if run.outcome == Outcome::StepLimit {
             continue;
         }

@@ -1,5 +1,5 @@
-//! The engine's API for front-ends: stepping, step over, finish frame, run to a location,
-//! limits, cancellation, strategies; and honest `unknown` leaves.
+//! The engine's API for front-ends: stepping, limits, cancellation, strategies; and honest
+//! `unknown` leaves; the session's run policies (step over, finish frame, run to a line).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use symdbg::base::SourceMap;
 use symdbg::engine::{Config, Engine, Limits, NodeId, Outcome, Stop, Strategy};
+use symdbg::session::{Ended, Policy, Session, Stepped};
 use symdbg::transform;
 
 fn engine(src: &str, config: Config) -> Engine {
@@ -82,58 +83,60 @@ fn a_node_is_stepped_once_and_the_tree_grows_only_on_request() {
     assert_eq!(e.frames(children[0]), ["<module>", "clamp"]);
 }
 
+/// The session over `src` (the run policies live there: `Session::run`).
+fn session(src: &str) -> Session {
+    Session::open(SourceMap::new("calls.py", src), None, Config::default()).unwrap()
+}
+
+/// The open nodes of a session's tree.
+fn open_nodes(s: &Session) -> Vec<NodeId> {
+    s.tree()
+        .nodes()
+        .filter(|n| n.is_open())
+        .map(|n| n.id)
+        .collect()
+}
+
 #[test]
 fn step_over_and_finish_frame() {
-    let mut e = engine(CALLS, Config::default());
-    let root = e.tree().root();
-    assert_eq!(e.step_over(root, Limits::default()), Stop::Done);
+    let mut s = session(CALLS);
+    let root = s.tree().root();
+    let ran = s.run(root, Policy::StepOver, Limits::default(), &|_| {});
+    assert_eq!(ran.ended, Ended::Done);
     // Every path is back in the module frame, at `z = y + 1`, and still open there.
-    let open: Vec<NodeId> = e
-        .tree()
-        .nodes()
-        .filter(|n| n.is_open())
-        .map(|n| n.id)
-        .collect();
+    let open = open_nodes(&s);
     assert_eq!(open.len(), 3, "one per way through clamp");
     for id in &open {
-        assert_eq!(e.frames(*id), ["<module>"]);
+        assert_eq!(s.frames_at_raise(*id), ["<module>"]);
     }
 
-    let mut e = engine(CALLS, Config::default());
-    let root = e.tree().root();
-    let inside = e.step(root)[0];
-    assert_eq!(e.finish_frame(inside, Limits::default()), Stop::Done);
-    let open: Vec<NodeId> = e
-        .tree()
-        .nodes()
-        .filter(|n| n.is_open())
-        .map(|n| n.id)
-        .collect();
+    let mut s = session(CALLS);
+    let root = s.tree().root();
+    let Stepped::Children(inside) = s.step(root, None) else {
+        panic!("the call has one way on")
+    };
+    let ran = s.run(inside[0], Policy::Finish, Limits::default(), &|_| {});
+    assert_eq!(ran.ended, Ended::Done);
+    let open = open_nodes(&s);
     assert_eq!(open.len(), 3);
-    assert!(open.iter().all(|id| e.frames(*id) == ["<module>"]));
+    assert!(open.iter().all(|id| s.frames_at_raise(*id) == ["<module>"]));
 }
 
 #[test]
 fn run_to_a_line_stops_there() {
-    let mut e = engine(CALLS, Config::default());
-    let map = SourceMap::new("calls.py", CALLS);
+    let mut s = session(CALLS);
     // Line 5 is `return hi`.
-    let start = CALLS.lines().take(4).map(|l| l.len() + 1).sum::<usize>();
-    let range = start..start + CALLS.lines().nth(4).unwrap().len();
-    let root = e.tree().root();
-    assert_eq!(
-        e.run_to_location(root, Limits::default(), range),
-        Stop::Done
+    let root = s.tree().root();
+    let ran = s.run(
+        root,
+        Policy::RunTo { lines: &[5] },
+        Limits::default(),
+        &|_| {},
     );
-    let at_line_5: Vec<NodeId> = e
-        .tree()
-        .nodes()
-        .filter(|n| n.is_open())
-        .map(|n| n.id)
-        .collect();
+    assert_eq!(ran.ended, Ended::Done);
+    let at_line_5 = open_nodes(&s);
     assert_eq!(at_line_5.len(), 1);
-    let span = e.node_span(at_line_5[0]).unwrap();
-    assert_eq!(map.line(span.start), 5);
+    assert_eq!(s.statement_line(at_line_5[0]), Some(5));
 }
 
 fn ifs(n: usize) -> String {
@@ -403,7 +406,7 @@ fn operands_read_before_a_call_are_no_step_of_their_own() {
         assert_eq!(children.len(), 1, "{stmt}");
         let child = children[0];
         assert_eq!(
-            (s.statement_line(child), s.engine().frames(child).len()),
+            (s.statement_line(child), s.frames_at_raise(child).len()),
             (Some(2), 2),
             "{stmt}: one step from the statement enters f"
         );

@@ -29,7 +29,7 @@ use symdbg::base::SourceMap;
 use symdbg::check::{self, Behaviour, Counterexample, Undecided};
 use symdbg::engine::{Config, Engine, Limits, LoopMode, Outcome};
 use symdbg::lang::pretty;
-use symdbg::session::{Loaded, Session};
+use symdbg::session::{Loaded, Policy, Session};
 
 use crate::gen;
 
@@ -147,23 +147,20 @@ fn check_source(src: &str, stats: &mut Stats) -> Result<(), String> {
         config.loops = LoopMode::Unroll;
         let mut session = Session::new(loaded.clone(), entry, config)
             .map_err(|d| format!("Session::new: {d:?}"))?;
-        let engine = session.engine_mut();
-        let root = engine.tree().root();
-        engine.run(
-            root,
-            Limits {
-                max_nodes: Some(MAX_NODES),
-                ..Limits::default()
-            },
-        );
+        let root = session.tree().root();
+        let limits = Limits {
+            max_nodes: Some(MAX_NODES),
+            ..Limits::default()
+        };
+        session.run(root, Policy::Subtree, limits, &|_| {});
         let mut open = false;
-        let size = engine.tree().nodes().count();
+        let size = session.tree().nodes().count();
         stats.nodes += size;
         stats.max_nodes = stats.max_nodes.max(size);
         if std::env::var_os("SYMDBG_GEN_CHECK_VERBOSE").is_some() {
             eprintln!("----- {size} nodes\n{src}");
         }
-        for n in engine.tree().nodes() {
+        for n in session.tree().nodes() {
             open |= n.is_open();
             match n.outcome() {
                 Some(Outcome::Bound) => stats.bound_leaves += 1,
@@ -419,7 +416,7 @@ fn gen_check_finding_1_unassigned_local_in_quantifier() {
     let mut session =
         Session::open(SourceMap::new("t.py", src), Some("f"), Config::default()).unwrap();
     let root = session.tree().root();
-    session.engine_mut().run(root, Limits::default());
+    session.run(root, Policy::Subtree, Limits::default(), &|_| {});
     let options = check::Options {
         runs: 50,
         seed: 1,
@@ -448,7 +445,7 @@ fn gen_check_finding_2_unevaluable_quantifier_is_no_counterexample() {
     let src = "x: int\nx *= x\nassert any(0 == 0 for k in range(x * x))\n";
     let mut session = Session::open(SourceMap::new("t.py", src), None, Config::default()).unwrap();
     let root = session.tree().root();
-    session.engine_mut().run(root, Limits::default());
+    session.run(root, Policy::Subtree, Limits::default(), &|_| {});
     let options = check::Options {
         runs: 200,
         seed: 3,
@@ -471,7 +468,7 @@ fn gen_check_finding_3_step_limit_model_is_no_counterexample() {
     let src = "y: int\nassume 0 < y < 3\ny = y * 1000000\ny = y * y * y\nv = False\nif any(v for k in range(2, y)):\n    pass\n";
     let mut session = Session::open(SourceMap::new("t.py", src), None, Config::default()).unwrap();
     let root = session.tree().root();
-    session.engine_mut().run(root, Limits::default());
+    session.run(root, Policy::Subtree, Limits::default(), &|_| {});
     let options = check::Options {
         runs: 5,
         seed: 3,

@@ -1,5 +1,5 @@
 //! The workers' exploration (see [`super`]): the top breadth-first, a frontier node's
-//! subtree depth-first, and routes.
+//! subtree depth-first.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -7,39 +7,13 @@ use std::sync::Arc;
 
 use super::{Halt, Redo, Shared, FRONTIER_PER_WORKER};
 use crate::check::merge::TopShape;
-use crate::engine::{Limits, NodeId, Outcome, Tag};
-use crate::session::{Ended, Policy, Session, Stepped};
+use crate::session::{Ended, Limits, NodeId, Outcome, Policy, Session, Stepped};
 
-/// The node at the end of `route` (child indices from the root), stepping the nodes on
-/// the way that are still open (ordinary steps, with their solver checks). `None` if the
-/// route leaves the tree.
-pub fn follow(session: &mut Session, route: &[u32]) -> Option<NodeId> {
-    let mut cur = session.tree().root();
-    for &k in route {
-        if session.tree().node(cur).is_open() {
-            session.step(cur, None);
-        }
-        cur = *session.tree().node(cur).children.get(k as usize)?;
-    }
-    Some(cur)
-}
-
-/// The route of a node: its child indices from the root.
-pub fn route(session: &Session, id: NodeId) -> Vec<u32> {
-    let tree = session.tree();
-    let path = tree.path(id);
-    path.windows(2)
-        .map(|w| {
-            let children = &tree.node(w[0]).children;
-            children.iter().position(|&c| c == w[1]).unwrap_or(0) as u32
-        })
-        .collect()
-}
 /// A solver `unknown` leaf among the ids `range` (an engine limit's is deterministic).
 pub(super) fn has_solver_unknown(session: &Session, range: std::ops::Range<u32>) -> bool {
     range.map(NodeId).any(|id| {
         let n = session.tree().node(id);
-        n.outcome() == Some(Outcome::Unknown) && n.tag != Some(Tag::Limit)
+        n.outcome() == Some(Outcome::Unknown) && !session.engine_limit(id)
     })
 }
 

@@ -28,10 +28,11 @@ use std::fmt::Write;
 use std::collections::BTreeMap;
 
 use super::{is_exception, Explored};
-use crate::concrete::{self, Value};
+use crate::base::bindings::bindings;
+use crate::base::span::Line;
 use crate::diagnostics::count;
-use crate::engine::{label, NodeId, Outcome, Stop};
-use crate::session::Session;
+use crate::session::program::ConcreteConfig;
+use crate::session::{NoModel, NodeId, Outcome, Session, Stop, Value};
 
 /// The concrete replay's step budget (a loop the invariant let through may never end).
 const REPLAY_STEPS: u64 = 1_000_000;
@@ -69,41 +70,19 @@ fn line(x: &mut Explored, id: NodeId) -> String {
         .or_else(|| node.parent.and_then(|p| tree.node(p).at));
     let (line, col) = span.map_or((1, 1), |s| source.line_col(s.start));
     // Raised in an `--assume` expression: the file name, then where in which one.
-    let mut text = match crate::base::span::assumption_of_line(line) {
-        Some(k) => format!("{}: --assume #{k}:{col}: {class}", source.name),
-        None => format!("{}:{line}:{col}: {class}", source.name),
+    let mut text = match Line::of(line) {
+        Line::Assume(k) => format!("{}: --assume #{k}:{col}: {class}", source.name),
+        Line::File(_) => format!("{}:{line}:{col}: {class}", source.name),
     };
-    let inputs: Vec<(String, crate::term::Sort)> = x
-        .session
-        .engine()
-        .inputs()
-        .iter()
-        .map(|s| (s.name.to_string(), s.sort))
-        .collect();
-    if inputs.is_empty() {
+    if x.session.inputs().is_empty() {
         return text;
     }
-    match x.session.engine_mut().try_model(id) {
+    match x.session.try_model(id) {
         Ok(model) => {
-            let values: Vec<String> = inputs
-                .iter()
-                .map(|(name, sort)| {
-                    let v = model
-                        .inputs
-                        .get(name)
-                        .cloned()
-                        .unwrap_or_else(|| crate::concrete::Value::default_of(sort.to_type()));
-                    format!("{name} = {v}")
-                })
-                .collect();
-            let _ = write!(text, " for {}", values.join(", "));
+            let values = x.session.inputs_or_default(&model.inputs);
+            let _ = write!(text, " for {}", bindings(values));
             // Folded loops: how many times each ran (issue 15).
-            let kappas = super::fold_text::kappa_lines(
-                x.session.engine(),
-                x.session.source(),
-                id,
-                &model.havoc,
-            );
+            let kappas = x.session.kappa_lines(id, &model.havoc);
             if !kappas.is_empty() {
                 let _ = write!(text, " ({})", kappas.join("; "));
             }
@@ -112,13 +91,11 @@ fn line(x: &mut Explored, id: NodeId) -> String {
             }
         }
         // A value too long to materialise: described, never replaced by a default.
-        Err(reason) if reason.starts_with(crate::term::model::TOO_LARGE) => {
+        Err(NoModel::TooLarge(reason)) => {
             let _ = write!(text, " ({reason}; not replayed)");
         }
-        Err(reason) if reason == "infeasible" => {
-            text.push_str(" (the solver found no inputs for this path)")
-        }
-        Err(reason) => {
+        Err(NoModel::Infeasible) => text.push_str(" (the solver found no inputs for this path)"),
+        Err(NoModel::Unknown(reason)) => {
             let _ = write!(
                 text,
                 " (no inputs: the solver gave up on this path: {reason})"
@@ -137,17 +114,14 @@ fn reproduction(
 ) -> Option<String> {
     let tree = session.tree();
     let node = tree.node(id);
-    let abstracted = tree
-        .path(id)
-        .iter()
-        .any(|&n| tree.node(n).label() == Some(label::HAVOC));
+    let abstracted = session.after_havoc(id);
     if !node.invariant_failure() && !abstracted {
         return None;
     }
     let (invariant_failure, label) = (node.invariant_failure(), node.label());
-    let config = concrete::Config {
+    let config = ConcreteConfig {
         max_steps: REPLAY_STEPS,
-        ..concrete::Config::default()
+        ..ConcreteConfig::default()
     };
     let same = session
         .replay(id, Some(inputs), &config)
@@ -166,7 +140,7 @@ fn reproduction(
 /// The stderr note when there is no exception leaf: whether that is a proof within the
 /// bounds or only as far as the exploration got.
 pub(super) fn none_found(x: &Explored) -> String {
-    let s = x.session.engine().stats();
+    let s = x.session.stats();
     let unknown = x
         .session
         .tree()

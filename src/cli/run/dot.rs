@@ -12,8 +12,8 @@
 use std::fmt::Write;
 
 use super::Explored;
-use crate::engine::{NodeKind, Outcome};
 use crate::session::Form;
+use crate::session::{NodeKind, Outcome};
 
 /// The longest label text, in characters.
 pub const MAX_LABEL: usize = 400;

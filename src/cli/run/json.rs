@@ -60,15 +60,14 @@
 //! they use. A term too large to print (`term::MAX_PRINTED_NODES`) is the string
 //! `…(term too large to print: N nodes)` in both.
 
-use crate::base::span::assumption_of_line;
+use crate::base::span::Line;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::Explored;
-use crate::engine::explain::Verdict;
-use crate::engine::{NodeId, Stop};
 use crate::session::Why;
+use crate::session::{ExplainVerdict as Verdict, NodeId, Stop};
 
 mod node;
 
@@ -159,7 +158,7 @@ fn explanation(why: &Why) -> JsonExplanation {
     JsonExplanation {
         verdict: why.verdict_name(),
         reason: match &why.verdict {
-            Verdict::Unknown(r) => Some(r.clone()),
+            Verdict::Unknown(r) => Some(r.to_string()),
             _ => None,
         },
         core: core(why),
@@ -180,7 +179,12 @@ fn explanation(why: &Why) -> JsonExplanation {
 
 /// A line of the file, or `None` for the line of an `--assume` expression.
 pub(super) fn file_line(line: usize) -> Option<usize> {
-    assumption_of_line(line).is_none().then_some(line)
+    Line::of(line).in_file()
+}
+
+/// The `--assume` expression a line is one's, or `None` for a line of the file.
+fn assumption_of_line(line: usize) -> Option<usize> {
+    Line::of(line).assumption()
 }
 
 /// The `--explain` fields of a node (nothing without `--explain`).
@@ -249,12 +253,11 @@ struct Stats {
 pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
     let inputs: Vec<Input> = x
         .session
-        .engine()
         .inputs()
-        .iter()
-        .map(|s| Input {
-            name: s.name.to_string(),
-            ty: s.sort.to_type().to_string(),
+        .into_iter()
+        .map(|(name, ty)| Input {
+            name,
+            ty: ty.to_string(),
         })
         .collect();
     let before_nodes = x.elapsed_ms();
@@ -266,7 +269,7 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer(&mut out, &inputs)?;
     out.write_all(b",\"nodes\":")?;
     let model_time = node::write_nodes(x, &mut out)?;
-    let s = x.session.engine().stats();
+    let s = x.session.stats();
     let stats = Stats {
         nodes: s.nodes,
         leaves: s.leaves,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::diagnostics::{agree, thousands};
-use crate::engine::live::Live;
+use crate::session::Live;
 
 /// How often the line is redrawn, and how long a run goes before the first line (a quick
 /// run draws nothing).

@@ -31,10 +31,9 @@ use std::fmt::Write;
 
 use super::Explored;
 use crate::diagnostics::count;
-use crate::engine::explain::Verdict;
-use crate::engine::{NodeId, Stop};
 use crate::session::why::clash;
 use crate::session::{CoreEntry, Explained, Form, Why};
+use crate::session::{ExplainVerdict as Verdict, NodeId, Stop};
 
 enum Item {
     /// A node and the prefix of its lines.
@@ -92,7 +91,7 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
             }
         }
     }
-    let s = x.session.engine().stats();
+    let s = x.session.stats();
     let _ = writeln!(
         out,
         "\n{}, {} ({}, {} bound), {} open; {}{}",
@@ -138,7 +137,7 @@ fn describe(x: &Explored, id: NodeId) -> String {
     if let Some(label) = view.note() {
         let _ = write!(text, "  -- {label}");
     }
-    if let Some(fold) = super::fold_text::label(x, id) {
+    if let Some(fold) = x.session.fold_label(id) {
         let _ = write!(text, "  -- {fold}");
     }
     text

@@ -31,7 +31,7 @@ fn node_where(s: &Session, line: usize, conj: &str) -> NodeId {
     *at_line(s, line)
         .iter()
         .find(|&&id| {
-            s.engine()
+            s.engine
                 .path_condition(id)
                 .iter()
                 .any(|t| t.to_string() == conj)
@@ -97,7 +97,7 @@ fn always_true_always_false_and_either_on_the_path() {
 fn the_value_under_the_model_is_the_model_panes() {
     let mut s = explored(BRANCHES, None, Config::default());
     for id in at_line(&s, 9) {
-        let m = s.engine_mut().try_model(id).unwrap();
+        let m = s.engine.try_model(id).unwrap();
         let int = |n: &str| -> num_bigint::BigInt {
             match &m.inputs[n] {
                 Value::Int(i) => i.clone(),
@@ -106,14 +106,16 @@ fn the_value_under_the_model_is_the_model_panes() {
         };
         let e = ok(&mut s, id, 0, "w + y * 3");
         let want = s
-            .engine_mut()
+            .engine
             .model(id)
             .map(|m| m.store["w"].to_string())
             .unwrap();
         let w: num_bigint::BigInt = want.parse().unwrap();
         assert_eq!(
             e.here,
-            Ok::<String, String>((w + int("y") * num_bigint::BigInt::from(3)).to_string()),
+            Ok::<String, crate::engine::NoModel>(
+                (w + int("y") * num_bigint::BigInt::from(3)).to_string()
+            ),
             "node {id:?}"
         );
         // A boolean's value under the model agrees with its verdict.
@@ -343,7 +345,7 @@ fn an_interrupted_answer_says_so_and_is_not_kept() {
     let mut s = explored(src, None, config);
     let id = at_line(&s, 4)[0];
     let hard = "a * a * a + b * b * b + c * c * c == 33";
-    let cancel = s.engine().cancel_handle();
+    let cancel = s.engine.cancel_handle();
     let interrupt = |ms| {
         let flag = cancel.clone();
         std::thread::spawn(move || {
@@ -354,27 +356,24 @@ fn an_interrupted_answer_says_so_and_is_not_kept() {
     let t = interrupt(200);
     let e = ok(&mut s, id, 0, hard);
     t.join().unwrap();
-    let interrupted = Truth::Unknown(crate::solver::INTERRUPTED.to_string());
+    let interrupted = Truth::Unknown(crate::solver::Unknown::Interrupted);
     assert_eq!(e.truth, Some(interrupted), "{e:?}");
     // Not kept: asked again (flag cleared, as the worker does) it runs to the timeout.
     cancel.store(false, Ordering::Relaxed);
     let e = ok(&mut s, id, 0, hard);
     assert!(
-        matches!(&e.truth, Some(Truth::Unknown(r)) if r != crate::solver::INTERRUPTED),
+        matches!(&e.truth, Some(Truth::Unknown(r)) if *r != crate::solver::Unknown::Interrupted),
         "{e:?}"
     );
     // The same for a breakpoint condition.
     let t = interrupt(200);
     let c = s.condition_at(id, &format!("{hard} and a > 1"));
     t.join().unwrap();
-    assert_eq!(
-        c,
-        CondHolds::Undecided(crate::solver::INTERRUPTED.to_string())
-    );
+    assert_eq!(c, CondHolds::Undecided(crate::solver::Unknown::Interrupted));
     cancel.store(false, Ordering::Relaxed);
     assert!(matches!(
         s.condition_at(id, &format!("{hard} and a > 1")),
-        CondHolds::Undecided(r) if r != crate::solver::INTERRUPTED
+        CondHolds::Undecided(r) if r != crate::solver::Unknown::Interrupted
     ));
 }
 

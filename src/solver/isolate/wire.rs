@@ -429,7 +429,7 @@ pub fn answer(result: &Result<Option<Model>, crate::solver::SatResult>, syms: &[
         }
         Err(SatResult::Unsat) => out.push_str("unsat\n"),
         Err(SatResult::Unknown(r)) => {
-            let r = r.replace(['\n', '\r'], " ");
+            let r = r.text().replace(['\n', '\r'], " ");
             writeln!(out, "unknown {r}").expect("write to a String");
         }
     }
@@ -447,7 +447,7 @@ pub fn parse_answer(
         "sat" => SatResult::Sat,
         "unsat" => SatResult::Unsat,
         other => match other.strip_prefix("unknown ") {
-            Some(reason) => SatResult::Unknown(reason.to_string()),
+            Some(reason) => SatResult::Unknown(reason.into()),
             None => return Err(format!("not an answer: `{other}`")),
         },
     };
@@ -504,7 +504,7 @@ pub fn core_answer(answer: &crate::solver::CoreAnswer) -> String {
     use crate::solver::CoreAnswer;
     match answer {
         CoreAnswer::Sat => "sat\n".to_string(),
-        CoreAnswer::Unknown(r) => format!("unknown {}\n", r.replace(['\n', '\r'], " ")),
+        CoreAnswer::Unknown(r) => format!("unknown {}\n", r.text().replace(['\n', '\r'], " ")),
         CoreAnswer::Unsat { core, minimal } => {
             let mut out = format!("core {}", u8::from(*minimal));
             for c in core {
@@ -527,7 +527,7 @@ pub fn parse_core_answer(
         return Ok(CoreAnswer::Sat);
     }
     if let Some(reason) = first.strip_prefix("unknown ") {
-        return Ok(CoreAnswer::Unknown(reason.to_string()));
+        return Ok(CoreAnswer::Unknown(reason.into()));
     }
     let rest = first
         .strip_prefix("core ")

@@ -6,28 +6,22 @@
 use super::super::protocol::{ReplayInfo, ReplayVar};
 use crate::base::SourceMap;
 use crate::session::{
-    outcome_text, NodeId, Outcome, ReplayError, RunConfig, RunResult, Session, Value, Verdict,
-    TOO_LARGE,
+    outcome_text, NoModel, NodeId, Outcome, ReplayError, RunConfig, RunResult, Session, Value,
+    Verdict,
 };
-use crate::testgen::folds::FoldParam;
 
 pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, String> {
     let no_model = || "no model: the path is infeasible or the solver could not decide";
     // The node's model, with the store pane's frame evaluated (at an exception leaf raised
     // inside calls: the raising frame), then its inputs run.
-    let model = session.model_in_frame(id).map_err(|why| {
-        if why.starts_with(TOO_LARGE) {
-            format!("not replayed: {why}")
-        } else {
-            no_model().to_string()
-        }
+    let model = session.model_in_frame(id).map_err(|why| match why {
+        NoModel::TooLarge(_) => format!("not replayed: {why}"),
+        _ => no_model().to_string(),
     })?;
     let r = session
         .replay(id, Some(&model.inputs), &RunConfig::default())
         .map_err(|e| match e {
-            ReplayError::NoModel(why) if why.starts_with(TOO_LARGE) => {
-                format!("not replayed: {why}")
-            }
+            ReplayError::NoModel(why @ NoModel::TooLarge(_)) => format!("not replayed: {why}"),
             ReplayError::NoModel(_) => no_model().to_string(),
             ReplayError::Run(message) => format!("the concrete run failed: {message}"),
         })?;
@@ -81,18 +75,9 @@ pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, St
     // replay's inputs) when they differ.
     let havoc = r.model.as_ref().map_or(&model.havoc, |m| &m.havoc);
     let kappas = session
-        .path_folds(id)
-        .into_iter()
-        .zip(&r.kappas)
-        .map(|(f, (_, real))| {
-            FoldParam {
-                name: f.kappa,
-                loop_line: f.loop_line,
-                value: havoc.get(&f.symbol).cloned(),
-                real: real.clone(),
-            }
-            .describe()
-        })
+        .fold_params(id, &r.inputs, havoc, &r.run)
+        .iter()
+        .map(|f| f.describe())
         .collect();
     Ok(ReplayInfo {
         kappas,

@@ -21,109 +21,27 @@
 //! fold's parameter and its value), and with `--explain` only: `origins`, `pruned`,
 //! `explanation`.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::super::{fold_text, Explored};
-use crate::base::span::assumption_of_line;
-use crate::concrete::Value;
-use crate::engine::{NodeId, NodeKind, NodeModel, Outcome};
-use crate::term::{smt2_declarations, Sym, Term, TermMap};
-
-/// One term's texts, JSON-escaped with their quotes, and its constants (as ids of
-/// [`Texts::syms`]).
-struct Text {
-    minipy: Box<str>,
-    smt2: Box<str>,
-    syms: Box<[u32]>,
-}
-
-/// The texts kept are bounded: past [`TEXTS_BYTES`] the term cache starts afresh (the
-/// nodes of a long path each hold a different large term).
-const TEXTS_BYTES: usize = 64 << 20;
-
-#[derive(Default)]
-struct Texts {
-    terms: TermMap<Rc<Text>>,
-    bytes: usize,
-    /// Every constant seen, numbered in order of appearance.
-    syms: Vec<Sym>,
-    sym_ids: HashMap<Sym, u32>,
-    /// `declarations` per set of constants (sorted ids), escaped.
-    decls: HashMap<Box<[u32]>, Rc<str>>,
-    decl_bytes: usize,
-}
-
-impl Texts {
-    fn get(&mut self, t: &Term) -> Rc<Text> {
-        if let Some(x) = self.terms.get(t) {
-            return x.clone();
-        }
-        if self.bytes > TEXTS_BYTES {
-            self.terms.clear();
-            self.bytes = 0;
-        }
-        let mut syms = BTreeSet::new();
-        t.vars(&mut syms);
-        let ids = syms
-            .into_iter()
-            .map(|s| {
-                let next = self.syms.len() as u32;
-                *self.sym_ids.entry(s.clone()).or_insert_with(|| {
-                    self.syms.push(s);
-                    next
-                })
-            })
-            .collect();
-        let x = Rc::new(Text {
-            minipy: escaped(&t.to_string()),
-            smt2: escaped(&t.to_smt2()),
-            syms: ids,
-        });
-        self.bytes += x.minipy.len() + x.smt2.len() + 64;
-        self.terms.insert(t.clone(), x.clone());
-        x
-    }
-
-    /// The `declarations` text of the constants `ids` (sorted, no duplicates).
-    fn declarations(&mut self, ids: &[u32]) -> Rc<str> {
-        if let Some(d) = self.decls.get(ids) {
-            return d.clone();
-        }
-        if self.decl_bytes > TEXTS_BYTES {
-            self.decls.clear();
-            self.decl_bytes = 0;
-        }
-        let set: BTreeSet<Sym> = ids.iter().map(|&i| self.syms[i as usize].clone()).collect();
-        let d: Rc<str> = Rc::from(escaped(&smt2_declarations(&set)));
-        self.decl_bytes += d.len() + 4 * ids.len() + 64;
-        self.decls.insert(ids.into(), d.clone());
-        d
-    }
-}
-
-/// `s` as a JSON string, quotes included (serde_json's escaping).
-fn escaped(s: &str) -> Box<str> {
-    let mut v = Vec::with_capacity(s.len() + 2);
-    serde_json::to_writer(&mut v, s).expect("writing to a Vec");
-    String::from_utf8(v).expect("JSON is UTF-8").into()
-}
+use super::super::Explored;
+use crate::base::span::Line;
+use crate::session::json_texts::{escaped, JsonTexts, NodeTexts, Text};
+use crate::session::{NodeId, NodeKind, NodeModel, Outcome, Value};
 
 /// Per-run caches and per-node scratch buffers.
 #[derive(Default)]
 struct Scratch {
-    texts: Texts,
+    texts: JsonTexts,
     /// Statement texts per line, escaped.
     lines: HashMap<usize, Box<str>>,
     /// Variable names, escaped.
     keys: HashMap<Rc<str>, Box<str>>,
-    pc: Vec<Rc<Text>>,
-    store: Vec<(Rc<str>, Rc<Text>)>,
-    ids: Vec<u32>,
+    node: NodeTexts,
 }
 
 /// `[node, node, ...]` to `out`, in id order, with the model of every leaf (computed as its
@@ -140,7 +58,7 @@ pub(super) fn write_nodes(x: &mut Explored, out: &mut dyn Write) -> io::Result<D
         }
         let model = if x.session.tree().node(id).is_leaf() {
             let start = Instant::now();
-            let m = x.session.engine_mut().try_model(id);
+            let m = x.session.try_model(id);
             model_time += start.elapsed();
             Some(m)
         } else {
@@ -151,7 +69,7 @@ pub(super) fn write_nodes(x: &mut Explored, out: &mut dyn Write) -> io::Result<D
             // No model at infeasible and unknown leaves; elsewhere the solver's reason.
             Some(Err(reason)) => match x.session.tree().node(id).outcome() {
                 Some(Outcome::Infeasible | Outcome::Unknown) => (None, None),
-                _ => (None, Some(reason.as_str())),
+                _ => (None, Some(reason.text())),
             },
             None => (None, None),
         };
@@ -175,26 +93,11 @@ fn node(
     b: &mut Vec<u8>,
 ) {
     let session = &x.session;
-    let engine = session.engine();
     let source = session.source();
     let n = session.tree().node(id);
     // The terms the node shows, and their constants.
-    s.pc.clear();
-    s.store.clear();
-    s.ids.clear();
-    for t in engine.path_condition(id) {
-        s.pc.push(s.texts.get(&t));
-    }
-    for (k, t) in engine.store_entries(id) {
-        s.store.push((k.clone(), s.texts.get(t)));
-    }
-    let rv = n.return_value().map(|t| s.texts.get(t));
-    for t in s.pc.iter().chain(s.store.iter().map(|(_, t)| t)).chain(&rv) {
-        s.ids.extend_from_slice(&t.syms);
-    }
-    s.ids.sort_unstable();
-    s.ids.dedup();
-    let decls = s.texts.declarations(&s.ids);
+    session.node_json_texts(id, &mut s.texts, &mut s.node);
+    let (pc, store, rv) = (&s.node.path_condition, &s.node.store, &s.node.return_value);
 
     b.extend_from_slice(b"{\"id\":");
     num(b, id.0 as u64);
@@ -224,9 +127,9 @@ fn node(
         Some(l) => {
             let text = s.lines.entry(l).or_insert_with(|| {
                 let text = source.line_text(l).trim();
-                match assumption_of_line(l) {
-                    Some(_) => escaped(&format!("assume {text}")),
-                    None => escaped(text),
+                match Line::of(l) {
+                    Line::Assume(_) => escaped(&format!("assume {text}")),
+                    Line::File(_) => escaped(text),
                 }
             });
             b.extend_from_slice(text.as_bytes());
@@ -234,8 +137,8 @@ fn node(
         None => b.extend_from_slice(b"\"\""),
     }
     b.extend_from_slice(b",\"branch\":");
-    match &n.branch {
-        Some(t) => b.extend_from_slice(s.texts.get(t).minipy.as_bytes()),
+    match &s.node.branch {
+        Some(t) => b.extend_from_slice(t.minipy.as_bytes()),
         None => null(b),
     }
     let outcome = n.outcome();
@@ -249,24 +152,24 @@ fn node(
     opt_str(b, exception.map(|c| c.name()));
     // At an exception leaf: the frames at the raise, like a traceback (and the TUI).
     b.extend_from_slice(b",\"frames\":[");
-    for (i, f) in engine.frames(engine.raise_node(id)).iter().enumerate() {
+    for (i, f) in session.frames_at_raise(id).iter().enumerate() {
         if i > 0 {
             b.push(b',');
         }
         string(b, f);
     }
     b.extend_from_slice(b"],\"path_condition\":");
-    list(b, s.pc.iter().map(|t| &*t.minipy));
+    list(b, pc.iter().map(|t| &*t.minipy));
     b.extend_from_slice(b",\"store\":");
-    object(b, &mut s.keys, &s.store, |t| &t.minipy);
+    object(b, &mut s.keys, store, |t| &t.minipy);
     b.extend_from_slice(b",\"return_value\":");
     opt_raw(b, rv.as_ref().map(|t| &*t.minipy));
     b.extend_from_slice(b",\"smt2\":{\"declarations\":");
-    b.extend_from_slice(decls.as_bytes());
+    b.extend_from_slice(s.node.declarations.as_bytes());
     b.extend_from_slice(b",\"path_condition\":");
-    list(b, s.pc.iter().map(|t| &*t.smt2));
+    list(b, pc.iter().map(|t| &*t.smt2));
     b.extend_from_slice(b",\"store\":");
-    object(b, &mut s.keys, &s.store, |t| &t.smt2);
+    object(b, &mut s.keys, store, |t| &t.smt2);
     b.extend_from_slice(b",\"return_value\":");
     opt_raw(b, rv.as_ref().map(|t| &*t.smt2));
     b.extend_from_slice(b"},\"model\":");
@@ -329,19 +232,18 @@ fn node(
     b.extend_from_slice(b",\"model_unknown_reason\":");
     opt_str(b, no_model);
     b.extend_from_slice(b",\"fold\":");
-    serde(b, &fold_text::fold_json(x, id));
+    serde(b, &session.fold_json(id));
     b.extend_from_slice(b",\"fold_exit\":");
-    let exit = engine.fold_exit(id).and_then(|_| fold_text::label(x, id));
-    opt_str(b, exit.as_deref());
+    opt_str(b, session.fold_exit_label(id).as_deref());
     b.extend_from_slice(b",\"model_params\":");
     serde(
         b,
-        &model.and_then(|m| fold_text::params_json(engine, id, &m.havoc)),
+        &model.and_then(|m| session.fold_params_json(id, &m.havoc)),
     );
     // At a node about to run (or an exception raised in) the `--assume` expression `k`.
     if let Some(k) = line
         .or(raised_at.map(|(l, _)| l))
-        .and_then(assumption_of_line)
+        .and_then(|l| Line::of(l).assumption())
     {
         b.extend_from_slice(b",\"assumption\":");
         num(b, k as u64);
@@ -470,22 +372,19 @@ mod tests {
             Value::Int(big.clone()),
             Value::Bool(true),
             Value::Bool(false),
-            Value::Tuple(Rc::from(Vec::<BigInt>::new())),
-            Value::Tuple(Rc::from(vec![BigInt::from(1)])),
-            Value::Tuple(Rc::from(vec![BigInt::from(-1), big, BigInt::from(0)])),
+            Value::Tuple(std::sync::Arc::from(Vec::<BigInt>::new())),
+            Value::Tuple(std::sync::Arc::from(vec![BigInt::from(1)])),
+            Value::Tuple(std::sync::Arc::from(vec![
+                BigInt::from(-1),
+                big,
+                BigInt::from(0),
+            ])),
         ];
         for v in &vals {
             let mut b = Vec::new();
             value(&mut b, v);
             let want = serde_json::to_string(&v.to_json()).unwrap();
             assert_eq!(String::from_utf8(b).unwrap(), want, "{v}");
-        }
-    }
-
-    #[test]
-    fn escaped_strings_are_serde_json_strings() {
-        for s in ["", "x0 <= 0", "a\"b\\c", "tab\there\nnew", "\u{1}κ1", "…"] {
-            assert_eq!(&*escaped(s), serde_json::to_string(s).unwrap());
         }
     }
 }

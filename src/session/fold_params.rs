@@ -1,15 +1,15 @@
-//! Folded loops in tests (`testgen --fold auto`, issue 15): a leaf below a fold has a
-//! parameter κ in its model (how many times the folded path ran). Each test records the
-//! model's κ per fold on its path, and the real iteration count that κ-search finds for the
-//! test's inputs (the same search as `check --fold auto`); the two must be equal, or the
-//! leaf is wrong about its run (an engine bug, reported like an outcome disagreement).
+//! A leaf's folds against a concrete run (issue 15; `testgen --fold auto`, `check`, the
+//! TUI's replay): a leaf below a fold has a parameter κ in its model (how many times the
+//! folded path ran). [`Session::fold_params`] gives the model's κ per fold on the path and
+//! the real iteration count that κ-search finds for the run's inputs; the two must be
+//! equal, or the leaf is wrong about its run (an engine bug).
 
 use std::collections::BTreeMap;
 
-use crate::base::SourceMap;
+use super::Session;
 use crate::concrete::{RunResult, Value};
-use crate::engine::{Engine, NodeId};
-use crate::term::{display_name, Model};
+use crate::engine::NodeId;
+use crate::term::display_name;
 
 /// One fold on a test's path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,42 +52,36 @@ impl FoldParam {
     }
 }
 
-/// The folds on the path to `leaf`: the model's κs (`havoc`, by symbol name) and the real
-/// counts for `inputs`, whose concrete run is `run`.
-pub fn fold_params(
-    engine: &Engine,
-    source: &SourceMap,
-    leaf: NodeId,
-    inputs: &BTreeMap<String, Value>,
-    havoc: &BTreeMap<String, Value>,
-    run: &RunResult,
-) -> Vec<FoldParam> {
-    let on_path = engine.folds_on_path(leaf);
-    if on_path.is_empty() {
-        return Vec::new();
-    }
-    let model = Model {
-        values: engine
-            .inputs()
-            .iter()
-            .filter_map(|s| inputs.get(&*s.name).map(|v| (s.clone(), v.clone())))
-            .collect(),
-        ..Model::default()
-    };
-    let limit = crate::check::kappa_limit(run);
-    let real = engine.with_fold_params(leaf, &model, limit);
-    on_path
-        .into_iter()
-        .filter_map(|(node, kappa)| {
-            let f = engine.fold_at(node)?;
-            Some(FoldParam {
-                name: display_name(&kappa.name).to_string(),
-                loop_line: source.line(f.template.span.start),
-                value: havoc.get(&*kappa.name).cloned(),
-                real: real.as_ref().and_then(|m| m.values.get(&kappa).cloned()),
+impl Session {
+    /// The folds on the path to `leaf`: the model's κs (`havoc`, by symbol name) and the
+    /// real counts for `inputs`, whose concrete run is `run`.
+    pub fn fold_params(
+        &self,
+        leaf: NodeId,
+        inputs: &BTreeMap<String, Value>,
+        havoc: &BTreeMap<String, Value>,
+        run: &RunResult,
+    ) -> Vec<FoldParam> {
+        let engine = &self.engine;
+        let on_path = engine.folds_on_path(leaf);
+        if on_path.is_empty() {
+            return Vec::new();
+        }
+        let model = self.input_model(inputs);
+        let real = engine.with_fold_params(leaf, &model, super::kappa_limit(run));
+        on_path
+            .into_iter()
+            .filter_map(|(node, kappa)| {
+                let f = engine.fold_at(node)?;
+                Some(FoldParam {
+                    name: display_name(&kappa.name).to_string(),
+                    loop_line: self.source().line(f.template.span.start),
+                    value: havoc.get(&*kappa.name).cloned(),
+                    real: real.as_ref().and_then(|m| m.values.get(&kappa).cloned()),
+                })
             })
-        })
-        .collect()
+            .collect()
+    }
 }
 
 #[cfg(test)]

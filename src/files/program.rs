@@ -1,5 +1,5 @@
 //! Reading a program file, with clear errors for everything that is not UTF-8 source text
-//! (every command reads through here: `cli` wraps it), and the file's [`Stamp`], which the
+//! (every command and the debugger read through here), and the file's [`Stamp`], which the
 //! debugger compares to notice that the file changed on disk.
 
 use std::io::{ErrorKind, Read};

@@ -12,7 +12,7 @@
 //! and renamed over the target: the target is the complete new text or untouched (a full
 //! disk or a crash leaves no half-written file; the temporary file is removed). A replaced
 //! file keeps its permissions; a new one gets the usual `0666` less the umask.
-//! The module lives in `tui`, the lower of the two stages that do IO, so `cli` uses it too.
+//! The module lives in `files`, below both front-ends (`cli` and `tui`), which use it.
 
 use std::fmt;
 use std::io::{Read, Write};
@@ -31,7 +31,7 @@ pub struct Kind {
 }
 
 /// A pytest module of `symdbg testgen` or `T` (a session file of `S`:
-/// [`super::session_file::KIND`]).
+/// `tui::session_file::KIND`).
 pub const PYTEST: Kind = Kind {
     what: "test file",
     ours: crate::testgen::pytest::written_by_symdbg,
@@ -85,7 +85,7 @@ impl WriteError {
 
 impl fmt::Display for WriteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use super::program_file::display_name as shown;
+        use super::program::display_name as shown;
         match self {
             WriteError::Refused { path, reason, .. } => {
                 write!(f, "not writing `{}`: {reason}", shown(path))
@@ -154,7 +154,7 @@ fn allowed(target: &Target<'_>) -> Result<Option<std::fs::Permissions>, WriteErr
     };
     if meta.file_type().is_symlink() {
         let to = std::fs::read_link(path)
-            .map(|t| format!(" to `{}`", super::program_file::display_name(&t)))
+            .map(|t| format!(" to `{}`", super::program::display_name(&t)))
             .unwrap_or_default();
         return Err(refuse(
             format!("it is a symbolic link{to}, and symdbg does not write through links"),

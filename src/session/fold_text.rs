@@ -1,0 +1,158 @@
+//! The text of folds for `run` (issue 15): the κ line of a model, the `fold` and
+//! `model_params` fields of `--json`, and `run --templates`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write;
+
+use super::fold::path_text;
+use super::Session;
+use crate::concrete::Value;
+use crate::engine::fold::{NoTemplate, Template};
+use crate::engine::NodeId;
+use crate::term::{display_name, Sort, Sym, Term};
+
+/// A term over head symbols, printed with the variables' names.
+fn over_names(tpl: &Template, t: &Term) -> Term {
+    let map: HashMap<Sym, Term> = tpl
+        .head
+        .iter()
+        .map(|(n, s)| (s.clone(), Term::var(Sym::new(n, s.sort))))
+        .collect();
+    t.subst(&map)
+}
+
+/// The `fold` field of a JSON node.
+#[derive(serde::Serialize)]
+pub struct FoldJson {
+    /// `κ1`; `smt_name` is its SMT-LIB name (`k@1`).
+    param: String,
+    smt_name: String,
+    loop_line: usize,
+    /// The folded path: `{line, step}` with `step` `enter`, `then`, `else` or "".
+    path: Vec<PathStep>,
+    /// Each changed variable's value after κ iterations, over the values at the head.
+    closed_forms: std::collections::BTreeMap<String, String>,
+    /// Φ(κ), one conjunct per entry (minipy).
+    iteration_condition: Vec<String>,
+}
+
+#[derive(serde::Serialize)]
+struct PathStep {
+    line: usize,
+    step: &'static str,
+}
+
+impl Session {
+    /// `loop at line 4: κ1 = 99`, one per fold on the path to `id`, with the values of `havoc`
+    /// (a model's non-input symbols, by name).
+    pub fn kappa_lines(&self, id: NodeId, values: &BTreeMap<String, Value>) -> Vec<String> {
+        let (engine, source) = (&self.engine, self.source());
+        engine
+            .folds_on_path(id)
+            .into_iter()
+            .filter_map(|(node, kappa)| {
+                let f = engine.fold_at(node)?;
+                let v = values.get(&*kappa.name)?;
+                Some(format!(
+                    "loop at line {}: {} = {v}",
+                    source.line(f.template.span.start),
+                    display_name(&kappa.name)
+                ))
+            })
+            .collect()
+    }
+
+    /// `run --templates`: each loop with its template or why it has none.
+    pub fn templates_text(&self, file: &str) -> String {
+        let (source, engine) = (self.source(), &self.engine);
+        let mut out = String::new();
+        let kappa = Term::var(Sym::new("κ", Sort::Int));
+        for (span, t) in engine.templates() {
+            let line = source.line(span.start);
+            let text = source.shown_line(line);
+            let text = text.trim();
+            match t {
+                Ok(tpl) => {
+                    let _ = writeln!(
+                        out,
+                        "{file}:{line}: {text}  template, path ({})",
+                        path_text(source, &tpl)
+                    );
+                    let after = tpl.after(&kappa);
+                    let forms: Vec<String> = tpl
+                        .closed
+                        .iter()
+                        .map(|(name, sym, _)| format!("{name} ↦ {}", over_names(&tpl, &after[sym])))
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "    {} ;  each iteration: {}",
+                        if forms.is_empty() {
+                            "nothing changes".to_string()
+                        } else {
+                            forms.join(", ")
+                        },
+                        over_names(&tpl, &tpl.step_cond)
+                    );
+                }
+                Err(NoTemplate { why, at }) => {
+                    let _ = writeln!(
+                        out,
+                        "{file}:{line}: {text}  no template: {why} (line {})",
+                        source.line(at.start)
+                    );
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push_str("no loops\n");
+        }
+        out
+    }
+
+    /// The `fold` field of a JSON node (`None`: not a fold node).
+    pub fn fold_json(&self, id: NodeId) -> Option<FoldJson> {
+        let f = self.engine.fold_at(id)?;
+        let tpl = &f.template;
+        let kappa = Term::var(f.kappa.clone());
+        let after = tpl.after(&kappa);
+        Some(FoldJson {
+            param: display_name(&f.kappa.name).to_string(),
+            smt_name: f.kappa.name.to_string(),
+            loop_line: self.source().line(tpl.span.start),
+            path: tpl
+                .steps
+                .iter()
+                .map(|(s, w)| PathStep {
+                    line: self.source().line(s.start),
+                    step: w,
+                })
+                .collect(),
+            closed_forms: tpl
+                .closed
+                .iter()
+                .map(|(n, s, _)| (n.to_string(), over_names(tpl, &after[s]).to_string()))
+                .collect(),
+            iteration_condition: f.phi.iter().map(|t| t.to_string()).collect(),
+        })
+    }
+
+    /// The `model_params` field: `{"κ1": 2}` for the folds on the path to `id`.
+    pub fn fold_params_json(
+        &self,
+        id: NodeId,
+        havoc: &BTreeMap<String, Value>,
+    ) -> Option<BTreeMap<String, serde_json::Value>> {
+        let out: BTreeMap<String, serde_json::Value> = self
+            .engine
+            .folds_on_path(id)
+            .into_iter()
+            .filter_map(|(_, k)| {
+                havoc
+                    .get(&*k.name)
+                    .map(|v| (display_name(&k.name).to_string(), v.to_json()))
+            })
+            .collect();
+        (!out.is_empty()).then_some(out)
+    }
+}

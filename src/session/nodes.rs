@@ -1,0 +1,90 @@
+//! What clients read of nodes beyond [`super::view`]: counters, the inputs, models, the
+//! call stack, path conditions as text. Plain data, so `cli`, `check` and `testgen` need
+//! no handle on the engine.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::Session;
+use crate::engine::live::Live;
+use crate::engine::{NoModel, NodeId, NodeModel, Stats};
+use crate::lang::Type;
+
+impl Session {
+    /// Node and solver counters of the tree so far.
+    pub fn stats(&self) -> Stats {
+        self.engine.stats()
+    }
+
+    /// Counters another thread may read while the session explores (`run`'s progress line).
+    pub fn live(&self) -> Arc<Live> {
+        self.engine.live()
+    }
+
+    /// The program's inputs (module run: the declared inputs; `--entry f`: `f`'s
+    /// parameters), name and type, in the engine's order.
+    pub fn inputs(&self) -> Vec<(String, Type)> {
+        self.engine
+            .inputs()
+            .iter()
+            .map(|s| (s.name.to_string(), s.sort.to_type()))
+            .collect()
+    }
+
+    /// Concrete inputs that reach exactly this node, with the visible store evaluated under
+    /// them, or why there are none.
+    pub fn try_model(&mut self, id: NodeId) -> Result<NodeModel, NoModel> {
+        self.engine.try_model(id)
+    }
+
+    /// The call stack at node `id`, outermost first (`<module>`, then function names); at an
+    /// exception leaf, the stack where it was raised (like a traceback).
+    pub fn frames_at_raise(&self, id: NodeId) -> Vec<String> {
+        self.engine.frames(self.engine.raise_node(id))
+    }
+
+    /// The conjuncts of the path condition at `id` in minipy, each once, oldest first.
+    pub fn path_condition_texts(&self, id: NodeId) -> Vec<String> {
+        let mut conjuncts: Vec<String> = Vec::new();
+        for c in self.engine.path_condition(id) {
+            let c = c.to_string();
+            if !conjuncts.contains(&c) {
+                conjuncts.push(c);
+            }
+        }
+        conjuncts
+    }
+
+    /// The values of `inputs` each input of the program has, an input missing there
+    /// getting its type's default (the inputs a counterexample line shows).
+    pub fn inputs_or_default(
+        &self,
+        inputs: &BTreeMap<String, crate::concrete::Value>,
+    ) -> Vec<(String, crate::concrete::Value)> {
+        self.inputs()
+            .into_iter()
+            .map(|(name, ty)| {
+                let v = inputs
+                    .get(&name)
+                    .cloned()
+                    .unwrap_or_else(|| crate::concrete::Value::default_of(ty));
+                (name, v)
+            })
+            .collect()
+    }
+
+    /// Is a node on the path to `id` (or `id` itself) a loop scope's `havoc` step (the
+    /// path runs through an invariant's arbitrary iteration)?
+    pub fn after_havoc(&self, id: NodeId) -> bool {
+        let tree = self.tree();
+        tree.path(id)
+            .iter()
+            .any(|&n| tree.node(n).label() == Some(crate::engine::label::HAVOC))
+    }
+
+    /// Did node `id` come from a step cut by an engine limit (a term too large, a
+    /// predicate unfolded too deep), which is deterministic, rather than by the solver?
+    pub fn engine_limit(&self, id: NodeId) -> bool {
+        self.tree().node(id).tag == Some(crate::engine::Tag::Limit)
+    }
+}

@@ -1,0 +1,146 @@
+//! What `check` asks of the tree when it compares leaves with concrete runs: which nodes'
+//! path conditions hold under an input's values, and a leaf's values under a model. The
+//! terms stay here; `check` sees node ids, [`Model`]s and concrete values.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::Session;
+use crate::concrete::Value;
+use crate::engine::NodeId;
+use crate::term::{display_name, Model, Term};
+
+/// A node a concrete run may end at, with its path condition.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub id: NodeId,
+    pc: Vec<Term>,
+}
+
+/// The candidates whose path condition holds under one input's model.
+pub struct Hits {
+    /// In the candidates' order, each with its model (the folds' κs added, issue 15).
+    pub all: Vec<(NodeId, Model)>,
+    /// Some candidate's path condition (or κ) cannot be evaluated under the model.
+    pub any_undecided: bool,
+}
+
+/// A leaf's values under a model: the visible store (module runs; terms over symbols the
+/// model lacks, such as havoc and opaque results, left out) and the return value.
+pub struct LeafValues {
+    pub store: BTreeMap<String, Value>,
+    pub return_value: Option<Value>,
+}
+
+/// Whether the path condition holds under `model`, as a three-valued conjunction: false if
+/// a conjunct is false, `None` if none is but one cannot be evaluated (`Model::eval` does
+/// not evaluate quantifiers over more than [`crate::term::EVAL_RANGE_LIMIT`] values).
+fn holds(model: &Model, pc: &[Term]) -> Option<bool> {
+    let mut result = Some(true);
+    for t in pc {
+        match model.eval(t) {
+            Some(Value::Bool(true)) => {}
+            Some(_) => return Some(false),
+            None => result = None,
+        }
+    }
+    result
+}
+
+impl Session {
+    /// Node `id` with its path condition, for [`Session::holding`].
+    pub fn candidate(&self, id: NodeId) -> Candidate {
+        Candidate {
+            id,
+            pc: self.engine.path_condition(id),
+        }
+    }
+
+    /// Which of `candidates` hold under `model` (`limit`: the run's
+    /// [`super::kappa_limit`]).
+    pub fn holding(&self, candidates: &[Candidate], model: &Model, limit: u64) -> Hits {
+        // Folds (issue 15): each candidate's κs by κ-search under these inputs.
+        let mut kappas = HashMap::new();
+        let mut hits = Hits {
+            all: Vec::new(),
+            any_undecided: false,
+        };
+        for c in candidates {
+            let m = self
+                .engine
+                .with_fold_params_memo(c.id, model, limit, &mut kappas);
+            match m.as_ref().and_then(|m| holds(m, &c.pc)) {
+                Some(true) => hits.all.extend(m.map(|m| (c.id, m))),
+                Some(false) => {}
+                None => hits.any_undecided = true,
+            }
+        }
+        hits
+    }
+
+    /// `model` with the κ of every fold on the path to `id`, found by κ-search up to
+    /// `limit` iterations (`None`: not found).
+    pub fn with_fold_params(&self, id: NodeId, model: &Model, limit: u64) -> Option<Model> {
+        self.engine.with_fold_params(id, model, limit)
+    }
+
+    /// The first fold on the path to `leaf` whose κ in the leaf's model (`claimed`, by
+    /// symbol name) is not the real iteration count in `real` (a model from
+    /// [`Session::with_fold_params`]), in words.
+    pub fn wrong_kappa(
+        &self,
+        leaf: NodeId,
+        claimed: Option<&BTreeMap<String, Value>>,
+        real: &Model,
+    ) -> Option<String> {
+        self.engine
+            .folds_on_path(leaf)
+            .into_iter()
+            .find_map(|(_, k)| {
+                let claimed = claimed?.get(&*k.name)?;
+                let real = real.values.get(&k)?;
+                (claimed != real).then(|| {
+                    format!(
+                        "{} = {claimed} in the model, but the run iterates {real} times",
+                        display_name(&k.name)
+                    )
+                })
+            })
+    }
+
+    /// The leaf's values under `model` (`entry`: the return value, else the store); `None`
+    /// if a value cannot be evaluated although the model covers its symbols (a quantifier
+    /// past [`crate::term::EVAL_RANGE_LIMIT`]).
+    pub fn leaf_values(&self, leaf: NodeId, model: &Model, entry: bool) -> Option<LeafValues> {
+        let eval = |t: &Term| -> Result<Option<Value>, ()> {
+            match model.eval(t) {
+                Some(v) => Ok(Some(v)),
+                None => {
+                    let mut vars = std::collections::BTreeSet::new();
+                    t.vars(&mut vars);
+                    if vars.iter().all(|s| model.values.contains_key(s)) {
+                        Err(())
+                    } else {
+                        Ok(None)
+                    }
+                }
+            }
+        };
+        let node = self.tree().node(leaf);
+        let mut store = BTreeMap::new();
+        if !entry {
+            for (k, t) in self.engine.store(leaf).iter() {
+                if let Some(v) = eval(t).ok()? {
+                    store.insert(k.clone(), v);
+                }
+            }
+        }
+        let return_value = match (node.return_value(), entry) {
+            (Some(t), true) => eval(t).ok()?,
+            _ => None,
+        };
+        Some(LeafValues {
+            store,
+            return_value,
+        })
+    }
+}
