@@ -311,6 +311,10 @@ impl Term {
     }
 
     pub fn cmp(op: CmpOp, a: Term, b: Term) -> Term {
+        if op.is_membership() {
+            let m = Term::member(a, b);
+            return if op == CmpOp::In { m } else { Term::not(m) };
+        }
         debug_assert_eq!(a.sort(), b.sort(), "{a} {} {b}", op.symbol());
         debug_assert!(a.sort() == Sort::Int || matches!(op, CmpOp::Eq | CmpOp::Ne));
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {

@@ -49,6 +49,9 @@ impl<'a> Lowerer<'a> {
                 self.has_call(first) || rest.iter().any(|(_, e)| self.has_call(e))
             }
             ExprKind::Index { base, index } => self.has_call(base) || self.has_call(index),
+            ExprKind::Slice { .. } | ExprKind::IfExp { .. } => {
+                e.children().into_iter().any(|c| self.has_call(c))
+            }
             ExprKind::Call { func, args } => {
                 self.functions.contains(&func.name) || args.iter().any(|a| self.has_call(a))
             }
@@ -429,6 +432,20 @@ impl<'a> Lowerer<'a> {
                     index: Box::new(i),
                 })
             }
+            ExprKind::Slice { base, lo, hi, step } => {
+                let parts = [lo, hi, step];
+                let items: Vec<Expr> = std::iter::once((**base).clone())
+                    .chain(parts.iter().copied().flatten().map(|p| (**p).clone()))
+                    .collect();
+                let mut v = self.seq(&items, span, out).into_iter();
+                let base = Box::new(v.next().expect("base"));
+                let [lo, hi, step] =
+                    parts.map(|p| p.as_ref().map(|_| Box::new(v.next().expect("part"))));
+                rebuild(ExprKind::Slice { base, lo, hi, step })
+            }
+            ExprKind::IfExp { cond, then, orelse } => {
+                self.if_exp(e, (cond, then, orelse), span, out)
+            }
             ExprKind::BoolOp { op, lhs, rhs } => {
                 if !self.has_call(rhs) {
                     let l = self.expr(lhs, span, out);
@@ -579,6 +596,54 @@ impl<'a> Lowerer<'a> {
         }
         out.extend(inner);
         name_expr(&result, e.span)
+    }
+
+    /// `a if c else b` with a call: the condition's calls run first; a side with a call
+    /// becomes `if c: t = a` / `else: t = b` (only the chosen side runs, as in Python).
+    fn if_exp(
+        &mut self,
+        e: &Expr,
+        (cond, then, orelse): (&Expr, &Expr, &Expr),
+        span: Span,
+        out: &mut Vec<Instr>,
+    ) -> Expr {
+        let c = self.expr(cond, span, out);
+        if !self.has_call(then) && !self.has_call(orelse) {
+            return Expr {
+                kind: ExprKind::IfExp {
+                    cond: Box::new(c),
+                    then: Box::new(then.clone()),
+                    orelse: Box::new(orelse.clone()),
+                },
+                span: e.span,
+            };
+        }
+        let t = self.temp();
+        let side = |this: &mut Self, x: &Expr| {
+            let mut block = Vec::new();
+            let v = this.expr(x, span, &mut block);
+            block.push(Instr {
+                kind: InstrKind::Assign {
+                    target: t.clone(),
+                    value: v,
+                },
+                span,
+                form: None,
+            });
+            Rc::from(block)
+        };
+        let then = side(self, then);
+        let orelse = side(self, orelse);
+        out.push(Instr {
+            kind: InstrKind::If {
+                cond: c,
+                then,
+                orelse,
+            },
+            span,
+            form: None,
+        });
+        name_expr(&t, e.span)
     }
 
     fn operand_temp(&mut self, operand: &Expr, span: Span, out: &mut Vec<Instr>) -> Expr {
