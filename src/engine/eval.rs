@@ -489,6 +489,10 @@ impl<'a> Context<'a> {
         let side = |e: &Expr, when: Term, bound: &mut Bound, errs: &mut Vec<_>| {
             let r = self.eval_in(state, e, bound);
             for (ec, class, at) in r.errs {
+                // (`u[-1] if len(u) > 0 else ...`: the choice rules the exception out.)
+                if crate::term::linear::implies(&when, &Term::not(ec.clone())) {
+                    continue;
+                }
                 let ec = Term::and_all([cc.clone(), when.clone(), ec]);
                 if !ec.is_false() {
                     errs.push((ec, class, at));
@@ -505,8 +509,13 @@ impl<'a> Context<'a> {
                 match (a, b) {
                     (Some((ac, av)), Some((bc, bv))) => {
                         // (A side's condition that its choice implies reads `True` there.)
-                        let ac = if ac == cv { Term::bool(true) } else { ac };
-                        let bc = if bc == Term::not(cv.clone()) {
+                        let implied = crate::term::linear::implies;
+                        let ac = if implied(&cv, &ac) {
+                            Term::bool(true)
+                        } else {
+                            ac
+                        };
+                        let bc = if implied(&Term::not(cv.clone()), &bc) {
                             Term::bool(true)
                         } else {
                             bc

@@ -35,6 +35,23 @@ impl Term {
             // `t[:]` is `t` (CPython returns the tuple itself).
             return t;
         }
+        // `t[a:b]` with constants `0 <= b <= a` (or `b == 0`) and a positive step is `()`.
+        let nonneg = |p: &Option<Term>| match p {
+            None => Some(BigInt::zero()),
+            Some(x) => x
+                .as_int()
+                .filter(|k| k.sign() != num_bigint::Sign::Minus)
+                .cloned(),
+        };
+        if let (Some(a), Some(Some(b)), Some(s)) = (
+            nonneg(&lo),
+            hi.as_ref().map(|h| nonneg(&Some(h.clone()))),
+            step.as_int(),
+        ) {
+            if s.sign() == num_bigint::Sign::Plus && b <= a {
+                return Term::seq_empty();
+            }
+        }
         // Everything constant: the positions are known, the elements read off `t`.
         if let Some(n) = Term::len(t.clone())
             .as_int()
