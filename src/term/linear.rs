@@ -108,6 +108,16 @@ pub fn implies(given: &Term, c: &Term) -> bool {
     if let K::And(xs) = given.kind() {
         return xs.iter().any(|x| implies(x, c));
     }
+    // `base != m` holds where `given` bounds `base` away from `m`.
+    if let K::Cmp(crate::lang::ast::CmpOp::Ne, a, b) = c.kind() {
+        let eq = Term::eq(a.clone(), b.clone());
+        return match (bound_of(given), bound_of(&eq)) {
+            (Some((g, lo, hi)), Some((t, Some(m), _))) if g == t => {
+                lo.is_some_and(|l| l > m) || hi.is_some_and(|h| h < m)
+            }
+            _ => false,
+        };
+    }
     match (bound_of(given), bound_of(c)) {
         (Some((g, lo_g, hi_g)), Some((t, lo_c, hi_c))) if g == t => {
             let within = |outer: Option<BigInt>, inner: Option<BigInt>, lower: bool| match outer {

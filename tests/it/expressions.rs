@@ -282,3 +282,126 @@ fn the_remove_first_example_runs() {
     assert!(out.contains("exhaustive: probably"), "{out}");
     assert!(out.contains("precise: probably"), "{out}");
 }
+
+/// The leaves of `symdbg run FILE --json`: (outcome, exception, model).
+fn leaves(src: &str) -> Vec<(String, Option<String>, serde_json::Value)> {
+    let dir = std::env::temp_dir().join(format!("symdbg-expr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("p{}.py", src.len()));
+    std::fs::write(&path, src).unwrap();
+    let (code, out, err) = crate::util::symdbg(&["run", path.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == "leaf")
+        .map(|n| {
+            (
+                n["outcome"].as_str().unwrap().to_string(),
+                n["exception"].as_str().map(str::to_string),
+                n["model"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// Only the chosen side of `a if c else b` runs: the other side's exception never
+/// happens, in plain expressions and when a side calls a function (lowered to an `if`);
+/// a symbolic slice step forks on `c == 0` (ValueError).
+#[test]
+fn only_the_chosen_side_raises_and_a_zero_step_forks() {
+    let src = "t: tuple\nx: int\ny = t[5] if len(t) > 5 else 10 // x\n";
+    let l = leaves(src);
+    assert!(
+        l.iter().all(|(_, e, _)| e.as_deref() != Some("IndexError")),
+        "{l:?}"
+    );
+    let zero: Vec<_> = l
+        .iter()
+        .filter(|(_, e, _)| e.as_deref() == Some("ZeroDivisionError"))
+        .collect();
+    assert_eq!(zero.len(), 1, "{l:?}");
+    let m = &zero[0].2;
+    assert_eq!(m["x"], 0, "{m}");
+    assert!(m["t"].as_array().unwrap().len() <= 5, "{m}");
+
+    let src = "def inv(v: int) -> int:\n    return 100 // v\n\n\nx: int\n\
+               y = inv(x) if x != 0 else inv(x + 1) if x + 1 != 0 else 0\n";
+    let l = leaves(src);
+    assert_eq!(l.len(), 2, "{l:?}");
+    assert!(l.iter().all(|(o, _, _)| o == "normal"), "{l:?}");
+
+    let src = "t: tuple\nc: int\nu = t[::c]\n";
+    let l = leaves(src);
+    let raised: Vec<_> = l.iter().filter(|(o, _, _)| o == "exception").collect();
+    assert_eq!(raised.len(), 1, "{l:?}");
+    assert_eq!(raised[0].1.as_deref(), Some("ValueError"));
+    assert_eq!(raised[0].2["c"], 0);
+    assert!(
+        l.iter().any(|(o, _, m)| o == "normal" && m["c"] != 0),
+        "{l:?}"
+    );
+}
+
+/// `in` and slices inside verification: an invariant `needle not in haystack[:i]` is
+/// verified for tuples of any length, an off-by-one version is refuted with inputs that
+/// reproduce in the interpreter; a loop whose guard reads `i not in t` folds into one κ
+/// node, and `check --fold auto` finds it exhaustive and precise.
+#[test]
+fn invariants_and_folds_read_the_new_expressions() {
+    let find = |inv: &str| {
+        format!(
+            "def find(needle: int, haystack: tuple) -> int:\n    i = 0\n    \
+             while i < len(haystack):\n        invariant 0 <= i <= len(haystack)\n        \
+             invariant {inv}\n        if haystack[i] == needle:\n            break\n        \
+             i = i + 1\n    else:\n        return -1\n    return i if i >= 0 else -1\n"
+        )
+    };
+    let dir = std::env::temp_dir().join(format!("symdbg-expr-inv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.py");
+    std::fs::write(&good, find("needle not in haystack[:i]")).unwrap();
+    let (code, out, err) = crate::util::symdbg(&[
+        "run",
+        good.to_str().unwrap(),
+        "--entry",
+        "find",
+        "--counterexamples",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("Error"), "{out}");
+    let bad = dir.join("bad.py");
+    std::fs::write(&bad, find("needle not in haystack[:i + 1]")).unwrap();
+    let (_, out, err) = crate::util::symdbg(&[
+        "run",
+        bad.to_str().unwrap(),
+        "--entry",
+        "find",
+        "--counterexamples",
+    ]);
+    assert!(
+        out.contains("AssertionError") && out.contains("reproduced"),
+        "{out}{err}"
+    );
+    assert!(!out.contains("not reproduced"), "{out}");
+
+    let fold = dir.join("fold.py");
+    std::fs::write(
+        &fold,
+        "t: tuple\nn: int\ni = 0\nwhile i < n and i not in t:\n    i += 1\nr = i if i < n else -1\n",
+    )
+    .unwrap();
+    let (code, out, err) = crate::util::symdbg(&["run", fold.to_str().unwrap(), "--fold", "auto"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1 fold"), "{out}");
+    assert!(out.contains("not in t for τ1 in range(0, κ1)"), "{out}");
+    let (code, out, err) =
+        crate::util::symdbg(&["check", fold.to_str().unwrap(), "--fold", "auto"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("exhaustive: probably") && out.contains("precise: probably"),
+        "{out}"
+    );
+}
