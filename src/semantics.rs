@@ -64,7 +64,85 @@ pub fn int_compare(op: CmpOp, a: &BigInt, b: &BigInt) -> bool {
         CmpOp::Le => a <= b,
         CmpOp::Gt => a > b,
         CmpOp::Ge => a >= b,
+        CmpOp::In | CmpOp::NotIn => unreachable!("`in` compares an int with a tuple"),
     }
+}
+
+/// `x in t` on a tuple of ints: some element equals `x` (`False` on `()`).
+///
+/// Mirror: `any(t[k] == x for k in range(0, len(t)))` (see `Term::member`).
+pub fn member(x: &BigInt, t: &[BigInt]) -> bool {
+    t.contains(x)
+}
+
+/// Python's `t[lo:hi:step]` on a tuple of length `len`: the first position, the step and
+/// the number of elements (CPython's `PySlice_Unpack` + `PySlice_AdjustIndices`). A missing
+/// part is `None`; bounds are clamped, never an `IndexError`; a zero step raises
+/// `ValueError` ("slice step cannot be zero").
+///
+/// Mirror: with `step > 0` a bound `b` becomes `b < 0: max(b + len, 0)`, else `min(b, len)`
+/// (missing: `lo = 0`, `hi = len`), and the count is `max(0, (hi - lo + step - 1) // step)`;
+/// with `step < 0` a bound becomes `b < 0: max(b + len, -1)`, else `min(b, len - 1)`
+/// (missing: `lo = len - 1`, `hi = -1`), and the count is
+/// `max(0, (lo - hi - step - 1) // -step)`. Element `k` is `t[lo + k * step]`.
+pub fn slice_indices(
+    len: usize,
+    lo: Option<&BigInt>,
+    hi: Option<&BigInt>,
+    step: Option<&BigInt>,
+) -> Result<(BigInt, BigInt, usize), ExcClass> {
+    let one = BigInt::from(1);
+    let step = step.cloned().unwrap_or_else(|| one.clone());
+    if step.is_zero() {
+        return Err(ExcClass::ValueError);
+    }
+    let n = BigInt::from(len);
+    let down = step.is_negative();
+    let clamp = |b: &BigInt| -> BigInt {
+        if b.is_negative() {
+            let p = b + &n;
+            let floor = if down { -&one } else { BigInt::zero() };
+            p.max(floor)
+        } else {
+            let ceil = if down { &n - &one } else { n.clone() };
+            b.clone().min(ceil)
+        }
+    };
+    let lo = match lo {
+        Some(b) => clamp(b),
+        None if down => &n - &one,
+        None => BigInt::zero(),
+    };
+    let hi = match hi {
+        Some(b) => clamp(b),
+        None if down => -&one,
+        None => n.clone(),
+    };
+    let count = if down {
+        (&lo - &hi - &step - &one).div_floor(&-&step)
+    } else {
+        (&hi - &lo + &step - &one).div_floor(&step)
+    };
+    let count = usize::try_from(count.max(BigInt::zero()))
+        .unwrap_or(0)
+        .min(len);
+    Ok((lo, step, count))
+}
+
+/// `t[lo:hi:step]` (see [`slice_indices`]).
+pub fn slice<T: Clone>(
+    t: &[T],
+    lo: Option<&BigInt>,
+    hi: Option<&BigInt>,
+    step: Option<&BigInt>,
+) -> Result<Vec<T>, ExcClass> {
+    let (start, step, count) = slice_indices(t.len(), lo, hi, step)?;
+    Ok((0..count)
+        .map(|k| {
+            let pos = &start + &step * BigInt::from(k);
+            t[usize::try_from(pos).expect("a clamped slice stays in range")].clone()
+        })
+        .collect())
 }
 
 /// The position `t[i]` reads in a tuple of length `len`, as Python: a negative `i` counts
@@ -101,6 +179,10 @@ pub fn assert_position(cond: &Expr, stmt: Span) -> Span {
                 operand,
             } => last_compare(operand),
             ExprKind::Compare { .. } => Some(e.span),
+            // CPython compiles the jumps on the condition, then on each side.
+            ExprKind::IfExp { cond, then, orelse } => last_compare(orelse)
+                .or_else(|| last_compare(then))
+                .or_else(|| last_compare(cond)),
             _ => None,
         }
     }

@@ -25,6 +25,7 @@ pub mod model;
 mod pc;
 mod print;
 pub mod qe;
+mod seq;
 mod smt2;
 mod subst;
 #[cfg(test)]
@@ -43,6 +44,7 @@ pub use build::segments;
 pub use model::{LongTuple, Model, EVAL_RANGE_LIMIT, MODEL_TUPLE_LIMIT};
 pub use pc::{Index as PcIndex, Mirror, PathCondition};
 pub use print::display_name;
+pub use seq::slice_bounds;
 pub use smt2::smt2_declarations;
 
 /// The sort of a term. `Seq` is a minipy tuple, SMT-LIB `(Seq Int)`.
@@ -176,6 +178,9 @@ pub enum TermKind {
     Len(Term),
     /// Python indexing, negative indices included; meaningful when `-len <= i < len`.
     Index(Term, Term),
+    /// Python's `t[lo:hi:step]` (a missing bound is `None`; see `term/seq.rs`);
+    /// meaningful when `step != 0`.
+    Slice(Term, Option<Term>, Option<Term>, Term),
     /// `all(body for var in range(lo, hi))`: (var, lo, hi, body).
     Forall(Sym, Term, Term, Term),
     /// `any(body for var in range(lo, hi))`: (var, lo, hi, body).
@@ -208,6 +213,16 @@ impl TermKind {
                 f(b);
                 f(c);
             }
+            Slice(t, lo, hi, step) => {
+                f(t);
+                if let Some(lo) = lo {
+                    f(lo);
+                }
+                if let Some(hi) = hi {
+                    f(hi);
+                }
+                f(step);
+            }
         }
     }
 
@@ -225,7 +240,7 @@ impl TermKind {
             Bool(_) | Not(_) | And(_) | Or(_) | Cmp(..) | Forall(..) | Exists(..) => Sort::Bool,
             Var(s) => s.sort,
             Ite(_, a, _) => a.sort(),
-            SeqEmpty | SeqUnit(_) | Concat(..) => Sort::Seq,
+            SeqEmpty | SeqUnit(_) | Concat(..) | Slice(..) => Sort::Seq,
         }
     }
 }
@@ -470,5 +485,7 @@ pub fn negate_cmp(op: CmpOp) -> CmpOp {
         CmpOp::Le => CmpOp::Gt,
         CmpOp::Gt => CmpOp::Le,
         CmpOp::Ge => CmpOp::Lt,
+        CmpOp::In => CmpOp::NotIn,
+        CmpOp::NotIn => CmpOp::In,
     }
 }

@@ -18,6 +18,8 @@ use crate::lang::ast::*;
 use crate::term::{Sort, Sym, Term};
 use crate::transform::ir;
 
+mod forms;
+
 /// The result of evaluating an expression.
 #[derive(Clone, Debug)]
 pub struct Alts {
@@ -324,6 +326,10 @@ impl<'a> Context<'a> {
                     ExcClass::IndexError,
                     e.span,
                 )
+            }
+            ExprKind::Slice { .. } => self.slice(state, e, bound),
+            ExprKind::IfExp { cond, then, orelse } => {
+                self.if_exp(state, (cond, then, orelse), bound)
             }
             ExprKind::Call { func, args } => self.call(state, &func.name, args, bound, e.span),
             ExprKind::Quantifier {

@@ -144,6 +144,17 @@ fn shift(e: &mut Expr, at: &dyn Fn(Span) -> Span) {
             shift(base, at);
             shift(index, at);
         }
+        ExprKind::Slice { base, lo, hi, step } => {
+            shift(base, at);
+            for part in [lo, hi, step].into_iter().flatten() {
+                shift(part, at);
+            }
+        }
+        ExprKind::IfExp { cond, then, orelse } => {
+            shift(cond, at);
+            shift(then, at);
+            shift(orelse, at);
+        }
         ExprKind::Call { func, args } => {
             func.span = at(func.span);
             args.iter_mut().for_each(|e| shift(e, at));
@@ -307,6 +318,9 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         ExprKind::Index { base, index } => {
             visit(base, f);
             visit(index, f);
+        }
+        ExprKind::Slice { .. } | ExprKind::IfExp { .. } => {
+            e.children().into_iter().for_each(|e| visit(e, f))
         }
         ExprKind::Quantifier { lo, hi, body, .. } => {
             if let Some(lo) = lo {

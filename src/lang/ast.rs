@@ -188,6 +188,20 @@ pub enum ExprKind {
         base: Box<Expr>,
         index: Box<Expr>,
     },
+    /// `t[lo:hi:step]`, each part optional (`t[:]`, `t[a:]`, `t[::-1]`); Python's clamping,
+    /// never an `IndexError`; a zero step raises `ValueError`.
+    Slice {
+        base: Box<Expr>,
+        lo: Option<Box<Expr>>,
+        hi: Option<Box<Expr>>,
+        step: Option<Box<Expr>>,
+    },
+    /// `then if cond else orelse`: `cond` first, then only the chosen side.
+    IfExp {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        orelse: Box<Expr>,
+    },
     /// A call of a user function or of a builtin (`len`, `abs`, `min`, `max`).
     Call {
         func: Ident,
@@ -233,6 +247,10 @@ pub enum CmpOp {
     Le,
     Gt,
     Ge,
+    /// `x in t` (an `int` in a `tuple`); never an operator of a term (see `Term::member`).
+    In,
+    /// `x not in t`.
+    NotIn,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -273,6 +291,11 @@ impl BoolOp {
 }
 
 impl CmpOp {
+    /// `in` / `not in`: an `int` and a `tuple`, not two values of one type.
+    pub fn is_membership(self) -> bool {
+        matches!(self, CmpOp::In | CmpOp::NotIn)
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             CmpOp::Eq => "==",
@@ -281,6 +304,8 @@ impl CmpOp {
             CmpOp::Le => "<=",
             CmpOp::Gt => ">",
             CmpOp::Ge => ">=",
+            CmpOp::In => "in",
+            CmpOp::NotIn => "not in",
         }
     }
 }
@@ -439,6 +464,30 @@ impl Stmt {
 }
 
 impl Expr {
+    /// The direct subexpressions, in evaluation order (a quantifier's: its bounds, then
+    /// its body; a call's arguments).
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => Vec::new(),
+            ExprKind::Tuple(es) | ExprKind::Call { args: es, .. } => es.iter().collect(),
+            ExprKind::Unary { operand, .. } => vec![operand],
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::BoolOp { lhs, rhs, .. } => {
+                vec![lhs, rhs]
+            }
+            ExprKind::Compare { first, rest } => std::iter::once(&**first)
+                .chain(rest.iter().map(|(_, e)| e))
+                .collect(),
+            ExprKind::Index { base, index } => vec![base, index],
+            ExprKind::Slice { base, lo, hi, step } => std::iter::once(&**base)
+                .chain([lo, hi, step].into_iter().flatten().map(|e| &**e))
+                .collect(),
+            ExprKind::IfExp { cond, then, orelse } => vec![cond, then, orelse],
+            ExprKind::Quantifier { lo, hi, body, .. } => {
+                lo.iter().map(|e| &**e).chain([&**hi, &**body]).collect()
+            }
+        }
+    }
+
     fn clear_spans(&mut self) {
         self.span = Span::default();
         match &mut self.kind {
@@ -456,6 +505,17 @@ impl Expr {
             ExprKind::Index { base, index } => {
                 base.clear_spans();
                 index.clear_spans();
+            }
+            ExprKind::Slice { base, lo, hi, step } => {
+                base.clear_spans();
+                for part in [lo, hi, step].into_iter().flatten() {
+                    part.clear_spans();
+                }
+            }
+            ExprKind::IfExp { cond, then, orelse } => {
+                cond.clear_spans();
+                then.clear_spans();
+                orelse.clear_spans();
             }
             ExprKind::Call { func, args } => {
                 func.span = Span::default();

@@ -169,6 +169,9 @@ fn expr(e: &Expr) -> Result<(), Diagnostic> {
             ExprKind::Index { base, index } => {
                 work.extend([Work::Expr(index), Work::Expr(base)]);
             }
+            ExprKind::Slice { .. } | ExprKind::IfExp { .. } => {
+                work.extend(e.children().into_iter().rev().map(Work::Expr));
+            }
             ExprKind::Quantifier {
                 var, lo, hi, body, ..
             } => {

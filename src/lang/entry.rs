@@ -174,6 +174,8 @@ fn first_read(e: &Expr, names: &BTreeSet<&str>, bound: &mut Vec<String>) -> Opti
             first(&[lhs, rhs], bound)
         }
         ExprKind::Index { base, index } => first(&[base, index], bound),
+        // (In evaluation order: a conditional expression's condition first.)
+        ExprKind::Slice { .. } | ExprKind::IfExp { .. } => first(&e.children(), bound),
         ExprKind::Compare { first: a, rest } => {
             let mut items = vec![&**a];
             items.extend(rest.iter().map(|(_, e)| e));
@@ -258,6 +260,10 @@ pub fn free_names(e: &Expr, bound: &mut Vec<String>, out: &mut BTreeSet<String>)
             free_names(base, bound, out);
             free_names(index, bound, out);
         }
+        ExprKind::Slice { .. } | ExprKind::IfExp { .. } => e
+            .children()
+            .into_iter()
+            .for_each(|c| free_names(c, bound, out)),
         ExprKind::Call { func, args } => {
             out.insert(func.name.clone());
             args.iter().for_each(|a| free_names(a, bound, out));

@@ -545,10 +545,18 @@ fn assign_target(e: Expr) -> PResult<Ident> {
             e.span,
         )
         .with_label("cannot assign to an element")
-        .with_note("help: build a new tuple, e.g. `t = t[:i] + (v,)` is not minipy either; keep the value in a variable")),
+        .with_note("help: build a new tuple, e.g. `t = t[:i] + (v,) + t[i + 1:]`")),
+        ExprKind::Slice { .. } => Err(Diagnostic::error(
+            "tuples are immutable: slice assignment is not supported",
+            e.span,
+        )
+        .with_label("cannot assign to a slice")
+        .with_note("help: build a new tuple, e.g. `t = t[:a] + u + t[b:]`")),
         ExprKind::Tuple(_) => Err(unsupported("tuple unpacking (`a, b = ...`) is", e.span)),
-        _ => Err(Diagnostic::error("cannot assign to this expression", e.span)
-            .with_label("expected a variable name")),
+        _ => Err(
+            Diagnostic::error("cannot assign to this expression", e.span)
+                .with_label("expected a variable name"),
+        ),
     }
 }
 

@@ -31,6 +31,8 @@ pub fn stmt_header(s: &Stmt) -> String {
 /// Python's precedence levels, lowest first; shared with the engine's term printer so a
 /// formula prints like the source it came from.
 pub mod prec {
+    /// `a if c else b`: below `or`, so only a top-level position leaves it bare.
+    pub const IFEXP: u8 = 0;
     pub const OR: u8 = 1;
     pub const AND: u8 = 2;
     pub const NOT: u8 = 3;
@@ -60,7 +62,11 @@ fn prec(e: &Expr) -> u8 {
         } => ARITH,
         ExprKind::Binary { .. } => TERM,
         ExprKind::Unary { .. } => UNARY,
-        ExprKind::Index { .. } | ExprKind::Call { .. } | ExprKind::Quantifier { .. } => POSTFIX,
+        ExprKind::Index { .. }
+        | ExprKind::Slice { .. }
+        | ExprKind::Call { .. }
+        | ExprKind::Quantifier { .. } => POSTFIX,
+        ExprKind::IfExp { .. } => IFEXP,
         // A negative literal prints as `-n`, which parses as a unary minus.
         ExprKind::Int(n) if n.sign() == num_bigint::Sign::Minus => UNARY,
         _ => ATOM,
@@ -146,6 +152,29 @@ fn write_bare(out: &mut String, e: &Expr) {
             out.push('[');
             write_expr(out, index, 0);
             out.push(']');
+        }
+        ExprKind::Slice { base, lo, hi, step } => {
+            write_expr(out, base, POSTFIX);
+            out.push('[');
+            if let Some(lo) = lo {
+                write_expr(out, lo, 0);
+            }
+            out.push(':');
+            if let Some(hi) = hi {
+                write_expr(out, hi, 0);
+            }
+            if let Some(step) = step {
+                out.push(':');
+                write_expr(out, step, 0);
+            }
+            out.push(']');
+        }
+        ExprKind::IfExp { cond, then, orelse } => {
+            write_expr(out, then, OR);
+            out.push_str(" if ");
+            write_expr(out, cond, OR);
+            out.push_str(" else ");
+            write_expr(out, orelse, IFEXP);
         }
         ExprKind::Call { func, args } => {
             out.push_str(&func.name);

@@ -131,6 +131,10 @@ pub fn type_of(
             operand(lhs).or_else(|| operand(rhs))
         }
         ExprKind::Binary { .. } | ExprKind::Index { .. } => Some(Type::Int),
+        ExprKind::Slice { .. } => Some(Type::Tuple),
+        ExprKind::IfExp { then, orelse, .. } => {
+            type_of(then, var, functions).or_else(|| type_of(orelse, var, functions))
+        }
         ExprKind::BoolOp { .. } | ExprKind::Compare { .. } | ExprKind::Quantifier { .. } => {
             Some(Type::Bool)
         }

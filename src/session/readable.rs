@@ -142,7 +142,7 @@ fn bounds(t: &Term) -> Vec<Bound> {
         CmpOp::Ge => vec![diff(a, b)],
         CmpOp::Gt => vec![diff(a, b).plus(one())],
         CmpOp::Eq => vec![diff(b, a), diff(a, b)],
-        CmpOp::Ne => Vec::new(),
+        CmpOp::Ne | CmpOp::In | CmpOp::NotIn => Vec::new(),
     }
 }
 

@@ -349,7 +349,7 @@ fn bound(c: &Term) -> Option<(Atom, Option<BigInt>, Option<BigInt>)> {
         Op::Le => (atom, None, Some(k)),
         Op::Gt => (atom, Some(k + one), None),
         Op::Ge => (atom, Some(k), None),
-        Op::Ne => return None,
+        Op::Ne | Op::In | Op::NotIn => return None,
     })
 }
 
@@ -420,7 +420,8 @@ fn collect(t: &Term, out: &mut HashSet<Atom>) -> bool {
             }
             _ => false,
         },
-        K::Forall(..) | K::Exists(..) => false,
+        // (A slice reads its tuple's elements at positions that depend on its length.)
+        K::Forall(..) | K::Exists(..) | K::Slice(..) => false,
         K::Int(_) | K::Bool(_) | K::SeqEmpty => true,
         K::Neg(a) | K::Abs(a) | K::Not(a) | K::SeqUnit(a) => collect(a, out),
         K::Add(a, b)

@@ -278,7 +278,7 @@ impl Translator {
             K::Index(s, i) => Z::Int(self.index(s, i)),
             K::Forall(v, lo, hi, body) => Z::Bool(self.quantifier(true, v, lo, hi, body)),
             K::Exists(v, lo, hi, body) => Z::Bool(self.quantifier(false, v, lo, hi, body)),
-            K::SeqEmpty | K::SeqUnit(_) | K::Concat(..) => {
+            K::SeqEmpty | K::SeqUnit(_) | K::Concat(..) | K::Slice(..) => {
                 unreachable!("a tuple is translated by its parts")
             }
         }
@@ -293,6 +293,7 @@ impl Translator {
                 CmpOp::Ge => a.ge(&b),
                 CmpOp::Eq => a.eq(&b),
                 CmpOp::Ne => a.eq(&b).not(),
+                CmpOp::In | CmpOp::NotIn => unreachable!("no term compares with `in`"),
             },
             (Z::Bool(a), Z::Bool(b)) => match op {
                 CmpOp::Eq => a.eq(&b),
@@ -329,6 +330,10 @@ impl Translator {
             K::SeqUnit(_) => Int::from_i64(1),
             K::Concat(a, b) => Int::add(&[&self.len(a), &self.len(b)]),
             K::Ite(c, a, b) => self.bool(c).ite(&self.len(a), &self.len(b)),
+            K::Slice(t, lo, hi, step) => {
+                let (_, count) = crate::term::slice_bounds(t, lo.as_ref(), hi.as_ref(), step);
+                self.int(&count)
+            }
             _ => unreachable!("sort error: expected a tuple term"),
         }
     }
@@ -345,6 +350,23 @@ impl Translator {
             K::Ite(c, a, b) => {
                 let c = self.bool(c);
                 c.ite(&self.elem(a, k, known), &self.elem(b, k, known))
+            }
+            // Element k of `t[lo:hi:step]` is `t[start + k * step]` (a position in range
+            // whenever k is below the slice's length).
+            K::Slice(t, lo, hi, step) => {
+                let (start, _) = crate::term::slice_bounds(t, lo.as_ref(), hi.as_ref(), step);
+                // A constant position when the start, the step and k are constants.
+                if let (Some(s0), Some(sc), Some(kc)) = (start.as_int(), step.as_int(), known) {
+                    let p = s0 + sc * kc;
+                    return self.elem(t, &int_lit(&p), Some(&p));
+                }
+                let zstart = self.int(&start);
+                let offset = match step.as_int() {
+                    Some(sc) if *sc == BigInt::from(1) => k.clone(),
+                    Some(sc) => Int::mul(&[k, &int_lit(sc)]),
+                    None => Int::mul(&[k, &self.int(step)]),
+                };
+                self.elem(t, &Int::add(&[&zstart, &offset]), None)
             }
             _ => unreachable!("sort error: expected a tuple term"),
         }

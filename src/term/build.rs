@@ -298,6 +298,17 @@ impl Term {
         if let K::Not(c) = c.kind() {
             return Term::ite(c.clone(), b, a);
         }
+        // `(p if c else q) if c else r` is `p if c else r` (and likewise in the else side).
+        if let K::Ite(c2, p, _) = a.kind() {
+            if *c2 == c {
+                return Term::ite(c, p.clone(), b);
+            }
+        }
+        if let K::Ite(c2, _, q) = b.kind() {
+            if *c2 == c {
+                return Term::ite(c, a, q.clone());
+            }
+        }
         if a.sort() == Sort::Bool {
             match (a.as_bool(), b.as_bool()) {
                 (Some(true), _) => return Term::or(c, b),
@@ -311,6 +322,10 @@ impl Term {
     }
 
     pub fn cmp(op: CmpOp, a: Term, b: Term) -> Term {
+        if op.is_membership() {
+            let m = Term::member(a, b);
+            return if op == CmpOp::In { m } else { Term::not(m) };
+        }
         debug_assert_eq!(a.sort(), b.sort(), "{a} {} {b}", op.symbol());
         debug_assert!(a.sort() == Sort::Int || matches!(op, CmpOp::Eq | CmpOp::Ne));
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
@@ -412,6 +427,12 @@ impl Term {
             K::SeqEmpty => Term::int(0),
             K::SeqUnit(_) => Term::int(1),
             K::Concat(a, b) => Term::add(Term::len(a.clone()), Term::len(b.clone())),
+            // `t[::-1]` (and `t[::1]`) has the length of `t`.
+            K::Slice(s, None, None, step)
+                if step.as_int().is_some_and(|k| k.magnitude() == &1u32.into()) =>
+            {
+                Term::len(s.clone())
+            }
             _ => Term::mk(K::Len(t)),
         }
     }

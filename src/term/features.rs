@@ -122,6 +122,8 @@ pub fn feature_of(t: &Term) -> Option<FeatureKind> {
         }
         K::Mul(a, b) if !constant(a) && !constant(b) => Some(FeatureKind::Nonlinear),
         K::FloorDiv(_, b) | K::Mod(_, b) if !constant(b) => Some(FeatureKind::SymbolicDivisor),
+        // `t[a:b:c]` with a symbolic `c` reads `t[start + k * c]` and divides by `c`.
+        K::Slice(_, _, _, step) if !constant(step) => Some(FeatureKind::Nonlinear),
         K::Cmp(CmpOp::Eq | CmpOp::Ne, a, b) if a.sort() == super::Sort::Seq => {
             let small = |x: &Term| {
                 Term::len(x.clone())

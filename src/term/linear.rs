@@ -97,3 +97,66 @@ pub fn affine_in(t: &Term, s: &Sym) -> Option<(Term, Term)> {
         _ => None,
     }
 }
+
+/// Does `given` imply `c`, seen without a solver? `c` is `given` or one of its conjuncts,
+/// or both bound one integer term the same way with constants (`n > 0` implies
+/// `n >= 1`, `i < 3` implies `i <= 5`). `false` means "not seen", not "does not".
+pub fn implies(given: &Term, c: &Term) -> bool {
+    if given == c || c.is_true() {
+        return true;
+    }
+    if let K::And(xs) = given.kind() {
+        return xs.iter().any(|x| implies(x, c));
+    }
+    // `base != m` holds where `given` bounds `base` away from `m`.
+    if let K::Cmp(crate::lang::ast::CmpOp::Ne, a, b) = c.kind() {
+        let eq = Term::eq(a.clone(), b.clone());
+        return match (bound_of(given), bound_of(&eq)) {
+            (Some((g, lo, hi)), Some((t, Some(m), _))) if g == t => {
+                lo.is_some_and(|l| l > m) || hi.is_some_and(|h| h < m)
+            }
+            _ => false,
+        };
+    }
+    match (bound_of(given), bound_of(c)) {
+        (Some((g, lo_g, hi_g)), Some((t, lo_c, hi_c))) if g == t => {
+            let within = |outer: Option<BigInt>, inner: Option<BigInt>, lower: bool| match outer {
+                None => true,
+                Some(o) => inner.is_some_and(|i| if lower { i >= o } else { i <= o }),
+            };
+            within(lo_c, lo_g, true) && within(hi_c, hi_g, false)
+        }
+        _ => false,
+    }
+}
+
+/// `(base, lo, hi)` with `lo <= base <= hi` (a missing side unbounded) if `c` compares
+/// an integer term with a constant offset (`base + k op m` in any arrangement).
+fn bound_of(c: &Term) -> Option<(Term, Option<BigInt>, Option<BigInt>)> {
+    use crate::lang::ast::CmpOp;
+    let K::Cmp(op, a, b) = c.kind() else {
+        return None;
+    };
+    if a.sort() != Sort::Int {
+        return None;
+    }
+    // a - b = base + k
+    let d = Term::sub(a.clone(), b.clone());
+    let (base, k) = match d.kind() {
+        K::Add(x, y) if y.as_int().is_some() => (x.clone(), y.as_int().cloned()?),
+        K::Sub(x, y) if y.as_int().is_some() => (x.clone(), -y.as_int().cloned()?),
+        _ if d.as_int().is_some() => return None,
+        _ => (d.clone(), BigInt::zero()),
+    };
+    // base + k op 0, i.e. base op -k.
+    let m = -k;
+    let one = BigInt::one();
+    Some(match op {
+        CmpOp::Eq => (base, Some(m.clone()), Some(m)),
+        CmpOp::Ge => (base, Some(m), None),
+        CmpOp::Gt => (base, Some(m + one), None),
+        CmpOp::Le => (base, None, Some(m)),
+        CmpOp::Lt => (base, None, Some(m - one)),
+        _ => return None,
+    })
+}

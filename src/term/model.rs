@@ -319,6 +319,19 @@ impl Eval<'_> {
                 let pos = semantics::normalize_index(&self.int(i)?, items.len()).ok()?;
                 int(items[pos].clone())
             }
+            K::Slice(s, lo, hi, step) => {
+                let items = self.tuple(s)?;
+                let lo = match lo {
+                    Some(x) => Some(self.int(x)?),
+                    None => None,
+                };
+                let hi = match hi {
+                    Some(x) => Some(self.int(x)?),
+                    None => None,
+                };
+                let step = self.int(step)?;
+                Value::tuple(semantics::slice(&items, lo.as_ref(), hi.as_ref(), Some(&step)).ok()?)
+            }
             K::Forall(v, lo, hi, body) => self.quantifier(true, v, lo, hi, body)?,
             K::Exists(v, lo, hi, body) => self.quantifier(false, v, lo, hi, body)?,
         })

@@ -4,8 +4,10 @@
 //! built from a source expression prints like the source: `x + 1 < len(t)`, `t[i]`,
 //! `(1, x) + t`, `not (a and b)`, `abs(x)`, `all(t[k] >= 0 for k in range(0, i))`.
 //! Comparisons never chain (an operand that is itself a comparison is parenthesised, as
-//! `a < b < c` would mean something else in Python). The one form that is not minipy is
-//! the conditional `(a if c else b)`, always parenthesised.
+//! `a < b < c` would mean something else in Python). The conditional `(a if c else b)` is
+//! always parenthesised; `any(t[k] == x for k in range(0, len(t)))` as `Term::member`
+//! builds it prints as `x in t` (and its negation as `x not in t`), a slice as Python's
+//! `t[lo:hi:step]` with the missing parts left out.
 
 use std::fmt::{self, Display, Formatter, Write};
 
@@ -18,14 +20,16 @@ fn prec(t: &Term) -> u8 {
     match t.kind() {
         K::Or(_) => OR,
         K::And(_) => AND,
+        K::Not(a) if a.as_member().is_some() => CMP,
         K::Not(_) => NOT,
         K::Cmp(..) => CMP,
+        K::Exists(..) if t.as_member().is_some() => CMP,
         K::Add(..) | K::Sub(..) => ARITH,
         K::Concat(..) if segments(t).iter().any(|s| !is_unit(s)) => ARITH,
         K::Mul(..) | K::FloorDiv(..) | K::Mod(..) => TERM,
         K::Neg(_) => UNARY,
         K::Int(n) if n.sign() == num_bigint::Sign::Minus => UNARY,
-        K::Abs(_) | K::Min(..) | K::Max(..) | K::Len(_) | K::Index(..) => POSTFIX,
+        K::Abs(_) | K::Min(..) | K::Max(..) | K::Len(_) | K::Index(..) | K::Slice(..) => POSTFIX,
         K::Forall(..) | K::Exists(..) => POSTFIX,
         _ => ATOM,
     }
@@ -143,6 +147,34 @@ fn bare(f: &mut Formatter<'_>, t: &Term) -> fmt::Result {
         K::Abs(a) => call(f, "abs", &[a]),
         K::Min(a, b) => call(f, "min", &[a, b]),
         K::Max(a, b) => call(f, "max", &[a, b]),
+        K::Not(a) if a.as_member().is_some() => {
+            let (x, s) = a.as_member().expect("checked");
+            write(f, x, ARITH)?;
+            f.write_str(" not in ")?;
+            write(f, s, ARITH)
+        }
+        K::Exists(..) if t.as_member().is_some() => {
+            let (x, s) = t.as_member().expect("checked");
+            write(f, x, ARITH)?;
+            f.write_str(" in ")?;
+            write(f, s, ARITH)
+        }
+        K::Slice(a, lo, hi, step) => {
+            write(f, a, POSTFIX)?;
+            f.write_char('[')?;
+            if let Some(lo) = lo {
+                write(f, lo, 0)?;
+            }
+            f.write_char(':')?;
+            if let Some(hi) = hi {
+                write(f, hi, 0)?;
+            }
+            if step.as_int().is_none_or(|s| *s != 1.into()) {
+                f.write_char(':')?;
+                write(f, step, 0)?;
+            }
+            f.write_char(']')
+        }
         K::Not(a) => {
             f.write_str("not ")?;
             write(f, a, NOT)

@@ -91,6 +91,7 @@ pub fn qe_bounded(conjunct: &Term, j: &Sym, kappa: &Term) -> Option<Term> {
             let worst = if c.is_negative() { last } else { zero.clone() };
             conjunct.subst1(j, &worst)
         }
+        CmpOp::In | CmpOp::NotIn => unreachable!("no term compares with `in`"),
         CmpOp::Eq => {
             let e0 = Term::eq(e.clone(), zero.clone());
             if c.is_zero() {
@@ -140,6 +141,7 @@ pub fn qe_unbounded(conjunct: &Term, j: &Sym) -> Option<Term> {
         CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge => at0,
         CmpOp::Eq if c.is_zero() => at0,
         CmpOp::Eq => Term::bool(false),
+        CmpOp::In | CmpOp::NotIn => unreachable!("no term compares with `in`"),
         CmpOp::Ne if c.is_zero() => at0,
         CmpOp::Ne => {
             let ne = Term::neg(e);

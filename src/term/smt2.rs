@@ -8,6 +8,10 @@
 //!   (equal to `a - b * (a // b)` whenever `b != 0`);
 //! - `t[i]` is `(seq.nth t (ite (< i 0) (+ i (seq.len t)) i))`, simplified for constant `i`;
 //! - `min`/`max` are `ite`s, `abs` is SMT-LIB's `abs`;
+//! - `t[lo:hi]` is `(seq.extract t start count)` with Python's clamping written out
+//!   (`term::slice_bounds`); a slice with another step has no SMT-LIB form and is written
+//!   `(py.slice t start count step)` (element `k` is `t[start + k * step]`), a function
+//!   the text does not declare;
 //! - `all(body for k in range(lo, hi))` is `(forall ((k Int)) (=> (and (<= lo k) (< k hi)) body))`,
 //!   `any` the `exists` with a conjunction.
 //!
@@ -247,7 +251,19 @@ fn encoded_children(t: &Term) -> Vec<Term> {
             None => vec![c(s), c(i), c(i), c(s), c(i)],
         },
         K::Forall(_, lo, hi, body) | K::Exists(_, lo, hi, body) => vec![c(lo), c(hi), c(body)],
+        K::Slice(s, lo, hi, step) => {
+            let (start, count) = super::slice_bounds(s, lo.as_ref(), hi.as_ref(), step);
+            if is_one(step) {
+                vec![c(s), start, count]
+            } else {
+                vec![c(s), start, count, c(step)]
+            }
+        }
     }
+}
+
+fn is_one(t: &Term) -> bool {
+    t.as_int().is_some_and(|k| *k == BigInt::from(1))
 }
 
 /// The text being written and the names of the subterms bound so far.
@@ -401,6 +417,7 @@ fn write_term(w: &mut Writer, t: &Term) {
                 CmpOp::Le => "<=",
                 CmpOp::Gt => ">",
                 CmpOp::Ge => ">=",
+                CmpOp::In | CmpOp::NotIn => unreachable!("no term compares with `in`"),
             };
             app(w, f, &[a, b]);
         }
@@ -409,6 +426,14 @@ fn write_term(w: &mut Writer, t: &Term) {
         K::Concat(..) => app(w, "seq.++", &segments(t)),
         K::Len(a) => app(w, "seq.len", &[a]),
         K::Index(a, i) => index(w, a, i),
+        K::Slice(s, lo, hi, step) => {
+            let (start, count) = super::slice_bounds(s, lo.as_ref(), hi.as_ref(), step);
+            if is_one(step) {
+                app(w, "seq.extract", &[s, &start, &count]);
+            } else {
+                app(w, "py.slice", &[s, &start, &count, step]);
+            }
+        }
         K::Forall(v, lo, hi, body) => quantifier(w, true, (v, lo, hi, body)),
         K::Exists(v, lo, hi, body) => quantifier(w, false, (v, lo, hi, body)),
     }

@@ -53,6 +53,12 @@ fn subst_in(t: &Term, map: &HashMap<Sym, Term>, memo: &mut HashMap<Term, Term>) 
         K::Concat(a, b) => Term::concat(go(a), go(b)),
         K::Len(a) => Term::len(go(a)),
         K::Index(a, b) => Term::index(go(a), go(b)),
+        K::Slice(a, lo, hi, step) => {
+            let a = go(a);
+            let lo = lo.as_ref().map(&mut go);
+            let hi = hi.as_ref().map(&mut go);
+            Term::slice(a, lo, hi, go(step))
+        }
         K::Forall(v, lo, hi, body) | K::Exists(v, lo, hi, body) => {
             let (lo, hi) = (go(lo), go(hi));
             let body = if map.contains_key(v) {

@@ -16,6 +16,8 @@ use crate::base::Span;
 use crate::diagnostics::Diagnostic;
 use crate::lang::ast::*;
 
+mod branches;
+
 pub(super) struct Lowerer<'a> {
     /// Names of user functions (not predicates): calls of these are hoisted.
     functions: &'a BTreeSet<String>,
@@ -49,6 +51,9 @@ impl<'a> Lowerer<'a> {
                 self.has_call(first) || rest.iter().any(|(_, e)| self.has_call(e))
             }
             ExprKind::Index { base, index } => self.has_call(base) || self.has_call(index),
+            ExprKind::Slice { .. } | ExprKind::IfExp { .. } => {
+                e.children().into_iter().any(|c| self.has_call(c))
+            }
             ExprKind::Call { func, args } => {
                 self.functions.contains(&func.name) || args.iter().any(|a| self.has_call(a))
             }
@@ -429,6 +434,20 @@ impl<'a> Lowerer<'a> {
                     index: Box::new(i),
                 })
             }
+            ExprKind::Slice { base, lo, hi, step } => {
+                let parts = [lo, hi, step];
+                let items: Vec<Expr> = std::iter::once((**base).clone())
+                    .chain(parts.iter().copied().flatten().map(|p| (**p).clone()))
+                    .collect();
+                let mut v = self.seq(&items, span, out).into_iter();
+                let base = Box::new(v.next().expect("base"));
+                let [lo, hi, step] =
+                    parts.map(|p| p.as_ref().map(|_| Box::new(v.next().expect("part"))));
+                rebuild(ExprKind::Slice { base, lo, hi, step })
+            }
+            ExprKind::IfExp { cond, then, orelse } => {
+                self.if_exp(e, (cond, then, orelse), span, out)
+            }
             ExprKind::BoolOp { op, lhs, rhs } => {
                 if !self.has_call(rhs) {
                     let l = self.expr(lhs, span, out);
@@ -516,98 +535,6 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => e.clone(),
         }
-    }
-
-    /// `a < f(x) <= c`: evaluate operands in order into temporaries, stop at the first false
-    /// comparison (each operand is evaluated at most once, as in Python).
-    fn compare_chain(
-        &mut self,
-        e: &Expr,
-        first: &Expr,
-        rest: &[(CmpOp, Expr)],
-        span: Span,
-        out: &mut Vec<Instr>,
-    ) -> Expr {
-        if rest.len() == 1 {
-            let mut v = self.seq(&[first.clone(), rest[0].1.clone()], span, out);
-            let r = v.pop().expect("two operands");
-            let l = v.pop().expect("two operands");
-            return Expr {
-                kind: ExprKind::Compare {
-                    first: Box::new(l),
-                    rest: vec![(rest[0].0, r)],
-                },
-                span: e.span,
-            };
-        }
-        let result = self.temp();
-        // blocks[k] runs only if the k-th comparison held; blocks[0] runs unconditionally.
-        let mut blocks: Vec<Vec<Instr>> = vec![Vec::new()];
-        let mut prev = self.operand_temp(first, span, &mut blocks[0]);
-        for (i, (op, operand)) in rest.iter().enumerate() {
-            let last = i + 1 == rest.len();
-            let mut block = blocks.pop().expect("a current block");
-            let cur = if last {
-                self.expr(operand, span, &mut block)
-            } else {
-                self.operand_temp(operand, span, &mut block)
-            };
-            block.push(Instr {
-                kind: InstrKind::Assign {
-                    target: result.clone(),
-                    value: Expr {
-                        kind: ExprKind::Compare {
-                            first: Box::new(prev),
-                            rest: vec![(*op, cur.clone())],
-                        },
-                        span: e.span,
-                    },
-                },
-                span,
-                form: None,
-            });
-            blocks.push(block);
-            if !last {
-                blocks.push(Vec::new());
-            }
-            prev = cur;
-        }
-        let mut inner = blocks.pop().expect("a last block");
-        while let Some(mut outer) = blocks.pop() {
-            outer.push(guarded(&result, inner, span, e.span));
-            inner = outer;
-        }
-        out.extend(inner);
-        name_expr(&result, e.span)
-    }
-
-    fn operand_temp(&mut self, operand: &Expr, span: Span, out: &mut Vec<Instr>) -> Expr {
-        let v = self.expr(operand, span, out);
-        if is_literal(&v) || matches!(&v.kind, ExprKind::Name(n) if ir::is_temp(n)) {
-            return v;
-        }
-        let t = self.temp();
-        out.push(Instr {
-            kind: InstrKind::Assign {
-                target: t.clone(),
-                value: v,
-            },
-            span,
-            form: None,
-        });
-        name_expr(&t, operand.span)
-    }
-}
-
-fn guarded(result: &str, block: Vec<Instr>, span: Span, espan: Span) -> Instr {
-    Instr {
-        kind: InstrKind::If {
-            cond: name_expr(result, espan),
-            then: Rc::from(block),
-            orelse: Rc::from(Vec::new()),
-        },
-        span,
-        form: None,
     }
 }
 

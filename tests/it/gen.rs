@@ -649,7 +649,7 @@ impl<'a> Gen<'a> {
         if depth == 0 {
             return leaf(self);
         }
-        match self.pick(9) {
+        match self.pick(10) {
             0 | 1 => leaf(self),
             2 | 3 => {
                 let op = [
@@ -699,8 +699,42 @@ impl<'a> Gen<'a> {
                 }
                 call(f, args)
             }
+            8 => self.if_exp(Type::Int, depth),
             _ => self.call_of(Type::Int, depth).unwrap_or_else(|| leaf(self)),
         }
+    }
+
+    /// `a if c else b` (either side may raise: only the chosen one runs).
+    fn if_exp(&mut self, ty: Type, depth: u32) -> Expr {
+        let cond = self.bool_expr(depth - 1);
+        let then = self.expr(ty, depth - 1);
+        let orelse = self.expr(ty, depth - 1);
+        e(ExprKind::IfExp {
+            cond: Box::new(cond),
+            then: Box::new(then),
+            orelse: Box::new(orelse),
+        })
+    }
+
+    /// A slice bound or step: small constants of either sign (in range, at the edges,
+    /// past them), or any int expression.
+    fn slice_part(&mut self, depth: u32) -> Option<Box<Expr>> {
+        let part = match self.pick(4) {
+            0 => return None,
+            1 | 2 => {
+                let k = self.pick(9) as i64 - 4;
+                if k < 0 {
+                    e(ExprKind::Unary {
+                        op: UnaryOp::Neg,
+                        operand: Box::new(int(-k as u32)),
+                    })
+                } else {
+                    int(k as u32)
+                }
+            }
+            _ => self.int_expr(depth.saturating_sub(1)),
+        };
+        Some(Box::new(part))
     }
 
     fn bool_expr(&mut self, depth: u32) -> Expr {
@@ -728,7 +762,7 @@ impl<'a> Gen<'a> {
             CmpOp::Gt,
             CmpOp::Ge,
         ];
-        match self.pick(8) {
+        match self.pick(10) {
             0 => leaf(self),
             1 | 2 => {
                 let first = self.int_expr(depth - 1);
@@ -771,6 +805,17 @@ impl<'a> Gen<'a> {
             7 => self
                 .call_of(Type::Bool, depth)
                 .unwrap_or_else(|| leaf(self)),
+            8 => {
+                // `x in t` / `x not in t`, the tuple often empty or a slice.
+                let op = [CmpOp::In, CmpOp::NotIn][self.pick(2) as usize];
+                let x = self.int_expr(depth - 1);
+                let t = self.tuple_expr(depth - 1);
+                e(ExprKind::Compare {
+                    first: Box::new(x),
+                    rest: vec![(op, t)],
+                })
+            }
+            9 => self.if_exp(Type::Bool, depth),
             _ => {
                 let kind = [Quantifier::All, Quantifier::Any][self.pick(2) as usize];
                 let lo = (self.pick(2) == 1).then(|| Box::new(int(self.pick(3))));
@@ -816,7 +861,7 @@ impl<'a> Gen<'a> {
     }
 
     fn tuple_expr_(&mut self, depth: u32) -> Expr {
-        match self.pick(if depth == 0 { 2 } else { 5 }) {
+        match self.pick(if depth == 0 { 2 } else { 7 }) {
             0 => self
                 .var_of(Type::Tuple)
                 .map_or_else(|| e(ExprKind::Tuple(vec![])), |v| e(ExprKind::Name(v))),
@@ -830,6 +875,32 @@ impl<'a> Gen<'a> {
             4 => self
                 .call_of(Type::Tuple, depth)
                 .unwrap_or_else(|| e(ExprKind::Tuple(vec![]))),
+            5 => {
+                let base = self.tuple_expr(depth - 1);
+                let lo = self.slice_part(depth);
+                let hi = self.slice_part(depth);
+                // The step: none, ±1, ±2, 0 (ValueError) or any int.
+                let step = match self.pick(6) {
+                    0 => None,
+                    1 => self.slice_part(depth),
+                    k => Some(Box::new(match k {
+                        2 => int(1),
+                        3 => e(ExprKind::Unary {
+                            op: UnaryOp::Neg,
+                            operand: Box::new(int(1 + self.pick(2))),
+                        }),
+                        4 => int(2),
+                        _ => int(0),
+                    })),
+                };
+                e(ExprKind::Slice {
+                    base: Box::new(base),
+                    lo,
+                    hi,
+                    step,
+                })
+            }
+            6 => self.if_exp(Type::Tuple, depth),
             _ => {
                 let a = self.tuple_expr(depth - 1);
                 let b = self.tuple_expr(depth - 1);

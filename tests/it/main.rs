@@ -28,6 +28,9 @@ mod everyday;
 mod exec;
 /// `Engine::explain`: unsat cores checked outside Z3, features of unknown leaves, cancel.
 mod explain;
+/// Issue 25's expressions: every short slice against python3 (rule, term, model, solver),
+/// membership terms, conditional expressions in the engine.
+mod expressions;
 /// Compact symbolic execution: folded loops against unrolling and the interpreter.
 mod fold;
 /// Generator of random well-typed programs (shared by property tests).

@@ -24,11 +24,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 MINIPY_EXC = {
     "ZeroDivisionError", "IndexError", "AssertionError", "RecursionError", "NameError",
-    "UnboundLocalError",
+    "UnboundLocalError", "ValueError",
 }
 EXC_CLASSES = MINIPY_EXC | {
     "BaseException", "Exception", "ArithmeticError", "LookupError", "RuntimeError",
-    "OverflowError", "KeyError", "TypeError", "ValueError",
+    "OverflowError", "KeyError", "TypeError",
 }
 BUILTINS = {"len": ("tuple",), "abs": ("int",), "min": ("int", "int"), "max": ("int", "int")}
 ANN = {"int", "bool", "tuple"}
@@ -270,9 +270,26 @@ class Checker:
                 elif isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
                     if a not in (None, "int") or b not in (None, "int"):
                         self.err(e, "ordering on non-int")
+                elif isinstance(op, (ast.In, ast.NotIn)):
+                    if a not in (None, "int") or b not in (None, "tuple"):
+                        self.err(e, "in needs int in tuple")
                 else:
                     self.err(e, f"comparison {type(op).__name__}")
             return "bool"
+        if isinstance(e, ast.IfExp):
+            if self.expr(e.test, scope) not in (None, "bool"):
+                self.err(e, "conditional on non-bool")
+            a, b = self.expr(e.body, scope), self.expr(e.orelse, scope)
+            if a is not None and b is not None and a != b:
+                self.err(e, f"conditional of {a} and {b}")
+            return a or b
+        if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice):
+            if self.expr(e.value, scope) not in (None, "tuple"):
+                self.err(e, "slicing needs a tuple")
+            for part in (e.slice.lower, e.slice.upper, e.slice.step):
+                if part is not None and self.expr(part, scope) not in (None, "int"):
+                    self.err(e, "slice bounds need ints")
+            return "tuple"
         if isinstance(e, ast.Subscript):
             bt, it = self.expr(e.value, scope), self.expr(e.slice, scope)
             if bt not in (None, "tuple") or it not in (None, "int"):

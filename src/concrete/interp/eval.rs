@@ -141,6 +141,33 @@ impl<'p> Interp<'p> {
                     _ => self.raise(ExcClass::TypeError),
                 }
             }
+            ExprKind::Slice { base, lo, hi, step } => {
+                let t = self.eval(base)?;
+                let mut parts = [None, None, None];
+                for (slot, part) in parts.iter_mut().zip([lo, hi, step]) {
+                    if let Some(p) = part {
+                        *slot = Some(self.eval_int(p)?);
+                    }
+                }
+                let Value::Tuple(t) = t else {
+                    return self.raise(ExcClass::TypeError);
+                };
+                let [lo, hi, step] = &parts;
+                match semantics::slice(&t, lo.as_ref(), hi.as_ref(), step.as_ref()) {
+                    Ok(items) => {
+                        self.charge_tuple(items.len())?;
+                        Ok(Value::tuple(items))
+                    }
+                    Err(class) => self.raise_at(class, e.span),
+                }
+            }
+            ExprKind::IfExp { cond, then, orelse } => {
+                if self.eval_bool(cond)? {
+                    self.eval(then)
+                } else {
+                    self.eval(orelse)
+                }
+            }
             ExprKind::Call { func, args } => match self.call(func, args, e.span)? {
                 Some(v) => Ok(v),
                 // Only a procedure returns nothing, and its calls are statements.
@@ -188,6 +215,11 @@ impl<'p> Interp<'p> {
 
     pub(super) fn compare(&mut self, op: CmpOp, l: &Value, r: &Value) -> Result<bool, Abrupt> {
         match (l, r) {
+            (Value::Int(x), Value::Tuple(t)) if op.is_membership() => {
+                self.tick(t.len() as u64 / 16)?;
+                Ok(semantics::member(x, t) == (op == CmpOp::In))
+            }
+            _ if op.is_membership() => self.raise(ExcClass::TypeError),
             (Value::Int(a), Value::Int(b)) => Ok(semantics::int_compare(op, a, b)),
             _ if l.ty() == r.ty() || matches!(op, CmpOp::Eq | CmpOp::Ne) => {
                 let ord = match (l, r) {
@@ -204,6 +236,7 @@ impl<'p> Interp<'p> {
                     CmpOp::Le => ord.is_le(),
                     CmpOp::Gt => ord.is_gt(),
                     CmpOp::Ge => ord.is_ge(),
+                    CmpOp::In | CmpOp::NotIn => unreachable!("handled above"),
                 })
             }
             _ => self.raise(ExcClass::TypeError),

@@ -20,7 +20,6 @@ pub(super) fn unsupported_operator(op: &str, span: Span) -> Diagnostic {
         "~" | "|" | "^" | "&" | "<<" | ">>" => {
             unsupported(&format!("the bitwise operator `{op}` is"), span)
         }
-        "in" | "not in" => unsupported(&format!("`{op}` is"), span),
         "is" | "is not" => unsupported(&format!("`{op}` is"), span).with_note(format!(
             "help: compare values with `{}`",
             if op == "is" { "==" } else { "!=" }
@@ -56,15 +55,33 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
     match p.as_rule() {
         Rule::expr => {
             let mut inner = p.into_inner();
-            let e = expr(cx, inner.next().expect("or_test"))?;
-            if let Some(tail) = inner.next() {
-                return Err(unsupported(
-                    "conditional expressions (`a if c else b`) are",
-                    cx.span(&tail).to(e.span),
-                )
-                .with_note("help: use an `if` statement"));
+            let Some(tail) = inner.clone().nth(1) else {
+                return expr(cx, inner.next().expect("or_test"));
+            };
+            // `then if cond else orelse`: one level around its three parts (an `orelse`
+            // that is itself conditional nests one deeper, as in CPython).
+            let cx = cx.deeper(1, span)?;
+            let then = expr(cx, inner.next().expect("or_test"))?;
+            let tail_span = cx.span(&tail);
+            let mut parts = tail.into_inner();
+            parts.next(); // if
+            let cond = expr(cx, parts.next().expect("condition"))?;
+            if parts.next().is_none() {
+                return Err(
+                    Diagnostic::error("expected `else` after `if` expression", tail_span)
+                        .with_label("a conditional expression needs an `else`")
+                        .with_note("help: write `a if c else b`"),
+                );
             }
-            Ok(e)
+            let orelse = expr(cx, parts.next().expect("else branch"))?;
+            Ok(Expr {
+                span,
+                kind: ExprKind::IfExp {
+                    cond: Box::new(cond),
+                    then: Box::new(then),
+                    orelse: Box::new(orelse),
+                },
+            })
         }
         Rule::or_test | Rule::and_test => {
             let op = if p.as_rule() == Rule::or_test {
@@ -124,6 +141,10 @@ pub(super) fn expr(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
                     "<=" => CmpOp::Le,
                     ">" => CmpOp::Gt,
                     ">=" => CmpOp::Ge,
+                    "in" => CmpOp::In,
+                    other if other.split_whitespace().collect::<Vec<_>>() == ["not", "in"] => {
+                        CmpOp::NotIn
+                    }
                     other => {
                         let norm = other.split_whitespace().collect::<Vec<_>>().join(" ");
                         return Err(unsupported_operator(&norm, op_span));
@@ -233,7 +254,8 @@ fn postfix(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
                     .find(|q| !matches!(q.as_rule(), Rule::lbracket | Rule::rbracket))
                     .expect("index");
                 if idx.as_rule() == Rule::slice {
-                    return Err(unsupported("slicing (`t[a:b]`) is", cx.span(&idx)));
+                    e = slice(cx, e, idx, span)?;
+                    continue;
                 }
                 e = Expr {
                     span,
@@ -263,6 +285,28 @@ fn postfix(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
         }
     }
     Ok(e)
+}
+
+/// `base[lo:hi:step]`: the parts are told apart by the colons before them.
+fn slice(cx: Ctx, base: Expr, p: Pair<Rule>, span: Span) -> PResult<Expr> {
+    let mut parts: [Option<Box<Expr>>; 3] = [None, None, None];
+    let mut colons = 0;
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::colon => colons += 1,
+            _ => parts[colons] = Some(Box::new(expr(cx, q)?)),
+        }
+    }
+    let [lo, hi, step] = parts;
+    Ok(Expr {
+        span,
+        kind: ExprKind::Slice {
+            base: Box::new(base),
+            lo,
+            hi,
+            step,
+        },
+    })
 }
 
 fn call(cx: Ctx, func: Ident, args: Vec<Pair<Rule>>, span: Span) -> PResult<Expr> {

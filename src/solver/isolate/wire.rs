@@ -79,6 +79,7 @@ fn op_name(op: CmpOp) -> &'static str {
         CmpOp::Le => "le",
         CmpOp::Gt => "gt",
         CmpOp::Ge => "ge",
+        CmpOp::In | CmpOp::NotIn => unreachable!("no term compares with `in`"),
     }
 }
 
@@ -176,6 +177,11 @@ fn nodes(terms: &[Term]) -> (Vec<String>, Vec<usize>) {
             K::Max(a, b) => format!("max {} {}", id(a), id(b)),
             K::Concat(a, b) => format!("concat {} {}", id(a), id(b)),
             K::Index(a, b) => format!("index {} {}", id(a), id(b)),
+            K::Slice(a, lo, hi, step) => {
+                let part =
+                    |p: &Option<Term>| p.as_ref().map_or("-".to_string(), |p| id(p).to_string());
+                format!("slice {} {} {} {}", id(a), part(lo), part(hi), id(step))
+            }
             K::Cmp(op, a, b) => format!("cmp {} {} {}", op_name(*op), id(a), id(b)),
             K::Ite(a, b, c) => format!("ite {} {} {}", id(a), id(b), id(c)),
             K::And(xs) | K::Or(xs) => {
@@ -342,6 +348,15 @@ fn node(line: &str, built: &[Term]) -> Result<Term, String> {
         "max" => Term::max(arg(0, int)?, arg(1, int)?),
         "concat" => Term::concat(arg(0, seq)?, arg(1, seq)?),
         "index" => Term::index(arg(0, seq)?, arg(1, int)?),
+        "slice" => {
+            let part = |i: usize| -> Result<Option<Term>, String> {
+                match words.get(i) {
+                    Some(&"-") => Ok(None),
+                    _ => arg(i, int).map(Some),
+                }
+            };
+            Term::slice(arg(0, seq)?, part(1)?, part(2)?, arg(3, int)?)
+        }
         "cmp" => {
             let op = op_of(words[0])?;
             let (a, b) = (arg(1, None)?, arg(2, None)?);

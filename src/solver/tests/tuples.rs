@@ -181,3 +181,49 @@ mod encodings_agree {
         }
     }
 }
+
+/// A slice with step 1 in SMT-LIB (`seq.extract` with Python's clamping written out)
+/// means what Python's slice means, for bounds of every sign, constant and symbolic; so
+/// does `x in` it.
+#[test]
+fn smt2_slices_agree_with_semantics() {
+    let (a, b, t) = (var("a"), var("b"), seq("t"));
+    let items: Vec<BigInt> = [10, 20, 30, 40].into_iter().map(BigInt::from).collect();
+    let tup = Term::eq(
+        t.clone(),
+        Term::tuple(items.iter().cloned().map(Term::int).collect()),
+    );
+    let bounds = [
+        None,
+        Some(-5i64),
+        Some(-2),
+        Some(0),
+        Some(1),
+        Some(3),
+        Some(6),
+    ];
+    for lo in bounds {
+        for hi in bounds {
+            let (blo, bhi) = (lo.map(BigInt::from), hi.map(BigInt::from));
+            let want = semantics::slice(&items, blo.as_ref(), bhi.as_ref(), None).unwrap();
+            let want = Term::tuple(want.into_iter().map(Term::int).collect());
+            let mut pc = vec![tup.clone()];
+            let mut part = |v: &Term, k: Option<i64>| {
+                k.map(|k| {
+                    pc.push(Term::eq(v.clone(), int(k)));
+                    v.clone()
+                })
+            };
+            let (l, h) = (part(&a, lo), part(&b, hi));
+            let sliced = Term::slice(t.clone(), l, h, int(1));
+            let whole = lo.is_none() && hi.is_none();
+            assert_eq!(sliced.to_smt2().contains("seq.extract"), !whole, "{sliced}");
+            let mut wrong = pc.clone();
+            wrong.push(Term::ne(sliced.clone(), want));
+            assert_eq!(smt2_check(&wrong), z3::SatResult::Unsat, "{sliced}");
+            let mut past = pc.clone();
+            past.push(Term::member(int(50), sliced.clone()));
+            assert_eq!(smt2_check(&past), z3::SatResult::Unsat, "50 in {sliced}");
+        }
+    }
+}

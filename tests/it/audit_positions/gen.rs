@@ -107,6 +107,10 @@ enum E {
     Tuple(Vec<E>),
     /// `all(body for k in range(lo, hi))`.
     Quant(&'static str, String, Option<Box<E>>, Box<E>, Box<E>),
+    /// `t[lo:hi:step]` (`ValueError` at the subscript for a zero step).
+    Slice(Box<E>, [Option<Box<E>>; 3]),
+    /// `then if cond else orelse`: (cond, then, orelse).
+    IfExp(Box<E>, Box<E>, Box<E>),
 }
 
 impl E {
@@ -120,7 +124,8 @@ impl E {
             E::Bin("+" | "-", ..) => 5,
             E::Bin(..) => 6,
             E::Unary(..) => 7,
-            E::Index(..) | E::Call(..) | E::Quant(..) => 8,
+            E::Index(..) | E::Slice(..) | E::Call(..) | E::Quant(..) => 8,
+            E::IfExp(..) => 0,
             E::Lit(_) | E::Name(_) | E::Tuple(_) => 9,
         }
     }
@@ -333,7 +338,8 @@ impl Gen {
             return self.int_leaf();
         }
         let d = depth - 1;
-        match self.rng.below(12) {
+        match self.rng.below(13) {
+            12 => self.if_exp(Ty::Int, d),
             0..=1 => self.int_leaf(),
             2..=4 => {
                 let op = self.rng.pick(&["+", "-", "*", "//", "%", "//", "%"]);
@@ -380,7 +386,12 @@ impl Gen {
         }
         let d = depth - 1;
         const CMP: [&str; 6] = ["==", "!=", "<", "<=", ">", ">="];
-        match self.rng.below(11) {
+        match self.rng.below(13) {
+            11 => {
+                let op = self.rng.pick(&["in", "not in"]);
+                E::Cmp(Box::new(self.int(d)), vec![(op, self.tuple(d))])
+            }
+            12 => self.if_exp(Ty::Bool, d),
             0 => self.bool_leaf(),
             1..=3 => {
                 let first = self.int(d);
@@ -426,9 +437,38 @@ impl Gen {
         E::Quant(kind, var, lo, Box::new(hi), Box::new(body))
     }
 
+    /// `then if cond else orelse` of type `ty`.
+    fn if_exp(&mut self, ty: Ty, d: u32) -> E {
+        let cond = self.boolean(d);
+        let then = self.expr(ty, d);
+        let orelse = self.expr(ty, d);
+        E::IfExp(Box::new(cond), Box::new(then), Box::new(orelse))
+    }
+
+    /// A slice bound: missing, a small constant of either sign, or any int.
+    fn slice_part(&mut self, d: u32) -> Option<Box<E>> {
+        Some(Box::new(match self.rng.below(4) {
+            0 => return None,
+            1 => E::Lit(self.rng.below(4).to_string()),
+            2 => E::Unary("-", Box::new(E::Lit((1 + self.rng.below(3)).to_string()))),
+            _ => self.int(d),
+        }))
+    }
+
     fn tuple(&mut self, depth: u32) -> E {
-        let n = if depth == 0 { 2 } else { 5 };
+        let n = if depth == 0 { 2 } else { 7 };
         match self.rng.below(n) {
+            5 => {
+                let base = self.tuple(depth - 1);
+                let step = match self.rng.below(3) {
+                    0 => None,
+                    1 => Some(Box::new(E::Lit(self.rng.pick(&["0", "1", "2"]).into()))),
+                    _ => self.slice_part(depth - 1),
+                };
+                let parts = [self.slice_part(depth - 1), self.slice_part(depth - 1), step];
+                E::Slice(Box::new(base), parts)
+            }
+            6 => self.if_exp(Ty::Tuple, depth - 1),
             0 => self
                 .var(Ty::Tuple)
                 .map_or_else(|| E::Tuple(vec![]), E::Name),

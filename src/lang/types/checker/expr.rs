@@ -190,6 +190,49 @@ impl Checker<'_> {
                 }
                 Some(Type::Int)
             }
+            ExprKind::Slice { base, lo, hi, step } => {
+                if let Some(t @ (Type::Int | Type::Bool)) = self.expr(cx, base, Some(Type::Tuple)) {
+                    self.err(
+                        Diagnostic::error(format!("cannot slice a value of type `{t}`"), base.span)
+                            .with_label(format!("{} cannot be sliced", a(t)))
+                            .with_note("note: only tuples can be sliced"),
+                    );
+                }
+                for part in [lo, hi, step].into_iter().flatten() {
+                    if let Some(f) = self
+                        .expr(cx, part, Some(Type::Int))
+                        .filter(|t| *t != Type::Int)
+                    {
+                        self.err(
+                            mismatch(part.span, Type::Int, f)
+                                .with_label(format!("slice bounds are `int`s, found {}", a(f))),
+                        );
+                    }
+                }
+                Some(Type::Tuple)
+            }
+            ExprKind::IfExp { cond, then, orelse } => {
+                self.cond(cx, cond, "the condition of a conditional expression");
+                let hint = hint
+                    .or_else(|| self.shape(cx, then))
+                    .or_else(|| self.shape(cx, orelse));
+                let tt = self.expr(cx, then, hint);
+                let et = self.expr(cx, orelse, hint.or(tt));
+                match (tt, et) {
+                    (Some(x), Some(y)) if x != y => {
+                        self.err(
+                            Diagnostic::error(
+                                format!("the two sides of a conditional expression have types `{x}` and `{y}`"),
+                                then.span.to(orelse.span),
+                            )
+                            .with_label(format!("`{x}` if ... else `{y}`"))
+                            .with_note("note: a value keeps one type in minipy"),
+                        );
+                        Some(x)
+                    }
+                    (x, y) => x.or(y),
+                }
+            }
             ExprKind::Call { func, args } => self.call(cx, e, func, args, false),
             ExprKind::Quantifier {
                 kind,
@@ -292,7 +335,14 @@ impl Checker<'_> {
                     .and_then(|k| rest.get(k))
                     .is_some_and(|(op, _)| !matches!(op, CmpOp::Eq | CmpOp::Ne))
             };
-            let hint = if ordered(i) || ordered(i + 1) {
+            // `x in t`: an `int` on the left, a `tuple` on the right.
+            let member_rhs = i
+                .checked_sub(1)
+                .and_then(|k| rest.get(k))
+                .is_some_and(|(op, _)| op.is_membership());
+            let hint = if member_rhs {
+                Some(Type::Tuple)
+            } else if ordered(i) || ordered(i + 1) {
                 Some(Type::Int)
             } else {
                 let neighbour = if i == 0 {
@@ -308,6 +358,7 @@ impl Checker<'_> {
             let (l, r) = (types[i], types[i + 1]);
             let (le, re) = (operands[i], operands[i + 1]);
             match op {
+                CmpOp::In | CmpOp::NotIn => self.membership(*op, (le, l), (re, r)),
                 CmpOp::Eq | CmpOp::Ne => {
                     if let (Some(l), Some(r)) = (l, r) {
                         if l != r {
@@ -349,6 +400,33 @@ impl Checker<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// `x in t` / `x not in t`: an `int` and a `tuple`.
+    fn membership(
+        &mut self,
+        op: CmpOp,
+        (le, l): (&Expr, Option<Type>),
+        (re, r): (&Expr, Option<Type>),
+    ) {
+        if let Some(r) = r.filter(|t| *t != Type::Tuple) {
+            self.err(
+                Diagnostic::error(
+                    format!("`{}` on {} is not supported in minipy", op.symbol(), a(r)),
+                    re.span,
+                )
+                .with_label(format!("expected `tuple`, found `{r}`"))
+                .with_note("note: minipy has `x in t` for an `int` `x` and a `tuple` `t`"),
+            );
+        }
+        if let Some(l) = l.filter(|t| *t != Type::Int) {
+            let mut d = mismatch(le.span, Type::Int, l)
+                .with_label(format!("`{}` looks for an `int` in a tuple", op.symbol()));
+            if l == Type::Tuple {
+                d = d.with_note("note: minipy tuples hold `int`s only");
+            }
+            self.err(d);
         }
     }
 

@@ -84,6 +84,7 @@ fn impure_calls(
                 stack.extend(rest.iter().map(|(_, e)| e));
             }
             ExprKind::Index { base, index } => stack.extend([&**base, &**index]),
+            ExprKind::Slice { .. } | ExprKind::IfExp { .. } => stack.extend(e.children()),
             ExprKind::Call { func, args } => {
                 if functions.get(&func.name).is_some_and(|s| !s.predicate) {
                     out.push(

@@ -468,3 +468,46 @@ fn help_quotes_the_offending_expression() {
     let d = one("t: tuple\nu = t + t[0]\n", "cannot add `int` to `tuple`");
     assert!(has_note(&d, "write `t + (t[0],)`"), "{:?}", d.notes);
 }
+
+#[test]
+fn membership_needs_an_int_and_a_tuple() {
+    let src = "t: tuple\nx: int\nb = x in x\n";
+    let d = one(src, "`in` on an `int` is not supported in minipy");
+    assert_eq!(at(src, &d), "x");
+    let src = "t: tuple\nc: bool\nb = c not in t\n";
+    let d = one(src, "mismatched types: expected `int`, found `bool`");
+    assert_eq!(at(src, &d), "c");
+    let m = messages("t: tuple\nb = t in t\n");
+    assert_eq!(m, ["mismatched types: expected `int`, found `tuple`"]);
+    // Accepted: an int in a tuple, chained with comparisons, on a slice.
+    ok("t: tuple\nx: int\nb = 0 <= x in t[1:]\nc = x not in ()\n");
+}
+
+#[test]
+fn slices_need_a_tuple_and_int_parts() {
+    let src = "x: int\nu = x[1:]\n";
+    let d = one(src, "cannot slice a value of type `int`");
+    assert_eq!(at(src, &d), "x");
+    let src = "t: tuple\nb: bool\nu = t[:b]\n";
+    let d = one(src, "mismatched types: expected `int`, found `bool`");
+    assert_eq!(at(src, &d), "b");
+    let m = messages("t: tuple\nu = t[::t]\n");
+    assert_eq!(m, ["mismatched types: expected `int`, found `tuple`"]);
+    // A slice is a tuple.
+    let m = messages("t: tuple\nx: int\nx = t[1:]\n");
+    assert_eq!(m.len(), 1, "{m:?}");
+}
+
+#[test]
+fn conditional_sides_have_one_type_and_a_bool_condition() {
+    let src = "t: tuple\nx: int\ny = x if x > 0 else t\n";
+    let d = one(
+        src,
+        "the two sides of a conditional expression have types `int` and `tuple`",
+    );
+    assert_eq!(at(src, &d), "x if x > 0 else t");
+    let src = "x: int\ny = 1 if x else 2\n";
+    let d = one(src, "mismatched types: expected `bool`, found `int`");
+    assert!(has_note(&d, "write `x != 0`"));
+    ok("t: tuple\nx: int\nu = t if x > 0 else t[1:] + (x,)\n");
+}

@@ -1,2 +1,2 @@
 x: int
-z = x if x > 0 else -x
+z = x if x > 0

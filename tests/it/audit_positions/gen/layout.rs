@@ -164,6 +164,26 @@ impl Gen {
                 self.toks(i, 0, out);
                 out.push("]".into());
             }
+            E::Slice(base, parts) => {
+                self.toks(base, 8, out);
+                out.push("[".into());
+                for (k, part) in parts.iter().enumerate() {
+                    if k == 1 || k == 2 && part.is_some() {
+                        out.push(":".into());
+                    }
+                    if let Some(part) = part {
+                        self.toks(part, 0, out);
+                    }
+                }
+                out.push("]".into());
+            }
+            E::IfExp(cond, then, orelse) => {
+                self.toks(then, 1, out);
+                out.push("if".into());
+                self.toks(cond, 1, out);
+                out.push("else".into());
+                self.toks(orelse, 0, out);
+            }
             E::Call(f, args) => {
                 out.push(f.clone());
                 out.push("(".into());
