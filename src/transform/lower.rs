@@ -22,8 +22,8 @@ pub(super) struct Lowerer<'a> {
     /// Names of user functions (not predicates): calls of these are hoisted.
     functions: &'a BTreeSet<String>,
     next_temp: usize,
-    /// The variables of the `for` loops being lowered, outermost first (their hidden
-    /// variables are named after them).
+    /// The hidden variables of the `for` loops being lowered (named after their loop
+    /// variables; a nested loop's must differ).
     active_for: Vec<String>,
     /// The hidden variables of the `for` loops and their types ([`ir::Program::for_vars`]).
     pub(super) for_vars: std::collections::BTreeMap<String, Type>,

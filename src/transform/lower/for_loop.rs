@@ -54,25 +54,26 @@ impl Lowerer<'_> {
     pub(super) fn for_loop(&mut self, f: ForParts<'_>, span: Span, out: &mut Vec<Instr>) {
         // `$i.stop`, ...: a `$` name no program can write, which reads well where it shows
         // (a havoc'd position in an invariant's path condition: `$i!1 < len(t)`); `#k`
-        // keeps the loops nested inside one with the same variable apart.
-        let base = match self
-            .active_for
-            .iter()
-            .filter(|n| **n == f.target.name)
-            .count()
-        {
-            0 => f.target.name.clone(),
-            k => format!("{}#{}", f.target.name, k + 1),
+        // keeps a loop apart from the loops it is nested in (`for i ...: for i ...`).
+        let is_range = range_args(f.iter).is_some();
+        let mut k = 1;
+        let (base, names) = loop {
+            let base = match k {
+                1 => f.target.name.clone(),
+                _ => format!("{}#{k}", f.target.name),
+            };
+            let names = hidden_names(&base, is_range);
+            if !names.iter().any(|n| self.active_for.contains(n)) {
+                break (base, names);
+            }
+            k += 1;
         };
         let var = |what: &str| format!("${base}.{what}");
-        let position_name = match range_args(f.iter) {
-            Some(_) => f.target.name.clone(),
-            None => for_index_name(&f.target.name),
+        let position_name = match is_range {
+            true => f.target.name.clone(),
+            false => for_index_name(&f.target.name),
         };
-        let pos = match range_args(f.iter) {
-            Some(_) => format!("${base}"),
-            None => format!("${}", for_index_name(&base)),
-        };
+        let pos = names[0].clone();
         let push = |out: &mut Vec<Instr>, kind| {
             out.push(Instr {
                 kind,
@@ -204,9 +205,10 @@ impl Lowerer<'_> {
             .iter()
             .map(|inv| rename(inv, &position_name, &pos))
             .collect();
-        self.active_for.push(f.target.name.clone());
+        let outer = self.active_for.len();
+        self.active_for.extend(names);
         let user_body = self.block(f.body);
-        self.active_for.pop();
+        self.active_for.truncate(outer);
         let orelse = f.orelse.map(|b| self.block(b));
         let whiles: Vec<Instr> = guards
             .into_iter()
@@ -235,6 +237,20 @@ impl Lowerer<'_> {
             ),
             Err(whiles) => out.extend(whiles),
         }
+    }
+}
+
+/// The hidden variables of a loop whose names start with `base`, the position first.
+fn hidden_names(base: &str, is_range: bool) -> Vec<String> {
+    match is_range {
+        true => ["", ".start", ".stop", ".step"]
+            .iter()
+            .map(|s| format!("${base}{s}"))
+            .collect(),
+        false => vec![
+            format!("${}", for_index_name(base)),
+            format!("${base}.items"),
+        ],
     }
 }
 
