@@ -165,11 +165,12 @@ fn check_is_exhaustive_and_precise_on_generated_for_programs() {
 fn for_loops_fold_like_their_while_forms() {
     let src = crate::fold::read("for_loops.py");
     for name in ["lin_srch", "all_pos", "down", "stride"] {
-        for form in ["for", "while"] {
-            let entry = format!("{name}_{form}");
-            let folds = crate::fold::agree_on_box(&src, &entry);
-            assert_eq!(folds, 1, "{entry}: {folds} folds");
-        }
+        let entry = format!("{name}_for");
+        let folds = crate::fold::agree_on_box(&src, &entry);
+        assert_eq!(folds, 1, "{entry}: {folds} folds");
+        // The `while` twin folds as well (its agreement is what tests/it/fold.rs checks).
+        let twin = crate::fold::explore(&src, &format!("{name}_while"), FoldMode::Auto, 3);
+        assert_eq!(twin.stats().folds, 1, "{name}_while");
     }
     // Nothing is cut: the folded tree of the `for` search has no `bound` leaf.
     let e = crate::fold::explore(&src, "lin_srch_for", FoldMode::Auto, 3);
@@ -513,4 +514,63 @@ fn the_for_example_runs() {
     let (code, out, err) = symdbg(&["run", "examples/for_search.py", "--entry", "count"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(0 exceptions, "), "{out}");
+}
+
+/// The debugger's commands on a `for` loop: continue stops at a breakpoint on the `for`
+/// line, step over a call runs its loop to the call's end, finish leaves the frame.
+#[test]
+fn continue_step_over_and_finish_work_on_for_loops() {
+    use symdbg::session::{Ended, Policy};
+    let src = "def total(t: tuple) -> int:\n    s = 0\n    for x in t:\n        s += x\n    return s\n\nt: tuple\nr = total(t)\nq = r + 1\n";
+    let map = SourceMap::new("t.py", src);
+    let loaded = Loaded::new(SourceMap::new("t.py", src)).unwrap();
+    let mut config = Config::default();
+    config.unroll = 2;
+    let mut session = Session::new(loaded, None, config.clone()).unwrap();
+    let line = |s: &Session, id| {
+        s.tree()
+            .node(id)
+            .at
+            .map(|sp: symdbg::base::Span| map.line(sp.start))
+    };
+    let root = session.tree().root();
+    let ran = session.run(
+        root,
+        Policy::Continue { breakpoints: &[3] },
+        Limits::default(),
+        &|_| {},
+    );
+    assert_eq!(ran.ended, Ended::Breakpoint(3));
+    let head = ran.select.expect("stopped at the for line");
+    assert_eq!(line(&session, head), Some(3));
+    // Finish from the loop head: every path leaves `total` (back at line 9, or cut).
+    let ran = session.run(head, Policy::Finish, Limits::default(), &|_| {});
+    assert_eq!(ran.ended, Ended::Done);
+    let after: Vec<Option<usize>> = session
+        .tree()
+        .nodes()
+        .filter(|n| n.is_open())
+        .map(|n| line(&session, n.id))
+        .collect();
+    assert!(
+        !after.is_empty() && after.iter().all(|l| *l == Some(9)),
+        "{after:?}"
+    );
+    // Step over the call from a fresh session: the loop inside runs to the call's end.
+    let loaded = Loaded::new(SourceMap::new("t.py", src)).unwrap();
+    let mut session = Session::new(loaded, None, config).unwrap();
+    let root = session.tree().root();
+    assert_eq!(line(&session, root), Some(8));
+    let ran = session.run(root, Policy::StepOver, Limits::default(), &|_| {});
+    assert_eq!(ran.ended, Ended::Done);
+    let open: Vec<Option<usize>> = session
+        .tree()
+        .nodes()
+        .filter(|n| n.is_open())
+        .map(|n| line(&session, n.id))
+        .collect();
+    assert!(
+        !open.is_empty() && open.iter().all(|l| *l == Some(9)),
+        "{open:?}"
+    );
 }
