@@ -248,43 +248,6 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// A `while` loop of lowered parts, with its invariant forms.
-    fn while_instr(
-        &mut self,
-        guard: Vec<Instr>,
-        cond: Expr,
-        invariants: &[Expr],
-        body: Block,
-        orelse: Option<Block>,
-        span: Span,
-    ) -> Instr {
-        for inv in invariants {
-            self.formula_only(inv, "a loop invariant");
-        }
-        let abstraction = super::loop_form::loop_scope_form(
-            &guard,
-            &cond,
-            invariants,
-            &body,
-            orelse.as_ref(),
-            span,
-        );
-        let check = super::loop_form::check_block(invariants, ir::FormStep::TestCheck);
-        Instr {
-            kind: InstrKind::While {
-                guard: Rc::from(guard),
-                cond,
-                invariants: invariants.to_vec(),
-                body,
-                orelse,
-                abstraction,
-                check,
-            },
-            span,
-            form: None,
-        }
-    }
-
     /// Invariants are formulas: they may not call functions (only predicates and builtins).
     fn formula_only(&mut self, e: &Expr, what: &str) {
         if self.has_call(e) {

@@ -1,4 +1,4 @@
-//! `for` loops become `while` loops over hidden variables (`$for1.pos`, ...), so the
+//! `for` loops become `while` loops over hidden variables (`$i`, `$i.stop`, ...), so the
 //! engine's loop machinery — unrolling and `--unroll`, `--fold auto`, the invariant
 //! transition, the debugger's loop head — applies to them unchanged:
 //!
@@ -20,7 +20,8 @@
 //!                                   body
 //! ```
 //!
-//! (A loop inside one over the same variable name gets `$i#2`, ...)
+//! (A loop nested in one whose hidden names it would reuse gets `$i#2`, ...) Both kinds of
+//! loop build their `while` instruction with [`Lowerer::while_instr`].
 //!
 //! The arguments are evaluated once, in order, before the first iteration (user calls in
 //! them are hoisted as anywhere else); the position is advanced before the body, so a
@@ -51,6 +52,44 @@ pub(in crate::transform) struct ForParts<'s> {
 }
 
 impl Lowerer<'_> {
+    /// A `while` loop of lowered parts, with its invariant forms (a `while` statement's,
+    /// and each of a `for`'s).
+    pub(super) fn while_instr(
+        &mut self,
+        guard: Vec<Instr>,
+        cond: Expr,
+        invariants: &[Expr],
+        body: Block,
+        orelse: Option<Block>,
+        span: Span,
+    ) -> Instr {
+        for inv in invariants {
+            self.formula_only(inv, "a loop invariant");
+        }
+        let abstraction = super::super::loop_form::loop_scope_form(
+            &guard,
+            &cond,
+            invariants,
+            &body,
+            orelse.as_ref(),
+            span,
+        );
+        let check = super::super::loop_form::check_block(invariants, ir::FormStep::TestCheck);
+        Instr {
+            kind: InstrKind::While {
+                guard: Rc::from(guard),
+                cond,
+                invariants: invariants.to_vec(),
+                body,
+                orelse,
+                abstraction,
+                check,
+            },
+            span,
+            form: None,
+        }
+    }
+
     pub(super) fn for_loop(&mut self, f: ForParts<'_>, span: Span, out: &mut Vec<Instr>) {
         // `$i.stop`, ...: a `$` name no program can write, which reads well where it shows
         // (a havoc'd position in an invariant's path condition: `$i!1 < len(t)`); `#k`
