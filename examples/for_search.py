@@ -20,3 +20,8 @@ def last_below(t: tuple, v: int) -> int:
     else:
         return -1
     return i
+
+# Run as a module, the calls below run on constants; `--entry find` (or `count`,
+# `last_below`) analyses a function for all inputs.
+where = find((3, 1, 4), 1)
+below = last_below((5, 2, 8), 4)
