@@ -213,7 +213,11 @@ pub fn refuse_non_python(program: &Program) -> Result<(), Diagnostic> {
 pub fn has_invariants(program: &Program) -> bool {
     fn any(body: &[Stmt]) -> bool {
         body.iter().any(|s| match &s.kind {
-            StmtKind::While { invariants, .. } if !invariants.is_empty() => true,
+            StmtKind::While { invariants, .. } | StmtKind::For { invariants, .. }
+                if !invariants.is_empty() =>
+            {
+                true
+            }
             StmtKind::FunctionDef(f) => any(&f.body),
             _ => s.nested_blocks().into_iter().any(any),
         })
@@ -227,6 +231,12 @@ pub fn without_invariants(program: &Program) -> Program {
         for s in body {
             match &mut s.kind {
                 StmtKind::While {
+                    invariants,
+                    body,
+                    orelse,
+                    ..
+                }
+                | StmtKind::For {
                     invariants,
                     body,
                     orelse,

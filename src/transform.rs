@@ -61,6 +61,7 @@ pub fn lower(program: &ast::Program) -> Result<ir::Program, Vec<Diagnostic>> {
     }
     out.preconditions = l.block(&program.preconditions);
     out.body = l.block(&program.body);
+    out.for_vars = std::mem::take(&mut l.for_vars);
     if l.errors.is_empty() {
         Ok(out)
     } else {

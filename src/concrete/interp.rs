@@ -21,6 +21,8 @@ use crate::semantics;
 
 /// Expressions and calls (the rest of `impl Interp`).
 mod eval;
+/// `for` loops.
+mod for_loop;
 
 /// Why a statement or expression did not complete normally.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +62,9 @@ struct Frame<'p> {
     local_names: Rc<BTreeSet<String>>,
     /// Variables of the `all`/`any` bodies being evaluated, innermost last.
     quant: Vec<(&'p str, BigInt)>,
+    /// While a `for` loop's invariant is evaluated: the name of the loop's position and
+    /// its value (shadowed by quantifier variables, shadowing the frame's variables).
+    pos: Option<(String, BigInt)>,
 }
 
 pub(crate) struct Interp<'p> {
@@ -102,6 +107,7 @@ impl<'p> Interp<'p> {
                 locals: BTreeMap::new(),
                 local_names: Rc::default(),
                 quant: Vec::new(),
+                pos: None,
             }],
             steps: 0,
             native_depth: 0,
@@ -231,6 +237,9 @@ impl<'p> Interp<'p> {
     fn lookup(&self, name: &str, at: Span) -> Eval {
         let frame = self.frame();
         if let Some((_, v)) = frame.quant.iter().rev().find(|(n, _)| *n == name) {
+            return Ok(Value::Int(v.clone()));
+        }
+        if let Some((_, v)) = frame.pos.as_ref().filter(|(n, _)| n == name) {
             return Ok(Value::Int(v.clone()));
         }
         if frame.func.is_some() && frame.local_names.contains(name) {
@@ -367,6 +376,13 @@ impl<'p> Interp<'p> {
                 body,
                 orelse,
             } => self.exec_while(s.span, cond, invariants, body, orelse.as_deref()),
+            StmtKind::For {
+                target,
+                iter,
+                invariants,
+                body,
+                orelse,
+            } => self.exec_for(s.span, target, iter, invariants, body, orelse.as_deref()),
             StmtKind::Try { body, handlers } => {
                 self.at(s.span)?;
                 match self.exec_block(body) {

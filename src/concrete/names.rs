@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use crate::lang::ast::{Stmt, StmtKind};
 
 /// Every name a block binds, in any nested block (but not inside nested `def`s): assignment
-/// and augmented-assignment targets, declarations, `havoc` targets and method-frame result
+/// and augmented-assignment targets, `for` targets, declarations, `havoc` targets and method-frame result
 /// variables. In a function these names, with the parameters, are its locals (Python's
 /// rule: a name assigned anywhere in a function is local to the whole function).
 pub fn assigned_names(body: &[Stmt]) -> BTreeSet<String> {
@@ -20,7 +20,9 @@ fn collect(body: &[Stmt], names: &mut BTreeSet<String>) {
             StmtKind::Declare { name, .. } | StmtKind::Havoc(name) => {
                 names.insert(name.name.clone());
             }
-            StmtKind::Assign { target, .. } | StmtKind::AugAssign { target, .. } => {
+            StmtKind::Assign { target, .. }
+            | StmtKind::AugAssign { target, .. }
+            | StmtKind::For { target, .. } => {
                 names.insert(target.name.clone());
             }
             StmtKind::MethodFrame { result, .. } => {

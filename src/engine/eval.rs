@@ -505,6 +505,8 @@ impl<'a> Context<'a> {
         };
         let value = match (name, vals.as_slice()) {
             ("len", [t]) => Term::len(t.clone()),
+            // A tuple `for` loop's next element: its guard keeps the index in range.
+            (ir::ITEM, [t, k]) => Term::index(t.clone(), k.clone()),
             ("abs", [x]) => Term::abs(x.clone()),
             ("min", [x, y]) => Term::min(x.clone(), y.clone()),
             ("max", [x, y]) => Term::max(x.clone(), y.clone()),

@@ -283,6 +283,26 @@ impl Stepper<'_> {
                 }
                 single(out)
             }
+            InstrKind::RaiseIf { cond, class, at } => {
+                let alts = self.cx.eval(state, cond);
+                let mut out = self.exceptions(state, &alts);
+                if let Some((c, v)) = alts.ok {
+                    let go_on = Term::and(c.clone(), Term::not(v.clone()));
+                    if !go_on.is_false() {
+                        out.push(Succ {
+                            cond: go_on,
+                            state: Self::advanced(state),
+                            forced: None,
+                            tag: Tag::Next,
+                        });
+                    }
+                    let raises = Term::and(c, v);
+                    if !raises.is_false() {
+                        out.push(raise(state, raises, *class, *at));
+                    }
+                }
+                single(out)
+            }
             InstrKind::Pass => single(vec![Succ {
                 cond: Term::bool(true),
                 state: Self::advanced(state),

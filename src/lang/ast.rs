@@ -101,6 +101,18 @@ pub enum StmtKind {
         body: Vec<Stmt>,
         orelse: Option<Vec<Stmt>>,
     },
+    /// `for target in iter:` with optional leading `invariant e` lines and an optional
+    /// `else:`. `iter` is a call `range(stop)`, `range(start, stop)` or
+    /// `range(start, stop, step)` ([`range_args`]), or an expression of type `tuple`
+    /// (the type checker refuses anything else). Evaluated once, before the first
+    /// iteration.
+    For {
+        target: Ident,
+        iter: Expr,
+        invariants: Vec<Expr>,
+        body: Vec<Stmt>,
+        orelse: Option<Vec<Stmt>>,
+    },
     /// `try: body` followed by one or more `except [Name]:` handlers.
     Try {
         body: Vec<Stmt>,
@@ -319,6 +331,22 @@ impl Quantifier {
     }
 }
 
+/// The arguments of a `for` loop's `range(...)` (one to three of them: `stop`, `start,
+/// stop` or `start, stop, step`), if `iter` is such a call (not counting its arguments).
+pub fn range_args(iter: &Expr) -> Option<&[Expr]> {
+    match &iter.kind {
+        ExprKind::Call { func, args } if func.name == "range" => Some(args),
+        _ => None,
+    }
+}
+
+/// The name that denotes a `for x in t` loop's position (the index of the element the
+/// next iteration takes: `0` before the first, `len(t)` after the last) in the loop's
+/// `invariant` lines: `x_index`.
+pub fn for_index_name(target: &str) -> String {
+    format!("{target}_index")
+}
+
 /// The builtin functions of minipy.
 pub const BUILTINS: &[&str] = &["len", "abs", "min", "max"];
 
@@ -376,9 +404,11 @@ impl Stmt {
                 .map(|(_, b)| b.as_slice())
                 .chain(orelse.as_deref())
                 .collect(),
-            StmtKind::While { body, orelse, .. } => std::iter::once(body.as_slice())
-                .chain(orelse.as_deref())
-                .collect(),
+            StmtKind::While { body, orelse, .. } | StmtKind::For { body, orelse, .. } => {
+                std::iter::once(body.as_slice())
+                    .chain(orelse.as_deref())
+                    .collect()
+            }
             StmtKind::Try { body, handlers } => std::iter::once(body.as_slice())
                 .chain(handlers.iter().map(|h| h.body.as_slice()))
                 .collect(),
@@ -425,6 +455,23 @@ impl Stmt {
                 orelse,
             } => {
                 cond.clear_spans();
+                for i in invariants {
+                    i.clear_spans();
+                }
+                block(body);
+                if let Some(b) = orelse {
+                    block(b)
+                }
+            }
+            StmtKind::For {
+                target,
+                iter,
+                invariants,
+                body,
+                orelse,
+            } => {
+                target.span = Span::default();
+                iter.clear_spans();
                 for i in invariants {
                     i.clear_spans();
                 }

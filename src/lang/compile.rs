@@ -5,7 +5,7 @@
 //! compiles the program, which [`check`] follows (a `def`'s parameters before its body, its
 //! name after it; an assignment's value before its target).
 //!
-//! CPython's blocks (`fblock`s, `CO_MAXBLOCKS = 20`): a `while` body is one; a `try`'s
+//! CPython's blocks (`fblock`s, `CO_MAXBLOCKS = 20`): a `while` or `for` body is one; a `try`'s
 //! body is one and each `except` body two (the handler and its cleanup); `if` and `else`
 //! bodies are none. A function body starts again from none. minipy's verification blocks
 //! (`method-frame`, `loop-scope`) are not Python and count as none.
@@ -49,7 +49,7 @@ fn push(depth: usize, by: usize, at: Span) -> Result<usize, Diagnostic> {
             Span::new(at.start, at.start),
         )
         .with_label(format!(
-            "more than {MAX_BLOCKS} nested `while`, `try` and `except` blocks"
+            "more than {MAX_BLOCKS} nested `while`, `for`, `try` and `except` blocks"
         ))
         .with_note("CPython's compiler refuses it too (SyntaxError)")
         .with_note("help: move the inner blocks into a function"));
@@ -107,6 +107,19 @@ fn stmt(s: &Stmt, scope: Scope, depth: usize) -> Result<(), Diagnostic> {
         } => {
             let inner = push(depth, 1, s.span)?;
             expr(cond)?;
+            block(body, inner)?;
+            orelse.as_deref().map_or(Ok(()), |b| block(b, depth))
+        }
+        StmtKind::For {
+            target,
+            iter,
+            body,
+            orelse,
+            ..
+        } => {
+            let inner = push(depth, 1, s.span)?;
+            expr(iter)?;
+            store(&target.name, target.span)?;
             block(body, inner)?;
             orelse.as_deref().map_or(Ok(()), |b| block(b, depth))
         }

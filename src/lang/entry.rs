@@ -129,6 +129,10 @@ fn top_level_assigned<'a>(body: &'a [Stmt], out: &mut BTreeSet<&'a str>) {
             StmtKind::Havoc(x) => {
                 out.insert(&x.name);
             }
+            StmtKind::For { target, .. } => {
+                out.insert(&target.name);
+                for_each_block(s, |b| top_level_assigned(b, out));
+            }
             StmtKind::MethodFrame { result, body } => {
                 out.insert(&result.name);
                 top_level_assigned(body, out);
@@ -207,6 +211,9 @@ fn header_exprs(s: &Stmt) -> Vec<&Expr> {
         StmtKind::While {
             cond, invariants, ..
         } => std::iter::once(cond).chain(invariants).collect(),
+        StmtKind::For {
+            iter, invariants, ..
+        } => std::iter::once(iter).chain(invariants).collect(),
         StmtKind::LoopScope { inv, .. } => vec![inv],
         _ => Vec::new(),
     }
@@ -221,7 +228,7 @@ fn for_each_block<'a>(s: &'a Stmt, mut f: impl FnMut(&'a [Stmt])) {
                 f(b);
             }
         }
-        StmtKind::While { body, orelse, .. } => {
+        StmtKind::While { body, orelse, .. } | StmtKind::For { body, orelse, .. } => {
             f(body);
             if let Some(b) = orelse {
                 f(b);

@@ -125,6 +125,7 @@ enum Header {
     Elif(Expr),
     Else,
     While(Expr),
+    For(Ident, Expr),
     Try,
     Except(Option<Ident>),
     Def {
@@ -143,6 +144,7 @@ impl Header {
             Header::Elif(_) => "elif",
             Header::Else => "else",
             Header::While(_) => "while",
+            Header::For(..) => "for",
             Header::Try => "try",
             Header::Except(_) => "except",
             Header::Def { .. } => "def",
@@ -192,7 +194,6 @@ fn unsupported_statement(cx: Ctx, item: Pair<Rule>) -> Diagnostic {
     let kw = item.into_inner().next().expect("keyword");
     let span = cx.span(&kw);
     let (what, note) = match kw.as_str() {
-        "for" => ("`for` loops are", Some("use a `while` loop with an index")),
         "class" => ("classes are", None),
         "import" | "from" => ("imports are", None),
         "global" | "nonlocal" => (
@@ -232,6 +233,8 @@ fn header(cx: Ctx, item: Pair<Rule>, line: Span) -> PResult<Line> {
             | Rule::kw_elif
             | Rule::kw_else
             | Rule::kw_while
+            | Rule::kw_for
+            | Rule::kw_in
             | Rule::kw_try
             | Rule::kw_except
             | Rule::kw_def
@@ -250,6 +253,10 @@ fn header(cx: Ctx, item: Pair<Rule>, line: Span) -> PResult<Line> {
         Rule::elif_header => Header::Elif(expr::expr(cx, next())?),
         Rule::else_header => Header::Else,
         Rule::while_header => Header::While(expr::expr(cx, next())?),
+        Rule::for_header => {
+            let target = for_target(cx, next())?;
+            Header::For(target, for_iter(cx, next())?)
+        }
         Rule::try_header => Header::Try,
         Rule::finally_header => {
             return Err(unsupported(
@@ -314,6 +321,69 @@ fn header(cx: Ctx, item: Pair<Rule>, line: Span) -> PResult<Line> {
     };
     // The statement's span covers the header up to and including the colon.
     Ok(Line::Header(h, line, inline))
+}
+
+/// A `for` loop's target: one name (tuple unpacking and other targets are refused).
+fn for_target(cx: Ctx, p: Pair<Rule>) -> PResult<Ident> {
+    let span = cx.span(&p);
+    let items: Vec<Pair<Rule>> = p.into_inner().collect();
+    if items.len() > 1 {
+        return Err(unsupported("tuple unpacking in a `for` target is", span)
+            .with_label("expected one variable name")
+            .with_note("help: write `for x in t:` and index inside the body"));
+    }
+    let target = expr::expr(cx, items.into_iter().next().expect("a target"))?;
+    match target.kind {
+        ExprKind::Name(name) => Ok(Ident {
+            name,
+            span: target.span,
+        }),
+        ExprKind::Tuple(_) => Err(
+            unsupported("tuple unpacking in a `for` target is", target.span)
+                .with_label("expected one variable name"),
+        ),
+        _ => Err(
+            Diagnostic::error("cannot use this expression as a `for` target", target.span)
+                .with_label("expected a variable name"),
+        ),
+    }
+}
+
+/// A `for` loop's iterable: `range(...)` with one to three arguments, or an expression
+/// (the type checker wants a tuple).
+fn for_iter(cx: Ctx, p: Pair<Rule>) -> PResult<Expr> {
+    let span = cx.span(&p);
+    let mut items = p.clone().into_inner();
+    if let (Some(only), None) = (items.next(), items.next()) {
+        if let Some(args) = expr::range_args(cx, only.clone()) {
+            let args = args?;
+            if !(1..=3).contains(&args.len()) {
+                let got = args.len();
+                return Err(Diagnostic::error(
+                    format!("`range` takes 1 to 3 arguments, not {got}"),
+                    span,
+                )
+                .with_label(
+                    "expected `range(stop)`, `range(start, stop)` or `range(start, stop, step)`",
+                ));
+            }
+            let func_start = cx.offset + only.as_span().start();
+            let name_end = func_start + "range".len();
+            // The call `range(...)`, without whitespace the rule may have taken after it.
+            let span = Span::new(func_start, func_start + only.as_str().trim_end().len());
+            return Ok(Expr {
+                kind: ExprKind::Call {
+                    func: Ident {
+                        name: "range".to_string(),
+                        span: Span::new(func_start, name_end),
+                    },
+                    args,
+                },
+                span,
+            });
+        }
+    }
+    expr::expr_list(cx, p)
 }
 
 fn ident(cx: Ctx, p: &Pair<Rule>) -> Ident {
@@ -587,7 +657,7 @@ fn block(src: &str, nodes: &[LineNode], in_while: Option<Span>) -> PResult<Vec<S
                 for s in stmts {
                     if take_invariant(&s).is_some() && !invariants_allowed {
                         return Err(Diagnostic::error(
-                            "`invariant` lines must come first in a `while` body",
+                            "`invariant` lines must come first in a `while` or `for` body",
                             s.span,
                         ));
                     }
@@ -652,7 +722,7 @@ fn suite(
             }
             if let Some(s) = stmts.iter().find(|s| take_invariant(s).is_some()) {
                 return Err(Diagnostic::error(
-                    "`invariant` lines must come first in a `while` body, each on its own line",
+                    "`invariant` lines must come first in a `while` or `for` body, each on its own line",
                     s.span,
                 ));
             }
@@ -724,23 +794,19 @@ fn compound(
             StmtKind::If { branches, orelse }
         }
         Header::While(cond) => {
-            let all = suite(src, node, kw, span, inline, true)?;
-            let mut invariants = Vec::new();
-            let mut body = Vec::new();
-            for s in all {
-                match take_invariant(&s) {
-                    Some(e) if body.is_empty() => invariants.push(e.clone()),
-                    _ => body.push(s),
-                }
-            }
-            let mut orelse = None;
-            if let Some((Header::Else, span2, inline2)) = peek_header(src, nodes, *i)? {
-                let n2 = &nodes[*i];
-                *i += 1;
-                orelse = Some(suite(src, n2, "else", span2, inline2, false)?);
-            }
+            let (invariants, body, orelse) = loop_parts(src, nodes, i, node, kw, span, inline)?;
             StmtKind::While {
                 cond,
+                invariants,
+                body,
+                orelse,
+            }
+        }
+        Header::For(target, iter) => {
+            let (invariants, body, orelse) = loop_parts(src, nodes, i, node, kw, span, inline)?;
+            StmtKind::For {
+                target,
+                iter,
                 invariants,
                 body,
                 orelse,
@@ -807,7 +873,7 @@ fn compound(
             let what = match kw {
                 "except" => "`except` without a matching `try`",
                 "elif" => "`elif` without a matching `if`",
-                _ => "`else` without a matching `if`, `while` or `try`",
+                _ => "`else` without a matching `if`, `while`, `for` or `try`",
             };
             return Err(
                 Diagnostic::error(what, Span::new(span.start, span.start + kw.len()))
@@ -820,6 +886,36 @@ fn compound(
         kind,
         span: Span::new(span.start, header_end),
     })
+}
+
+/// A loop's leading `invariant` lines, its body and its `else:` block.
+type LoopParts = (Vec<Expr>, Vec<Stmt>, Option<Vec<Stmt>>);
+
+fn loop_parts(
+    src: &str,
+    nodes: &[LineNode],
+    i: &mut usize,
+    node: &LineNode,
+    kw: &str,
+    span: Span,
+    inline: Option<Vec<Stmt>>,
+) -> PResult<LoopParts> {
+    let all = suite(src, node, kw, span, inline, true)?;
+    let mut invariants = Vec::new();
+    let mut body = Vec::new();
+    for s in all {
+        match take_invariant(&s) {
+            Some(e) if body.is_empty() => invariants.push(e.clone()),
+            _ => body.push(s),
+        }
+    }
+    let mut orelse = None;
+    if let Some((Header::Else, span2, inline2)) = peek_header(src, nodes, *i)? {
+        let n2 = &nodes[*i];
+        *i += 1;
+        orelse = Some(suite(src, n2, "else", span2, inline2, false)?);
+    }
+    Ok((invariants, body, orelse))
 }
 
 /// The end of a compound statement's header: the end of its first physical line.

@@ -297,6 +297,28 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
                 header(out, level, "else:", body);
             }
         }
+        StmtKind::For {
+            target,
+            iter,
+            invariants,
+            body,
+            orelse,
+        } => {
+            indent(out, level);
+            out.push_str(&format!("for {} in {}:\n", target.name, expr(iter)));
+            for inv in invariants {
+                indent(out, level + 1);
+                out.push_str(&format!("invariant {}\n", expr(inv)));
+            }
+            if body.is_empty() && invariants.is_empty() {
+                indent(out, level + 1);
+                out.push_str("pass\n");
+            }
+            block(out, body, level + 1);
+            if let Some(body) = orelse {
+                header(out, level, "else:", body);
+            }
+        }
         StmtKind::Try { body, handlers } => {
             header(out, level, "try:", body);
             for h in handlers {

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use crate::base::Span;
+use crate::base::{ExcClass, Span};
 use crate::lang::{Expr, Type};
 
 /// A sequence of instructions, shared between the IR and the engine's continuations.
@@ -79,6 +79,14 @@ pub enum InstrKind {
     },
     /// An expression statement without calls (evaluated for its exceptions).
     Eval(Expr),
+    /// Raise `class` at `at` where `cond` holds, else go on: a `for` loop's
+    /// `range(start, stop, step)` with a step that may be zero raises `ValueError` at
+    /// the call, after its arguments are evaluated (see `transform/lower/for_loop.rs`).
+    RaiseIf {
+        cond: Expr,
+        class: ExcClass,
+        at: Span,
+    },
     Pass,
     Break,
     Continue,
@@ -190,12 +198,28 @@ pub struct Program {
     pub preconditions: Block,
     pub functions: BTreeMap<String, Function>,
     pub predicates: BTreeMap<String, Predicate>,
+    /// The hidden variables of the `for` loops' `while` forms (`$i`, `$i.stop`,
+    /// `$x_index`, ...; see [`is_for_var`]) with their types: no program can name them,
+    /// views hide them (they are temporaries), and the fold's head state needs their sorts.
+    pub for_vars: BTreeMap<String, Type>,
 }
 
 /// Whether a variable name is an IR temporary (hidden from the user's view of the store).
 pub fn is_temp(name: &str) -> bool {
     name.starts_with('$')
 }
+
+/// Whether a variable is one of the hidden variables of a `for` loop's `while` form: `$`
+/// and an identifier (other temporaries are `$1`, `$2`, ... and flags `$?x`).
+pub fn is_for_var(name: &str) -> bool {
+    name.strip_prefix('$')
+        .and_then(|r| r.chars().next())
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+}
+
+/// The hidden builtin a tuple `for` loop reads its next element with: `$item(t, k)` is
+/// `t[k]` for `0 <= k < len(t)`, which the loop's guard ensures, so it never raises.
+pub const ITEM: &str = "$item";
 
 /// The store key of a variable's definedness flag: after a loop's `havoc` (see
 /// [`InstrKind::Havoc`]) a variable that may be unbound has, next to its value, this

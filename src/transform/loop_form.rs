@@ -66,11 +66,12 @@ pub(super) fn loop_scope_form(
     ir::assigned_names(guard, &mut assigned);
     ir::assigned_names(body, &mut assigned);
     let mut form: Vec<Instr> = check_block(invariants, FormStep::InitialCheck)?.to_vec();
-    // Temporaries are assigned before they are read in every iteration: no need to forget.
+    // Temporaries are assigned before they are read in every iteration: no need to forget
+    // them, except a `for` loop's position, which carries over from one to the next.
     form.extend(
         assigned
             .into_iter()
-            .filter(|n| !ir::is_temp(n))
+            .filter(|n| !ir::is_temp(n) || ir::is_for_var(n))
             .map(|name| {
                 at(
                     InstrKind::Havoc {

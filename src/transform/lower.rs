@@ -12,6 +12,8 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use super::ir::{self, Block, Instr, InstrKind};
+
+mod for_loop;
 use crate::base::Span;
 use crate::diagnostics::Diagnostic;
 use crate::lang::ast::*;
@@ -22,6 +24,11 @@ pub(super) struct Lowerer<'a> {
     /// Names of user functions (not predicates): calls of these are hoisted.
     functions: &'a BTreeSet<String>,
     next_temp: usize,
+    /// The hidden variables of the `for` loops being lowered (named after their loop
+    /// variables; a nested loop's must differ).
+    active_for: Vec<String>,
+    /// The hidden variables of the `for` loops and their types ([`ir::Program::for_vars`]).
+    pub(super) for_vars: std::collections::BTreeMap<String, Type>,
     pub(super) errors: Vec<Diagnostic>,
 }
 
@@ -30,6 +37,8 @@ impl<'a> Lowerer<'a> {
         Lowerer {
             functions,
             next_temp: 0,
+            active_for: Vec::new(),
+            for_vars: Default::default(),
             errors: Vec::new(),
         }
     }
@@ -184,33 +193,28 @@ impl<'a> Lowerer<'a> {
             } => {
                 let mut guard = Vec::new();
                 let cond = self.expr(cond, span, &mut guard);
-                for inv in invariants {
-                    self.formula_only(inv, "a loop invariant");
-                }
                 let body = self.block(body);
                 let orelse = orelse.as_ref().map(|b| self.block(b));
-                let abstraction = super::loop_form::loop_scope_form(
-                    &guard,
-                    &cond,
-                    invariants,
-                    &body,
-                    orelse.as_ref(),
-                    span,
-                );
-                let check = super::loop_form::check_block(invariants, ir::FormStep::TestCheck);
-                push(
-                    out,
-                    InstrKind::While {
-                        guard: Rc::from(guard),
-                        cond,
-                        invariants: invariants.clone(),
-                        body,
-                        orelse,
-                        abstraction,
-                        check,
-                    },
-                );
+                let instr = self.while_instr(guard, cond, invariants, body, orelse, span);
+                out.push(instr);
             }
+            StmtKind::For {
+                target,
+                iter,
+                invariants,
+                body,
+                orelse,
+            } => self.for_loop(
+                for_loop::ForParts {
+                    target,
+                    iter,
+                    invariants,
+                    body,
+                    orelse: orelse.as_deref(),
+                },
+                span,
+                out,
+            ),
             StmtKind::Try { body, handlers } => {
                 let body = self.block(body);
                 let handlers = handlers

@@ -766,11 +766,24 @@ fn verification_examples_run_concretely() {
 /// finish.
 #[test]
 fn generated_programs_agree_with_python() {
-    const PROGRAMS: usize = 200;
+    generated_agree_with_python("generated programs", crate::gen::Options::default(), 200);
+}
+
+/// [`generated_programs_agree_with_python`] with the generator's `options`: `programs`
+/// programs from the seed named `seed`. Returns the programs and the runs compared.
+pub(crate) fn generated_agree_with_python(
+    seed: &str,
+    options: crate::gen::Options,
+    programs: usize,
+) -> (usize, usize) {
     const MAX_STEPS: u64 = 100_000;
-    let dir = std::env::temp_dir().join(format!("symdbg-differential-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "symdbg-differential-{}-{}",
+        std::process::id(),
+        seed.replace(' ', "-")
+    ));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = Rng::seeded("generated programs");
+    let mut rng = Rng::seeded(seed);
     struct Case {
         path: PathBuf,
         src: String,
@@ -781,10 +794,10 @@ fn generated_programs_agree_with_python() {
     let mut cases = Vec::new();
     let mut rejected = Vec::new();
     let mut skipped = 0;
-    for k in 0..PROGRAMS {
+    for k in 0..programs {
         let len = 20 + rng.below(100) as usize;
         let choices: Vec<u32> = (0..len).map(|_| rng.next() as u32).collect();
-        let src = lang::pretty::program(&crate::gen::program(&choices));
+        let src = lang::pretty::program(&crate::gen::program_with(&choices, options));
         let path = dir.join(format!("gen_{k:03}.py"));
         let (program, info) = match load(&path, &src) {
             Ok(x) => x,
@@ -880,8 +893,9 @@ fn generated_programs_agree_with_python() {
     }
     let entries = cases.iter().filter(|c| c.entry.is_some()).count();
     eprintln!(
-        "generated: {} programs ({entries} also as entry runs), {runs} runs, {skipped} skipped (step limit)",
+        "{seed}: {} programs ({entries} also as entry runs), {runs} runs, {skipped} skipped (step limit)",
         cases.len() - entries
     );
-    report("generated programs", cases.len(), runs, &failures);
+    report(seed, cases.len(), runs, &failures);
+    (cases.len() - entries, runs)
 }

@@ -312,7 +312,10 @@ fn choices(seed: u64, n: usize) -> Vec<u32> {
 
 #[test]
 fn generated_programs_cores_of_infeasible_leaves_and_pruned_branches() {
-    let options = gen::Options { assume: true };
+    let options = gen::Options {
+        assume: true,
+        ..Default::default()
+    };
     let (mut leaves, mut branches, mut feasible) = (0, 0, 0);
     for seed in 0..200u64 {
         let src = pretty::program(&gen::program_with(&choices(seed, 200), options));

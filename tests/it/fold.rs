@@ -15,11 +15,11 @@ use crate::util::symdbg;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fold");
 
-fn read(file: &str) -> String {
+pub(crate) fn read(file: &str) -> String {
     std::fs::read_to_string(format!("{DIR}/{file}")).unwrap()
 }
 
-fn explore(src: &str, entry: &str, fold: FoldMode, unroll: u32) -> Engine {
+pub(crate) fn explore(src: &str, entry: &str, fold: FoldMode, unroll: u32) -> Engine {
     let (program, types, ir) = transform::load(src).unwrap_or_else(|d| panic!("{d:?}"));
     let mut config = Config::default();
     config.fold = fold;
@@ -156,7 +156,7 @@ fn params(src: &str, entry: &str) -> Vec<(String, Type)> {
 
 /// Fold, classic unrolling with a bound no run in the box needs, and the interpreter agree
 /// on every input of the box. Returns how many folds the compact tree has.
-fn agree_on_box(src: &str, entry: &str) -> usize {
+pub(crate) fn agree_on_box(src: &str, entry: &str) -> usize {
     let folded = explore(src, entry, FoldMode::Auto, 3);
     let classic = explore(src, entry, FoldMode::Off, 4);
     for inputs in box_inputs(&params(src, entry)) {

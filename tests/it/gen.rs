@@ -244,6 +244,10 @@ impl ValueTree for ChoiceTree {
 pub struct Options {
     /// `assume e` statements (not Python: off for tests that run python3).
     pub assume: bool,
+    /// `for` loops: over `range(...)` with one to three arguments (steps of either sign,
+    /// sometimes zero or symbolic) and over tuples, with `break`/`continue`/`else`,
+    /// assignments to the loop variable and reads of it after the loop.
+    pub for_loops: bool,
 }
 
 /// Build a program from choices (plain Python: runs in python3 too).
@@ -454,8 +458,13 @@ impl<'a> Gen<'a> {
     }
 
     fn stmt(&mut self, depth: u32) -> Stmt {
-        let options = if depth == 0 { 4 } else { 11 };
+        let options = match (depth, self.options.for_loops) {
+            (0, _) => 4,
+            (_, false) => 11,
+            (_, true) => 14,
+        };
         match self.pick(options) {
+            11..=13 => self.for_stmt(depth),
             0 | 1 => {
                 // Assignment to an existing variable or a new one.
                 let ty = self.ty();
@@ -620,6 +629,60 @@ impl<'a> Gen<'a> {
                 }
             }
         }
+    }
+
+    /// `for iK in range(...)` or `for iK in <tuple>`: always finite. The loop variable may
+    /// be assigned in the body (which does not change the iteration) and, 1 time in 8,
+    /// stays in scope after the loop (read where zero iterations leave it unbound).
+    fn for_stmt(&mut self, depth: u32) -> Stmt {
+        let iter = if self.pick(2) == 0 {
+            let small = |g: &mut Self| match g.pick(4) {
+                0 => int(g.pick(4)),
+                1 => e(ExprKind::Unary {
+                    op: UnaryOp::Neg,
+                    operand: Box::new(int(g.pick(4))),
+                }),
+                // Symbolic bounds; constants stay small (a constant loop is not cut by
+                // `--unroll`).
+                _ => g
+                    .var_of(Type::Int)
+                    .map_or_else(|| int(g.pick(5)), |v| e(ExprKind::Name(v))),
+            };
+            let n = 1 + self.pick(3);
+            let mut args: Vec<Expr> = (0..n.min(2)).map(|_| small(self)).collect();
+            if n == 3 {
+                // Steps of both signs, sometimes zero (ValueError) or symbolic.
+                let step = match self.pick(6) {
+                    0 => int(1 + self.pick(2)),
+                    1 => e(ExprKind::Unary {
+                        op: UnaryOp::Neg,
+                        operand: Box::new(int(1 + self.pick(2))),
+                    }),
+                    2 => int(0),
+                    _ => self.int_expr(1),
+                };
+                args.push(step);
+            }
+            call("range", args)
+        } else {
+            self.tuple_expr(2)
+        };
+        self.fresh += 1;
+        let var = format!("i{}", self.fresh);
+        self.loop_depth += 1;
+        let body = self.nested(|g| {
+            g.scope.push((var.clone(), Type::Int));
+            g.block(3, depth - 1)
+        });
+        self.loop_depth -= 1;
+        let orelse = (self.pick(3) == 1).then(|| self.nested_block(2, depth - 1));
+        s(StmtKind::For {
+            target: id(&var),
+            iter,
+            invariants: Vec::new(),
+            body,
+            orelse,
+        })
     }
 
     fn expr(&mut self, ty: Type, depth: u32) -> Expr {

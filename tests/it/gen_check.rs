@@ -210,7 +210,10 @@ fn check_source(src: &str, stats: &mut Stats) -> Result<(), String> {
     Ok(())
 }
 
-const OPTIONS: gen::Options = gen::Options { assume: true };
+const OPTIONS: gen::Options = gen::Options {
+    assume: true,
+    for_loops: false,
+};
 
 /// The source of the program for `choices`.
 fn source(choices: &[u32]) -> String {

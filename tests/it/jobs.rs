@@ -162,7 +162,13 @@ fn parallel_report_is_the_sequential_report_on_generated_programs() {
     for case in 0..40 {
         let len = 40 + next() as usize % 360;
         let choices: Vec<u32> = (0..len).map(|_| (next() & 0xff) << 24).collect();
-        let text = pretty::program(&gen::program_with(&choices, gen::Options { assume: true }));
+        let text = pretty::program(&gen::program_with(
+            &choices,
+            gen::Options {
+                assume: true,
+                ..Default::default()
+            },
+        ));
         let entry = text.contains("def f0(").then_some("f0");
         for entry in [None, entry] {
             if case % 2 == 1 && entry.is_none() {

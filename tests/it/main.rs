@@ -33,6 +33,9 @@ mod explain;
 mod expressions;
 /// Compact symbolic execution: folded loops against unrolling and the interpreter.
 mod fold;
+/// Issue 25, `for` loops: generated programs against python3, check, folds, invariants,
+/// the loop head in the debugger, diagnostics.
+mod for_loops;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.

@@ -249,7 +249,7 @@ fn engine_agrees_with_python_on_generated_programs() {
 
 /// Explore every program, replay in python3; panics with the mismatches. Returns how many
 /// runs were compared.
-fn differential_over(files: Vec<PathBuf>, max_nodes: usize) -> usize {
+pub(crate) fn differential_over(files: Vec<PathBuf>, max_nodes: usize) -> usize {
     let checked: Vec<Checked> = std::thread::Builder::new()
         .stack_size(STACK_SIZE)
         .spawn(move || files.iter().map(|p| check_program(p, max_nodes)).collect())

@@ -201,6 +201,23 @@ class Checker:
             self.cond(s.test, scope)
             self.block(s.body, scope, True)
             self.block(s.orelse, scope, in_loop)
+        elif isinstance(s, ast.For):
+            if not isinstance(s.target, ast.Name):
+                self.err(s, "only `for name in ...`")
+                return
+            it = s.iter
+            if (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+                    and it.func.id == "range"):
+                if not 1 <= len(it.args) <= 3 or it.keywords:
+                    self.err(s, "range takes 1 to 3 arguments")
+                for a in it.args:
+                    if self.expr(a, scope) not in (None, "int"):
+                        self.err(s, "range of a non-int")
+            elif self.expr(it, scope) not in (None, "tuple"):
+                self.err(s, "for over a non-tuple")
+            self.bind(s.target.id, "int", scope, s)
+            self.block(s.body, scope, True)
+            self.block(s.orelse, scope, in_loop)
         elif isinstance(s, ast.Try):
             if s.orelse or s.finalbody:
                 self.err(s, "try/else or finally")

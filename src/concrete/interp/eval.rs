@@ -341,6 +341,7 @@ impl<'p> Interp<'p> {
             locals,
             local_names,
             quant: Vec::new(),
+            pos: None,
         });
         let saved = self.cur;
         // `prelude`: the `--assume` preconditions of an entry call, run in its frame first.

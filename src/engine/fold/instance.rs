@@ -90,6 +90,8 @@ pub fn instantiate(
             }
         }
     }
+    // A `for` loop's variable is unbound at its first head: the loop folds from the
+    // second head on (the first iteration is stepped classically).
     let mut sigma: HashMap<Sym, Term> = HashMap::new();
     for (name, sym) in &tpl.head {
         if !used.contains(sym) {

@@ -219,8 +219,15 @@ pub fn template_for(
     let types = stepper.types;
     let mut head = Vec::new();
     let mut globals = Env::new();
-    for (name, ty) in &types.globals {
-        let sym = head_sym(name, Sort::of_type(*ty));
+    // The module's variables, with the hidden variables of its `for` loops.
+    let mut module_for = BTreeSet::new();
+    crate::transform::ir::assigned_names(&ir.body, &mut module_for);
+    let module_for = module_for
+        .into_iter()
+        .filter_map(|n| Some((ir.for_vars.get(&n)?, n)))
+        .map(|(ty, n)| (n, *ty));
+    for (name, ty) in types.globals.clone().into_iter().chain(module_for) {
+        let sym = head_sym(&name, Sort::of_type(ty));
         globals = globals.insert(Rc::from(name.as_str()), Term::var(sym.clone()));
         head.push((Rc::<str>::from(name.as_str()), sym));
     }
@@ -242,6 +249,7 @@ pub fn template_for(
                 .locals
                 .get(&**f)
                 .and_then(|l| l.get(name.as_str()))
+                .or_else(|| ir.for_vars.get(name.as_str()))
                 .copied();
             let Some(ty) = ty else { continue };
             let sym = head_sym(name, Sort::of_type(ty));

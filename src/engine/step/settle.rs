@@ -29,8 +29,8 @@ pub fn settle_in(cx: &Context, state: &mut State) -> Settled {
     }
 }
 
-/// Run the next action if it binds a temporary and cannot branch or raise; `false`: it
-/// is not one (nothing changed).
+/// Run the next action if it binds a temporary, or binds a `for` loop's variable to its
+/// next element, and cannot branch or raise; `false`: it is not one (nothing changed).
 fn bind_silent_temp(cx: &Context, state: &mut State) -> bool {
     let Some(Kont::Block { block, index }) = state.cont.top().cloned() else {
         return false;
@@ -38,7 +38,7 @@ fn bind_silent_temp(cx: &Context, state: &mut State) -> bool {
     let Some(InstrKind::Assign { target, value }) = block.get(index).map(|i| &i.kind) else {
         return false;
     };
-    if !crate::transform::ir::is_temp(target) {
+    if !crate::transform::ir::is_temp(target) && !reads_for_vars(value) {
         return false;
     }
     let outer = cx.limit.take();
@@ -55,6 +55,19 @@ fn bind_silent_temp(cx: &Context, state: &mut State) -> bool {
     });
     bind(state, &target, value);
     true
+}
+
+/// `i = $for1.pos` or `x = $item($for1.items, $for1.pos)`: a `for` loop's binding of its
+/// variable (the loop head's step shows it; no node of its own).
+fn reads_for_vars(value: &crate::lang::Expr) -> bool {
+    use crate::lang::ExprKind;
+    use crate::transform::ir::{is_for_var, ITEM};
+    let hidden = |e: &crate::lang::Expr| matches!(&e.kind, ExprKind::Name(n) if is_for_var(n));
+    match &value.kind {
+        ExprKind::Name(_) => hidden(value),
+        ExprKind::Call { func, args } => func.name == ITEM && args.iter().all(hidden),
+        _ => false,
+    }
 }
 
 /// Advance `state` to its next visible action, or to the end of its path.

@@ -348,10 +348,10 @@ fn call(cx: Ctx, func: Ident, args: Vec<Pair<Rule>>, span: Span) -> PResult<Expr
     }
     if func.name == "range" {
         return Err(Diagnostic::error(
-            "`range` is only supported inside `all(...)` and `any(...)`",
+            "`range` is only supported as a `for` loop's iterable and inside `all(...)` and `any(...)`",
             span,
         )
-        .with_note("help: use a `while` loop with an index"));
+        .with_note("help: write `for i in range(a, b):`"));
     }
     if func.name == "tuple" {
         if !args.is_empty() {
@@ -434,7 +434,7 @@ fn quantifier(
 }
 
 /// If `p` is exactly `range(args...)`, its parsed arguments.
-fn range_args(cx: Ctx, p: Pair<Rule>) -> Option<PResult<Vec<Expr>>> {
+pub(super) fn range_args(cx: Ctx, p: Pair<Rule>) -> Option<PResult<Vec<Expr>>> {
     let mut p = p;
     // Descend through the single-child precedence levels down to the postfix expression.
     while p.as_rule() != Rule::postfix {

@@ -150,8 +150,8 @@ fn precedence_and_associativity() {
 fn unsupported_constructs() {
     let cases = [
         (
-            "for i in t:\n    pass\n",
-            "`for` loops are not supported in minipy",
+            "for i, j in t:\n    pass\n",
+            "tuple unpacking in a `for` target is not supported in minipy",
         ),
         (
             "class A:\n    pass\n",
@@ -254,7 +254,7 @@ fn syntax_errors() {
         ("x = 1\n    y = 2\n", "unexpected indent"),
         (
             "else:\n    pass\n",
-            "`else` without a matching `if`, `while` or `try`",
+            "`else` without a matching `if`, `while`, `for` or `try`",
         ),
         (
             "def f(a) -> int:\n    return a\n",

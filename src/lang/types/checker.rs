@@ -8,7 +8,8 @@ use crate::base::ExcClass;
 use crate::base::Span;
 use crate::diagnostics::Diagnostic;
 use crate::lang::ast::{
-    BinOp, Expr, ExprKind, FunctionDef, Ident, Program, Stmt, StmtKind, Type, BUILTINS,
+    for_index_name, range_args, BinOp, Expr, ExprKind, FunctionDef, Ident, Program, Stmt, StmtKind,
+    Type, BUILTINS,
 };
 
 mod expr;
@@ -442,6 +443,45 @@ impl Checker<'_> {
                     self.nested(cx, b, false);
                 }
             }
+            StmtKind::For {
+                target,
+                iter,
+                invariants,
+                body,
+                orelse,
+            } => {
+                let index = self
+                    .for_iter(cx, iter)
+                    .then(|| for_index_name(&target.name));
+                if let Some(index) = &index {
+                    if !invariants.is_empty() && cx.scope.defines(index) {
+                        self.err(
+                            Diagnostic::error(
+                                format!("`{index}` is a variable here and this loop's position"),
+                                invariants[0].span,
+                            )
+                            .with_label("ambiguous in this loop's invariants")
+                            .with_note(format!(
+                                "note: in the invariants of `for {} in ...`, `{index}` names the \
+                                 index of the next element",
+                                target.name
+                            ))
+                            .with_note(format!("help: rename the variable `{index}`")),
+                        );
+                    }
+                    cx.quantified.push(index.clone());
+                }
+                for inv in invariants {
+                    self.cond(cx, inv, "a loop invariant");
+                }
+                if index.is_some() {
+                    cx.quantified.pop();
+                }
+                self.nested(cx, body, true);
+                if let Some(b) = orelse {
+                    self.nested(cx, b, false);
+                }
+            }
             StmtKind::Try { body, handlers } => {
                 self.nested(cx, body, false);
                 for (i, h) in handlers.iter().enumerate() {
@@ -702,6 +742,38 @@ impl Checker<'_> {
         self.err(d);
     }
 
+    /// A `for` loop's iterable: `range(...)` of `int`s, or a tuple. `true`: a tuple (its
+    /// invariants may name the position `x_index`).
+    fn for_iter(&mut self, cx: &mut Cx<'_>, iter: &Expr) -> bool {
+        if let Some(args) = range_args(iter) {
+            for arg in args {
+                if let Some(f) = self
+                    .expr(cx, arg, Some(Type::Int))
+                    .filter(|t| *t != Type::Int)
+                {
+                    self.err(
+                        mismatch(arg.span, Type::Int, f).with_label("`range` arguments are `int`s"),
+                    );
+                }
+            }
+            return false;
+        }
+        match self.expr(cx, iter, Some(Type::Tuple)) {
+            Some(Type::Tuple) | None => true,
+            Some(t) => {
+                self.err(
+                    Diagnostic::error(
+                        format!("a `for` loop cannot iterate over {}", a(t)),
+                        iter.span,
+                    )
+                    .with_label(format!("`{t}` is not iterable"))
+                    .with_note("note: minipy's `for` iterates over `range(...)` or over a tuple"),
+                );
+                false
+            }
+        }
+    }
+
     /// An expression that must be a `bool`; `what` names it for the label.
     fn cond(&mut self, cx: &mut Cx<'_>, e: &Expr, what: &str) {
         let Some(found) = self.expr(cx, e, Some(Type::Bool)) else {
@@ -742,6 +814,10 @@ fn always_returns(block: &[Stmt]) -> bool {
             matches!(cond.kind, ExprKind::Bool(true)) && !breaks(body)
         }
         StmtKind::LoopScope { body, .. } => always_returns(body) && !breaks(body),
+        // A `for` may run its body zero times; its `else` runs unless a `break` left it.
+        StmtKind::For { body, orelse, .. } => {
+            orelse.as_deref().is_some_and(always_returns) && !breaks(body)
+        }
         _ => false,
     })
 }
@@ -758,7 +834,9 @@ fn breaks(block: &[Stmt]) -> bool {
         }
         StmtKind::MethodFrame { body, .. } => breaks(body),
         // A nested loop's `break`s are its own; its `else` belongs to the outer loop.
-        StmtKind::While { orelse, .. } => orelse.as_deref().is_some_and(breaks),
+        StmtKind::While { orelse, .. } | StmtKind::For { orelse, .. } => {
+            orelse.as_deref().is_some_and(breaks)
+        }
         _ => false,
     })
 }

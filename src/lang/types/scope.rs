@@ -32,6 +32,8 @@ pub(super) enum SiteKind<'a> {
     },
     /// `havoc x`: needs `x` to exist; does not define it.
     Havoc,
+    /// `for x in ...`: an `int` (an element of `range` or of a tuple of ints).
+    Loop,
 }
 
 #[derive(Debug, Clone)]
@@ -50,6 +52,7 @@ impl SiteKind<'_> {
     fn fixed_type(&self) -> Option<Type> {
         match self {
             SiteKind::Param(t) | SiteKind::Declare(t) => Some(*t),
+            SiteKind::Loop => Some(Type::Int),
             SiteKind::Assign { ann, .. } => *ann,
             _ => None,
         }
@@ -114,6 +117,10 @@ pub(super) fn collect<'a>(block: &'a [Stmt], out: &mut Vec<Site<'a>>) {
                 name,
                 kind: SiteKind::Havoc,
             }),
+            StmtKind::For { target, .. } => out.push(Site {
+                name: target,
+                kind: SiteKind::Loop,
+            }),
             StmtKind::MethodFrame { result, body } => {
                 let mut returns = Vec::new();
                 frame_returns(body, &mut returns);
@@ -144,7 +151,7 @@ fn frame_returns<'a>(block: &'a [Stmt], out: &mut Vec<&'a Expr>) {
                     frame_returns(b, out);
                 }
             }
-            StmtKind::While { body, orelse, .. } => {
+            StmtKind::While { body, orelse, .. } | StmtKind::For { body, orelse, .. } => {
                 frame_returns(body, out);
                 if let Some(b) = orelse {
                     frame_returns(b, out);

@@ -1,4 +1,0 @@
-t: tuple
-i = 0
-for e in t:
-    i += e

@@ -1,0 +1,4 @@
+t: tuple
+i = 0
+for a, b in t:
+    i += a
