@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use num_traits::{One, Signed};
 
-use super::super::state::{Cont, Env, Frame, Frames, Kont, PathCondition, State};
+use super::super::state::{Cont, Env, Frame, Frames, Kont, LoopCounts, PathCondition, State};
 use super::super::step::{next_action, settle, Action, Settled, Stepper};
 use super::StepSig;
 use crate::base::Span;
@@ -259,15 +259,12 @@ pub fn template_for(
         .push(Kont::Loop {
             block: block.clone(),
             index,
-            iteration: 0,
-            concrete: 0,
+            counts: LoopCounts::default(),
             once: false,
         })
         .push(Kont::Guard {
             block: block.clone(),
             index,
-            iteration: 0,
-            concrete: 0,
         });
     let start = State {
         globals,
