@@ -180,19 +180,20 @@ fn a_model_too_large_to_show_is_never_replaced_by_a_wrong_one() {
     }
 }
 
+/// `symdbg ARGS` on `src` (`FILE` in `args` stands for it) under the memory cap is
+/// refused: exit 2, with `says` on standard error.
+fn refused(src: &str, args: &[&str], says: &str) {
+    let e = run_limited(src, args, 60, MEMORY_KB);
+    assert_eq!(e.code, 2, "{args:?}: {}", e.stderr);
+    assert!(e.stderr.contains(says), "{args:?}: {}", e.stderr);
+}
+
 #[test]
 fn check_runs_and_replay_files_have_caps() {
-    let e = run_limited(
+    refused(
         "x: int\ny = x\n",
         &["check", "FILE", "--runs", "4000000000"],
-        60,
-        MEMORY_KB,
-    );
-    assert_eq!(e.code, 2);
-    assert!(
-        e.stderr.contains("--runs 4000000000 is more than"),
-        "{}",
-        e.stderr
+        "--runs 4000000000 is more than",
     );
     // A replay file with a tuple longer than any model's: refused with a message.
     let dir = temp_dir("caps-replay");
@@ -205,29 +206,16 @@ fn check_runs_and_replay_files_have_caps() {
         ),
     )
     .unwrap();
-    let e = run_limited(
+    let replay = ["exec", "FILE", "--replay", tests.to_str().unwrap()];
+    refused(
         "t: tuple\ny = len(t)\n",
-        &["exec", "FILE", "--replay", tests.to_str().unwrap()],
-        60,
-        MEMORY_KB,
-    );
-    assert_eq!(e.code, 2);
-    assert!(
-        e.stderr.contains("longer than symdbg replays"),
-        "{}",
-        e.stderr
+        &replay,
+        "longer than symdbg replays",
     );
     // A file past the size cap is refused unread.
     let f = std::fs::File::create(&tests).unwrap();
     f.set_len(40 << 20).unwrap();
-    let e = run_limited(
-        "t: tuple\ny = len(t)\n",
-        &["exec", "FILE", "--replay", tests.to_str().unwrap()],
-        60,
-        MEMORY_KB,
-    );
-    assert_eq!(e.code, 2);
-    assert!(e.stderr.contains("too large"), "{}", e.stderr);
+    refused("t: tuple\ny = len(t)\n", &replay, "too large");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
