@@ -61,7 +61,7 @@ pub const CONCRETE_LOOP_LIMIT: u16 = 10_000;
 /// `--unroll` ([`forks`]). Each costs solver checks and adds a leaf, so a search whose
 /// constant guard never fails (`while i >= 0: if i == a: return i`) is cut after a hundred
 /// of them, not ten thousand.
-pub const NARROWING_LIMIT: u16 = 100;
+pub const NARROWING_LIMIT: u8 = 100;
 
 /// Engine settings. Every field documents its default.
 #[derive(Clone, Debug)]

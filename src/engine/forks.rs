@@ -93,7 +93,8 @@ impl Tally {
 /// `pc_len` conjuncts when it started to `pc_len_now`) without forking is one of the
 /// [`super::NARROWING_LIMIT`] such bodies a path may run free; past them it counts.
 pub(super) fn body_ended(counts: &mut LoopCounts, pc_len_now: usize) {
-    if counts.exempt && pc_len_now > counts.pc_len as usize {
+    // (Within a body the path condition only grows: a different length is a longer one.)
+    if counts.exempt && pc_len_now as u16 != counts.pc_len {
         if counts.narrowed < super::NARROWING_LIMIT {
             counts.narrowed += 1;
         } else {

@@ -47,13 +47,11 @@ pub enum Kont {
     /// Run `block[index..]`.
     Block { block: Block, index: usize },
     /// Inside the `while` at `block[index]`.
+    /// (`index` is a `u32` and `counts` 12 bytes: the item stays in 32 bytes.)
     Loop {
         block: Block,
-        index: usize,
+        index: u32,
         counts: LoopCounts,
-        /// One iteration chosen at a loop with invariants (`LoopMode::UnrollOnce`): when
-        /// the body ends (or `continue`s), the `while` runs again, a choice node again.
-        once: bool,
     },
     /// The guard block of the `while` at `block[index]` is running; then its condition.
     /// (The [`Kont::Loop`] below it holds the loop's counts.)
@@ -82,22 +80,27 @@ pub enum Kont {
 }
 
 /// What a path has done in one loop, for `--unroll` and its exemptions (issue 23 item 16,
-/// [`crate::engine::forks`]).
+/// [`crate::engine::forks`]), and how it runs the loop.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LoopCounts {
     /// The iterations that counted against `--unroll`.
     pub iteration: u32,
-    /// The path condition's length when the current body started.
-    pub pc_len: u32,
+    /// The path condition's length when the current body started, modulo 2^16 (a body
+    /// that adds exactly 65,536 conjuncts is taken for one that narrowed nothing: it is
+    /// still bounded by [`crate::engine::CONCRETE_LOOP_LIMIT`]).
+    pub pc_len: u16,
     /// The bodies started after a guard that was true as a constant (at most
     /// [`crate::engine::CONCRETE_LOOP_LIMIT`]).
     pub concrete: u16,
     /// The exempt bodies that narrowed the path condition without a fork (a test that
     /// only decided whether to leave the loop): past [`crate::engine::NARROWING_LIMIT`]
     /// they count.
-    pub narrowed: u16,
+    pub narrowed: u8,
     /// The current body started after a constant guard and has not counted yet.
     pub exempt: bool,
+    /// One iteration chosen at a loop with invariants (`LoopMode::UnrollOnce`): when
+    /// the body ends (or `continue`s), the `while` runs again, a choice node again.
+    pub once: bool,
 }
 
 /// An exception (`class`, raised at `at`) caught by the `handler`-th handler of the `try`

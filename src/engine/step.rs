@@ -428,9 +428,11 @@ impl Stepper<'_> {
                         };
                         s.cont = s.cont.push(Kont::Loop {
                             block: block.clone(),
-                            index,
-                            counts: LoopCounts::default(),
-                            once: mode == LoopMode::UnrollOnce,
+                            index: settle::loop_index(index),
+                            counts: LoopCounts {
+                                once: mode == LoopMode::UnrollOnce,
+                                ..LoopCounts::default()
+                            },
                         });
                         enter_guard(&mut s, block, index, guard);
                     }
@@ -490,10 +492,7 @@ impl Stepper<'_> {
         else {
             unreachable!("Guard points at a while");
         };
-        let Some(Kont::Loop {
-            mut counts, once, ..
-        }) = state.cont.second().cloned()
-        else {
+        let Some(Kont::Loop { mut counts, .. }) = state.cont.second().cloned() else {
             unreachable!("a Loop is under its Guard");
         };
         crate::engine::forks::body_ended(&mut counts, state.pc.len());
@@ -528,12 +527,11 @@ impl Stepper<'_> {
                     counts.iteration += 1;
                 }
                 counts.exempt = decided;
-                counts.pc_len = u32::try_from(state.pc.len()).unwrap_or(u32::MAX);
+                counts.pc_len = state.pc.len() as u16; // (modulo 2^16: LoopCounts::pc_len)
                 enter.cont = enter.cont.pop().push(Kont::Loop {
                     block: block.clone(),
-                    index,
+                    index: settle::loop_index(index),
                     counts,
-                    once,
                 });
                 enter.cont = enter.cont.push(Kont::Block {
                     block: body.clone(),

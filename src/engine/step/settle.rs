@@ -142,9 +142,8 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                         let guard = guard.clone();
                         state.cont = after.push(Kont::Loop {
                             block: block.clone(),
-                            index,
+                            index: loop_index(index),
                             counts: LoopCounts::default(),
-                            once: false,
                         });
                         enter_guard(state, block, index, &guard);
                     }
@@ -152,9 +151,12 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                 }
             }
             Kont::Loop {
-                block, index, once, ..
+                block,
+                index,
+                counts,
             } => {
-                if once {
+                let index = index as usize;
+                if counts.once {
                     // Back to the loop head: the choice again.
                     state.cont = again_at_head(&state.cont, block, index);
                     continue;
@@ -364,22 +366,14 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                 Kont::Loop {
                     block,
                     index,
-                    once: true,
-                    ..
+                    counts,
                 },
-            ) => {
-                state.cont = again_at_head(&state.cont, block, index);
+            ) if counts.once => {
+                state.cont = again_at_head(&state.cont, block, index as usize);
                 return None;
             }
-            (
-                Abrupt::Continue,
-                Kont::Loop {
-                    block,
-                    index,
-                    once: false,
-                    ..
-                },
-            ) => {
+            (Abrupt::Continue, Kont::Loop { block, index, .. }) => {
+                let index = index as usize;
                 let guard = match &block[index].kind {
                     InstrKind::While { guard, .. } => guard.clone(),
                     _ => unreachable!("Loop points at a while"),
@@ -395,4 +389,9 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
             _ => state.cont = rest,
         }
     }
+}
+
+/// A `while`'s index in its block, as [`Kont::Loop`] keeps it.
+pub(crate) fn loop_index(index: usize) -> u32 {
+    u32::try_from(index).expect("a block of fewer than 2^32 instructions")
 }
