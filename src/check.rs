@@ -82,6 +82,12 @@ pub struct Report {
     /// Concrete runs that used up the interpreter's step budget (`step_limit`): they end
     /// nowhere, so they are no verdict either way (random inputs and leaf models).
     pub unfinished: usize,
+    /// Random inputs that an `assume` of the program rejected (the run ends `infeasible`)
+    /// or that the interpreter refused: outside what the program is about, no verdict.
+    pub rejected: usize,
+    /// Random inputs compared with a leaf (the exhaustiveness test's evidence): none, and
+    /// exhaustiveness was not tested whatever `runs` says.
+    pub compared: usize,
     /// Leaves with a model whose replay gave no verdict, in leaf order, with the reason
     /// (also counted in [`Report::leaves_checked`], and in [`Report::unevaluated`] or
     /// [`Report::unfinished`] as their reason says).
@@ -262,9 +268,13 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
     let mut undecided = 0;
     let mut unevaluated = 0;
     let mut unfinished = 0;
+    let (mut rejected, mut compared) = (0, 0);
     for inputs in random_inputs(session, runs, seed) {
         let (concrete, limit) = match input_run(session, &inputs) {
-            InputRun::Skipped => continue,
+            InputRun::Skipped => {
+                rejected += 1;
+                continue;
+            }
             InputRun::Unfinished => {
                 unfinished += 1;
                 continue;
@@ -290,6 +300,7 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
             }
             b => b.flatten(),
         };
+        compared += 1;
         if symbolic.as_ref() != Some(&concrete) {
             exhaustive = Some(Counterexample {
                 inputs,
@@ -315,6 +326,8 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         undecided,
         unevaluated,
         unfinished,
+        rejected,
+        compared,
         not_replayed,
     }
 }

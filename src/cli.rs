@@ -159,7 +159,7 @@ struct ExploreOpts {
     /// How many frames of the same function may be on the call stack before a call of it is cut (a `bound` leaf); 1 allows no recursion
     #[arg(long, value_name = "N", default_value_t = 5)]
     recursion: u32,
-    /// Stop exploring when the tree has this many nodes
+    /// Stop exploring when the tree has this many nodes (the step that reaches the limit adds all its children: a branch passes it by one or a few)
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     max_nodes: usize,
     /// Time limit of one solver check in milliseconds (0: none); an undecided check gives an `unknown` leaf

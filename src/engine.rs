@@ -17,6 +17,8 @@ mod eval;
 pub mod explain;
 /// Compact symbolic execution: loops folded with a parameter κ (issue 15).
 pub mod fold;
+/// Which loop iterations count against `--unroll` (issue 23 item 16).
+mod forks;
 pub mod inspect;
 pub mod label;
 pub mod live;
@@ -55,6 +57,14 @@ pub const PYTHON_RECURSION_LIMIT: usize = 1000;
 /// the solver): they do not count against `--unroll`, and past this many the path is cut
 /// (a `bound` leaf), so `while True:` ends. `--max-nodes` may stop the exploration first.
 pub const CONCRETE_LOOP_LIMIT: u16 = 10_000;
+
+/// Iterations of one loop on one path that started after a constant guard and narrowed the
+/// path condition without forking (a test on the inputs that only decided whether to leave
+/// the loop, as the book's search over a concrete tuple): past this many they count against
+/// `--unroll` ([`forks`]). Each costs solver checks and adds a leaf, so a search whose
+/// constant guard never fails (`while i >= 0: if i == a: return i`) is cut after a hundred
+/// of them, not ten thousand.
+pub const NARROWING_LIMIT: u8 = 100;
 
 /// Engine settings. Every field documents its default.
 #[derive(Clone, Debug)]
@@ -114,7 +124,8 @@ pub enum Strategy {
 /// Limits of one exploration.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
-    /// Stop after the tree has this many nodes.
+    /// Stop after the tree has this many nodes: no node is stepped once the tree has them,
+    /// and the last step adds all its children (a branch passes the limit by one or more).
     pub max_nodes: Option<usize>,
     /// Stop after this much wall time.
     pub time: Option<Duration>,
@@ -531,6 +542,7 @@ impl Engine {
             result
         };
         self.pc_index.align(&state.pc);
+        let mut tally = forks::Tally::new(state, result.succs.iter().map(|s| &s.cond));
         let n = result.succs.len();
         let mut all_unsat = true;
         let mut children = Vec::new();
@@ -565,6 +577,12 @@ impl Engine {
             };
             match sat {
                 SatResult::Unsat => {
+                    if let Some(t) = tally.as_mut().filter(|_| !succ.cond.is_false()) {
+                        let mut st = st.clone();
+                        let running = succ.forced.is_none()
+                            && matches!(self.settle(&mut st), Settled::Running);
+                        t.pruned(&st, running);
+                    }
                     // An assumption that closes the path leaves one visible leaf.
                     if !result.exhaustive && succ.forced.is_none() && st.abrupt.is_none() {
                         children.push(child(st, Settled::Running, Some(Outcome::Infeasible), None));
@@ -596,6 +614,18 @@ impl Engine {
                     children.push(child(st, settled, succ.forced, None));
                 }
             }
+        }
+        if let Some(mut t) = tally {
+            let running = |c: &Child| c.forced.is_none() && matches!(c.settled, Settled::Running);
+            for c in &children {
+                t.feasible(&c.state, running(c));
+            }
+            t.apply(
+                children
+                    .iter_mut()
+                    .map(|c| (running(c), &mut c.state))
+                    .map(|(r, s)| (s, r)),
+            );
         }
         children
     }

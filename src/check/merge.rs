@@ -131,13 +131,17 @@ pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
     let mut undecided = 0;
     let mut unevaluated = 0;
     let mut unfinished = 0;
+    let (mut rejected, mut compared) = (0, 0);
     for (i, (input, (hits, any_undecided))) in found.inputs.iter().zip(&mut found.hits).enumerate()
     {
         if i >= found.complete {
             return None;
         }
         let concrete = match &input.run {
-            None => continue,
+            None => {
+                rejected += 1;
+                continue;
+            }
             Some(None) => {
                 unfinished += 1;
                 continue;
@@ -162,6 +166,7 @@ pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
             Some((_, _, Some(b))) => Some(b),
             None => None,
         };
+        compared += 1;
         if symbolic != Some(concrete) {
             exhaustive = Some(Counterexample {
                 inputs: input.inputs.clone(),
@@ -187,6 +192,8 @@ pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
         undecided,
         unevaluated,
         unfinished,
+        rejected,
+        compared,
         not_replayed,
     })
 }

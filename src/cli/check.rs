@@ -98,8 +98,9 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             })
         };
         let mut s = serde_json::to_string_pretty(&json!({
-            "exhaustive": if report.runs == 0 {
-                // Not tested: neither a pass nor a failure.
+            "exhaustive": if report.exhaustive.is_none() && report.compared == 0 {
+                // Not tested (`--runs 0`, or no input got past the program's `assume`s to
+                // a verdict): neither a pass nor a failure.
                 json!({"ok": null, "counterexample": null})
             } else {
                 side(&report.exhaustive)
@@ -111,8 +112,10 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
                 side(&report.precise)
             },
             "runs": report.runs,
+            "compared": report.compared,
             "leaves_checked": report.leaves_checked,
             "skipped": {
+                "rejected": report.rejected,
                 "undecided": report.undecided,
                 "unevaluated": report.unevaluated,
                 "unfinished": report.unfinished,
@@ -132,6 +135,17 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             None if report.runs == 0 => {
                 s.push_str("exhaustive: not tested (--runs 0: no random input was run)\n")
             }
+            None if report.compared == 0 => s.push_str(&format!(
+                "exhaustive: not tested (no random input reached a leaf to compare with: {})\n",
+                not_compared(&report)
+            )),
+            None if report.rejected > 0 => s.push_str(&format!(
+                "exhaustive: probably ({} of {}, each ended as its leaf predicts; {} rejected \
+                 by an `assume`)\n",
+                report.compared,
+                count(report.runs, "random input"),
+                report.rejected
+            )),
             None => s.push_str(&format!(
                 "exhaustive: probably ({}, each ended as its leaf predicts)\n",
                 count(report.runs, "random input")
@@ -266,4 +280,19 @@ fn counterexample_json(c: &Counterexample) -> serde_json::Value {
         "symbolic": c.symbolic.as_ref().map(b),
         "leaf": c.leaf.map(|l| l.0),
     })
+}
+
+/// Why no random input was compared with a leaf (`check`'s "not tested").
+fn not_compared(report: &check::Report) -> String {
+    if report.rejected == report.runs {
+        // (`rejected` also counts inputs the interpreter refuses; random ones never are.)
+        return format!(
+            "the program's `assume` rejected all {}",
+            count(report.runs, "random input")
+        );
+    }
+    format!(
+        "{} rejected by an `assume`, the others skipped as listed below",
+        report.rejected
+    )
 }

@@ -46,25 +46,16 @@ pub enum Abrupt {
 pub enum Kont {
     /// Run `block[index..]`.
     Block { block: Block, index: usize },
-    /// Inside the `while` at `block[index]`; `iteration` bodies have started after a guard
-    /// the solver had to decide, `concrete` after a guard that was true as a constant
-    /// (those do not count against `--unroll`, see [`crate::engine::CONCRETE_LOOP_LIMIT`]).
+    /// Inside the `while` at `block[index]`.
+    /// (`index` is a `u32` and `counts` 12 bytes: the item stays in 32 bytes.)
     Loop {
         block: Block,
-        index: usize,
-        iteration: u32,
-        concrete: u16,
-        /// One iteration chosen at a loop with invariants (`LoopMode::UnrollOnce`): when
-        /// the body ends (or `continue`s), the `while` runs again, a choice node again.
-        once: bool,
+        index: u32,
+        counts: LoopCounts,
     },
     /// The guard block of the `while` at `block[index]` is running; then its condition.
-    Guard {
-        block: Block,
-        index: usize,
-        iteration: u32,
-        concrete: u16,
-    },
+    /// (The [`Kont::Loop`] below it holds the loop's counts.)
+    Guard { block: Block, index: usize },
     /// Inside the `try` at `block[index]` (its handlers catch what reaches here).
     Try { block: Block, index: usize },
     /// A function frame boundary: on return, pop the frame and bind `target` in the caller.
@@ -86,6 +77,30 @@ pub enum Kont {
     /// then runs the handler. (Boxed: the rarest and largest item; every other item fits
     /// in 24 bytes, and one continuation item is allocated per node.)
     Caught(Box<Caught>),
+}
+
+/// What a path has done in one loop, for `--unroll` and its exemptions (issue 23 item 16,
+/// [`crate::engine::forks`]), and how it runs the loop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoopCounts {
+    /// The iterations that counted against `--unroll`.
+    pub iteration: u32,
+    /// The path condition's length when the current body started, modulo 2^16 (a body
+    /// that adds exactly 65,536 conjuncts is taken for one that narrowed nothing: it is
+    /// still bounded by [`crate::engine::CONCRETE_LOOP_LIMIT`]).
+    pub pc_len: u16,
+    /// The bodies started after a guard that was true as a constant (at most
+    /// [`crate::engine::CONCRETE_LOOP_LIMIT`]).
+    pub concrete: u16,
+    /// The exempt bodies that narrowed the path condition without a fork (a test that
+    /// only decided whether to leave the loop): past [`crate::engine::NARROWING_LIMIT`]
+    /// they count.
+    pub narrowed: u8,
+    /// The current body started after a constant guard and has not counted yet.
+    pub exempt: bool,
+    /// One iteration chosen at a loop with invariants (`LoopMode::UnrollOnce`): when
+    /// the body ends (or `continue`s), the `while` runs again, a choice node again.
+    pub once: bool,
 }
 
 /// An exception (`class`, raised at `at`) caught by the `handler`-th handler of the `try`
@@ -114,6 +129,17 @@ impl Cont {
 
     pub fn pop(&self) -> Cont {
         self.0.as_ref().map_or_else(Cont::default, |n| n.1.clone())
+    }
+
+    /// The item under the top one.
+    pub fn second(&self) -> Option<&Kont> {
+        self.0.as_ref().and_then(|n| n.1.top())
+    }
+
+    /// The identity of the top item's cell (items are shared between the states derived
+    /// from one another until a state replaces them).
+    pub fn top_id(&self) -> Option<usize> {
+        self.0.as_ref().map(|n| Rc::as_ptr(n) as *const () as usize)
     }
 }
 

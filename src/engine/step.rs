@@ -11,7 +11,7 @@
 use std::rc::Rc;
 
 use super::eval::{Alts, Context};
-use super::state::{Abrupt, Frame, Kont, State};
+use super::state::{Abrupt, Frame, Kont, LoopCounts, State};
 use super::tag::{Check, Cut, Tag};
 use super::tree::Outcome;
 use super::{Config, LoopMode};
@@ -38,8 +38,8 @@ pub enum Action<'b> {
     Guard {
         block: Block,
         index: usize,
+        /// The iterations of the loop that counted against `--unroll` so far.
         iteration: u32,
-        concrete: u16,
     },
     /// A `continue` reached the `loop-scope` at `block[index]`: check its invariant.
     ScopeCheck { block: Block, index: usize },
@@ -87,24 +87,19 @@ pub struct StepResult {
     pub exhaustive: bool,
 }
 
-/// Whether iterations after a guard decided without the solver are exempt from `--unroll`
-/// (issue 23 item 16; off: see [`Stepper::guard`]).
-const CONCRETE_LOOPS: bool = false;
-
 pub fn next_action(state: &State) -> Option<Action<'_>> {
     match state.cont.top()? {
         Kont::Block { block, index } => block.get(*index).map(Action::Instr),
-        Kont::Guard {
-            block,
-            index,
-            iteration,
-            concrete,
-        } => Some(Action::Guard {
-            block: block.clone(),
-            index: *index,
-            iteration: *iteration,
-            concrete: *concrete,
-        }),
+        Kont::Guard { block, index } => {
+            let Some(Kont::Loop { counts, .. }) = state.cont.second() else {
+                unreachable!("a Loop is under its Guard");
+            };
+            Some(Action::Guard {
+                block: block.clone(),
+                index: *index,
+                iteration: counts.iteration,
+            })
+        }
         Kont::ScopeCheck { block, index } => Some(Action::ScopeCheck {
             block: block.clone(),
             index: *index,
@@ -190,12 +185,7 @@ impl Stepper<'_> {
         };
         match action {
             Action::Instr(instr) => self.instr(state, instr),
-            Action::Guard {
-                block,
-                index,
-                iteration,
-                concrete,
-            } => self.guard(state, block, index, (iteration, concrete)),
+            Action::Guard { block, index, .. } => self.guard(state, block, index),
             Action::ScopeCheck { block, index } => {
                 let InstrKind::LoopScope { invs, .. } = &block[index].kind else {
                     unreachable!("ScopeCheck points at a loop scope");
@@ -458,12 +448,13 @@ impl Stepper<'_> {
                         };
                         s.cont = s.cont.push(Kont::Loop {
                             block: block.clone(),
-                            index,
-                            iteration: 0,
-                            concrete: 0,
-                            once: mode == LoopMode::UnrollOnce,
+                            index: settle::loop_index(index),
+                            counts: LoopCounts {
+                                once: mode == LoopMode::UnrollOnce,
+                                ..LoopCounts::default()
+                            },
                         });
-                        enter_guard(&mut s, block, index, (0, 0), guard);
+                        enter_guard(&mut s, block, index, guard);
                     }
                 }
                 single(vec![Succ {
@@ -512,15 +503,8 @@ impl Stepper<'_> {
         ty.map_or(Sort::Int, |t| sort_of(*t))
     }
 
-    /// The loop test; `(iteration, concrete)`: the bodies started so far after a symbolic
-    /// and after a constant-true guard ([`Kont::Loop`]).
-    fn guard(
-        &self,
-        state: &State,
-        block: Block,
-        index: usize,
-        (iteration, concrete): (u32, u16),
-    ) -> StepResult {
+    /// The loop test. The [`Kont::Loop`] under the guard holds the loop's counts.
+    fn guard(&self, state: &State, block: Block, index: usize) -> StepResult {
         let instr = &block[index];
         let InstrKind::While {
             cond, body, orelse, ..
@@ -528,44 +512,46 @@ impl Stepper<'_> {
         else {
             unreachable!("Guard points at a while");
         };
+        let Some(Kont::Loop { mut counts, .. }) = state.cont.second().cloned() else {
+            unreachable!("a Loop is under its Guard");
+        };
+        crate::engine::forks::body_ended(&mut counts, state.pc.len());
         let alts = self.cx.eval(state, cond);
         let mut out = self.exceptions(state, &alts);
         if let Some((c, v)) = alts.ok {
             // Enter the body (or hit the unrolling bound).
             let mut enter = state.clone();
             enter.cont = enter.cont.pop(); // the Guard
-            let once = matches!(enter.cont.top(), Some(Kont::Loop { once: true, .. }));
-            // A guard decided without the solver (true as a constant: `i < 4` with `i`
-            // concrete) starts an iteration that does not count against `--unroll`: only
-            // [`crate::engine::CONCRETE_LOOP_LIMIT`] bounds those (issue 23 item 16).
-            // A literal `while True:` is not such a loop: it ends by a `break` whose
-            // condition is usually symbolic, so its iterations count against `--unroll`
-            // (otherwise every `while True:` over inputs would run 10,000 iterations deep).
-            // Disabled for now: a guard decided without the solver says nothing of the
-            // body, whose symbolic branches (`while i < 10: if x > i: i += 1`) then ran
-            // 10,000 iterations deep per path (the tree hit --max-nodes). Re-enable with a
-            // rule that counts an iteration whose body forked.
+                                           // A guard decided without the solver (true as a constant: `i < 4` with `i`
+                                           // concrete) starts an *exempt* body: it counts against `--unroll` only if the
+                                           // path forks inside it ([`crate::engine::forks`]), and only
+                                           // [`crate::engine::CONCRETE_LOOP_LIMIT`] such bodies start on one path (issue 23
+                                           // item 16). A literal `while True:` is not such a loop: it ends by a `break`
+                                           // whose condition is usually symbolic, so its iterations count against
+                                           // `--unroll` (otherwise every `while True:` over inputs would run 10,000
+                                           // iterations deep).
             let literal = matches!(cond.kind, crate::lang::ExprKind::Bool(true));
-            let decided = !literal && Term::and(c.clone(), v.clone()).is_true() && CONCRETE_LOOPS;
-            let cut = if decided {
-                (concrete >= crate::engine::CONCRETE_LOOP_LIMIT).then_some(Cut::Concrete)
+            let decided = !literal && Term::and(c.clone(), v.clone()).is_true();
+            let cut = if decided && counts.concrete >= crate::engine::CONCRETE_LOOP_LIMIT {
+                Some(Cut::Concrete)
             } else {
-                (iteration >= self.config.unroll).then_some(Cut::Unroll)
+                // After a constant guard too: the bodies that forked have used the bound.
+                (counts.iteration >= self.config.unroll).then_some(Cut::Unroll)
             };
             let forced = if cut.is_some() {
                 Some(Outcome::Bound)
             } else {
-                let (iteration, concrete) = if decided {
-                    (iteration, concrete + 1)
+                if decided {
+                    counts.concrete += 1;
                 } else {
-                    (iteration + 1, concrete)
-                };
+                    counts.iteration += 1;
+                }
+                counts.exempt = decided;
+                counts.pc_len = state.pc.len() as u16; // (modulo 2^16: LoopCounts::pc_len)
                 enter.cont = enter.cont.pop().push(Kont::Loop {
                     block: block.clone(),
-                    index,
-                    iteration,
-                    concrete,
-                    once,
+                    index: settle::loop_index(index),
+                    counts,
                 });
                 enter.cont = enter.cont.push(Kont::Block {
                     block: body.clone(),

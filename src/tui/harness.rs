@@ -203,3 +203,27 @@ pub fn parse_keys(keys: &str) -> Vec<KeyEvent> {
     }
     out
 }
+
+/// The program of the session fuzz target: eight branches and a division.
+const FUZZ_PROGRAM: &str = "x0: int\nx1: int\nx2: int\nx3: int\nx4: int\nx5: int\nx6: int\nx7: int\nif x0 > 0:\n    y = 0\nif x1 > 0:\n    y = 1\nif x2 > 0:\n    y = 2\nif x3 > 0:\n    y = 3\nif x4 > 0:\n    y = 4\nif x5 > 0:\n    y = 5\nif x6 > 0:\n    y = 6\nif x7 > 0:\n    y = 7\nz = 1 // x0\n";
+
+/// The session fuzz target's body (`fuzz/fuzz_targets/session_replay.rs`; tests run it on
+/// chosen inputs): any bytes read as a session file for [`FUZZ_PROGRAM`], its frontier
+/// replayed with a node limit of 64, its selection followed. Nothing may panic, and the
+/// replay stops at the limit (asserted). The tree's size, or `None` where the bytes are
+/// not a session file.
+pub fn fuzz_session_replay(data: &[u8]) -> Option<usize> {
+    let text = std::str::from_utf8(data).ok()?;
+    let source = crate::base::SourceMap::new("p.py", FUZZ_PROGRAM);
+    let config = crate::engine::Config {
+        timeout_ms: Some(100),
+        ..Default::default()
+    };
+    let restore = super::session_file::parse(text, &source, &config, None).ok()?;
+    let mut session = crate::session::Session::open(source, None, config).ok()?;
+    let r = session.replay_frontier(&restore.frontier, 64, &|_| {});
+    // One step past the limit at most, and a step makes a few children.
+    assert!(session.tree().len() < 64 + 16, "{r:?}");
+    let _ = session.follow(&restore.selected);
+    Some(session.tree().len())
+}

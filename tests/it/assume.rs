@@ -373,15 +373,7 @@ fn generated_pytest_tests_pass_under_pytest() {
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("raised in --assume #1"), "{text}");
-    let py = ["python3", "/usr/bin/python3"]
-        .into_iter()
-        .find(|py| {
-            Command::new(py)
-                .args(["-m", "pytest", "--version"])
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-        .expect("a python3 with pytest");
+    let py = crate::util::python_with_pytest();
     let run = Command::new(py)
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", &out])
         .current_dir(dir)

@@ -80,7 +80,6 @@ fn find_in_a_concrete_tuple_has_five_leaves() {
 /// needed an unroll of 4 here; at unroll 3 symdbg used to cut the fourth element off in a
 /// `bound` leaf.)
 #[test]
-#[ignore = "issue 23 item 16 is switched off (engine::step::CONCRETE_LOOPS): symbolic branches in the body ran 10,000 iterations deep"]
 fn concrete_loop_guards_do_not_count_against_unroll() {
     let src = format!("{FIND}x: int\nr = find(x, (1, 2, 3, 4))\n");
     for n in [1, 3] {

@@ -102,6 +102,71 @@ fn check_exits_1_when_a_check_fails_and_runs_0_tests_nothing() {
     assert_eq!(j["exhaustive"]["ok"], Value::Null, "{j}");
 }
 
+/// Issue 22 (huge models): when the program's `assume` rejects every random input, no
+/// input reached a leaf, so exhaustiveness was not tested (it said "exhaustive: probably"),
+/// in text and JSON, on one thread and with `--jobs 2` on a tree large enough for the
+/// workers; inputs that an `assume` rejects are counted where some pass.
+#[test]
+fn check_does_not_claim_exhaustiveness_when_the_assume_rejects_every_input() {
+    let p = program(
+        "rejects_all.py",
+        "x: int\ny: int\nt: tuple\nassume len(t) > 4294967296\ni = 0\nwhile i < x:\n    \
+         if y > i:\n        y -= 1\n    i += 1\nz = t[0]\n",
+    );
+    for jobs in ["1", "2"] {
+        let (code, out, err) = symdbg(&["check", s(&p), "--unroll", "8", "--jobs", jobs]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(
+            out.contains(
+                "exhaustive: not tested (no random input reached a leaf to compare with: the \
+                 program's `assume` rejected all 100 random inputs)"
+            ),
+            "--jobs {jobs}: {out}"
+        );
+        assert!(!out.contains("exhaustive: probably"), "{out}");
+        let (_, out, _) = symdbg(&[
+            "check",
+            s(&p),
+            "--unroll",
+            "8",
+            "--jobs",
+            jobs,
+            "--json",
+            "--runs",
+            "30",
+        ]);
+        let j: Value = serde_json::from_str(&out).expect("JSON");
+        assert_eq!(j["exhaustive"]["ok"], Value::Null, "{j}");
+        assert_eq!(
+            (j["compared"].as_u64(), j["skipped"]["rejected"].as_u64()),
+            (Some(0), Some(30)),
+            "{j}"
+        );
+    }
+    // Some inputs get past the assume: those are the evidence, and the rest are counted.
+    let p2 = program("rejects_some.py", "x: int\nassume x > 5\nassert x != 7\n");
+    let (_, out, _) = symdbg(&["check", s(&p2), "--json"]);
+    let j: Value = serde_json::from_str(&out).expect("JSON");
+    let (compared, rejected) = (
+        j["compared"].as_u64().unwrap(),
+        j["skipped"]["rejected"].as_u64().unwrap(),
+    );
+    assert!(
+        compared > 0 && rejected > 0 && compared + rejected == 100,
+        "{j}"
+    );
+    let (_, out, _) = symdbg(&["check", s(&p2)]);
+    assert!(
+        out.contains(&format!(
+            "exhaustive: probably ({compared} of 100 random inputs, each ended as its leaf \
+             predicts; {rejected} rejected by an `assume`)"
+        )),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(&p);
+    let _ = std::fs::remove_file(&p2);
+}
+
 /// Item 19: `check`'s counterexample to exhaustiveness is the minimal model of the leaf the
 /// random input reached, as `run` gives it (it was the random `idx = 201, x = 185`), and
 /// `--jobs 2` prints the same.
@@ -336,7 +401,6 @@ fn run_shows_progress_on_a_terminal_only() {
 /// loop guard is decided without the solver, so its iterations do not count against
 /// `--unroll` (it needed `--unroll 4`): five leaves, no `bound` leaf, at any `--unroll`.
 #[test]
-#[ignore = "issue 23 item 16 is switched off (engine::step::CONCRETE_LOOPS): symbolic branches in the body ran 10,000 iterations deep"]
 fn concrete_loop_iterations_do_not_count_against_unroll() {
     let p = program(
         "book_find.py",
@@ -364,7 +428,6 @@ fn concrete_loop_iterations_do_not_count_against_unroll() {
 /// Item 16: `while True:` (a constant guard) ends in a `bound` leaf at the limit of such
 /// iterations, with a summary that says why, instead of running to `--max-nodes`.
 #[test]
-#[ignore = "issue 23 item 16 is switched off (engine::step::CONCRETE_LOOPS): symbolic branches in the body ran 10,000 iterations deep"]
 fn a_constant_loop_ends_in_a_bound_leaf() {
     let p = program("forever.py", "x: int\nk = 0\nwhile k >= 0:\n    k += 1\n");
     let (code, out, err) = symdbg(&["run", s(&p), "--counterexamples"]);
@@ -394,6 +457,83 @@ fn a_constant_loop_ends_in_a_bound_leaf() {
     assert!(format!("{out}{err}").contains("--unroll 3"), "{out}{err}");
     let _ = std::fs::remove_file(&p);
     let _ = std::fs::remove_file(&p2);
+}
+
+/// The summary line of `run`: nodes, leaves and bound leaves.
+fn run_summary(p: &Path, unroll: &str) -> (usize, usize, usize, String) {
+    let start = Instant::now();
+    let (code, out, err) = symdbg(&["run", s(p), "--unroll", unroll]);
+    // A hang guard, not a speed limit: with every iteration exempt these ran to --max-nodes.
+    assert!(start.elapsed() < Duration::from_secs(60), "{out}");
+    assert_eq!(code, 0, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.contains(" nodes, "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let num = |after: &str| -> usize {
+        let at = line.find(after).unwrap_or_else(|| panic!("{line}"));
+        line[..at]
+            .rsplit([' ', '('])
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"))
+    };
+    (
+        num(" nodes"),
+        num(" leaves"),
+        num(" bound"),
+        format!("{out}{err}"),
+    )
+}
+
+/// Item 16: an iteration after a constant guard counts against `--unroll` when the path
+/// forks inside it. `while i < 10: if x > i: i += 1` forks on `x > i` in every iteration
+/// (on the path `x <= i` the test is decided by the path condition and the loop would
+/// spin): it is cut by `--unroll` like any loop, one `bound` leaf per value of `i` reached,
+/// instead of running each path 10,000 iterations deep.
+#[test]
+fn iterations_whose_body_forks_count_against_unroll() {
+    let p = program(
+        "forking_body.py",
+        "x: int\ni = 0\nwhile i < 10:\n    if x > i:\n        i += 1\n",
+    );
+    for (unroll, bound) in [("1", 2), ("3", 4), ("5", 6)] {
+        let (nodes, leaves, bounds, out) = run_summary(&p, unroll);
+        assert_eq!((leaves, bounds), (bound, bound), "--unroll {unroll}: {out}");
+        assert!(nodes < 100, "--unroll {unroll}: {out}");
+        assert!(
+            out.contains(&format!("{bound} paths cut by --unroll {unroll}")),
+            "{out}"
+        );
+    }
+    // A fork in a nested loop counts for the loop around it (the inner `break` leaves the
+    // inner loop only), but not for the inner loop: no path is cut there.
+    let p2 = program(
+        "nested_fork.py",
+        "x: int\ni = 0\nwhile i < 6:\n    j = 0\n    while j < 3:\n        if x == j:\n            \
+         break\n        j += 1\n    i += 1\n",
+    );
+    let (_, leaves, bounds, out) = run_summary(&p2, "2");
+    assert_eq!((leaves, bounds), (4, 4), "{out}");
+    // Ways out of the loop do not count: an exception in each iteration, a `return` after
+    // an assignment, a second search on a path that already decided every test.
+    let p3 = program(
+        "exits.py",
+        "t: tuple\ni = 0\ns = 0\nwhile i < 5:\n    s += t[i]\n    i += 1\n",
+    );
+    let (_, leaves, bounds, out) = run_summary(&p3, "1");
+    assert_eq!((leaves, bounds), (6, 0), "{out}");
+    let p4 = program(
+        "twice.py",
+        "def find(needle: int, haystack: tuple) -> int:\n    i = 0\n    while i < len(haystack):\n        \
+         if haystack[i] == needle:\n            r = i\n            return r\n        i = i + 1\n    \
+         return -1\n\nx: int\nt = (1, 2, 3, 4)\nr1 = find(x, t)\nr2 = find(x, t)\n",
+    );
+    let (_, leaves, bounds, out) = run_summary(&p4, "1");
+    assert_eq!((leaves, bounds), (5, 0), "{out}");
+    for p in [p, p2, p3, p4] {
+        let _ = std::fs::remove_file(&p);
+    }
 }
 
 /// Items 17 and 18: `run --tree` lists a store in natural order (`a2` before `a10`), as

@@ -180,19 +180,20 @@ fn a_model_too_large_to_show_is_never_replaced_by_a_wrong_one() {
     }
 }
 
+/// `symdbg ARGS` on `src` (`FILE` in `args` stands for it) under the memory cap is
+/// refused: exit 2, with `says` on standard error.
+fn refused(src: &str, args: &[&str], says: &str) {
+    let e = run_limited(src, args, 60, MEMORY_KB);
+    assert_eq!(e.code, 2, "{args:?}: {}", e.stderr);
+    assert!(e.stderr.contains(says), "{args:?}: {}", e.stderr);
+}
+
 #[test]
 fn check_runs_and_replay_files_have_caps() {
-    let e = run_limited(
+    refused(
         "x: int\ny = x\n",
         &["check", "FILE", "--runs", "4000000000"],
-        60,
-        MEMORY_KB,
-    );
-    assert_eq!(e.code, 2);
-    assert!(
-        e.stderr.contains("--runs 4000000000 is more than"),
-        "{}",
-        e.stderr
+        "--runs 4000000000 is more than",
     );
     // A replay file with a tuple longer than any model's: refused with a message.
     let dir = temp_dir("caps-replay");
@@ -205,29 +206,16 @@ fn check_runs_and_replay_files_have_caps() {
         ),
     )
     .unwrap();
-    let e = run_limited(
+    let replay = ["exec", "FILE", "--replay", tests.to_str().unwrap()];
+    refused(
         "t: tuple\ny = len(t)\n",
-        &["exec", "FILE", "--replay", tests.to_str().unwrap()],
-        60,
-        MEMORY_KB,
-    );
-    assert_eq!(e.code, 2);
-    assert!(
-        e.stderr.contains("longer than symdbg replays"),
-        "{}",
-        e.stderr
+        &replay,
+        "longer than symdbg replays",
     );
     // A file past the size cap is refused unread.
     let f = std::fs::File::create(&tests).unwrap();
     f.set_len(40 << 20).unwrap();
-    let e = run_limited(
-        "t: tuple\ny = len(t)\n",
-        &["exec", "FILE", "--replay", tests.to_str().unwrap()],
-        60,
-        MEMORY_KB,
-    );
-    assert_eq!(e.code, 2);
-    assert!(e.stderr.contains("too large"), "{}", e.stderr);
+    refused("t: tuple\ny = len(t)\n", &replay, "too large");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -328,17 +316,9 @@ fn the_debugger_shows_a_huge_model_and_restores_the_terminal() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// What the `session_replay` fuzz target does with one input (fuzz/fuzz_targets).
+/// The session fuzz target's body on `text` (the same function the target calls).
 fn replay_session_text(text: &str) -> Option<usize> {
-    let program = "x0: int\nx1: int\nx2: int\nx3: int\nx4: int\nx5: int\nx6: int\nx7: int\nif x0 > 0:\n    y = 0\nif x1 > 0:\n    y = 1\nif x2 > 0:\n    y = 2\nif x3 > 0:\n    y = 3\nif x4 > 0:\n    y = 4\nif x5 > 0:\n    y = 5\nif x6 > 0:\n    y = 6\nif x7 > 0:\n    y = 7\nz = 1 // x0\n";
-    let source = SourceMap::new("p.py", program);
-    let config = Config::default();
-    let restore = symdbg::tui::session_file::parse(text, &source, &config, None).ok()?;
-    let mut session = symdbg::session::Session::open(source, None, config).ok()?;
-    let r = session.replay_frontier(&restore.frontier, 64, &|_| {});
-    assert!(session.tree().len() < 64 + 16, "{r:?}");
-    let _ = session.follow(&restore.selected);
-    Some(session.tree().len())
+    symdbg::tui::harness::fuzz_session_replay(text.as_bytes())
 }
 
 #[test]
@@ -370,6 +350,23 @@ fn the_session_fuzz_target_stops_hostile_frontiers_at_its_limit() {
     assert!(sizes[0] >= 16 && sizes[1] >= 64, "{sizes:?}");
     for junk in ["", "{", "[]", "{\"format\": 3}", "\u{1b}[2J"] {
         assert_eq!(replay_session_text(junk), None);
+    }
+    // Seeds as the fuzzer makes them: a valid file cut short or with one byte changed
+    // (deterministic), and bytes that are not UTF-8. None may panic.
+    let valid = format!(
+        "{{{header}, \"frontier\": [{{\"step\": \"step\"}}, {{\"from\": 0, \"child\": 1, \"step\": \"step\"}}], \"selected\": [1, 0]}}"
+    );
+    assert!(
+        replay_session_text(&valid).is_some_and(|n| n > 2),
+        "{valid}"
+    );
+    let bytes = valid.as_bytes();
+    for k in 0..60usize {
+        let at = (k * 7919) % bytes.len();
+        let mut changed = bytes.to_vec();
+        changed[at] = b"0{}[],:\"-9x\xff"[k % 12];
+        let _ = symdbg::tui::harness::fuzz_session_replay(&changed);
+        let _ = symdbg::tui::harness::fuzz_session_replay(&bytes[..at]);
     }
 }
 

@@ -199,6 +199,27 @@ fn parallel_report_is_the_sequential_report_on_generated_programs() {
     assert!(done > 4 * redone, "{done} parallel, {redone} re-done");
 }
 
+/// Issue 22: the merge counts the random inputs an `assume` rejected and those compared
+/// with a leaf as the one-thread check does (none compared: exhaustiveness not tested).
+#[test]
+fn the_merge_counts_rejected_and_compared_inputs() {
+    let text = "x: int\ny: int\nt: tuple\nassume len(t) > 4294967296\ni = 0\nwhile i < x:\n    \
+                if y > i:\n        y -= 1\n    i += 1\nz = t[0]\n";
+    let mut c = config();
+    c.unroll = 8;
+    let options = Options {
+        runs: 30,
+        seed: 7,
+        undecided: Undecided::Counterexample,
+    };
+    let Parallel::Done(r) = parallel(text, None, c.clone(), &options, 2) else {
+        panic!("the parallel path was not taken")
+    };
+    assert_eq!((r.rejected, r.compared), (30, 0), "{r:?}");
+    assert!(r.exhaustive.is_none(), "{r:?}");
+    assert_eq!(format!("{r:?}"), sequential(text, None, c, &options));
+}
+
 /// The examples and the corpus through the library (where the CLI would check a small
 /// tree on one thread): the parallel path is taken and agrees; only solver `unknown`s
 /// and node limits are re-done.

@@ -67,6 +67,8 @@ mod parse;
 mod readme;
 /// `symdbg run`: the --json schema, --dot, --counterexamples, exit codes.
 mod run;
+/// What several debugger tests read off the harness (status line, message).
+mod screen;
 /// The solver's time limit (watchdog), Ctrl-C, minimal counterexamples, on the binary.
 mod solver_limits;
 /// The symbolic engine against python3: leaf models replayed, random inputs hit one leaf.
@@ -106,7 +108,7 @@ mod tui_reload;
 mod tui_session;
 /// The TUI's why: origins in the path pane, pruned ghost rows (`p`), explanations (`w`).
 mod tui_why;
-/// What several modules share: running the real binary.
+/// What several modules share: running the real binary, python3 with pytest.
 mod util;
 /// Issue 12's engine half: successor tags, provenance, pruned branches, caught exceptions.
 mod why_engine;

@@ -10,24 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use symdbg::session::NodeId;
 
-use crate::util::{symdbg, triple};
-
-/// A python3 that has pytest: `python3`, else Debian's `/usr/bin/python3` (where
-/// `apt-get install python3-pytest` puts it when `python3` is another build, e.g. pyenv's).
-fn python() -> &'static str {
-    static PY: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
-    PY.get_or_init(|| {
-        ["python3", "/usr/bin/python3"]
-            .into_iter()
-            .find(|py| {
-                Command::new(py)
-                    .args(["-m", "pytest", "--version"])
-                    .output()
-                    .is_ok_and(|o| o.status.success())
-            })
-            .expect("no python3 with pytest: `apt-get install python3-pytest` (.ci/run does)")
-    })
-}
+use crate::util::{python_with_pytest, symdbg, triple};
 
 /// A fresh scratch directory (removed on drop).
 struct Scratch(PathBuf);
@@ -50,7 +33,7 @@ impl Drop for Scratch {
 
 /// pytest's counts over `paths`: (passed, failed), and its output for messages.
 pub(crate) fn pytest(paths: &[PathBuf]) -> (usize, usize, String) {
-    let out = Command::new(python())
+    let out = Command::new(python_with_pytest())
         .args([
             "-m",
             "pytest",
@@ -391,22 +374,11 @@ fn refusals_and_usage_errors() {
 /// passes them.
 #[test]
 fn tui_key_writes_tests_beside_the_program() {
-    use symdbg::base::SourceMap;
-    use symdbg::tui::{harness::Harness, Setup};
     let scratch = Scratch::new("tui");
     let program = scratch.0.join("inversion.py");
     let text = std::fs::read_to_string(repo("examples/inversion.py")).unwrap();
     std::fs::write(&program, &text).unwrap();
-    let setup = Setup {
-        source: SourceMap::new(program.to_str().unwrap(), text),
-        entry: None,
-        config: symdbg::engine::Config::default(),
-        max_nodes: 1_000,
-        theme: None,
-        colors: Default::default(),
-        bfs: false,
-    };
-    let mut h = Harness::open(setup, 120, 32).expect("opens");
+    let mut h = crate::tui::open_source(program.to_str().unwrap(), &text, None, 120, 32);
     h.keys("r");
     h.keys("e");
     let leaf = h.app.selected;
@@ -560,22 +532,12 @@ mod fold;
 /// write every explored leaf's tests.
 #[test]
 fn tui_key_on_a_leaf_without_a_test_says_why_and_writes_nothing() {
-    use symdbg::base::{Outcome, SourceMap};
-    use symdbg::tui::{harness::Harness, Setup};
+    use symdbg::base::Outcome;
     let scratch = Scratch::new("tui_bound");
     let program = scratch.0.join("count.py");
     let text = "n: int\ni = 0\nwhile i < n:\n    i += 1\nassert i != 2\n";
     std::fs::write(&program, text).unwrap();
-    let setup = Setup {
-        source: SourceMap::new(program.to_str().unwrap(), text),
-        entry: None,
-        config: symdbg::engine::Config::default(),
-        max_nodes: 1_000,
-        theme: None,
-        colors: Default::default(),
-        bfs: false,
-    };
-    let mut h = Harness::open(setup, 120, 32).expect("opens");
+    let mut h = crate::tui::open_source(program.to_str().unwrap(), text, None, 120, 32);
     h.keys("r");
     let bound = h
         .app

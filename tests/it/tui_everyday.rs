@@ -8,6 +8,7 @@ use symdbg::session::{NodeKind as Kind, Outcome};
 use symdbg::tui::app::Mode;
 use symdbg::tui::harness::Harness;
 
+use super::screen::status_line;
 use super::tui::open_source;
 use super::tui_reload::{open_file, temp_dir};
 
@@ -240,13 +241,7 @@ fn a_session_restored_without_its_entry_says_so_first_and_the_log_keeps_it_whole
     let saved = dir.join("bsearch.py.symdbg-session");
     let mut b = open_file(&path, None, Some(&saved));
     // The reason leads: a status line of 120 columns shows it.
-    let status = b
-        .screen()
-        .lines()
-        .rev()
-        .nth(1)
-        .unwrap_or_default()
-        .to_string();
+    let status = status_line(&b);
     assert!(status.contains("saved with --entry bsearch"), "{status}");
     assert!(status.contains("M: whole message"), "{status}");
     // `M` lists the session's messages, newest first, whole.
@@ -361,23 +356,11 @@ fn the_status_line_counts_the_nodes_of_a_run_in_progress() {
     h.app
         .apply(symdbg::tui::protocol::Reply::Progress { nodes: 57 });
     h.draw();
-    let status = h
-        .screen()
-        .lines()
-        .rev()
-        .nth(1)
-        .unwrap_or_default()
-        .to_string();
+    let status = status_line(&h);
     assert!(status.contains("57 nodes so far"), "{status}");
     assert!(!status.contains("1 node"), "{status}");
     h.pump();
     h.draw();
-    let status = h
-        .screen()
-        .lines()
-        .rev()
-        .nth(1)
-        .unwrap_or_default()
-        .to_string();
+    let status = status_line(&h);
     assert!(status.contains(" open, "), "the counts are back: {status}");
 }

@@ -9,6 +9,7 @@ use symdbg::session::NodeKind as Kind;
 use symdbg::tui::app::{Mode, Pane};
 use symdbg::tui::keys::ROWS;
 
+use super::screen::assert_message;
 use super::tui::open_source;
 
 /// A function `g` whose first statement is line 5 (line 4 is blank), a caught
@@ -52,28 +53,16 @@ fn plus_sets_a_breakpoint_at_a_typed_line_or_function() {
     );
     h.keys("16<Enter>");
     assert_eq!(h.app.enabled_breakpoints(), vec![16]);
-    assert!(
-        h.app.message.contains("line 16: y = g(x)"),
-        "{}",
-        h.app.message
-    );
+    assert_message(&h, "line 16: y = g(x)");
     // A function: its first statement (comments and blank lines skipped).
     h.keys("+g<Enter>");
     assert_eq!(h.app.enabled_breakpoints(), vec![5, 16]);
-    assert!(
-        h.app.message.contains("function g (line 5): d = b + 1"),
-        "{}",
-        h.app.message
-    );
+    assert_message(&h, "function g (line 5): d = b + 1");
     // A line without a statement: the next one that has one, said so.
     h.keys("+3<Enter>");
     assert!(h.app.breakpoints.contains_key(&5));
-    assert!(
-        h.app.message.contains("line 3 has no statement"),
-        "{}",
-        h.app.message
-    );
-    assert!(h.app.message.contains("already"), "{}", h.app.message);
+    assert_message(&h, "line 3 has no statement");
+    assert_message(&h, "already");
     // Mistakes are said, and set nothing.
     for (typed, says) in [
         ("nope", "no function `nope`; functions: g, h"),
@@ -104,20 +93,12 @@ fn h_runs_to_the_code_cursors_line_without_setting_a_breakpoint() {
     let at = h.app.selected;
     assert_eq!(line_of(&h, at), Some(13), "{}", h.app.message);
     assert_eq!(h.app.tree.node(at).info.kind(), Kind::Open, "not run yet");
-    assert!(
-        h.app.message.contains("ran to line 13"),
-        "{}",
-        h.app.message
-    );
+    assert_message(&h, "ran to line 13");
     assert!(h.app.breakpoints.is_empty(), "no breakpoint is left behind");
     // A line no path reaches from here: the subtree is explored and it says so.
     h.app.code_cursor = 2;
     h.keys("H");
-    assert!(
-        h.app.message.contains("no path reaches the line"),
-        "{}",
-        h.app.message
-    );
+    assert_message(&h, "no path reaches the line");
 }
 
 #[test]

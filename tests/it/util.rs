@@ -1,4 +1,5 @@
-//! What several test modules share: running the real binary, the list of examples.
+//! What several test modules share: running the real binary, the list of examples, python3
+//! with pytest.
 
 use std::process::{Command, Output};
 
@@ -33,4 +34,21 @@ pub fn examples() -> Vec<String> {
         .collect();
     out.sort();
     out
+}
+
+/// A python3 that has pytest: `python3`, else Debian's `/usr/bin/python3` (where
+/// `apt-get install python3-pytest` puts it when `python3` is another build, e.g. pyenv's).
+pub fn python_with_pytest() -> &'static str {
+    static PY: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+    PY.get_or_init(|| {
+        ["python3", "/usr/bin/python3"]
+            .into_iter()
+            .find(|py| {
+                Command::new(py)
+                    .args(["-m", "pytest", "--version"])
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+            })
+            .expect("no python3 with pytest: `apt-get install python3-pytest` (.ci/run does)")
+    })
 }

@@ -20,7 +20,7 @@ enum Items {
         stop: BigInt,
         step: BigInt,
     },
-    Tuple(std::rc::Rc<[BigInt]>),
+    Tuple(std::sync::Arc<[BigInt]>),
 }
 
 impl Items {

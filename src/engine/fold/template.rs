@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use num_traits::{One, Signed};
 
-use super::super::state::{Cont, Env, Frame, Frames, Kont, PathCondition, State};
+use super::super::state::{Cont, Env, Frame, Frames, Kont, LoopCounts, PathCondition, State};
 use super::super::step::{next_action, settle, Action, Settled, Stepper};
 use super::StepSig;
 use crate::base::Span;
@@ -156,7 +156,7 @@ pub fn sig_of(parent: &State, state: &State) -> StepSig {
 fn kont_key(k: &Kont) -> (usize, usize, u8) {
     match k {
         Kont::Block { block, index } => (block.as_ptr() as usize, *index, 0),
-        Kont::Loop { block, index, .. } => (block.as_ptr() as usize, *index, 1),
+        Kont::Loop { block, index, .. } => (block.as_ptr() as usize, *index as usize, 1),
         Kont::Guard { block, index, .. } => (block.as_ptr() as usize, *index, 2),
         _ => (0, 0, 3),
     }
@@ -187,7 +187,7 @@ fn in_loop(state: &State, block: &Block, index: usize) -> bool {
             block: b, index: i, ..
         } = k
         {
-            if Rc::ptr_eq(b, block) && *i == index {
+            if Rc::ptr_eq(b, block) && *i as usize == index {
                 return true;
             }
         }
@@ -266,16 +266,12 @@ pub fn template_for(
     let cont = Cont::default()
         .push(Kont::Loop {
             block: block.clone(),
-            index,
-            iteration: 0,
-            concrete: 0,
-            once: false,
+            index: u32::try_from(index).expect("a block of fewer than 2^32 instructions"),
+            counts: LoopCounts::default(),
         })
         .push(Kont::Guard {
             block: block.clone(),
             index,
-            iteration: 0,
-            concrete: 0,
         });
     let start = State {
         globals,

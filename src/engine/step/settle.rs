@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::{bind, sort_of, Settled};
 use crate::base::ExcClass;
 use crate::engine::eval::Context;
-use crate::engine::state::{Abrupt, Caught, Cont, Frame, Kont, State};
+use crate::engine::state::{Abrupt, Caught, Cont, Frame, Kont, LoopCounts, State};
 use crate::engine::tree::Outcome;
 use crate::term::{Sym, Term};
 use crate::transform::ir::{Block, InstrKind};
@@ -155,12 +155,10 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                         let guard = guard.clone();
                         state.cont = after.push(Kont::Loop {
                             block: block.clone(),
-                            index,
-                            iteration: 0,
-                            concrete: 0,
-                            once: false,
+                            index: loop_index(index),
+                            counts: LoopCounts::default(),
                         });
-                        enter_guard(state, block, index, (0, 0), &guard);
+                        enter_guard(state, block, index, &guard);
                     }
                     _ => return Settled::Running,
                 }
@@ -168,11 +166,10 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
             Kont::Loop {
                 block,
                 index,
-                iteration,
-                concrete,
-                once,
+                counts,
             } => {
-                if once {
+                let index = index as usize;
+                if counts.once {
                     // Back to the loop head: the choice again.
                     state.cont = again_at_head(&state.cont, block, index);
                     continue;
@@ -182,7 +179,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                     InstrKind::While { guard, .. } => guard.clone(),
                     _ => unreachable!("Loop points at a while"),
                 };
-                enter_guard(state, block, index, (iteration, concrete), &guard);
+                enter_guard(state, block, index, &guard);
             }
             Kont::Guard { .. } | Kont::ScopeCheck { .. } | Kont::Caught(_) => {
                 return Settled::Running
@@ -265,23 +262,12 @@ fn again_at_head(cont: &Cont, block: Block, index: usize) -> Cont {
 /// Evaluate the guard of the `while` at `block[index]` next: its invariants first (an
 /// unrolled loop with invariants checks them before every test, as the concrete
 /// interpreter does), then its guard block, then the condition.
-pub(super) fn enter_guard(
-    state: &mut State,
-    block: Block,
-    index: usize,
-    (iteration, concrete): (u32, u16),
-    guard: &Block,
-) {
+pub(super) fn enter_guard(state: &mut State, block: Block, index: usize, guard: &Block) {
     let check = match &block[index].kind {
         InstrKind::While { check, .. } => check.clone(),
         _ => None,
     };
-    state.cont = state.cont.push(Kont::Guard {
-        block,
-        index,
-        iteration,
-        concrete,
-    });
+    state.cont = state.cont.push(Kont::Guard { block, index });
     if !guard.is_empty() {
         state.cont = state.cont.push(Kont::Block {
             block: guard.clone(),
@@ -393,29 +379,20 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                 Kont::Loop {
                     block,
                     index,
-                    once: true,
-                    ..
+                    counts,
                 },
-            ) => {
-                state.cont = again_at_head(&state.cont, block, index);
+            ) if counts.once => {
+                state.cont = again_at_head(&state.cont, block, index as usize);
                 return None;
             }
-            (
-                Abrupt::Continue,
-                Kont::Loop {
-                    block,
-                    index,
-                    iteration,
-                    concrete,
-                    once: false,
-                },
-            ) => {
+            (Abrupt::Continue, Kont::Loop { block, index, .. }) => {
+                let index = index as usize;
                 let guard = match &block[index].kind {
                     InstrKind::While { guard, .. } => guard.clone(),
                     _ => unreachable!("Loop points at a while"),
                 };
                 // The Loop stays; the guard runs again.
-                enter_guard(state, block, index, (iteration, concrete), &guard);
+                enter_guard(state, block, index, &guard);
                 return None;
             }
             (Abrupt::Continue, Kont::LoopScope { block, index }) => {
@@ -425,4 +402,9 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
             _ => state.cont = rest,
         }
     }
+}
+
+/// A `while`'s index in its block, as [`Kont::Loop`] keeps it.
+pub(crate) fn loop_index(index: usize) -> u32 {
+    u32::try_from(index).expect("a block of fewer than 2^32 instructions")
 }

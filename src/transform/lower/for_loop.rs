@@ -371,6 +371,17 @@ fn rename_in(e: &mut Expr, from: &str, to: &str) {
             go(base);
             go(index);
         }
+        ExprKind::Slice { base, lo, hi, step } => {
+            go(base);
+            for part in [lo, hi, step].into_iter().flatten() {
+                go(part);
+            }
+        }
+        ExprKind::IfExp { cond, then, orelse } => {
+            go(cond);
+            go(then);
+            go(orelse);
+        }
         ExprKind::Quantifier {
             var, lo, hi, body, ..
         } => {
