@@ -12,7 +12,7 @@ use symdbg::concrete::{self, Value};
 use symdbg::engine::fold::FoldMode;
 use symdbg::engine::{Config, Engine, Limits, LoopMode, Outcome, Tag};
 use symdbg::lang::{self, pretty};
-use symdbg::session::{Loaded, Session};
+use symdbg::session::{Loaded, Policy, Session};
 use symdbg::transform;
 
 use crate::gen;
@@ -122,15 +122,12 @@ fn check_is_exhaustive_and_precise_on_generated_for_programs() {
                     let mut config = Config::default();
                     config.timeout_ms = Some(2_000);
                     let mut session = Session::new(loaded.clone(), entry, config).unwrap();
-                    let engine = session.engine_mut();
-                    let root = engine.tree().root();
-                    engine.run(
-                        root,
-                        Limits {
-                            max_nodes: Some(3_000),
-                            ..Limits::default()
-                        },
-                    );
+                    let root = session.tree().root();
+                    let limits = Limits {
+                        max_nodes: Some(3_000),
+                        ..Limits::default()
+                    };
+                    session.run(root, Policy::Subtree, limits, &|_| {});
                     let options = check::Options {
                         runs: 40,
                         seed: 11,

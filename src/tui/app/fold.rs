@@ -5,8 +5,8 @@
 use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Mode, PromptKind};
-use crate::tui::keys::{lookup, Action, Context};
 use crate::session::{Instance, NodeId, NodeKind};
+use crate::tui::keys::{lookup, Action, Context};
 use crate::tui::protocol::Cmd;
 
 /// The TUI's fold state.
