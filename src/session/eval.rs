@@ -76,6 +76,17 @@ pub struct Evaluation {
     pub here: Result<String, NoModel>,
 }
 
+impl Evaluation {
+    /// Was any part of the answer cut short by Esc (the cancel flag), rather than decided
+    /// or given up on by the solver? Such an answer is asked again later.
+    pub fn interrupted(&self) -> bool {
+        let cut = |t: &Option<Truth>| matches!(t, Some(Truth::Unknown(Unknown::Interrupted)));
+        cut(&self.truth)
+            || cut(&self.fixed)
+            || matches!(self.here, Err(NoModel::Unknown(Unknown::Interrupted)))
+    }
+}
+
 impl Truth {
     fn of(holds: &SatResult, fails: &SatResult) -> Option<Truth> {
         Some(match (holds, fails) {

@@ -36,7 +36,7 @@ use super::protocol::{Cmd, ModelInfo, ReplayInfo, Reply};
 use super::theme::{Palette, Themes};
 use super::tree::Mirror;
 use crate::base::SourceMap;
-use crate::session::{Details, NodeId, PrunedShown, TreeStats};
+use crate::session::{Details, NoModel, NodeId, PrunedShown, TreeStats};
 
 /// The panes, in Tab order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -147,7 +147,7 @@ pub struct App {
     /// The frame picked in the call stack pane, counted from the innermost (0).
     pub frame_up: usize,
     pub details: HashMap<NodeId, Details>,
-    pub models: HashMap<NodeId, Result<ModelInfo, String>>,
+    pub models: HashMap<NodeId, Result<ModelInfo, NoModel>>,
     pub replays: HashMap<NodeId, Result<ReplayInfo, String>>,
     /// Requests sent and not answered yet: (kind, node).
     pending: HashSet<(char, NodeId)>,
@@ -511,11 +511,11 @@ pub const BUSY: &str = "busy — Esc cancels";
 
 /// Why a node has no model, in words: the path is infeasible, or the solver gave up (its
 /// reason, e.g. `timeout`), never "no inputs" for a path the solver could not decide.
-pub fn no_model(reason: &str) -> String {
+pub fn no_model(reason: &NoModel) -> String {
     match reason {
-        "infeasible" | "unsat" => "the path is infeasible (no inputs reach it)".to_string(),
+        NoModel::Infeasible => "the path is infeasible (no inputs reach it)".to_string(),
         // (a value too long to materialise: shown by its length, not replaced)
-        r if r.starts_with(crate::session::TOO_LARGE) => r.to_string(),
-        r => format!("the solver gave up on this path ({r}); it may be feasible"),
+        NoModel::TooLarge(r) => r.to_string(),
+        NoModel::Unknown(r) => format!("the solver gave up on this path ({r}); it may be feasible"),
     }
 }

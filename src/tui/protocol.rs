@@ -9,8 +9,8 @@ use super::carry::Carry;
 use super::program_file::Stamp;
 pub use crate::session::Outcome;
 use crate::session::{
-    Details, Evaluation, ExcStop, Instance, LoopMode, NodeId, NodeKind, NodeRow, PrunedShown,
-    TreeStats,
+    Details, Evaluation, ExcStop, Instance, LoopMode, NoModel, NodeId, NodeKind, NodeRow,
+    PrunedShown, TreeStats,
 };
 
 /// UI → worker.
@@ -177,7 +177,7 @@ pub enum Reply {
     Details(Details),
     /// `Err`: why there is no model (the path is infeasible, or the solver's reason such
     /// as `timeout`).
-    Model(NodeId, Result<ModelInfo, String>),
+    Model(NodeId, Result<ModelInfo, NoModel>),
     Replay(NodeId, Result<ReplayInfo, String>),
     /// An explanation (see [`Cmd::Why`]).
     Why {

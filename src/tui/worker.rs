@@ -93,8 +93,7 @@ impl Worker {
                 let m = self
                     .session
                     .model_in_frame(id)
-                    .map(|m| describe::model(&self.session, id, m))
-                    .map_err(|e| e.to_string());
+                    .map(|m| describe::model(&self.session, id, m));
                 emit(Reply::Model(id, m));
             }
             Cmd::Replay(id) => {

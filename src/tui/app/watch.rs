@@ -189,7 +189,7 @@ impl App {
 
 /// Was the answer cut short by Esc?
 fn interrupted(r: &Result<Evaluation, String>) -> bool {
-    matches!(r, Ok(e) if e.summary().contains(crate::session::INTERRUPTED))
+    matches!(r, Ok(e) if e.interrupted())
 }
 
 /// The status line's words for an evaluation.
