@@ -215,7 +215,7 @@ const FUZZ_PROGRAM: &str = "x0: int\nx1: int\nx2: int\nx3: int\nx4: int\nx5: int
 pub fn fuzz_session_replay(data: &[u8]) -> Option<usize> {
     let text = std::str::from_utf8(data).ok()?;
     let source = crate::base::SourceMap::new("p.py", FUZZ_PROGRAM);
-    let config = crate::engine::Config {
+    let config = crate::session::Config {
         timeout_ms: Some(100),
         ..Default::default()
     };
