@@ -229,6 +229,33 @@ fn block(out: &mut String, body: &[Stmt], level: usize) {
     }
 }
 
+/// A `while` or `for` statement: its header line, the `invariant` lines that start its body,
+/// the body, and its `else:` block.
+fn loop_stmt(
+    out: &mut String,
+    level: usize,
+    head: &str,
+    invariants: &[Expr],
+    body: &[Stmt],
+    orelse: Option<&[Stmt]>,
+) {
+    indent(out, level);
+    out.push_str(head);
+    out.push('\n');
+    for inv in invariants {
+        indent(out, level + 1);
+        out.push_str(&format!("invariant {}\n", expr(inv)));
+    }
+    if body.is_empty() && invariants.is_empty() {
+        indent(out, level + 1);
+        out.push_str("pass\n");
+    }
+    block(out, body, level + 1);
+    if let Some(body) = orelse {
+        header(out, level, "else:", body);
+    }
+}
+
 fn header(out: &mut String, level: usize, text: &str, body: &[Stmt]) {
     indent(out, level);
     out.push_str(text);
@@ -282,20 +309,8 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
             body,
             orelse,
         } => {
-            indent(out, level);
-            out.push_str(&format!("while {}:\n", expr(cond)));
-            for inv in invariants {
-                indent(out, level + 1);
-                out.push_str(&format!("invariant {}\n", expr(inv)));
-            }
-            if body.is_empty() && invariants.is_empty() {
-                indent(out, level + 1);
-                out.push_str("pass\n");
-            }
-            block(out, body, level + 1);
-            if let Some(body) = orelse {
-                header(out, level, "else:", body);
-            }
+            let head = format!("while {}:", expr(cond));
+            loop_stmt(out, level, &head, invariants, body, orelse.as_deref());
         }
         StmtKind::For {
             target,
@@ -304,20 +319,8 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
             body,
             orelse,
         } => {
-            indent(out, level);
-            out.push_str(&format!("for {} in {}:\n", target.name, expr(iter)));
-            for inv in invariants {
-                indent(out, level + 1);
-                out.push_str(&format!("invariant {}\n", expr(inv)));
-            }
-            if body.is_empty() && invariants.is_empty() {
-                indent(out, level + 1);
-                out.push_str("pass\n");
-            }
-            block(out, body, level + 1);
-            if let Some(body) = orelse {
-                header(out, level, "else:", body);
-            }
+            let head = format!("for {} in {}:", target.name, expr(iter));
+            loop_stmt(out, level, &head, invariants, body, orelse.as_deref());
         }
         StmtKind::Try { body, handlers } => {
             header(out, level, "try:", body);

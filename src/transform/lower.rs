@@ -366,22 +366,12 @@ impl<'a> Lowerer<'a> {
                 result.push(item.clone());
                 continue;
             }
-            let v = self.expr(item, span, out);
-            let is_temp = matches!(&v.kind, ExprKind::Name(n) if ir::is_temp(n));
-            if i < last && !is_literal(&v) && !is_temp {
-                let t = self.temp();
-                out.push(Instr {
-                    kind: InstrKind::Assign {
-                        target: t.clone(),
-                        value: v,
-                    },
-                    span,
-                    form: None,
-                });
-                result.push(name_expr(&t, item.span));
+            let v = if i < last {
+                self.operand_temp(item, span, out)
             } else {
-                result.push(v);
-            }
+                self.expr(item, span, out)
+            };
+            result.push(v);
         }
         result
     }

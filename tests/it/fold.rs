@@ -107,7 +107,7 @@ fn concrete_ending(src: &str, entry: &str, inputs: &BTreeMap<String, Value>) -> 
 
 /// Every input of a small box: ints in -3..=3 (bools both), tuples of length 0..=3 over
 /// -1..=2.
-fn box_inputs(params: &[(String, Type)]) -> Vec<BTreeMap<String, Value>> {
+pub(crate) fn box_inputs(params: &[(String, Type)]) -> Vec<BTreeMap<String, Value>> {
     let mut tuples = vec![vec![]];
     for len in 1..=3 {
         let mut layer: Vec<Vec<i64>> = vec![vec![]];

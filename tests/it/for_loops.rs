@@ -3,12 +3,11 @@
 //! against their `while` forms, invariants of `for` loops (verdicts and soundness against
 //! the program without its annotations), the debugger's loop head, diagnostics.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use symdbg::base::SourceMap;
 use symdbg::check::{self, Undecided};
-use symdbg::concrete::{self, Value};
+use symdbg::concrete;
 use symdbg::engine::fold::FoldMode;
 use symdbg::engine::{Config, Engine, Limits, LoopMode, Outcome, Tag};
 use symdbg::lang::{self, pretty};
@@ -237,49 +236,6 @@ fn for_invariants_are_verified_or_fail_where_wrong() {
     }
 }
 
-/// Every input of a small box: ints -3..=3, tuples of length 0..=3 over -1..=2.
-fn box_inputs(params: &[(String, lang::Type)]) -> Vec<BTreeMap<String, Value>> {
-    let mut tuples: Vec<Vec<i64>> = vec![vec![]];
-    for len in 1..=3usize {
-        let mut layer: Vec<Vec<i64>> = vec![vec![]];
-        for _ in 0..len {
-            layer = layer
-                .into_iter()
-                .flat_map(|p| {
-                    (-1..=2).map(move |v| {
-                        let mut q = p.clone();
-                        q.push(v);
-                        q
-                    })
-                })
-                .collect();
-        }
-        tuples.extend(layer);
-    }
-    let mut out = vec![BTreeMap::new()];
-    for (name, ty) in params {
-        let values: Vec<Value> = match ty {
-            lang::Type::Int => (-3..=3).map(|i: i64| Value::Int(i.into())).collect(),
-            lang::Type::Bool => vec![Value::Bool(false), Value::Bool(true)],
-            lang::Type::Tuple => tuples
-                .iter()
-                .map(|t| Value::Tuple(t.iter().map(|&i| i.into()).collect::<Vec<_>>().into()))
-                .collect(),
-        };
-        out = out
-            .into_iter()
-            .flat_map(|m| {
-                values.iter().map(move |v| {
-                    let mut m = m.clone();
-                    m.insert(name.clone(), v.clone());
-                    m
-                })
-            })
-            .collect();
-    }
-    out
-}
-
 /// The soundness rule on `for` loops with adversarial invariants (true ones that say
 /// nothing about the failure, ones that mention the unbound loop variable, ones about the
 /// position past the end): wherever the program without its annotations raises on an
@@ -315,7 +271,7 @@ fn for_invariants_never_hide_a_failure() {
             .map(|p| (p.name.name.clone(), p.ty))
             .collect();
         let mut raised_somewhere = false;
-        for inputs in box_inputs(&params) {
+        for inputs in crate::fold::box_inputs(&params) {
             let r =
                 concrete::run(&plain, &types, Some(entry), &inputs, &Default::default()).unwrap();
             let Outcome::Exception(class) = r.outcome else {

@@ -120,7 +120,12 @@ impl Lowerer<'_> {
         name_expr(&t, e.span)
     }
 
-    fn operand_temp(&mut self, operand: &Expr, span: Span, out: &mut Vec<Instr>) -> Expr {
+    pub(super) fn operand_temp(
+        &mut self,
+        operand: &Expr,
+        span: Span,
+        out: &mut Vec<Instr>,
+    ) -> Expr {
         let v = self.expr(operand, span, out);
         if is_literal(&v) || matches!(&v.kind, ExprKind::Name(n) if ir::is_temp(n)) {
             return v;
