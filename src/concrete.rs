@@ -78,6 +78,9 @@ pub struct RunResult {
     /// `invariant` lines and every evaluation of a `while` guard, like CPython's line
     /// events); at most [`TRACE_LIMIT`] entries.
     pub trace: Vec<Span>,
+    /// What the run printed, byte for byte what CPython writes to stdout (every line
+    /// ends with `\n`), up to where it ended.
+    pub stdout: String,
 }
 
 /// One frame of a traceback: the function (`None`: module code) and where it was.
@@ -133,6 +136,7 @@ pub fn run(
         traceback: Vec::new(),
         raising_locals: None,
         trace: Vec::new(),
+        stdout: String::new(),
     };
     let ended = match entry {
         None => {
@@ -163,6 +167,7 @@ pub fn run(
         },
     };
     result.trace = std::mem::take(&mut it.trace);
+    result.stdout = std::mem::take(&mut it.stdout);
     if let Err(Abrupt::Exception(_, at) | Abrupt::Invariant(_, at)) = &ended {
         result.traceback = traceback(&mut it, *at);
         result.raising_locals = it.raising_locals.take();

@@ -323,6 +323,7 @@ impl Engine {
             cont,
             abrupt: None,
             fresh: 0,
+            output: Default::default(),
         };
         let settled = engine.settle(&mut state);
         engine.add_node(None, None, None, state, settled, None);

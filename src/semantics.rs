@@ -212,6 +212,15 @@ pub fn max(a: &BigInt, b: &BigInt) -> BigInt {
     }
 }
 
+/// One line of `print(a, b, ...)` with the default `sep=' '` and `end='\n'`: the items'
+/// `str`s (for ints, bools and tuples of ints, their `repr`s) joined by spaces, then a
+/// newline; `print()` writes just the newline.
+pub fn print_line<I: IntoIterator<Item = String>>(items: I) -> String {
+    let mut line = items.into_iter().collect::<Vec<_>>().join(" ");
+    line.push('\n');
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -160,6 +160,8 @@ struct ExecJson {
     /// first, as CPython's traceback lists them: `{"function": "f", "line": 4}` (function
     /// null: module code; line null: an `--assume` precondition). Empty otherwise.
     traceback: Vec<serde_json::Value>,
+    /// Addition to §3: what the program printed, byte for byte CPython's stdout.
+    stdout: String,
 }
 
 fn json(r: &RunResult, source: &SourceMap) -> String {
@@ -197,6 +199,7 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
                 })
             })
             .collect(),
+        stdout: r.stdout.clone(),
     };
     let mut text =
         serde_json::to_string(&obj).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
@@ -204,8 +207,11 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
     text
 }
 
+/// The program's output exactly as CPython prints it, then the report. (The report's
+/// lines cannot be mistaken for output: minipy prints only ints, bools and tuples, and
+/// the report starts at its `outcome:` line.)
 fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
-    let mut out = String::new();
+    let mut out = r.stdout.clone();
     let outcome = match r.outcome {
         Outcome::Normal => "normal (the module ran to its end)".to_string(),
         Outcome::Return => "return (the function returned)".to_string(),
@@ -220,6 +226,11 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
         Outcome::Bound | Outcome::Unknown => r.outcome.name().to_string(),
     };
     out.push_str(&format!("outcome: {outcome}\n"));
+    if !r.stdout.is_empty() {
+        let lines = r.stdout.matches('\n').count();
+        let s = if lines == 1 { "" } else { "s" };
+        out.push_str(&format!("printed: {lines} line{s} (above)\n"));
+    }
     if let (Some(class), Some(at)) = (r.outcome.exception(), r.exception_at) {
         let (line, col) = source.line_col(at.start);
         let place = match Line::of(line) {

@@ -48,6 +48,9 @@ pub(crate) enum Abrupt {
 /// The longest tuple a run may build (4 Mi elements, about 150 MiB).
 pub(crate) const MAX_TUPLE_LEN: usize = 1 << 22;
 
+/// The most output a run may print (16 MiB).
+pub(crate) const MAX_STDOUT: usize = 16 << 20;
+
 /// The largest int a run may compute (see [`crate::semantics::MAX_INT_BITS`]).
 pub(crate) use crate::semantics::MAX_INT_BITS;
 
@@ -80,6 +83,8 @@ pub(crate) struct Interp<'p> {
     /// Evaluations in progress (see `eval.rs`).
     native_depth: u32,
     pub(crate) trace: Vec<Span>,
+    /// What the run's `print`s wrote, as CPython writes it to stdout.
+    pub(crate) stdout: String,
     /// The statement being executed: where an exception raised now is reported.
     cur: Span,
     /// The traceback of the exception propagating now, innermost frame first: filled as it
@@ -112,6 +117,7 @@ impl<'p> Interp<'p> {
             steps: 0,
             native_depth: 0,
             trace: Vec::new(),
+            stdout: String::new(),
             cur: Span::default(),
             traceback: Vec::new(),
             raising_locals: None,
@@ -199,6 +205,19 @@ impl<'p> Interp<'p> {
         if self.trace.len() < TRACE_LIMIT {
             self.trace.push(span);
         }
+        Ok(())
+    }
+
+    /// Write one line of `print`'s output: the values' `str`s joined by spaces, then a
+    /// newline. One unit of work per 64 bytes; output past [`MAX_STDOUT`] ends the run
+    /// like the step limit, so memory stays bounded.
+    fn print(&mut self, values: &[Value]) -> Exec {
+        let line = semantics::print_line(values.iter().map(|v| v.to_string()));
+        self.tick(line.len() as u64 / 64)?;
+        if self.stdout.len() + line.len() > MAX_STDOUT {
+            return Err(Abrupt::StepLimit);
+        }
+        self.stdout.push_str(&line);
         Ok(())
     }
 
@@ -329,6 +348,14 @@ impl<'p> Interp<'p> {
                     ExprKind::Call { func, args } => self.call(func, args, e.span).map(drop),
                     _ => self.eval(e).map(drop),
                 }
+            }
+            StmtKind::Print(args) => {
+                self.at(s.span)?;
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a)?);
+                }
+                self.print(&values)
             }
             StmtKind::Break => {
                 self.at(s.span)?;

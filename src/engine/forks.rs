@@ -168,6 +168,7 @@ fn leaving(cont: &Cont) -> Option<Leave> {
             InstrKind::Return(_) => return Some(Leave::Return),
             InstrKind::Assign { .. }
             | InstrKind::Eval(_)
+            | InstrKind::Print(_)
             | InstrKind::Pass
             | InstrKind::Lookup { .. }
             | InstrKind::Call { .. }

@@ -238,6 +238,69 @@ pub struct State {
     pub abrupt: Option<Box<Abrupt>>,
     /// How many `havoc`s this path has done (names fresh symbols `x!1`, `x!2`, ...).
     pub fresh: u32,
+    /// What the path has printed so far.
+    pub output: Output,
+}
+
+/// What a path has printed: a persistent list of lines (appending and cloning are O(1),
+/// so a child state shares its parent's output). A line is the printed items as terms
+/// (ints, bools and tuples); its text under a model is `semantics::print_line` of their
+/// values. Output is behaviour, not a fork: a `print` adds a line and nothing to the path
+/// condition.
+#[derive(Clone, Debug, Default)]
+pub struct Output(Option<Rc<OutputCell>>);
+
+#[derive(Debug)]
+struct OutputCell {
+    line: Rc<[Term]>,
+    before: Output,
+    /// Lines up to and including this one.
+    len: usize,
+}
+
+impl Output {
+    /// This output followed by one more line.
+    pub fn push(&self, items: Vec<Term>) -> Output {
+        Output(Some(Rc::new(OutputCell {
+            line: Rc::from(items),
+            before: self.clone(),
+            len: self.len() + 1,
+        })))
+    }
+
+    /// How many lines were printed.
+    pub fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |c| c.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The lines, first printed first.
+    pub fn lines(&self) -> Vec<Rc<[Term]>> {
+        let mut out = Vec::with_capacity(self.len());
+        let mut cur = &self.0;
+        while let Some(c) = cur {
+            out.push(c.line.clone());
+            cur = &c.before.0;
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// Dropping a long output would recurse once per line: unlink the lines that die with it.
+impl Drop for Output {
+    fn drop(&mut self) {
+        let mut cur = self.0.take();
+        while let Some(rc) = cur {
+            match Rc::try_unwrap(rc) {
+                Ok(mut cell) => cur = cell.before.0.take(),
+                Err(_) => break,
+            }
+        }
+    }
 }
 
 impl State {
@@ -270,6 +333,29 @@ mod tests {
             });
         }
         drop(cont);
+        let mut output = Output::default();
+        for k in 0..1_000_000 {
+            output = output.push(vec![Term::int(k)]);
+        }
+        assert_eq!(output.len(), 1_000_000);
+        drop(output);
+    }
+
+    #[test]
+    fn output_lines_are_in_print_order_and_shared() {
+        let a = Output::default().push(vec![Term::int(1)]);
+        let b = a.push(vec![]);
+        let c = a.push(vec![Term::bool(true), Term::int(2)]);
+        assert_eq!(a.len(), 1);
+        assert_eq!(
+            b.lines().iter().map(|l| l.len()).collect::<Vec<_>>(),
+            [1, 0]
+        );
+        assert_eq!(
+            c.lines().iter().map(|l| l.len()).collect::<Vec<_>>(),
+            [1, 2]
+        );
+        assert!(Output::default().is_empty() && !a.is_empty());
     }
 }
 

@@ -273,6 +273,7 @@ impl Stepper<'_> {
                 }
                 single(out)
             }
+            InstrKind::Print(args) => self.print(state, args),
             InstrKind::RaiseIf { cond, class, at } => {
                 let alts = self.cx.eval(state, cond);
                 let mut out = self.exceptions(state, &alts);
@@ -584,6 +585,45 @@ impl Stepper<'_> {
                 tag: Tag::Leave,
             });
         }
+        StepResult {
+            succs: out,
+            exhaustive: true,
+        }
+    }
+
+    /// `print(args)`: the arguments left to right (each may raise), then one line of
+    /// output. No fork: the line's items are terms over the inputs.
+    fn print(&self, state: &State, args: &[crate::lang::Expr]) -> StepResult {
+        let mut items = Vec::with_capacity(args.len());
+        let mut cond = Term::bool(true);
+        let mut out = Vec::new();
+        for a in args {
+            let alts = self.cx.eval(state, a);
+            for (c, class, at) in &alts.errs {
+                out.push(raise(
+                    state,
+                    Term::and(cond.clone(), c.clone()),
+                    *class,
+                    *at,
+                ));
+            }
+            let Some((c, v)) = alts.ok else {
+                return StepResult {
+                    succs: out,
+                    exhaustive: true,
+                };
+            };
+            cond = Term::and(cond, c);
+            items.push(v);
+        }
+        let mut s = Self::advanced(state);
+        s.output = s.output.push(items);
+        out.push(Succ {
+            cond,
+            state: s,
+            forced: None,
+            tag: Tag::Next,
+        });
         StepResult {
             succs: out,
             exhaustive: true,

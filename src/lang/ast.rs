@@ -84,6 +84,10 @@ pub enum StmtKind {
     },
     /// An expression statement, e.g. a call `f(x)`.
     Expr(Expr),
+    /// `print(e1, e2, ...)` (default `sep` and `end`; `print()` prints an empty line): a
+    /// statement of its own, never a value. Its arguments are ints, bools and tuples,
+    /// evaluated left to right; the line is their `str`s joined by spaces.
+    Print(Vec<Expr>),
     Pass,
     Break,
     Continue,
@@ -353,8 +357,9 @@ pub const BUILTINS: &[&str] = &["len", "abs", "min", "max"];
 /// Names minipy's syntax gives a meaning of its own (`all(... for k in range(...))`,
 /// `tuple()`, annotations). With [`BUILTINS`], no definition, variable or parameter may take
 /// them (CPython lets a program shadow them; minipy refuses rather than reading one name two
-/// ways). Other names of Python's builtins (`print`, `sum`, …) are ordinary names here.
-pub const RESERVED: &[&str] = &["all", "any", "range", "tuple", "int", "bool"];
+/// ways; `print(...)` is a statement, [`StmtKind::Print`]). Other names of Python's builtins
+/// (`sum`, `str`, …) are ordinary names here.
+pub const RESERVED: &[&str] = &["all", "any", "range", "tuple", "int", "bool", "print"];
 
 /// A builtin or reserved name ([`BUILTINS`], [`RESERVED`]).
 pub fn is_builtin_name(name: &str) -> bool {
@@ -433,6 +438,7 @@ impl Stmt {
                 value.clear_spans();
             }
             StmtKind::Expr(e) | StmtKind::Assert(e) | StmtKind::Assume(e) => e.clear_spans(),
+            StmtKind::Print(args) => args.iter_mut().for_each(Expr::clear_spans),
             StmtKind::Return(e) => {
                 if let Some(e) = e {
                     e.clear_spans()

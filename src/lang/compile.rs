@@ -92,6 +92,7 @@ fn stmt(s: &Stmt, scope: Scope, depth: usize) -> Result<(), Diagnostic> {
             store(&target.name, target.span)
         }
         StmtKind::Expr(e) | StmtKind::Assert(e) | StmtKind::Assume(e) => expr(e),
+        StmtKind::Print(args) => args.iter().try_for_each(expr),
         StmtKind::Return(e) => e.as_ref().map_or(Ok(()), expr),
         StmtKind::Pass | StmtKind::Break | StmtKind::Continue => Ok(()),
         StmtKind::Havoc(name) => store(&name.name, name.span),

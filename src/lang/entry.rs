@@ -206,6 +206,7 @@ fn header_exprs(s: &Stmt) -> Vec<&Expr> {
     match &s.kind {
         StmtKind::Assign { value, .. } | StmtKind::AugAssign { value, .. } => vec![value],
         StmtKind::Expr(e) | StmtKind::Assert(e) | StmtKind::Assume(e) => vec![e],
+        StmtKind::Print(args) => args.iter().collect(),
         StmtKind::Return(Some(e)) => vec![e],
         StmtKind::If { branches, .. } => branches.iter().map(|(c, _)| c).collect(),
         StmtKind::While {

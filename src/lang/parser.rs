@@ -209,8 +209,8 @@ fn unsupported_statement(cx: Ctx, item: Pair<Rule>) -> Diagnostic {
         "match" | "case" => ("`match` statements are", None),
         "type" => ("type aliases are", None),
         _ => (
-            "`print` is",
-            Some("minipy programs have no output; inspect the store instead"),
+            "`print` without parentheses (Python 2) is",
+            Some("call it: `print(x, y)`"),
         ),
     };
     let mut d = unsupported(what, span);
@@ -587,7 +587,13 @@ fn simple_stmt(cx: Ctx, p: Pair<Rule>) -> PResult<Stmt> {
                 span,
             });
         }
-        Rule::expr_stmt => StmtKind::Expr(expr::expr_list(cx, inner.next().expect("expr"))?),
+        Rule::expr_stmt => match expr::expr_list(cx, inner.next().expect("expr"))? {
+            Expr {
+                kind: ExprKind::Call { func, args },
+                ..
+            } if func.name == "print" => StmtKind::Print(args),
+            e => StmtKind::Expr(e),
+        },
         r => unreachable!("not a simple statement: {r:?}"),
     };
     Ok(Stmt { kind, span })

@@ -286,6 +286,13 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
             format!("{} {}= {}", target.name, op.symbol(), expr(value)),
         ),
         StmtKind::Expr(e) => simple(out, expr(e)),
+        StmtKind::Print(args) => simple(
+            out,
+            format!(
+                "print({})",
+                args.iter().map(expr).collect::<Vec<_>>().join(", ")
+            ),
+        ),
         StmtKind::Pass => simple(out, "pass".into()),
         StmtKind::Break => simple(out, "break".into()),
         StmtKind::Continue => simple(out, "continue".into()),

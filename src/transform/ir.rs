@@ -79,6 +79,9 @@ pub enum InstrKind {
     },
     /// An expression statement without calls (evaluated for its exceptions).
     Eval(Expr),
+    /// `print(args)` with call-free arguments: evaluated left to right, then one line
+    /// of output (the items' `str`s joined by spaces) is appended to the path's output.
+    Print(Vec<Expr>),
     /// Raise `class` at `at` where `cond` holds, else go on: a `for` loop's
     /// `range(start, stop, step)` with a step that may be zero raises `ValueError` at
     /// the call, after its arguments are evaluated (see `transform/lower/for_loop.rs`).

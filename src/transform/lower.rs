@@ -157,6 +157,10 @@ impl<'a> Lowerer<'a> {
                     push(out, InstrKind::Eval(v));
                 }
             }
+            StmtKind::Print(args) => {
+                let args = self.seq(args, span, out);
+                push(out, InstrKind::Print(args));
+            }
             StmtKind::Pass => push(out, InstrKind::Pass),
             StmtKind::Break => push(out, InstrKind::Break),
             StmtKind::Continue => push(out, InstrKind::Continue),

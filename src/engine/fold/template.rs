@@ -281,6 +281,7 @@ pub fn template_for(
         cont,
         abrupt: None,
         fresh: 0,
+        output: Default::default(),
     };
     // Enumerate one iteration depth-first.
     let mut paths = 0usize;
@@ -292,6 +293,12 @@ pub fn template_for(
         }
         let at = super::super::step::action_span(&state).unwrap_or(span);
         let action = next_action(&state);
+        if let Some(super::super::step::Action::Instr(i)) = &action {
+            // A folded run would lose the lines the κ iterations print.
+            if matches!(i.kind, crate::transform::ir::InstrKind::Print(_)) {
+                return Err(refuse("the body prints", at));
+            }
+        }
         let result = stepper.step(&state);
         if let Some(reason) = stepper.cx.limit.take() {
             return Err(refuse(

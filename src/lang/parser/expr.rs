@@ -317,6 +317,13 @@ fn call(cx: Ctx, func: Ident, args: Vec<Pair<Rule>>, span: Span) -> PResult<Expr
         let mut inner = a.clone().into_inner();
         let first = inner.next().expect("arg content");
         match first.as_rule() {
+            Rule::kw_arg if func.name == "print" => {
+                return Err(
+                    unsupported("keyword arguments to `print` are", aspan).with_note(
+                        "note: minipy's `print` has the default `sep=' '` and `end='\\n'` only",
+                    ),
+                )
+            }
             Rule::kw_arg => return Err(unsupported("keyword arguments are", aspan)),
             Rule::star_arg => return Err(unsupported("`*` and `**` arguments are", aspan)),
             _ => {}

@@ -397,6 +397,11 @@ impl Checker<'_> {
                     self.expr(cx, e, None);
                 }
             }
+            StmtKind::Print(args) => {
+                for a in args {
+                    self.expr(cx, a, None);
+                }
+            }
             StmtKind::Pass => {}
             StmtKind::Break | StmtKind::Continue => {
                 if cx.loops == 0 {

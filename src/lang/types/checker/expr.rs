@@ -9,7 +9,6 @@ use crate::lang::types::{builtin_signature, type_of};
 
 /// Python builtins that minipy does not have.
 const UNSUPPORTED_BUILTINS: &[&str] = &[
-    "print",
     "input",
     "str",
     "float",
@@ -70,7 +69,7 @@ impl Checker<'_> {
         if self.functions.contains_key(name) {
             return Lookup::Function;
         }
-        if BUILTINS.contains(&name) {
+        if BUILTINS.contains(&name) || name == "print" {
             return Lookup::Builtin;
         }
         Lookup::Missing
@@ -537,6 +536,15 @@ impl Checker<'_> {
                     func.span,
                 )
                 .with_label("not a quantifier over a range"),
+            );
+            return;
+        }
+        if name == "print" {
+            // A statement `print(...)` is `StmtKind::Print`: this one is inside an expression.
+            self.err(
+                Diagnostic::error("`print(...)` is only supported as a statement", func.span)
+                    .with_label("its value (`None`) is used here")
+                    .with_note("help: write `print(...)` on a line of its own"),
             );
             return;
         }
