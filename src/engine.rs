@@ -175,6 +175,22 @@ pub struct NodeModel {
     pub havoc: BTreeMap<String, Value>,
     pub store: BTreeMap<String, Value>,
     pub return_value: Option<Value>,
+    /// What the path printed, under the model: byte for byte what CPython prints on these
+    /// inputs (`None` if an item could not be evaluated).
+    pub stdout: Option<String>,
+}
+
+/// The text `output` (a path's printed lines, see [`Engine::output`]) prints under `model`.
+pub fn stdout_under(model: &Model, output: &[Rc<[Term]>]) -> Option<String> {
+    let mut text = String::new();
+    for line in output {
+        let items = line
+            .iter()
+            .map(|t| model.eval(t).map(|v| v.to_string()))
+            .collect::<Option<Vec<_>>>()?;
+        text.push_str(&crate::semantics::print_line(items));
+    }
+    Some(text)
 }
 
 pub struct Engine {
@@ -811,6 +827,11 @@ impl Engine {
         env.iter().filter(|(k, _)| !ir::is_temp(k))
     }
 
+    /// What the path printed before node `id`, line by line (each line its items).
+    pub fn output(&self, id: NodeId) -> Vec<Rc<[Term]>> {
+        self.tree.node(id).state.output.lines()
+    }
+
     /// The call stack at a node, outermost first: `<module>`, then function names.
     pub fn frames(&self, id: NodeId) -> Vec<String> {
         let state = &self.tree.node(id).state;
@@ -871,8 +892,15 @@ impl Engine {
         store: Vec<(Rc<str>, Term)>,
     ) -> Result<NodeModel, NoModel> {
         let rv = self.tree.node(id).return_value().cloned();
-        let model = self.node_model(id, store.iter().map(|(_, t)| t).chain(rv.iter()))?;
-        Ok(self.evaluate(&model, &store, rv.as_ref()))
+        let output = self.output(id);
+        let printed = output.iter().flat_map(|l| l.iter());
+        let model = self.node_model(
+            id,
+            store.iter().map(|(_, t)| t).chain(rv.iter()).chain(printed),
+        )?;
+        let mut m = self.evaluate(&model, &store, rv.as_ref());
+        m.stdout = stdout_under(&model, &output);
+        Ok(m)
     }
 
     /// A model of node `id`'s path condition that values the inputs and every symbol of the
@@ -935,6 +963,7 @@ impl Engine {
             havoc,
             store,
             return_value: rv.and_then(|t| model.eval(t)),
+            stdout: None,
         }
     }
 

@@ -37,6 +37,28 @@ impl Session {
         self.engine.try_model(id)
     }
 
+    /// What the path printed before node `id` (at a leaf: everything it printed), line
+    /// by line, each line its items in minipy: expressions over the inputs (and `havoc`
+    /// symbols) that, evaluated under a model of the node, are the values `print` wrote.
+    /// `print()`'s line has no items.
+    pub fn output_at(&self, id: NodeId) -> Vec<Vec<String>> {
+        self.engine
+            .output(id)
+            .iter()
+            .map(|line| line.iter().map(|t| t.to_string()).collect())
+            .collect()
+    }
+
+    /// [`Session::output_at`] as one text per line: the items as `print`'s arguments
+    /// (`x + 1, (x, 2)`; an empty string for `print()`). The text CPython prints on given
+    /// inputs is the model's ([`NodeModel::stdout`], via [`Session::try_model`]).
+    pub fn stdout_at(&self, id: NodeId) -> Vec<String> {
+        self.output_at(id)
+            .into_iter()
+            .map(|items| items.join(", "))
+            .collect()
+    }
+
     /// The call stack at node `id`, outermost first (`<module>`, then function names); at an
     /// exception leaf, the stack where it was raised (like a traceback).
     pub fn frames_at_raise(&self, id: NodeId) -> Vec<String> {

@@ -27,6 +27,12 @@
 //!   exception raised in it) has `"assumption": k` (the key is absent elsewhere), `line`
 //!   (`exception_line`) null and `statement` `assume EXPR`; with `--explain`, origins, pruned
 //!   branches, core members and features from it also have `line` null and `assumption`.
+//! - `print` (issue 25): node `stdout` at a leaf, the lines the path printed, each a list
+//!   of its items as minipy expressions over the inputs (`[["x + 1", "(x, 2)"], []]`:
+//!   `print(x + 1, (x, 2))` then `print()`), null at other nodes; `model_stdout`, the
+//!   text those lines print under the node's `model` (byte for byte CPython's stdout on
+//!   those inputs: each line the items' `str`s joined by spaces, then `\n`), null where
+//!   there is no model;
 //! - stats: `open`, `exceptions`, `bounds`, `folds`, `solver_cache_hits`, `z3_calls`.
 //! - node `label` also says, at a node about to run an exception handler, which exception
 //!   it caught: "IndexError raised at line 5, caught at line 9" (still a string or null).

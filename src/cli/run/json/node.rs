@@ -18,7 +18,9 @@
 //! `exception_line`, `exception_column`, `unknown_reason`, `model_return_value`, `label`,
 //! `invariant_failure`, `model_unknown_reason`, `fold` (at a folded loop head), `fold_exit`
 //! (at a fold's exit: its `--tree` label), `model_params` (at a leaf under folds: each
-//! fold's parameter and its value), and with `--explain` only: `origins`, `pruned`,
+//! fold's parameter and its value), `stdout` (at a leaf: the printed lines, each a list
+//! of its items in minipy; null elsewhere), `model_stdout` (the text those lines print
+//! under the model: CPython's stdout on the model's inputs), and with `--explain` only: `origins`, `pruned`,
 //! `explanation`.
 
 use std::collections::HashMap;
@@ -240,6 +242,16 @@ fn node(
         b,
         &model.and_then(|m| session.fold_params_json(id, &m.havoc)),
     );
+    // Leaves: what the path printed (lines of items, minipy over the inputs) and that
+    // output under the model (CPython's stdout on the model's inputs).
+    b.extend_from_slice(b",\"stdout\":");
+    if n.is_leaf() {
+        serde(b, &session.output_at(id));
+    } else {
+        null(b);
+    }
+    b.extend_from_slice(b",\"model_stdout\":");
+    opt_str(b, model.and_then(|m| m.stdout.as_deref()));
     // At a node about to run (or an exception raised in) the `--assume` expression `k`.
     if let Some(k) = line
         .or(raised_at.map(|(l, _)| l))
