@@ -37,6 +37,9 @@ pub struct Behaviour {
     /// Module runs: the final variables; entry runs: empty.
     pub store: BTreeMap<String, Value>,
     pub return_value: Option<Value>,
+    /// What the run printed (a leaf's printed lines under the model; `None` where they
+    /// cannot be evaluated).
+    pub stdout: Option<String>,
     /// Why a leaf's claim is wrong beyond its outcome and values (a fold's κ that is not
     /// the real iteration count); `None` on concrete runs.
     pub note: Option<String>,
@@ -213,6 +216,7 @@ pub(crate) fn leaf_behaviour(
         outcome: (!node.is_open()).then_some(outcome),
         store: values.store,
         return_value: values.return_value,
+        stdout: values.stdout,
         note: None,
     })
 }
@@ -226,6 +230,7 @@ fn concrete_behaviour(r: &RunResult, entry: bool) -> Behaviour {
             r.store.clone()
         },
         return_value: if entry { r.return_value.clone() } else { None },
+        stdout: Some(r.stdout.clone()),
         note: None,
     }
 }

@@ -244,6 +244,10 @@ fn behaviour_text(b: &Behaviour) -> String {
     if !b.store.is_empty() {
         s.push_str(&format!(", {}", literal_inputs(&b.store)));
     }
+    match b.stdout.as_deref() {
+        Some("") | None => {}
+        Some(out) => s.push_str(&format!(", prints {:?}", out)),
+    }
     if let Some(note) = &b.note {
         s.push_str(&format!(" ({note})"));
     }
@@ -272,6 +276,7 @@ fn counterexample_json(c: &Counterexample) -> serde_json::Value {
             "exception": b.exception(),
             "store": b.store.iter().map(|(k, v)| (k.clone(), v.to_json())).collect::<serde_json::Map<_, _>>(),
             "return_value": b.return_value.as_ref().map(Value::to_json),
+            "stdout": b.stdout,
         })
     };
     json!({

@@ -29,6 +29,9 @@ pub struct Hits {
 pub struct LeafValues {
     pub store: BTreeMap<String, Value>,
     pub return_value: Option<Value>,
+    /// What the path printed, under the model (`None`: a printed item's symbols are not
+    /// all in the model).
+    pub stdout: Option<String>,
 }
 
 /// Whether the path condition holds under `model`, as a three-valued conjunction: false if
@@ -138,9 +141,23 @@ impl Session {
             (Some(t), true) => eval(t).ok()?,
             _ => None,
         };
+        let mut stdout = Some(String::new());
+        for line in self.engine.output(leaf) {
+            let mut items = Vec::with_capacity(line.len());
+            for t in line.iter() {
+                match eval(t).ok()? {
+                    Some(v) => items.push(v.to_string()),
+                    None => stdout = None,
+                }
+            }
+            if let Some(text) = &mut stdout {
+                text.push_str(&crate::semantics::print_line(items));
+            }
+        }
         Some(LeafValues {
             store,
             return_value,
+            stdout,
         })
     }
 }

@@ -58,6 +58,9 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
         };
         loop {
             let _ = writeln!(out, "{prefix}{}", describe(x, id));
+            if tree.node(id).is_leaf() {
+                printed(x, id, &prefix, out);
+            }
             if let Some(ex) = &x.explained {
                 because(ex, id, &prefix, out);
             }
@@ -141,6 +144,25 @@ fn describe(x: &Explored, id: NodeId) -> String {
         let _ = write!(text, "  -- {fold}");
     }
     text
+}
+
+/// How many printed lines a leaf lists under it (the rest are counted).
+const PRINTED_SHOWN: usize = 5;
+
+/// Under a leaf whose path printed: `stdout: 2 lines`, then the lines as the `print`s
+/// that wrote them, their arguments over the inputs (`print(x + 1, (x, 2))`).
+fn printed(x: &Explored, id: NodeId, prefix: &str, out: &mut impl Write) {
+    let lines = x.session.stdout_at(id);
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{prefix}  stdout: {}", count(lines.len(), "line"));
+    for l in lines.iter().take(PRINTED_SHOWN) {
+        let _ = writeln!(out, "{prefix}    print({l})");
+    }
+    if lines.len() > PRINTED_SHOWN {
+        let _ = writeln!(out, "{prefix}    … {} more", lines.len() - PRINTED_SHOWN);
+    }
 }
 
 /// The `--explain` lines under a node: its pruned alternatives, or why a leaf is.
