@@ -48,6 +48,8 @@ pub struct Expect {
     pub store: BTreeMap<String, Value>,
     /// Entry runs that return: the returned value (`None`: the function returned `None`).
     pub return_value: Option<Value>,
+    /// What the run printed (CPython's stdout), up to where it ended.
+    pub stdout: String,
 }
 
 impl Expect {
@@ -67,6 +69,7 @@ impl Expect {
                 r.store.clone()
             },
             return_value: if entry { r.return_value.clone() } else { None },
+            stdout: r.stdout.clone(),
         }
     }
 
@@ -88,6 +91,9 @@ impl Expect {
         }
         if !self.store.is_empty() {
             s.push_str(&format!(", {}", bindings(&self.store)));
+        }
+        if !self.stdout.is_empty() {
+            s.push_str(&format!(", prints {:?}", self.stdout));
         }
         s
     }
@@ -141,6 +147,8 @@ pub struct Skipped {
 /// The tests of one exploration.
 #[derive(Clone, Debug)]
 pub struct Suite {
+    /// The program has a `print`: the tests assert what each run prints.
+    pub prints: bool,
     /// The `--entry` function, if any.
     pub entry: Option<String>,
     /// The `--assume` preconditions of the exploration: every test's inputs satisfy them.
@@ -314,6 +322,11 @@ fn leaf_expect(session: &Session, leaf: NodeId, model: &NodeModel) -> Expect {
         } else {
             None
         },
+        // (an item the model cannot evaluate: a disagreement, shown as this text)
+        stdout: model
+            .stdout
+            .clone()
+            .unwrap_or_else(|| "(output not evaluated)".to_string()),
     }
 }
 
@@ -358,6 +371,7 @@ pub fn collect(session: &mut Session, new_lines_only: bool) -> Suite {
 pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_only: bool) -> Suite {
     let entry = session.entry().map(str::to_string);
     let mut suite = Suite {
+        prints: session.program().prints(),
         entry: entry.clone(),
         assumptions: session.source().assumptions.clone(),
         tests: Vec::new(),

@@ -388,6 +388,18 @@ impl Program {
         })
     }
 
+    /// Does the program contain a `print(...)` statement (anywhere, functions included)?
+    pub fn prints(&self) -> bool {
+        fn block(b: &[Stmt]) -> bool {
+            b.iter().any(|s| match &s.kind {
+                StmtKind::Print(_) => true,
+                StmtKind::FunctionDef(f) => block(&f.body),
+                _ => s.nested_blocks().into_iter().any(block),
+            })
+        }
+        block(&self.body)
+    }
+
     /// A copy with every span reset to [`Span::default`], for comparing shapes.
     pub fn without_spans(&self) -> Program {
         let mut p = self.clone();

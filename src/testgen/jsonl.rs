@@ -1,7 +1,8 @@
 //! A [`Suite`] as JSON lines, and their replay (KLEE's `.ktest` and `klee-replay` roles).
 //!
 //! One object per test, fields in this order: `test`, `leaf`, `entry`, `inputs`,
-//! `outcome`, `exception`, `line`, `store`, `return_value`, `path_condition` and
+//! `outcome`, `exception`, `line`, `store`, `return_value`, `stdout` (what the run
+//! prints, byte for byte CPython's stdout; absent when it prints nothing), `path_condition` and
 //! `disagreement` (null, or what the symbolic leaf said when it differed from the concrete
 //! run), `assume` (the `--assume` preconditions, only when there are some), then
 //! `model_params` (`{"κ1": 100}`) only for a leaf below folded loops. Values are JSON: ints
@@ -33,6 +34,9 @@ struct Line {
     #[serde(default)]
     store: BTreeMap<String, Json>,
     return_value: Option<Json>,
+    /// What the run prints (CPython's stdout); absent when it prints nothing.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    stdout: String,
     #[serde(default)]
     path_condition: Option<String>,
     #[serde(default)]
@@ -81,6 +85,7 @@ pub fn render(suite: &Suite) -> String {
             line: e.line,
             store: json(&e.store),
             return_value: e.return_value.as_ref().map(Value::to_json),
+            stdout: e.stdout.clone(),
             path_condition: Some(t.path_condition.clone()),
             disagreement: t.disagreement.as_ref().map(Expect::describe),
             assume: suite.assumptions.clone(),
@@ -143,6 +148,7 @@ pub fn parse(text: &str) -> Result<Case, String> {
             line: l.line,
             store: values(&l.store)?,
             return_value: l.return_value.as_ref().map(value).transpose()?,
+            stdout: l.stdout,
         },
     })
 }

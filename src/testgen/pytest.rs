@@ -8,7 +8,8 @@
 //! see `lang::entry`) and `f` is called with the inputs as keyword arguments. `@predicate`
 //! is the identity decorator. Each test asserts the outcome: the final variables of a
 //! module run, the return value of a call, or the exact exception class and the line it
-//! was raised on (plus the variables at that moment, for a module run).
+//! was raised on (plus the variables at that moment, for a module run), and, when the
+//! program has a `print`, what the run printed (pytest's `capsys`).
 
 use std::fmt::Write;
 
@@ -23,7 +24,7 @@ pub fn render(suite: &Suite, header: &Header) -> String {
     let mut out = String::new();
     head(&mut out, suite, header);
     for t in &suite.tests {
-        test(&mut out, t, suite.entry.is_some());
+        test(&mut out, t, suite.entry.is_some(), suite.prints);
     }
     out
 }
@@ -188,8 +189,12 @@ def raised_at(excinfo):
     return line
 "#;
 
-fn test(out: &mut String, t: &Test, entry: bool) {
-    let _ = write!(out, "\n\ndef {}():\n", t.name);
+/// One test function. `prints`: the program has a `print`, so the test takes pytest's
+/// `capsys` and asserts the captured stdout (what python3 prints on the inputs, also
+/// before an exception).
+fn test(out: &mut String, t: &Test, entry: bool, prints: bool) {
+    let capsys = if prints { "capsys" } else { "" };
+    let _ = write!(out, "\n\ndef {}({capsys}):\n", t.name);
     let pc = if t.path_condition.is_empty() {
         "True"
     } else {
@@ -241,6 +246,13 @@ fn test(out: &mut String, t: &Test, entry: bool) {
             let _ = writeln!(out, "    g = {run}");
             let _ = writeln!(out, "    assert variables(g) == {}", dict(&e.store));
         }
+    }
+    if prints {
+        let _ = writeln!(
+            out,
+            "    assert capsys.readouterr().out == {}",
+            py_str(&e.stdout)
+        );
     }
 }
 
