@@ -31,6 +31,9 @@ pub struct Details {
     pub origins: Vec<usize>,
     /// The infeasible alternatives of the node's step (a stepped node).
     pub pruned: Vec<PrunedShown>,
+    /// What the path printed so far, a line each: `print`'s arguments over the inputs
+    /// ([`Session::stdout_at`]).
+    pub stdout: Vec<String>,
 }
 
 /// An alternative of a step that was infeasible, as a pane shows it.
@@ -142,6 +145,7 @@ impl Session {
             note,
             origins,
             pruned: self.pruned_shown(id),
+            stdout: self.stdout_at(id),
         }
     }
 

@@ -129,6 +129,8 @@ pub struct ModelInfo {
     /// The visible store evaluated under the model.
     pub store: Vec<(String, String)>,
     pub return_value: Option<String>,
+    /// What the path printed so far under the model (CPython's stdout), a line each.
+    pub stdout: Vec<String>,
 }
 
 /// A concrete run on the model's inputs, compared with the node.

@@ -143,6 +143,8 @@ pub(crate) struct Observed {
     pub(crate) exception: Option<String>,
     pub(crate) return_value: Option<Val>,
     pub(crate) store: BTreeMap<String, Val>,
+    /// What the run printed (issue 25's `print`), byte for byte.
+    pub(crate) stdout: String,
 }
 
 impl fmt::Display for Observed {
@@ -161,7 +163,11 @@ impl fmt::Display for Observed {
             }
             write!(f, "{k}: {v}")?;
         }
-        f.write_str("}")
+        f.write_str("}")?;
+        if !self.stdout.is_empty() {
+            write!(f, ", stdout {:?}", self.stdout)?;
+        }
+        Ok(())
     }
 }
 
@@ -191,15 +197,22 @@ impl Observed {
                 store.insert(k.clone(), Val::from_json(v)?);
             }
         }
+        // (a timeout has no output)
+        let stdout = j
+            .get("stdout")
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .to_string();
         Ok(Observed {
             outcome,
             exception,
             return_value,
             store,
+            stdout,
         })
     }
 
-    fn from_symdbg(r: &concrete::RunResult) -> Observed {
+    pub(crate) fn from_symdbg(r: &concrete::RunResult) -> Observed {
         // (the JSON names: `normal`, `exception`, `step_limit`, ...)
         let (outcome, exception) = (
             r.outcome.name(),
@@ -214,6 +227,7 @@ impl Observed {
                 .iter()
                 .map(|(k, v)| (k.clone(), Val::from_value(v)))
                 .collect(),
+            stdout: r.stdout.clone(),
         }
     }
 }

@@ -63,6 +63,12 @@ mod invariants;
 mod jobs;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
+/// Issue 25's `print`: generated programs that print against python3 (interpreter, every
+/// leaf's stdout, `check`), `run --json`'s stdout items, exec, diagnostics, folds, sessions.
+mod print;
+/// Issue 25's `print` in the views: the debugger's pane, `--tree`, testgen's `capsys`
+/// tests and their one-token mutants.
+mod print_views;
 /// The README's console blocks: every shown command prints what the README shows.
 mod readme;
 /// `symdbg run`: the --json schema, --dot, --counterexamples, exit codes.

@@ -65,6 +65,17 @@ fn observed_at(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Opt
             None
         },
         store,
+        // (an item the model cannot evaluate shows as `?`: a disagreement)
+        stdout: engine
+            .output(leaf)
+            .iter()
+            .map(|line| {
+                let items = line
+                    .iter()
+                    .map(|t| model.eval(t).map_or("?".to_string(), |v| v.to_string()));
+                symdbg::semantics::print_line(items)
+            })
+            .collect(),
     })
 }
 

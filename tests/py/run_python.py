@@ -28,7 +28,8 @@ Prints a JSON list with one result per input set, in the shape of `symdbg exec -
      "line": null | n, "col": null | n,  # exception: where CPython 3.11's traceback marks
                                          # the raise in the innermost frame (1-based; the
                                          # column in characters, as symdbg counts them)
-     "trace": []}
+     "trace": [],
+     "stdout": "..."}       # what the run printed (sys.stdout captured), byte for byte
 
 `timeout` is not a symdbg outcome: the program ran longer than the request's
 `time_limit` (seconds, default TIME_LIMIT); a corpus program must never do that.
@@ -39,6 +40,8 @@ executed module's frame is frame 1 of 1000, as when a script runs under `python3
 the corpus avoids depths anywhere near that limit anyway (only tiny or unbounded recursion).
 """
 
+import contextlib
+import io
 import json
 import signal
 import sys
@@ -205,7 +208,9 @@ def entry_locals_at_return(f, inputs):
 
     sys.setprofile(prof)
     try:
-        f(**inputs)
+        # (the first run's output is the result's; this one's is dropped)
+        with contextlib.redirect_stdout(io.StringIO()):
+            f(**inputs)
     finally:
         sys.setprofile(None)
     return state["locals"]
@@ -217,18 +222,23 @@ TIMED_OUT = {"outcome": "timeout", "exception": None, "return_value": None, "sto
 
 def run_one(code, src, entry, inputs, time_limit):
     ALARM["fired"] = False
+    out = io.StringIO()
     try:
         signal.setitimer(signal.ITIMER_REAL, time_limit)
         try:
-            if entry is None:
-                result = module_run(code, src, inputs)
-            else:
-                result = entry_run(code, src, entry, inputs)
+            with contextlib.redirect_stdout(out):
+                if entry is None:
+                    result = module_run(code, src, inputs)
+                else:
+                    result = entry_run(code, src, entry, inputs)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
     except Timeout:
         return dict(TIMED_OUT)
-    return dict(TIMED_OUT) if ALARM["fired"] else result
+    if ALARM["fired"]:
+        return dict(TIMED_OUT)
+    result["stdout"] = out.getvalue()
+    return result
 
 
 def answer(request):

@@ -119,6 +119,33 @@ fn store(app: &App, id: NodeId, width: usize) -> Vec<Line<'static>> {
         _ => {}
     }
     out.extend(store_rows(app, id, d, width));
+    out.extend(stdout_rows(app, id, d));
+    out
+}
+
+/// Under the store: what the path printed so far, each line as the `print` that wrote it
+/// (its arguments over the inputs) and, once the model is known, the text it printed
+/// there (what python3 prints on the model's inputs).
+fn stdout_rows(app: &App, id: NodeId, d: &Details) -> Vec<Line<'static>> {
+    if d.stdout.is_empty() {
+        return Vec::new();
+    }
+    let n = d.stdout.len();
+    let mut out = vec![dim(
+        app,
+        format!("stdout so far ({n} line{}):", if n == 1 { "" } else { "s" }),
+    )];
+    let printed = app.models.get(&id).and_then(|m| m.as_ref().ok());
+    for (k, args) in d.stdout.iter().enumerate() {
+        let mut spans = vec![Span::raw(format!("  print({args})"))];
+        if let Some(text) = printed.and_then(|m| m.stdout.get(k)) {
+            spans.push(Span::styled(
+                format!("  → {text}"),
+                Style::default().fg(app.palette.accent),
+            ));
+        }
+        out.push(Line::from(spans));
+    }
     out
 }
 

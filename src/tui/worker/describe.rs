@@ -26,5 +26,10 @@ pub(super) fn model(session: &Session, id: NodeId, m: NodeModel) -> ModelInfo {
         kappas,
         store: m.store.iter().map(|(k, v)| (k.clone(), lit(v))).collect(),
         return_value: m.return_value.as_ref().map(lit),
+        stdout: m
+            .stdout
+            .as_deref()
+            .map(|text| text.lines().map(str::to_string).collect())
+            .unwrap_or_default(),
     }
 }

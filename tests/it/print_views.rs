@@ -1,0 +1,1 @@
+//! Issue 25's `print` in the views (see `print.rs` for the differential tests).
