@@ -45,7 +45,7 @@ pub use model::{LongTuple, Model, EVAL_RANGE_LIMIT, MODEL_TUPLE_LIMIT};
 pub use pc::{Index as PcIndex, Mirror, PathCondition};
 pub use print::display_name;
 pub use seq::slice_bounds;
-pub use smt2::smt2_declarations;
+pub use smt2::{smt2_declarations, uses_py_slice, PY_SLICE_DEFINITION};
 
 /// The sort of a term. `Seq` is a minipy tuple, SMT-LIB `(Seq Int)`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use super::Session;
 use crate::engine::NodeId;
-use crate::term::{smt2_declarations, Sym, Term, TermMap};
+use crate::term::{smt2_declarations, uses_py_slice, Sym, Term, TermMap, PY_SLICE_DEFINITION};
 
 /// One term's texts, JSON-escaped with their quotes, and its constants (as ids of
 /// [`JsonTexts`]' constants).
@@ -17,6 +17,8 @@ pub struct Text {
     pub minipy: Box<str>,
     pub smt2: Box<str>,
     syms: Box<[u32]>,
+    /// The SMT-LIB text uses `py.slice` (a slice with another step than 1).
+    py_slice: bool,
 }
 
 /// The texts kept are bounded: past [`TEXTS_BYTES`] the term cache starts afresh (the
@@ -31,8 +33,8 @@ pub struct JsonTexts {
     /// Every constant seen, numbered in order of appearance.
     syms: Vec<Sym>,
     sym_ids: HashMap<Sym, u32>,
-    /// `declarations` per set of constants (sorted ids), escaped.
-    decls: HashMap<Box<[u32]>, Rc<str>>,
+    /// `declarations` per set of constants (sorted ids) and use of `py.slice`, escaped.
+    decls: HashMap<(Box<[u32]>, bool), Rc<str>>,
     decl_bytes: usize,
     /// (scratch)
     ids: Vec<u32>,
@@ -48,7 +50,7 @@ pub struct NodeTexts {
     /// The condition the edge from the parent added.
     pub branch: Option<Rc<Text>>,
     /// The SMT-LIB declarations of the constants of the path condition, store and return
-    /// value, escaped.
+    /// value (preceded by the definition of `py.slice` when one of them uses it), escaped.
     pub declarations: Rc<str>,
 }
 
@@ -77,15 +79,18 @@ impl JsonTexts {
             minipy: escaped(&t.to_string()),
             smt2: escaped(&t.to_smt2()),
             syms: ids,
+            py_slice: uses_py_slice(t),
         });
         self.bytes += x.minipy.len() + x.smt2.len() + 64;
         self.terms.insert(t.clone(), x.clone());
         x
     }
 
-    /// The `declarations` text of the constants `self.ids` (sorted, no duplicates).
-    fn declarations(&mut self) -> Rc<str> {
-        if let Some(d) = self.decls.get(&self.ids[..]) {
+    /// The `declarations` text of the constants `self.ids` (sorted, no duplicates), after
+    /// the definition of `py.slice` if `py_slice`.
+    fn declarations(&mut self, py_slice: bool) -> Rc<str> {
+        let key = (Box::<[u32]>::from(&self.ids[..]), py_slice);
+        if let Some(d) = self.decls.get(&key) {
             return d.clone();
         }
         if self.decl_bytes > TEXTS_BYTES {
@@ -97,9 +102,13 @@ impl JsonTexts {
             .iter()
             .map(|&i| self.syms[i as usize].clone())
             .collect();
-        let d: Rc<str> = Rc::from(escaped(&smt2_declarations(&set)));
+        let mut text = smt2_declarations(&set);
+        if py_slice {
+            text = format!("{PY_SLICE_DEFINITION}\n{text}");
+        }
+        let d: Rc<str> = Rc::from(escaped(&text));
         self.decl_bytes += d.len() + 4 * self.ids.len() + 64;
-        self.decls.insert(self.ids[..].into(), d.clone());
+        self.decls.insert(key, d.clone());
         d
     }
 }
@@ -125,16 +134,18 @@ impl Session {
         }
         out.return_value = n.return_value().map(|t| cache.get(t));
         cache.ids.clear();
+        let mut py_slice = false;
         let terms = out.path_condition.iter();
         for t in terms
             .chain(out.store.iter().map(|(_, t)| t))
             .chain(&out.return_value)
         {
             cache.ids.extend_from_slice(&t.syms);
+            py_slice |= t.py_slice;
         }
         cache.ids.sort_unstable();
         cache.ids.dedup();
-        out.declarations = cache.declarations();
+        out.declarations = cache.declarations(py_slice);
         out.branch = n.branch.as_ref().map(|t| cache.get(t));
     }
 

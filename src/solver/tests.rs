@@ -182,6 +182,9 @@ fn smt2_check(pc: &[Term]) -> z3::SatResult {
     let mut syms = BTreeSet::new();
     pc.iter().for_each(|t| t.vars(&mut syms));
     let mut text = smt2_declarations(&syms);
+    if pc.iter().any(crate::term::uses_py_slice) {
+        text = format!("{}\n{text}", crate::term::PY_SLICE_DEFINITION);
+    }
     for t in pc {
         text.push_str(&format!("\n(assert {})", t.to_smt2()));
     }
@@ -189,6 +192,52 @@ fn smt2_check(pc: &[Term]) -> z3::SatResult {
     z.push(); // incremental mode, as in `Incremental`
     z.from_string(text);
     z.check()
+}
+
+/// Slices with a step other than 1 are `py.slice` in SMT-LIB: with its definition, Z3
+/// reads the text and agrees with Python on every step and bound (issue 25).
+#[test]
+fn smt2_slices_with_steps_parse_and_agree_with_python() {
+    let t = seq("t");
+    let tup = Term::eq(t.clone(), Term::tuple((1..=5).map(int).collect()));
+    // (lo, hi, step, python3's t[lo:hi:step] of (1, 2, 3, 4, 5))
+    let cases: &[(Option<i64>, Option<i64>, i64, &[i64])] = &[
+        (None, None, 2, &[1, 3, 5]),
+        (None, None, -1, &[5, 4, 3, 2, 1]),
+        (Some(1), None, 3, &[2, 5]),
+        (Some(-1), Some(0), -2, &[5, 3]),
+        (Some(10), Some(-10), -2, &[5, 3, 1]),
+        (Some(3), Some(1), 2, &[]),
+    ];
+    let mut used = 0;
+    for (lo, hi, step, want) in cases {
+        let sliced = Term::slice(t.clone(), lo.map(int), hi.map(int), int(*step));
+        // (a slice the builder decides, `t[3:1:2]`, is a constant)
+        assert_eq!(
+            crate::term::uses_py_slice(&sliced),
+            sliced.to_smt2().contains("py.slice"),
+            "{sliced}"
+        );
+        used += usize::from(crate::term::uses_py_slice(&sliced));
+        let right = Term::eq(
+            sliced.clone(),
+            Term::tuple(want.iter().map(|&k| int(k)).collect()),
+        );
+        assert_eq!(
+            smt2_check(&[tup.clone(), right.clone()]),
+            z3::SatResult::Sat,
+            "{sliced}"
+        );
+        assert_eq!(
+            smt2_check(&[tup.clone(), Term::not(right)]),
+            z3::SatResult::Unsat,
+            "{sliced}"
+        );
+    }
+    assert!(used >= 5, "{used}");
+    // A unit step needs no definition.
+    let plain = Term::slice(t.clone(), Some(int(1)), None, int(1));
+    assert!(!crate::term::uses_py_slice(&plain));
 }
 
 #[test]

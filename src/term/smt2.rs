@@ -10,8 +10,9 @@
 //! - `min`/`max` are `ite`s, `abs` is SMT-LIB's `abs`;
 //! - `t[lo:hi]` is `(seq.extract t start count)` with Python's clamping written out
 //!   (`term::slice_bounds`); a slice with another step has no SMT-LIB form and is written
-//!   `(py.slice t start count step)` (element `k` is `t[start + k * step]`), a function
-//!   the text does not declare;
+//!   `(py.slice t start count step)` (element `k` is `t[start + k * step]`), a recursive
+//!   function [`PY_SLICE_DEFINITION`] defines (a text that uses it must start with that
+//!   definition: see [`uses_py_slice`]);
 //! - `all(body for k in range(lo, hi))` is `(forall ((k Int)) (=> (and (<= lo k) (< k hi)) body))`,
 //!   `any` the `exists` with a conjunction.
 //!
@@ -35,6 +36,33 @@ pub fn smt2_declarations(syms: &BTreeSet<Sym>) -> String {
         .map(|s| format!("(declare-const {} {})", symbol(&s.name), sort_smt2(s.sort)))
         .collect();
     lines.join("\n")
+}
+
+/// The definition of `py.slice`, the slices with a step other than 1 (see the module
+/// docs): `(py.slice t start count step)` is the sequence of `t[start + k * step]` for
+/// `0 <= k < count` (Python's clamping is in `start` and `count`, so every index read is in
+/// range). Z3 reads it (`define-fun-rec`, SMT-LIB 2.6).
+pub const PY_SLICE_DEFINITION: &str = "(define-fun-rec py.slice ((t (Seq Int)) (start Int) \
+(count Int) (step Int)) (Seq Int) (ite (<= count 0) (as seq.empty (Seq Int)) (seq.++ \
+(seq.unit (seq.nth t start)) (py.slice t (+ start step) (- count 1) step))))";
+
+/// Does the SMT-LIB text of `t` use `py.slice` (a slice whose step is not the constant 1)?
+/// Each distinct subterm is visited once.
+pub fn uses_py_slice(t: &Term) -> bool {
+    let mut seen: HashSet<Term> = HashSet::new();
+    let mut todo = vec![t.clone()];
+    while let Some(t) = todo.pop() {
+        if !seen.insert(t.clone()) {
+            continue;
+        }
+        if let K::Slice(_, _, _, step) = t.kind() {
+            if !is_one(step) {
+                return true;
+            }
+        }
+        t.kind().for_each_child(|c| todo.push(c.clone()));
+    }
+    false
 }
 
 /// The SMT-LIB name of a sort.
