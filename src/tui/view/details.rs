@@ -137,14 +137,13 @@ fn stdout_rows(app: &App, id: NodeId, d: &Details) -> Vec<Line<'static>> {
     )];
     let printed = app.models.get(&id).and_then(|m| m.as_ref().ok());
     for (k, args) in d.stdout.iter().enumerate() {
-        let mut spans = vec![Span::raw(format!("  print({args})"))];
+        out.push(Line::raw(format!("  print({args})")));
         if let Some(text) = printed.and_then(|m| m.stdout.get(k)) {
-            spans.push(Span::styled(
-                format!("  → {text}"),
+            out.push(Line::styled(
+                format!("    → {text}"),
                 Style::default().fg(app.palette.accent),
             ));
         }
-        out.push(Line::from(spans));
     }
     out
 }
