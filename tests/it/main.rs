@@ -82,6 +82,9 @@ mod symbolic;
 /// `symdbg testgen`: generated pytest files pass under real pytest, mutants fail some,
 /// jsonl replay round-trips.
 mod testgen;
+/// Issue 25: testgen's pytest files pass on example programs and fail on exactly the
+/// one-token mutants python3 tells apart on the tests' inputs (survivors counted).
+mod testgen_mutants;
 /// insta snapshots of `symdbg run --tree` for every example.
 mod trees;
 /// Issue 10: `--entry` as `import`, predicates as Python, exception columns, small ones.
