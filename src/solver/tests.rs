@@ -201,7 +201,8 @@ fn smt2_slices_with_steps_parse_and_agree_with_python() {
     let t = seq("t");
     let tup = Term::eq(t.clone(), Term::tuple((1..=5).map(int).collect()));
     // (lo, hi, step, python3's t[lo:hi:step] of (1, 2, 3, 4, 5))
-    let cases: &[(Option<i64>, Option<i64>, i64, &[i64])] = &[
+    type Case<'a> = (Option<i64>, Option<i64>, i64, &'a [i64]);
+    let cases: &[Case] = &[
         (None, None, 2, &[1, 3, 5]),
         (None, None, -1, &[5, 4, 3, 2, 1]),
         (Some(1), None, 3, &[2, 5]),
