@@ -251,7 +251,12 @@ fn unknown_function_suggests_similar_name() {
     let d = one(src, "cannot find function `compte` in this module");
     assert_eq!(at(src, &d), "compte");
     assert!(has_note(&d, "similar name exists: `compute`"));
-    one("x = 1\nprint(x)\n", "`print` is not supported in minipy");
+    // `print(...)` is a statement (issue 25); other Python builtins are not minipy's.
+    one(
+        "x = 1\ny = print(x)\n",
+        "`print(...)` is only supported as a statement",
+    );
+    one("x = 1\nprint(input(x))\n", "`input` is not supported in minipy");
 }
 
 #[test]
