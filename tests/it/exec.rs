@@ -82,6 +82,7 @@ fn json_of_a_module_run() {
             "exception_line": null,
             "exception_column": null,
             "traceback": [],
+            "stdout": "",
         })
     );
 }

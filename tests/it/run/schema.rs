@@ -227,9 +227,37 @@ fn check_node(
         assert!(smt2.contains_key(f), "{what}: no smt2.{f}");
     }
     let decls = smt2["declarations"].as_str().expect("declarations");
+    // A slice with a step other than 1 is `py.slice`: its definition comes first.
+    let uses_py_slice = n["smt2"].to_string().contains("(py.slice ");
+    let decls = match decls.strip_prefix(symdbg::term::PY_SLICE_DEFINITION) {
+        Some(rest) => {
+            assert!(uses_py_slice, "{what}: py.slice defined but not used");
+            rest.trim_start_matches('\n')
+        }
+        None => {
+            assert!(!uses_py_slice, "{what}: py.slice used but not defined");
+            decls
+        }
+    };
     for line in decls.lines() {
         assert!(decl.is_match(line), "{what}: declaration {line:?}");
     }
+    // What the path printed (issue 25): lines of minipy items at leaves, null elsewhere;
+    // its text under the model wherever there is a model.
+    match n["stdout"].as_array() {
+        Some(lines) => {
+            assert_eq!(n["kind"], "leaf", "{what}: stdout at a leaf only");
+            for l in lines {
+                strings(l, "stdout line");
+            }
+        }
+        None => assert!(n["stdout"].is_null() && n["kind"] != "leaf", "{what}"),
+    }
+    assert_eq!(
+        n["model_stdout"].is_string(),
+        n["model"].is_object() && n["kind"] == "leaf",
+        "{what}: model_stdout with the leaf's model"
+    );
     let smt_pc = strings(&smt2["path_condition"], "smt2.path_condition");
     assert_eq!(smt_pc.len(), pc.len(), "{what}");
     assert!(smt_pc.iter().all(|t| balanced(t)), "{what}: {smt_pc:?}");

@@ -256,7 +256,10 @@ fn unknown_function_suggests_similar_name() {
         "x = 1\ny = print(x)\n",
         "`print(...)` is only supported as a statement",
     );
-    one("x = 1\nprint(input(x))\n", "`input` is not supported in minipy");
+    one(
+        "x = 1\nprint(input(x))\n",
+        "`input` is not supported in minipy",
+    );
 }
 
 #[test]
