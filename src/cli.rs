@@ -148,7 +148,7 @@ impl From<Loops> for crate::session::LoopMode {
 }
 
 /// The exploration options `run` and `check` share.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 struct ExploreOpts {
     /// Analyse a call of FUNC with its parameters as the inputs, after the module's top level ran (`import module; module.FUNC(...)`)
     #[arg(long, value_name = "FUNC")]
@@ -168,6 +168,9 @@ struct ExploreOpts {
     /// Fold loops whose iteration path has a template into one node with a parameter κ (the number of iterations); `--unroll` then counts only the iterations that leave the folded path
     #[arg(long, value_enum, value_name = "MODE", default_value_t = Fold::Off)]
     fold: Fold,
+    /// Calls of functions with `requires`/`ensures` lines: step into the body (`inline`) or use the contract (`contract`: check the precondition, a fresh result constrained by the postcondition). Default: `contract` when the --entry function has a contract (its proof), else `inline`
+    #[arg(long, value_enum, value_name = "MODE")]
+    calls: Option<Calls>,
     /// A precondition (repeatable): a minipy condition over the inputs (with --entry: the function's parameters), run as `assume EXPR` before the first statement
     #[arg(long = "assume", value_name = "EXPR", allow_hyphen_values = true)]
     assume: Vec<String>,
@@ -189,7 +192,49 @@ impl From<Fold> for crate::session::FoldMode {
     }
 }
 
+/// `--calls`: the transition at a call of a contracted function (issue 28).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Calls {
+    Inline,
+    Contract,
+}
+
+impl From<Calls> for crate::session::CallMode {
+    fn from(c: Calls) -> Self {
+        match c {
+            Calls::Inline => crate::session::CallMode::Inline,
+            Calls::Contract => crate::session::CallMode::Contract,
+        }
+    }
+}
+
 impl ExploreOpts {
+    /// For `check` and `testgen`, which compare every leaf with a concrete run: calls of
+    /// contracted functions are inlined (leaves below a contract use are abstract: every
+    /// input is covered, but a model need not reproduce the leaf); `--calls contract` is
+    /// refused with a clear message.
+    fn inline_calls(&self, command: &str) -> Result<ExploreOpts, Failure> {
+        if self.calls == Some(Calls::Contract) {
+            return Err(Failure::plain(
+                format!("{command} does not support --calls contract"),
+                &[
+                    format!(
+                        "{command} compares each leaf with a concrete run; below a use of a \
+                         contract the leaves are abstract (every input is covered, but a \
+                         leaf's model need not reproduce it concretely)"
+                    ),
+                    "help: leave --calls out (calls are inlined); prove the contracts with \
+                     `symdbg run FILE --entry f` or `symdbg check FILE --contracts`"
+                        .to_string(),
+                ],
+            ));
+        }
+        Ok(ExploreOpts {
+            calls: Some(Calls::Inline),
+            ..self.clone()
+        })
+    }
+
     /// The session for a loaded program with these options (the `--entry` warning on
     /// stderr first, and the note when no code runs at module level).
     fn session(&self, loaded: Loaded, loops: Loops, frames: bool) -> Result<Session, Failure> {
@@ -219,6 +264,7 @@ impl ExploreOpts {
             loops: loops.into(),
             frames,
             fold: self.fold.into(),
+            calls: self.calls.map(Into::into),
         };
         let source = loaded.source.clone();
         Session::new(loaded, self.entry.as_deref(), config)
@@ -404,6 +450,7 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
             loops: args.loops.into(),
             frames: true,
             fold: opts.fold.into(),
+            calls: opts.calls.map(Into::into),
         },
         max_nodes: opts.max_nodes,
         theme: args.theme.clone(),

@@ -11,7 +11,7 @@ pub use crate::engine::explain::Verdict as ExplainVerdict;
 pub use crate::engine::fold::FoldMode;
 pub use crate::engine::live::Live;
 pub use crate::engine::{
-    Config, Limits, LoopMode, NoModel, Node, NodeId, NodeKind, NodeModel, Stats, Stop, Strategy,
+    CallMode, Config, Limits, LoopMode, NoModel, Node, NodeId, NodeKind, NodeModel, Stats, Stop, Strategy,
     Tree,
 };
 pub use crate::lang::Type;
