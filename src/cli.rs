@@ -11,6 +11,7 @@
 
 mod check;
 mod command_name;
+mod contracts;
 mod exec;
 mod run;
 mod source;
@@ -124,6 +125,9 @@ struct CheckArgs {
     /// Print `{"exhaustive": {"ok", "counterexample"}, "precise": {...}, "runs": N}`
     #[arg(long)]
     json: bool,
+    /// Instead of the exhaustiveness and precision tests: prove the contract (`requires`/`ensures` lines) of every function that has one, as `run --entry f` does
+    #[arg(long)]
+    contracts: bool,
     /// Explore and test independent subtrees on N threads (the output is the same as with 1)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     jobs: u16,
@@ -402,6 +406,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let result = match cli.command {
         Some(Command::Exec(args)) => exec::exec(&args),
         Some(Command::Run(args)) => run::run(&args),
+        Some(Command::Check(args)) if args.contracts => contracts::prove_all(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Testgen(args)) => testgen::testgen(&args),
         None => debug(&cli.debug),
