@@ -21,8 +21,10 @@ pub(super) fn prove_all(args: &CheckArgs) -> Result<i32, Failure> {
     if names.is_empty() {
         return Err(Failure::plain(
             "the program has no contracts to prove",
-            &["help: contracts are `requires e` / `ensures e` lines at the top of a `def` body"
-                .to_string()],
+            &[
+                "help: contracts are `requires e` / `ensures e` lines at the top of a `def` body"
+                    .to_string(),
+            ],
         ));
     }
     let mut out = String::new();
@@ -56,10 +58,12 @@ fn verdict(session: &mut Session) -> (bool, String) {
         .filter(|n| n.is_leaf())
         .map(|n| n.id)
         .collect();
-    if let Some(&bad) = leaves
-        .iter()
-        .find(|&&id| matches!(session.tree().node(id).outcome(), Some(Outcome::Exception(_))))
-    {
+    if let Some(&bad) = leaves.iter().find(|&&id| {
+        matches!(
+            session.tree().node(id).outcome(),
+            Some(Outcome::Exception(_))
+        )
+    }) {
         let view = session.view(bad);
         let what = view
             .note()

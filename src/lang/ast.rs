@@ -555,7 +555,12 @@ impl Stmt {
                 for p in &mut f.params {
                     p.name.span = Span::default();
                 }
-                for e in f.contract.requires.iter_mut().chain(&mut f.contract.ensures) {
+                for e in f
+                    .contract
+                    .requires
+                    .iter_mut()
+                    .chain(&mut f.contract.ensures)
+                {
                     e.clear_spans();
                 }
                 block(&mut f.body);

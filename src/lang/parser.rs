@@ -804,8 +804,9 @@ fn suite(
                 .iter()
                 .find_map(|s| take_contract(s).map(|(kw, _)| (kw, s)))
             {
-                return Err(contract_misplaced(kw, s.span)
-                    .with_note("help: write each contract line on its own line, first in the body"));
+                return Err(contract_misplaced(kw, s.span).with_note(
+                    "help: write each contract line on its own line, first in the body",
+                ));
             }
             if let Some(s) = stmts.iter().find(|s| take_invariant(s).is_some()) {
                 return Err(Diagnostic::error(

@@ -344,8 +344,16 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
                 .collect();
             let ret = f.ret.map_or(String::new(), |t| format!(" -> {t}"));
             indent(out, level);
-            out.push_str(&format!("def {}({}){}:\n", f.name.name, params.join(", "), ret));
-            let lines = [("requires", &f.contract.requires), ("ensures", &f.contract.ensures)];
+            out.push_str(&format!(
+                "def {}({}){}:\n",
+                f.name.name,
+                params.join(", "),
+                ret
+            ));
+            let lines = [
+                ("requires", &f.contract.requires),
+                ("ensures", &f.contract.ensures),
+            ];
             for (kw, es) in lines {
                 for e in es {
                     indent(out, level + 1);

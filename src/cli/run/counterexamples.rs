@@ -139,10 +139,15 @@ fn reproduction(
     } else {
         "not reproduced: the invariant may be too weak to prove this".to_string()
     };
-    Some(match contract_failure.as_deref().or(label.filter(|_| invariant_failure)) {
-        Some(l) => format!("{l}; {verdict}"),
-        None => verdict,
-    })
+    Some(
+        match contract_failure
+            .as_deref()
+            .or(label.filter(|_| invariant_failure))
+        {
+            Some(l) => format!("{l}; {verdict}"),
+            None => verdict,
+        },
+    )
 }
 
 /// The stderr note when there is no exception leaf: whether that is a proof within the

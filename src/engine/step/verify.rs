@@ -132,7 +132,13 @@ pub(super) fn name_result(state: &State, succ: &mut Succ) {
     let Some(Term { .. }) = succ.state.frame().locals.get(name) else {
         return;
     };
-    let old = succ.state.frame().locals.get(name).cloned().expect("bound above");
+    let old = succ
+        .state
+        .frame()
+        .locals
+        .get(name)
+        .cloned()
+        .expect("bound above");
     let sym = Sym {
         name: Rc::from(format!("{func}@{}", succ.state.fresh).as_str()),
         sort: old.sort(),

@@ -230,10 +230,7 @@ fn node(
         b"false"
     });
     b.extend_from_slice(b",\"contract_failure\":");
-    opt_str(
-        b,
-        session.contract_failure(id).map(|c| c.clause.name()),
-    );
+    opt_str(b, session.contract_failure(id).map(|c| c.clause.name()));
     b.extend_from_slice(b",\"abstract\":");
     b.extend_from_slice(if n.is_leaf() && session.is_abstract(id) {
         b"true"

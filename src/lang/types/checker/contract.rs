@@ -14,7 +14,12 @@ impl Checker<'_> {
             return;
         }
         let name = &f.name.name;
-        let first = c.requires.iter().chain(&c.ensures).next().expect("not empty");
+        let first = c
+            .requires
+            .iter()
+            .chain(&c.ensures)
+            .next()
+            .expect("not empty");
         if f.predicate {
             self.err(
                 Diagnostic::error(
@@ -76,7 +81,9 @@ impl Checker<'_> {
 pub(crate) fn free_result(e: &Expr) -> Option<Span> {
     match &e.kind {
         ExprKind::Name(n) if n == RESULT => Some(e.span),
-        ExprKind::Quantifier { var, lo, hi, body, .. } => lo
+        ExprKind::Quantifier {
+            var, lo, hi, body, ..
+        } => lo
             .as_deref()
             .and_then(free_result)
             .or_else(|| free_result(hi))
