@@ -45,6 +45,7 @@ pub const UNDECIDED_CONTRACT: &str = "undecided: does the contract hold here?";
 pub const ASSUME_REQUIRES: &str = "assume precondition (prove the contract)";
 pub const USE_RESULT: &str = "use contract: a fresh result";
 pub const ASSUME_ENSURES: &str = "use contract: assume postcondition";
+pub const CONTRACT_RETURN: &str = "return result";
 
 /// Is the innermost loop around the state's next instruction a loop scope (so `break`
 /// leaves it for the use case, and `continue` ends the arbitrary iteration)?
@@ -79,6 +80,7 @@ pub fn open(state: &State) -> Option<&'static str> {
             (Some(FormStep::AssumeRequires), _) => Some(ASSUME_REQUIRES),
             (Some(FormStep::UseResult), _) => Some(USE_RESULT),
             (Some(FormStep::AssumeEnsures), _) => Some(ASSUME_ENSURES),
+            (Some(FormStep::ContractReturn), _) => Some(CONTRACT_RETURN),
             (Some(FormStep::InitialCheck), _) => Some(INITIALLY_VALID),
             (Some(FormStep::TestCheck), _) => Some(CHECK),
             (Some(FormStep::Havoc), _) => Some(HAVOC),

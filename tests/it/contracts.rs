@@ -428,6 +428,11 @@ fn misplaced_or_ill_typed_contract_lines_get_located_errors() {
             "2:13",
         ),
         (
+            "def f(x: int) -> int:\n    ensures result >= x\n    x = 0\n    return x\n",
+            "`f` assigns its parameter `x`, which its `ensures` lines read",
+            "3:5",
+        ),
+        (
             "def f(x: int) -> int:\n    requires x\n    return x\n",
             "mismatched types",
             "2:14",
@@ -456,4 +461,57 @@ fn check_and_testgen_refuse_contract_mode_with_a_reason() {
     let (code, _, err) = symdbg(&["check", path(&p), "--entry", "fact", "--calls", "contract"]);
     assert_eq!(code, 2);
     assert!(err.contains("abstract"), "{err}");
+}
+
+#[test]
+fn the_proof_tree_of_the_example_is_labelled_step_by_step() {
+    let (code, out, err) = symdbg(&["run", "examples/contracts.py", "--entry", "power", "--tree"]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+    // With the calls inlined instead, recursion is cut by --recursion (bound leaves).
+    let (_, inline, _) = symdbg(&[
+        "run",
+        "examples/contracts.py",
+        "--entry",
+        "power",
+        "--calls",
+        "inline",
+        "--tree",
+    ]);
+    assert!(inline.contains("bound"), "{inline}");
+    assert!(!out.contains("bound)") || out.contains("0 bound"), "{out}");
+}
+
+#[test]
+fn a_saved_choice_at_a_call_replays() {
+    use symdbg::base::SourceMap;
+    use symdbg::session::{CallMode, Config, Session};
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/contracts.py"),
+    )
+    .expect("example");
+    let mut a = Session::open(
+        SourceMap::new("contracts.py", &src),
+        Some("area"),
+        Config::default(),
+    )
+    .expect("loads");
+    let root = a.tree().root();
+    assert!(a.call_choice(root), "the first call (gcd) is a choice");
+    a.step_call(root, CallMode::Contract);
+    let frontier = a.frontier();
+    let mut b = Session::open(
+        SourceMap::new("contracts.py", &src),
+        Some("area"),
+        Config::default(),
+    )
+    .expect("loads");
+    let replayed = b.replay_frontier(&frontier, 1000, &|_| {});
+    assert!(replayed.complete());
+    assert_eq!(a.tree().len(), b.tree().len());
+    let child = b.tree().node(b.tree().root()).children[0];
+    assert_eq!(
+        b.tree().node(child).tag.as_ref().map(|t| format!("{t:?}")),
+        Some("UseContract(\"gcd\")".to_string())
+    );
 }

@@ -53,6 +53,18 @@ impl Checker<'_> {
                 );
                 return;
             }
+            if let Some((p, at)) = assigns_param(f) {
+                self.err(
+                    Diagnostic::error(
+                        format!(
+                            "`{name}` assigns its parameter `{p}`, which its `ensures` lines read"
+                        ),
+                        at,
+                    )
+                    .with_label("`ensures` means the arguments the function was called with")
+                    .with_note("help: assign a copy instead, e.g. `k = n` and change `k`"),
+                );
+            }
             if let Some(at) = assigns_result(&f.body) {
                 self.err(
                     Diagnostic::error(format!("`{name}` assigns a variable named `result`"), at)
@@ -90,6 +102,18 @@ pub(crate) fn free_result(e: &Expr) -> Option<Span> {
             .or_else(|| (var.name != RESULT).then(|| free_result(body)).flatten()),
         _ => e.children().into_iter().find_map(free_result),
     }
+}
+
+/// A parameter the body of `f` assigns (or havocs), and where, if there is one.
+fn assigns_param(f: &FunctionDef) -> Option<(String, Span)> {
+    let mut sites = Vec::new();
+    super::scope::collect(&f.body, &mut sites);
+    sites.iter().find_map(|s| {
+        f.params
+            .iter()
+            .any(|p| p.name.name == s.name.name)
+            .then(|| (s.name.name.clone(), s.name.span))
+    })
 }
 
 /// Where the block binds a variable named `result`, if it does.
