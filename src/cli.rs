@@ -11,6 +11,7 @@
 
 mod check;
 mod command_name;
+mod contracts;
 mod exec;
 mod run;
 mod source;
@@ -124,6 +125,9 @@ struct CheckArgs {
     /// Print `{"exhaustive": {"ok", "counterexample"}, "precise": {...}, "runs": N}`
     #[arg(long)]
     json: bool,
+    /// Instead of the exhaustiveness and precision tests: prove the contract (`requires`/`ensures` lines) of every function that has one, as `run --entry f` does
+    #[arg(long)]
+    contracts: bool,
     /// Explore and test independent subtrees on N threads (the output is the same as with 1)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     jobs: u16,
@@ -148,7 +152,7 @@ impl From<Loops> for crate::session::LoopMode {
 }
 
 /// The exploration options `run` and `check` share.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 struct ExploreOpts {
     /// Analyse a call of FUNC with its parameters as the inputs, after the module's top level ran (`import module; module.FUNC(...)`)
     #[arg(long, value_name = "FUNC")]
@@ -168,6 +172,9 @@ struct ExploreOpts {
     /// Fold loops whose iteration path has a template into one node with a parameter κ (the number of iterations); `--unroll` then counts only the iterations that leave the folded path
     #[arg(long, value_enum, value_name = "MODE", default_value_t = Fold::Off)]
     fold: Fold,
+    /// Calls of functions with `requires`/`ensures` lines: step into the body (`inline`) or use the contract (`contract`: check the precondition, a fresh result constrained by the postcondition). Default: `contract` when the --entry function has a contract (its proof), else `inline`
+    #[arg(long, value_enum, value_name = "MODE")]
+    calls: Option<Calls>,
     /// A precondition (repeatable): a minipy condition over the inputs (with --entry: the function's parameters), run as `assume EXPR` before the first statement
     #[arg(long = "assume", value_name = "EXPR", allow_hyphen_values = true)]
     assume: Vec<String>,
@@ -189,7 +196,49 @@ impl From<Fold> for crate::session::FoldMode {
     }
 }
 
+/// `--calls`: the transition at a call of a contracted function (issue 28).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Calls {
+    Inline,
+    Contract,
+}
+
+impl From<Calls> for crate::session::CallMode {
+    fn from(c: Calls) -> Self {
+        match c {
+            Calls::Inline => crate::session::CallMode::Inline,
+            Calls::Contract => crate::session::CallMode::Contract,
+        }
+    }
+}
+
 impl ExploreOpts {
+    /// For `check` and `testgen`, which compare every leaf with a concrete run: calls of
+    /// contracted functions are inlined (leaves below a contract use are abstract: every
+    /// input is covered, but a model need not reproduce the leaf); `--calls contract` is
+    /// refused with a clear message.
+    fn inline_calls(&self, command: &str) -> Result<ExploreOpts, Failure> {
+        if self.calls == Some(Calls::Contract) {
+            return Err(Failure::plain(
+                format!("{command} does not support --calls contract"),
+                &[
+                    format!(
+                        "{command} compares each leaf with a concrete run; below a use of a \
+                         contract the leaves are abstract (every input is covered, but a \
+                         leaf's model need not reproduce it concretely)"
+                    ),
+                    "help: leave --calls out (calls are inlined); prove the contracts with \
+                     `symdbg run FILE --entry f` or `symdbg check FILE --contracts`"
+                        .to_string(),
+                ],
+            ));
+        }
+        Ok(ExploreOpts {
+            calls: Some(Calls::Inline),
+            ..self.clone()
+        })
+    }
+
     /// The session for a loaded program with these options (the `--entry` warning on
     /// stderr first, and the note when no code runs at module level).
     fn session(&self, loaded: Loaded, loops: Loops, frames: bool) -> Result<Session, Failure> {
@@ -219,6 +268,7 @@ impl ExploreOpts {
             loops: loops.into(),
             frames,
             fold: self.fold.into(),
+            calls: self.calls.map(Into::into),
         };
         let source = loaded.source.clone();
         Session::new(loaded, self.entry.as_deref(), config)
@@ -356,6 +406,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let result = match cli.command {
         Some(Command::Exec(args)) => exec::exec(&args),
         Some(Command::Run(args)) => run::run(&args),
+        Some(Command::Check(args)) if args.contracts => contracts::prove_all(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Testgen(args)) => testgen::testgen(&args),
         None => debug(&cli.debug),
@@ -404,6 +455,7 @@ fn debug(args: &DebugArgs) -> Result<i32, Failure> {
             loops: args.loops.into(),
             frames: true,
             fold: opts.fold.into(),
+            calls: opts.calls.map(Into::into),
         },
         max_nodes: opts.max_nodes,
         theme: args.theme.clone(),

@@ -68,6 +68,10 @@ pub struct RunResult {
     /// `AssertionError`, `exception_at` the failing `invariant` line): a verdict no
     /// `except` of the program catches.
     pub invariant_failure: bool,
+    /// The run ended because a contract line did not hold (an invariant-like failure of
+    /// `requires` at a call or `ensures` at a return, or, `outcome` infeasible, the
+    /// entry call's `requires`).
+    pub contract_failure: Option<crate::lang::ContractFailure>,
     /// At an uncaught exception: the frames it passed through, outermost first, as
     /// CPython's traceback lists them (module code, or the entry function of an entry run,
     /// at its call; ...; the raising frame at the raise). Empty otherwise.
@@ -133,6 +137,7 @@ pub fn run(
         store: BTreeMap::new(),
         return_value: None,
         invariant_failure: false,
+        contract_failure: None,
         traceback: Vec::new(),
         raising_locals: None,
         trace: Vec::new(),
@@ -171,6 +176,9 @@ pub fn run(
     if let Err(Abrupt::Exception(_, at) | Abrupt::Invariant(_, at)) = &ended {
         result.traceback = traceback(&mut it, *at);
         result.raising_locals = it.raising_locals.take();
+    }
+    if matches!(ended, Err(Abrupt::Invariant(..) | Abrupt::Infeasible)) {
+        result.contract_failure = it.contract_failure.take();
     }
     match ended {
         Ok(()) => {}

@@ -4,6 +4,7 @@
 //! callee's body in a frame of its own), in Python's evaluation order; predicates become
 //! formulas. Pure: no IO, no solver.
 
+mod contract;
 pub mod ir;
 mod loop_form;
 mod lower;
@@ -46,7 +47,16 @@ pub fn lower(program: &ast::Program) -> Result<ir::Program, Vec<Diagnostic>> {
                 },
             );
         } else {
-            let body = l.block(&f.body);
+            let mut body = l.block(&f.body);
+            let mut contract = None;
+            if !f.contract.is_empty() {
+                for e in f.contract.requires.iter().chain(&f.contract.ensures) {
+                    l.formula_only(e, "a contract line");
+                }
+                let (inline, proof, use_) = contract::bodies(f, body);
+                body = inline;
+                contract = Some(ir::ContractBodies { proof, use_ });
+            }
             out.functions.insert(
                 f.name.name.clone(),
                 ir::Function {
@@ -55,6 +65,7 @@ pub fn lower(program: &ast::Program) -> Result<ir::Program, Vec<Diagnostic>> {
                     ret: f.ret,
                     body,
                     span: f.name.span,
+                    contract,
                 },
             );
         }

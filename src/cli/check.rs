@@ -29,7 +29,8 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         ));
     }
     let loaded = super::load(&args.file)?;
-    let mut session = args.explore.session(loaded, args.loops, true)?;
+    let explore = args.explore.inline_calls("check")?;
+    let mut session = explore.session(loaded, args.loops, true)?;
     let options = check::Options {
         runs: args.runs,
         seed: args.seed,

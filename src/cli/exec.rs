@@ -152,6 +152,9 @@ struct ExecJson {
     trace: Vec<usize>,
     /// Addition to §3: the exception is a loop invariant's failure (no `except` catches it).
     invariant_failure: bool,
+    /// Addition (issue 28): `"requires"` or `"ensures"` when a contract line did not hold
+    /// (a failure, or an infeasible entry call), else null.
+    contract_failure: Option<&'static str>,
     /// Additions to §3, as in `run --json`: where the exception was raised (1-based line
     /// and column in characters, where CPython 3.11's traceback marks it), else null.
     exception_line: Option<usize>,
@@ -186,6 +189,7 @@ fn json(r: &RunResult, source: &SourceMap) -> String {
             .filter_map(|l| Line::of(l).in_file())
             .collect(),
         invariant_failure: r.invariant_failure,
+        contract_failure: r.contract_failure.as_ref().map(|c| c.clause.name()),
         exception_line: at.map(|(line, _)| line),
         exception_column: at.map(|(_, col)| col),
         traceback: r
@@ -215,6 +219,18 @@ fn human(r: &RunResult, source: &SourceMap, entry: bool) -> String {
     let outcome = match r.outcome {
         Outcome::Normal => "normal (the module ran to its end)".to_string(),
         Outcome::Return => "return (the function returned)".to_string(),
+        Outcome::Exception(c) if r.contract_failure.is_some() => format!(
+            "exception {c} ({}: no `except` catches that)",
+            r.contract_failure.as_ref().expect("checked")
+        ),
+        Outcome::Infeasible if r.contract_failure.is_some() => {
+            let c = r.contract_failure.as_ref().expect("checked");
+            format!(
+                "infeasible (the {} of {} does not hold: the arguments are outside the contract)",
+                c.clause.noun(),
+                c.function
+            )
+        }
         Outcome::Exception(c) if r.invariant_failure => {
             format!("exception {c} (a loop invariant does not hold: no `except` catches that)")
         }

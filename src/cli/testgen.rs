@@ -55,7 +55,10 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
     if let Some(target) = args.target() {
         output::check(&target).map_err(|e| refused(&e))?;
     }
-    let mut session = args.explore.session(loaded, Loops::Unroll, true)?;
+    let mut session = args
+        .explore
+        .inline_calls("testgen")?
+        .session(loaded, Loops::Unroll, true)?;
     let limits = Limits {
         max_nodes: Some(args.explore.max_nodes),
         time: None,

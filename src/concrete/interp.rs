@@ -96,6 +96,11 @@ pub(crate) struct Interp<'p> {
     /// formula even before its `def` ran (as the engine reads it), e.g. in an `--assume`
     /// precondition that runs before the module's first statement.
     formula: bool,
+    /// The contract line whose failure ended the run (an [`Abrupt::Invariant`] or, at
+    /// the entry call, [`Abrupt::Infeasible`]), if one did.
+    pub(crate) contract_failure: Option<ContractFailure>,
+    /// The next `call_user` is the entry call of an entry run.
+    entering: bool,
 }
 
 impl<'p> Interp<'p> {
@@ -122,6 +127,8 @@ impl<'p> Interp<'p> {
             traceback: Vec::new(),
             raising_locals: None,
             formula: false,
+            contract_failure: None,
+            entering: false,
         }
     }
 
@@ -153,6 +160,7 @@ impl<'p> Interp<'p> {
         match self.funcs.get(name).copied() {
             Some(f) => {
                 let program = self.program;
+                self.entering = true;
                 let called = self.call_user(f, args, self.cur, &program.preconditions);
                 // The entry function is the outermost frame of a traceback: its caller
                 // (`module.f(args)`) is outside the program.
@@ -309,6 +317,9 @@ impl<'p> Interp<'p> {
             .or_insert_with(|| {
                 let mut names = assigned_names(&f.body);
                 names.extend(f.params.iter().map(|p| p.name.name.clone()));
+                if !f.contract.ensures.is_empty() {
+                    names.insert(RESULT.to_string());
+                }
                 Rc::new(names)
             })
             .clone()
@@ -505,6 +516,35 @@ impl<'p> Interp<'p> {
             Err(Abrupt::Exception(class, at)) => Err(Abrupt::Invariant(class, at)),
             Err(other) => Err(other),
         }
+    }
+
+    /// Check a function's contract lines of one kind in its frame (`result` bound for
+    /// `ensures`). A false line, or one that raises, is a contract failure: uncatchable
+    /// like an invariant's ([`Abrupt::Invariant`] at the line), or at the entry call, whose
+    /// caller is outside the program, a false `requires` means the call is not one the
+    /// contract covers: the run is infeasible, as with `--assume`.
+    fn check_contract(&mut self, f: &'p FunctionDef, clause: Clause, entry: bool) -> Exec {
+        let lines = match clause {
+            Clause::Requires => &f.contract.requires,
+            Clause::Ensures => &f.contract.ensures,
+        };
+        for e in lines {
+            self.at(e.span)?;
+            let outer = std::mem::replace(&mut self.formula, true);
+            let checked = self.check_invariant(e);
+            self.formula = outer;
+            if let Err(Abrupt::Invariant(..)) = checked {
+                self.contract_failure = Some(ContractFailure {
+                    clause,
+                    function: f.name.name.clone(),
+                });
+                if entry && clause == Clause::Requires {
+                    return Err(Abrupt::Infeasible);
+                }
+            }
+            checked?;
+        }
+        Ok(())
     }
 
     /// The `except` clauses of a `try` whose body raised `class` at `at`.

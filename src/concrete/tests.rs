@@ -82,6 +82,7 @@ fn def(k: usize, f: &str, params: &[&str], body: Vec<Stmt>) -> Stmt {
             ret: Some(Type::Int),
             body,
             predicate: false,
+            contract: Default::default(),
         }),
     )
 }

@@ -35,6 +35,17 @@ pub const USE_CASE_BREAK: &str = "use case: break out of the loop";
 pub const CHECK: &str = "invariant holds here? (checked before every loop test)";
 pub const BROKEN: &str = "invariant does not hold here";
 pub const UNDECIDED_CHECK: &str = "undecided: does the invariant hold here?";
+pub const CALL_CHOICE: &str = "call with a contract: inline it, or use the contract";
+pub const REQUIRES: &str = "precondition holds?";
+pub const USE_REQUIRES: &str = "precondition holds? (use contract)";
+pub const REQUIRES_BROKEN: &str = "precondition violated";
+pub const ENSURES: &str = "postcondition holds at return?";
+pub const ENSURES_BROKEN: &str = "postcondition violated";
+pub const UNDECIDED_CONTRACT: &str = "undecided: does the contract hold here?";
+pub const ASSUME_REQUIRES: &str = "assume precondition (prove the contract)";
+pub const USE_RESULT: &str = "use contract: a fresh result";
+pub const ASSUME_ENSURES: &str = "use contract: assume postcondition";
+pub const CONTRACT_RETURN: &str = "return result";
 
 /// Is the innermost loop around the state's next instruction a loop scope (so `break`
 /// leaves it for the use case, and `continue` ends the arbitrary iteration)?
@@ -63,6 +74,13 @@ pub fn open(state: &State) -> Option<&'static str> {
                     ..
                 },
             ) => Some(LOOP_CHOICE),
+            (Some(FormStep::Requires), _) => Some(REQUIRES),
+            (Some(FormStep::UseRequires), _) => Some(USE_REQUIRES),
+            (Some(FormStep::Ensures), _) => Some(ENSURES),
+            (Some(FormStep::AssumeRequires), _) => Some(ASSUME_REQUIRES),
+            (Some(FormStep::UseResult), _) => Some(USE_RESULT),
+            (Some(FormStep::AssumeEnsures), _) => Some(ASSUME_ENSURES),
+            (Some(FormStep::ContractReturn), _) => Some(CONTRACT_RETURN),
             (Some(FormStep::InitialCheck), _) => Some(INITIALLY_VALID),
             (Some(FormStep::TestCheck), _) => Some(CHECK),
             (Some(FormStep::Havoc), _) => Some(HAVOC),
@@ -88,6 +106,9 @@ fn check_of(state: &State) -> Option<Check> {
         Action::ScopeCheck { .. } => Some(Check::Preserved),
         Action::Instr(i) => match (&i.kind, i.form) {
             (InstrKind::CheckInvariant(_), Some(FormStep::InitialCheck)) => Some(Check::Initially),
+            (InstrKind::CheckInvariant(_), Some(FormStep::Requires)) => Some(Check::Requires),
+            (InstrKind::CheckInvariant(_), Some(FormStep::UseRequires)) => Some(Check::UseRequires),
+            (InstrKind::CheckInvariant(_), Some(FormStep::Ensures)) => Some(Check::Ensures),
             (InstrKind::CheckInvariant(_), _) => Some(Check::BeforeTest),
             _ => None,
         },
@@ -111,6 +132,11 @@ pub fn leaf(tag: &Tag, parent: &State, outcome: Outcome) -> Option<&'static str>
         (Check::Initially, _) if failed => Some(NOT_INITIALLY_VALID),
         (Check::BeforeTest, Outcome::Unknown) => Some(UNDECIDED_CHECK),
         (Check::BeforeTest, _) if failed => Some(BROKEN),
+        (Check::Requires | Check::UseRequires | Check::Ensures, Outcome::Unknown) => {
+            Some(UNDECIDED_CONTRACT)
+        }
+        (Check::Requires | Check::UseRequires, _) if failed => Some(REQUIRES_BROKEN),
+        (Check::Ensures, _) if failed => Some(ENSURES_BROKEN),
         _ => None,
     }
 }

@@ -383,12 +383,20 @@ impl Stepper<'_> {
             InstrKind::CheckInvariant(invs) => {
                 let check = match instr.form {
                     Some(FormStep::InitialCheck) => Check::Initially,
+                    Some(FormStep::Requires) => Check::Requires,
+                    Some(FormStep::UseRequires) => Check::UseRequires,
+                    Some(FormStep::Ensures) => Check::Ensures,
                     _ => Check::BeforeTest,
                 };
                 self.check_invariants(state, invs, Self::advanced(state), None, check)
             }
             InstrKind::Havoc { name, keep_unbound } => {
-                single(vec![self.havoc(state, name, *keep_unbound, span)])
+                let mut succ = self.havoc(state, name, *keep_unbound, span);
+                if instr.form == Some(FormStep::UseResult) {
+                    // A use of a contract: the result is a fresh symbol `f@n`.
+                    verify::name_result(state, &mut succ);
+                }
+                single(vec![succ])
             }
             InstrKind::If { cond, then, orelse } => {
                 // The loop-scope form's `if guard:` tests the loop's guard.
@@ -673,12 +681,18 @@ impl Stepper<'_> {
             }
         }
         let f = &self.cx.program.functions[func];
+        // A contracted function whose contract is used: no frame of the body, so no
+        // recursion bound (the contract covers every depth).
+        let use_ = f
+            .contract
+            .as_ref()
+            .filter(|_| self.config.calls == Some(super::CallMode::Contract));
         let same = state
             .frames
             .iter()
             .filter(|fr| fr.func.as_deref() == Some(func))
             .count() as u32;
-        if same >= self.config.recursion {
+        if same >= self.config.recursion && use_.is_none() {
             out.push(Succ {
                 cond,
                 state: state.clone(),
@@ -690,7 +704,7 @@ impl Stepper<'_> {
                 exhaustive: true,
             };
         }
-        if state.frames.len() >= super::PYTHON_RECURSION_LIMIT {
+        if state.frames.len() >= super::PYTHON_RECURSION_LIMIT && use_.is_none() {
             out.push(raise(state, cond, ExcClass::RecursionError, span));
             return StepResult {
                 succs: out,
@@ -714,14 +728,18 @@ impl Stepper<'_> {
                 entry: false,
             })
             .push(Kont::Block {
-                block: f.body.clone(),
+                block: use_.map_or(&f.body, |c| &c.use_).clone(),
                 index: 0,
             });
         out.push(Succ {
             cond,
             state: s,
             forced: None,
-            tag: Tag::Call(Rc::from(func)),
+            tag: if use_.is_some() {
+                Tag::UseContract(Rc::from(func))
+            } else {
+                Tag::Call(Rc::from(func))
+            },
         });
         StepResult {
             succs: out,

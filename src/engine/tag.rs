@@ -48,6 +48,8 @@ pub enum Tag {
     Loop(LoopMode),
     /// Call a user function: its frame is entered.
     Call(Rc<str>),
+    /// A call of a contracted function that uses the contract instead of the body.
+    UseContract(Rc<str>),
     /// `return` (its value computed without an exception).
     Return,
     /// A caught exception: its handler starts.
@@ -80,6 +82,24 @@ pub enum Check {
     Preserved,
     /// An unrolled loop with invariants checks them before every test of its guard.
     BeforeTest,
+    /// A contracted function's `requires` lines, checked when it is entered (inline).
+    Requires,
+    /// A contracted function's `requires` lines under the arguments, where a call uses its
+    /// contract.
+    UseRequires,
+    /// A contracted function's `ensures` lines, checked when it returns.
+    Ensures,
+}
+
+impl Check {
+    /// The contract clause this check is, if it is one.
+    pub fn clause(self) -> Option<crate::lang::Clause> {
+        match self {
+            Check::Requires | Check::UseRequires => Some(crate::lang::Clause::Requires),
+            Check::Ensures => Some(crate::lang::Clause::Ensures),
+            _ => None,
+        }
+    }
 }
 
 /// `line:column` of a span's start.
@@ -112,11 +132,17 @@ impl Tag {
             Tag::InvariantHolds(Check::Initially) => "invariant initially valid".to_string(),
             Tag::InvariantHolds(Check::Preserved) => "invariant preserved".to_string(),
             Tag::InvariantHolds(Check::BeforeTest) => "invariant holds".to_string(),
+            Tag::InvariantHolds(Check::Requires | Check::UseRequires) => {
+                "precondition holds".to_string()
+            }
+            Tag::InvariantHolds(Check::Ensures) => "postcondition holds".to_string(),
             Tag::InvariantFails(check, class, s) => {
                 let what = match check {
                     Check::Initially => "invariant not initially valid",
                     Check::Preserved => "invariant not preserved",
                     Check::BeforeTest => "invariant broken",
+                    Check::Requires | Check::UseRequires => "precondition violated",
+                    Check::Ensures => "postcondition violated",
                 };
                 match class {
                     ExcClass::AssertionError => format!("{what} at {}", at(src, *s)),
@@ -127,6 +153,7 @@ impl Tag {
             Tag::Loop(LoopMode::Unroll) => "unroll the loop".to_string(),
             Tag::Loop(LoopMode::UnrollOnce) => "unroll one iteration".to_string(),
             Tag::Call(f) => format!("call {f}"),
+            Tag::UseContract(f) => format!("use the contract of {f}"),
             Tag::Return => "return".to_string(),
             Tag::Handler => "enter the handler".to_string(),
             Tag::Limit => "past the engine's limits".to_string(),

@@ -163,7 +163,67 @@ pub struct FunctionDef {
     pub ret: Option<Type>,
     pub body: Vec<Stmt>,
     pub predicate: bool,
+    /// The `requires` / `ensures` lines that start the body (issue 28).
+    pub contract: Contract,
 }
+
+/// A function's contract: `requires e` and `ensures e` lines at the top of its body (not
+/// Python: symdbg's annotations, like `invariant`). In `ensures`, [`RESULT`] names the
+/// return value. The concrete interpreter checks `requires` when the function is entered
+/// and `ensures` when it returns; the engine can use the contract at a call instead of
+/// the body, and proves it for `--entry f`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Contract {
+    pub requires: Vec<Expr>,
+    pub ensures: Vec<Expr>,
+}
+
+impl Contract {
+    pub fn is_empty(&self) -> bool {
+        self.requires.is_empty() && self.ensures.is_empty()
+    }
+}
+
+/// Which part of a contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Clause {
+    Requires,
+    Ensures,
+}
+
+impl Clause {
+    /// The keyword (also the JSON name): `requires`, `ensures`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Clause::Requires => "requires",
+            Clause::Ensures => "ensures",
+        }
+    }
+
+    /// "precondition" / "postcondition".
+    pub fn noun(self) -> &'static str {
+        match self {
+            Clause::Requires => "precondition",
+            Clause::Ensures => "postcondition",
+        }
+    }
+}
+
+/// A contract line that does not hold: "precondition of f violated".
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ContractFailure {
+    pub clause: Clause,
+    pub function: String,
+}
+
+impl std::fmt::Display for ContractFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} of {} violated", self.clause.noun(), self.function)
+    }
+}
+
+/// The name of the return value in `ensures` lines.
+pub const RESULT: &str = "result";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expr {
@@ -512,6 +572,14 @@ impl Stmt {
                 f.name.span = Span::default();
                 for p in &mut f.params {
                     p.name.span = Span::default();
+                }
+                for e in f
+                    .contract
+                    .requires
+                    .iter_mut()
+                    .chain(&mut f.contract.ensures)
+                {
+                    e.clear_spans();
                 }
                 block(&mut f.body);
             }

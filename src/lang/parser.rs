@@ -84,7 +84,7 @@ pub fn parse_program(src: &str) -> Result<Program, Vec<Diagnostic>> {
     let tree = lines::scan(src)
         .and_then(lines::blocks)
         .map_err(|d| vec![d])?;
-    let body = block(src, &tree, None).map_err(|d| vec![d])?;
+    let body = block(src, &tree, Body::Plain).map_err(|d| vec![d])?;
     Ok(Program {
         body,
         preconditions: Vec::new(),
@@ -587,6 +587,16 @@ fn simple_stmt(cx: Ctx, p: Pair<Rule>) -> PResult<Stmt> {
                 span,
             });
         }
+        Rule::requires_stmt | Rule::ensures_stmt => {
+            // Markers like `invariant` lines; `compound` moves them into the `def`'s contract.
+            let marker = if inner.peek().map(|p| p.as_rule()) == Some(Rule::kw_requires) {
+                REQUIRES_MARKER
+            } else {
+                ENSURES_MARKER
+            };
+            let e = expr::expr(cx, inner.nth(1).expect("contract line"))?;
+            return Ok(marker_stmt(marker, e, span));
+        }
         Rule::expr_stmt => match expr::expr_list(cx, inner.next().expect("expr"))? {
             Expr {
                 kind: ExprKind::Call { func, args },
@@ -602,6 +612,64 @@ fn simple_stmt(cx: Ctx, p: Pair<Rule>) -> PResult<Stmt> {
 /// `invariant e` lines travel from the line parser to `block` disguised as a call of this
 /// name (which is not a valid identifier, so no program can write it).
 const INVARIANT_MARKER: &str = "invariant ";
+
+/// The markers of `requires e` / `ensures e` lines (see [`INVARIANT_MARKER`]).
+const REQUIRES_MARKER: &str = "requires ";
+const ENSURES_MARKER: &str = "ensures ";
+
+/// Whose body a block is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Body {
+    Plain,
+    /// A `while` or `for` body: may start with `invariant` lines.
+    Loop,
+    /// A `def` body: may start with `requires`/`ensures` lines.
+    Def,
+}
+
+fn marker_stmt(marker: &str, e: Expr, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Expr(Expr {
+            kind: ExprKind::Call {
+                func: Ident {
+                    name: marker.to_string(),
+                    span,
+                },
+                args: vec![e],
+            },
+            span,
+        }),
+        span,
+    }
+}
+
+/// A contract line's marker (`"requires "` or `"ensures "`) and expression.
+fn take_contract(s: &Stmt) -> Option<(&'static str, &Expr)> {
+    match &s.kind {
+        StmtKind::Expr(Expr {
+            kind: ExprKind::Call { func, args },
+            ..
+        }) => [REQUIRES_MARKER, ENSURES_MARKER]
+            .into_iter()
+            .find(|m| func.name == *m)
+            .zip(args.first()),
+        _ => None,
+    }
+}
+
+/// A `requires`/`ensures` line outside the top of a `def` body.
+fn contract_misplaced(marker: &str, span: Span) -> Diagnostic {
+    let kw = marker.trim_end();
+    Diagnostic::error(
+        format!("`{kw}` lines must come first in a `def` body"),
+        span,
+    )
+    .with_label(format!("`{kw}` here is not at the top of a function body"))
+    .with_note(format!(
+        "note: `{kw} e` is a contract line: it may only start the body of a `def`, before \
+         its first statement"
+    ))
+}
 
 fn take_invariant(s: &Stmt) -> Option<&Expr> {
     match &s.kind {
@@ -637,12 +705,14 @@ fn assign_target(e: Expr) -> PResult<Ident> {
 }
 
 /// Build the statements of one block (a list of sibling lines with their children).
-/// `in_while` is the span of the enclosing `while` header when `lines` is a while body.
-fn block(src: &str, nodes: &[LineNode], in_while: Option<Span>) -> PResult<Vec<Stmt>> {
+/// `body` says whose body `lines` is (a loop's may start with `invariant` lines, a
+/// `def`'s with `requires`/`ensures` lines).
+fn block(src: &str, nodes: &[LineNode], body: Body) -> PResult<Vec<Stmt>> {
     let mut out: Vec<Stmt> = Vec::new();
     let mut i = 0;
     let mut pending_decorator: Option<Ident> = None;
-    let mut invariants_allowed = in_while.is_some();
+    let mut invariants_allowed = body == Body::Loop;
+    let mut contract_allowed = body == Body::Def;
     while i < nodes.len() {
         let node = &nodes[i];
         i += 1;
@@ -661,6 +731,14 @@ fn block(src: &str, nodes: &[LineNode], in_while: Option<Span>) -> PResult<Vec<S
                     return Err(indent_error(child));
                 }
                 for s in stmts {
+                    if let Some((kw, _)) = take_contract(&s) {
+                        if !contract_allowed {
+                            return Err(contract_misplaced(kw, s.span));
+                        }
+                        out.push(s);
+                        continue;
+                    }
+                    contract_allowed = false;
                     if take_invariant(&s).is_some() && !invariants_allowed {
                         return Err(Diagnostic::error(
                             "`invariant` lines must come first in a `while` or `for` body",
@@ -674,6 +752,7 @@ fn block(src: &str, nodes: &[LineNode], in_while: Option<Span>) -> PResult<Vec<S
                 }
             }
             Line::Decorator(id) => {
+                contract_allowed = false;
                 if !node.children.is_empty() {
                     return Err(indent_error(&node.children[0]));
                 }
@@ -681,6 +760,7 @@ fn block(src: &str, nodes: &[LineNode], in_while: Option<Span>) -> PResult<Vec<S
             }
             Line::Header(h, span, inline) => {
                 invariants_allowed = false;
+                contract_allowed = false;
                 let stmt = compound(
                     src,
                     nodes,
@@ -719,12 +799,20 @@ fn suite(
     kw: &str,
     span: Span,
     inline: Option<Vec<Stmt>>,
-    in_while: bool,
+    body: Body,
 ) -> PResult<Vec<Stmt>> {
     match inline {
         Some(stmts) => {
             if let Some(child) = node.children.first() {
                 return Err(indent_error(child));
+            }
+            if let Some((kw, s)) = stmts
+                .iter()
+                .find_map(|s| take_contract(s).map(|(kw, _)| (kw, s)))
+            {
+                return Err(contract_misplaced(kw, s.span).with_note(
+                    "help: write each contract line on its own line, first in the body",
+                ));
             }
             if let Some(s) = stmts.iter().find(|s| take_invariant(s).is_some()) {
                 return Err(Diagnostic::error(
@@ -739,7 +827,7 @@ fn suite(
             Span::new(span.end, span.end),
         )
         .with_label(format!("the `{kw}` line needs a body indented below it"))),
-        None => block(src, &node.children, in_while.then_some(span)),
+        None => block(src, &node.children, body),
     }
 }
 
@@ -780,18 +868,18 @@ fn compound(
     let kw = h.keyword();
     let kind = match h {
         Header::If(cond) => {
-            let mut branches = vec![(cond, suite(src, node, kw, span, inline, false)?)];
+            let mut branches = vec![(cond, suite(src, node, kw, span, inline, Body::Plain)?)];
             let mut orelse = None;
             while let Some((h2, span2, inline2)) = peek_header(src, nodes, *i)? {
                 let n2 = &nodes[*i];
                 match h2 {
                     Header::Elif(c) => {
                         *i += 1;
-                        branches.push((c, suite(src, n2, "elif", span2, inline2, false)?));
+                        branches.push((c, suite(src, n2, "elif", span2, inline2, Body::Plain)?));
                     }
                     Header::Else => {
                         *i += 1;
-                        orelse = Some(suite(src, n2, "else", span2, inline2, false)?);
+                        orelse = Some(suite(src, n2, "else", span2, inline2, Body::Plain)?);
                         break;
                     }
                     _ => break,
@@ -819,7 +907,7 @@ fn compound(
             }
         }
         Header::Try => {
-            let body = suite(src, node, kw, span, inline, false)?;
+            let body = suite(src, node, kw, span, inline, Body::Plain)?;
             let mut handlers = Vec::new();
             while let Some((h2, span2, inline2)) = peek_header(src, nodes, *i)? {
                 let n2 = &nodes[*i];
@@ -835,7 +923,7 @@ fn compound(
                                 ));
                             }
                         }
-                        let body = suite(src, n2, "except", span2, inline2, false)?;
+                        let body = suite(src, n2, "except", span2, inline2, Body::Plain)?;
                         handlers.push(Handler {
                             class,
                             body,
@@ -860,20 +948,40 @@ fn compound(
             }
             StmtKind::Try { body, handlers }
         }
-        Header::Def { name, params, ret } => StmtKind::FunctionDef(FunctionDef {
-            name,
-            params,
-            ret,
-            body: suite(src, node, kw, span, inline, false)?,
-            predicate: decorator.take().is_some(),
-        }),
+        Header::Def { name, params, ret } => {
+            let mut contract = Contract::default();
+            let mut body = Vec::new();
+            for s in suite(src, node, kw, span, inline, Body::Def)? {
+                match take_contract(&s) {
+                    Some((REQUIRES_MARKER, e)) => contract.requires.push(e.clone()),
+                    Some((_, e)) => contract.ensures.push(e.clone()),
+                    None => body.push(s),
+                }
+            }
+            if body.is_empty() {
+                return Err(Diagnostic::error(
+                    format!("expected a body after the contract of `{}`", name.name),
+                    Span::new(span.start, header_end(src, span)),
+                )
+                .with_label("the `def` has only `requires`/`ensures` lines")
+                .with_note("help: the statements of the function follow its contract lines"));
+            }
+            StmtKind::FunctionDef(FunctionDef {
+                name,
+                params,
+                ret,
+                body,
+                predicate: decorator.take().is_some(),
+                contract,
+            })
+        }
         Header::MethodFrame(result) => StmtKind::MethodFrame {
             result,
-            body: suite(src, node, kw, span, inline, false)?,
+            body: suite(src, node, kw, span, inline, Body::Plain)?,
         },
         Header::LoopScope(inv) => StmtKind::LoopScope {
             inv,
-            body: suite(src, node, kw, span, inline, false)?,
+            body: suite(src, node, kw, span, inline, Body::Plain)?,
         },
         Header::Elif(_) | Header::Else | Header::Except(_) => {
             let what = match kw {
@@ -906,7 +1014,7 @@ fn loop_parts(
     span: Span,
     inline: Option<Vec<Stmt>>,
 ) -> PResult<LoopParts> {
-    let all = suite(src, node, kw, span, inline, true)?;
+    let all = suite(src, node, kw, span, inline, Body::Loop)?;
     let mut invariants = Vec::new();
     let mut body = Vec::new();
     for s in all {
@@ -919,7 +1027,7 @@ fn loop_parts(
     if let Some((Header::Else, span2, inline2)) = peek_header(src, nodes, *i)? {
         let n2 = &nodes[*i];
         *i += 1;
-        orelse = Some(suite(src, n2, "else", span2, inline2, false)?);
+        orelse = Some(suite(src, n2, "else", span2, inline2, Body::Plain)?);
     }
     Ok((invariants, body, orelse))
 }

@@ -350,12 +350,29 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
                 .map(|p| format!("{}: {}", p.name.name, p.ty))
                 .collect();
             let ret = f.ret.map_or(String::new(), |t| format!(" -> {t}"));
-            header(
-                out,
-                level,
-                &format!("def {}({}){}:", f.name.name, params.join(", "), ret),
-                &f.body,
-            );
+            indent(out, level);
+            out.push_str(&format!(
+                "def {}({}){}:\n",
+                f.name.name,
+                params.join(", "),
+                ret
+            ));
+            let lines = [
+                ("requires", &f.contract.requires),
+                ("ensures", &f.contract.ensures),
+            ];
+            for (kw, es) in lines {
+                for e in es {
+                    indent(out, level + 1);
+                    out.push_str(&format!("{kw} {}\n", expr(e)));
+                }
+            }
+            if f.body.is_empty() {
+                indent(out, level + 1);
+                out.push_str("pass\n");
+            } else {
+                block(out, &f.body, level + 1);
+            }
         }
         StmtKind::MethodFrame { result, body } => header(
             out,

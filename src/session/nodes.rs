@@ -104,6 +104,31 @@ impl Session {
             .any(|&n| tree.node(n).label() == Some(crate::engine::label::HAVOC))
     }
 
+    /// The contracted functions whose contract the path to `id` used instead of their
+    /// bodies, in path order (each once): a leaf below one is abstract (issue 28).
+    pub fn contracts_used(&self, id: NodeId) -> Vec<String> {
+        let tree = self.tree();
+        let mut out: Vec<String> = Vec::new();
+        for n in tree.path(id) {
+            if let Some(crate::engine::Tag::UseContract(f)) = &tree.node(n).tag {
+                if !out.iter().any(|g| **g == **f) {
+                    out.push(f.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    /// Is node `id` below a use of a contract (see [`Session::contracts_used`])?
+    pub fn is_abstract(&self, id: NodeId) -> bool {
+        self.engine.is_abstract(id)
+    }
+
+    /// At a leaf that is a contract's failure: which clause of which function.
+    pub fn contract_failure(&self, id: NodeId) -> Option<crate::lang::ContractFailure> {
+        self.engine.contract_failure(id)
+    }
+
     /// Did node `id` come from a step cut by an engine limit (a term too large, a
     /// predicate unfolded too deep), which is deterministic, rather than by the solver?
     pub fn engine_limit(&self, id: NodeId) -> bool {

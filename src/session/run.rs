@@ -132,6 +132,29 @@ impl Session {
         self.engine.loop_choice(id)
     }
 
+    /// Does the open node sit at a call of a contracted function (inline it, or use the
+    /// contract)?
+    pub fn call_choice(&self, id: NodeId) -> bool {
+        self.engine.call_choice(id)
+    }
+
+    /// Step `id` with `mode` at a call of a contracted function.
+    pub fn step_call(&mut self, id: NodeId, mode: super::vocab::CallMode) -> Stepped {
+        let node = self.tree().node(id);
+        if node.is_leaf() {
+            return Stepped::Leaf;
+        }
+        if !node.is_open() {
+            return Stepped::AlreadyStepped;
+        }
+        let at_call = self.engine.call_choice(id);
+        let children = self.engine.step_call(id, mode);
+        if at_call && !self.tree().node(id).is_open() {
+            self.choices.calls.insert(id, mode);
+        }
+        self.stepped(id, children)
+    }
+
     /// Grow the tree from `from` as `policy` says, within `limits`; `progress` gets the
     /// node count after each step.
     pub fn run(

@@ -23,7 +23,7 @@ use std::sync::atomic::Ordering;
 
 use super::{Session, Stepped};
 use crate::engine::fold::FoldMode;
-use crate::engine::{LoopMode, NodeId};
+use crate::engine::{CallMode, LoopMode, NodeId};
 
 /// The transitions a person picked, per stepped node: at annotated loops (`Session::step`
 /// with a mode) and at loop heads folded or unfolded against `--fold` (`F`).
@@ -31,6 +31,8 @@ use crate::engine::{LoopMode, NodeId};
 pub struct Choices {
     pub(super) loops: HashMap<NodeId, LoopMode>,
     pub(super) folds: HashMap<NodeId, FoldMode>,
+    /// At calls of contracted functions: inline or use the contract (`i`/`o`).
+    pub(super) calls: HashMap<NodeId, CallMode>,
 }
 
 /// How a node was stepped.
@@ -43,6 +45,8 @@ pub enum StepKind {
     /// A loop head stepped with `--fold` set to this for the step (`F`): folded (`Auto`)
     /// or classically (`Off`).
     Fold(FoldMode),
+    /// A call of a contracted function stepped with this transition (issue 28).
+    Call(CallMode),
 }
 
 /// One stepped node of a saved tree.
@@ -147,6 +151,8 @@ impl Session {
                 });
                 let step = if let Some(&fold) = self.choices.folds.get(&id) {
                     StepKind::Fold(fold)
+                } else if let Some(&mode) = self.choices.calls.get(&id) {
+                    StepKind::Call(mode)
                 } else if let Some(&mode) = self.choices.loops.get(&id) {
                     StepKind::Loop(mode)
                 } else if self.engine.at_annotated_loop(id) {
@@ -214,6 +220,7 @@ impl Session {
                 StepKind::Default => self.step(id, None),
                 StepKind::Loop(m) => self.step(id, Some(m)),
                 StepKind::Fold(m) => self.step_fold(id, m),
+                StepKind::Call(m) => self.step_call(id, m),
             };
             match stepped {
                 Stepped::Cancelled => {

@@ -62,6 +62,12 @@ pub struct NodeView {
     pub func: Option<String>,
     /// An open node at an annotated loop where both transitions exist.
     pub loop_choice: bool,
+    /// An open node at a call of a contracted function (inline, or use the contract).
+    pub call_choice: bool,
+    /// A leaf that is a contract's failure: "precondition of f violated".
+    pub contract_failure: Option<String>,
+    /// Below a use of a contract: the leaf is abstract (issue 28).
+    pub is_abstract: bool,
 }
 
 /// Where a node's text is shown.
@@ -82,7 +88,10 @@ pub enum Form {
 impl NodeView {
     /// The note printers show beside the node: its loop-scope label or what it caught.
     pub fn note(&self) -> Option<&str> {
-        self.label.or(self.caught.as_deref())
+        self.contract_failure
+            .as_deref()
+            .or(self.label)
+            .or(self.caught.as_deref())
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
@@ -125,7 +134,12 @@ impl NodeView {
                 let at = self.raised_at.map_or(String::new(), |(l, c)| {
                     format!(" at {}, column {c}", line_name(l))
                 });
-                format!("exception {class}{at} (invariant)")
+                let what = if self.contract_failure.is_some() {
+                    "contract"
+                } else {
+                    "invariant"
+                };
+                format!("exception {class}{at} ({what})")
             }
             (Outcome::Exception(class), Form::Tree) => {
                 let at = self
@@ -138,7 +152,9 @@ impl NodeView {
                 None => class.to_string(),
             },
             (Outcome::Exception(class), Form::Row) => {
-                let what = if self.invariant_failure {
+                let what = if self.contract_failure.is_some() {
+                    " (contract)"
+                } else if self.invariant_failure {
                     " (invariant)"
                 } else {
                     ""
@@ -267,6 +283,9 @@ impl Session {
                 .and_then(|f| f.func.as_deref())
                 .map(str::to_string),
             loop_choice: node.is_open() && self.loop_choice(id),
+            call_choice: node.is_open() && self.call_choice(id),
+            contract_failure: self.contract_failure(id).map(|c| c.to_string()),
+            is_abstract: node.is_leaf() && self.is_abstract(id),
         }
     }
 

@@ -11,8 +11,8 @@ pub use crate::engine::explain::Verdict as ExplainVerdict;
 pub use crate::engine::fold::FoldMode;
 pub use crate::engine::live::Live;
 pub use crate::engine::{
-    Config, Limits, LoopMode, NoModel, Node, NodeId, NodeKind, NodeModel, Stats, Stop, Strategy,
-    Tree,
+    CallMode, Config, Limits, LoopMode, NoModel, Node, NodeId, NodeKind, NodeModel, Stats, Stop,
+    Strategy, Tree,
 };
 pub use crate::lang::Type;
 /// The reason of a solver answer that Esc cut short.

@@ -46,6 +46,23 @@ pub enum FormStep {
     IterationEnd,
     /// The `pass` of the else-branch: the loop ends (the use case).
     UseCase,
+    /// A contracted function's body (see `transform/contract.rs`): the check of its
+    /// `requires` lines on entry (inline).
+    Requires,
+    /// The method frame that runs the body (its `return e` assigns `result`).
+    ContractFrame,
+    /// The check of the `ensures` lines when the body returned.
+    Ensures,
+    /// The `return result` after the contract's last step.
+    ContractReturn,
+    /// The proof of a contract: `assume` a `requires` line.
+    AssumeRequires,
+    /// A use of the contract at a call: the check of `requires` under the arguments.
+    UseRequires,
+    /// A use of the contract: `result` becomes a fresh symbol `f@n`.
+    UseResult,
+    /// A use of the contract: `assume` an `ensures` line.
+    AssumeEnsures,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,6 +197,18 @@ pub struct Function {
     pub body: Block,
     /// The `def` line.
     pub span: Span,
+    /// A function with `requires`/`ensures` lines: its other bodies (`body` is the inline
+    /// one, which checks the contract as the concrete interpreter does).
+    pub contract: Option<ContractBodies>,
+}
+
+/// The bodies of a contracted function besides the inline one (`transform/contract.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractBodies {
+    /// Prove the contract (`--entry f`): assume `requires`, run the body, check `ensures`.
+    pub proof: Block,
+    /// Use the contract at a call: check `requires`, a fresh `result`, assume `ensures`.
+    pub use_: Block,
 }
 
 /// A `@predicate`: a formula `body` over `params`.

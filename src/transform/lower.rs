@@ -258,7 +258,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Invariants are formulas: they may not call functions (only predicates and builtins).
-    fn formula_only(&mut self, e: &Expr, what: &str) {
+    pub(super) fn formula_only(&mut self, e: &Expr, what: &str) {
         if self.has_call(e) {
             self.errors.push(
                 Diagnostic::error(format!("{what} cannot call a function"), e.span)

@@ -130,6 +130,10 @@ pub enum Action {
     FrameDown,
     Step,
     Unroll,
+    /// At a call of a function with a contract: step into its body.
+    Inline,
+    /// At a call of a function with a contract: use the contract instead of the body.
+    UseContract,
     Fold,
     Instantiate,
     StepOver,
@@ -185,6 +189,8 @@ impl Action {
         matches!(
             self,
             Step | Unroll
+                | Inline
+                | UseContract
                 | StepOver
                 | Finish
                 | Continue
@@ -213,6 +219,8 @@ impl Action {
         matches!(
             self,
             Step | Unroll
+                | Inline
+                | UseContract
                 | StepOver
                 | Finish
                 | Continue

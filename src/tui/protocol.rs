@@ -20,6 +20,8 @@ pub enum Cmd {
     Step(NodeId),
     /// Step a node at an annotated loop with the chosen transition.
     StepWith(NodeId, LoopMode),
+    /// Step a node at a call of a contracted function: inline it or use the contract.
+    StepCall(NodeId, crate::session::CallMode),
     /// `F`: step an open loop head folded (`--fold off`) or classically (`--fold auto`).
     Refold(NodeId),
     /// `=`: the node with its fold's κ := the number typed (answered with `Instance`,

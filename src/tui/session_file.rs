@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::carry::{Breakpoint, Carry};
 use crate::base::{ExcClass, SourceMap};
-use crate::session::{Config, ExcStop, FoldMode, FrontierStep, LoopMode, StepKind};
+use crate::session::{CallMode, Config, ExcStop, FoldMode, FrontierStep, LoopMode, StepKind};
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "symdbg-session";
@@ -46,7 +46,8 @@ pub const SUFFIX: &str = ".symdbg-session";
 ///   `k` (an earlier entry); the root's entry has neither `from` nor `child`. `S` is
 ///   `"step"` (an ordinary step) or, at a `while` with invariants, the transition taken:
 ///   `"invariant"`, `"unroll"` (unroll as any loop) or `"unroll_once"` (the debugger's
-///   `u`). Replaying the entries in order on the same program and options rebuilds the same
+///   `u`); at a call of a function with a contract, `"inline"` (`i`) or `"contract"`
+///   (`o`). Replaying the entries in order on the same program and options rebuilds the same
 ///   tree with the same node ids.
 /// - `selected`: the selected node as child indices from the root (`[]`: the root).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -221,6 +222,8 @@ pub fn parse(
             "unroll_once" => StepKind::Loop(LoopMode::UnrollOnce),
             "fold" => StepKind::Fold(FoldMode::Auto),
             "unfold" => StepKind::Fold(FoldMode::Off),
+            "inline" => StepKind::Call(CallMode::Inline),
+            "contract" => StepKind::Call(CallMode::Contract),
             _ => {
                 // Keep the entry's place (later entries refer to it) as a step that
                 // names no node.
@@ -346,6 +349,8 @@ pub fn build(
                     StepKind::Loop(m) => loop_name(m),
                     StepKind::Fold(FoldMode::Auto) => "fold",
                     StepKind::Fold(FoldMode::Off) => "unfold",
+                    StepKind::Call(CallMode::Inline) => "inline",
+                    StepKind::Call(CallMode::Contract) => "contract",
                 }
                 .to_string(),
             })

@@ -162,6 +162,7 @@ impl Mirror {
                 n.info.view.kind = *kind;
                 // (the choice at an annotated loop is offered while the node is open)
                 n.info.view.loop_choice &= n.info.is_open();
+                n.info.view.call_choice &= n.info.is_open();
             }
         }
         for info in &delta.updated {

@@ -153,6 +153,10 @@ impl Worker {
             Cmd::Restore => self.restore(&emit),
             Cmd::Step(id) => self.step(id, None, &emit),
             Cmd::StepWith(id, mode) => self.step(id, Some(mode), &emit),
+            Cmd::StepCall(id, mode) => {
+                let stepped = self.session.step_call(id, mode);
+                self.stepped(id, stepped, &emit)
+            }
             Cmd::Refold(id) => {
                 let (select, message) = fold::refold(&mut self.session, id);
                 self.finish(&emit, select, message);
@@ -277,6 +281,7 @@ impl Worker {
         let ids: Vec<NodeId> = match cmd {
             Cmd::Step(id)
             | Cmd::StepWith(id, _)
+            | Cmd::StepCall(id, _)
             | Cmd::StepOver(id)
             | Cmd::Finish(id)
             | Cmd::Run(id)
@@ -321,6 +326,11 @@ impl Worker {
 
     fn step(&mut self, id: NodeId, mode: Option<LoopMode>, emit: &dyn Fn(Reply)) {
         let stepped = self.session.step(id, mode);
+        self.stepped(id, stepped, emit)
+    }
+
+    /// Answer a step: the message, and the first child selected.
+    fn stepped(&mut self, id: NodeId, stepped: Stepped, emit: &dyn Fn(Reply)) {
         let id = id.0;
         let message = match &stepped {
             Stepped::Leaf => format!("node {id} is a leaf"),

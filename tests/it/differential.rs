@@ -624,7 +624,9 @@ fn block_has_verification(body: &[Stmt]) -> bool {
         | StmtKind::Assume(_)
         | StmtKind::MethodFrame { .. }
         | StmtKind::LoopScope { .. } => true,
-        StmtKind::FunctionDef(f) => f.predicate || block_has_verification(&f.body),
+        StmtKind::FunctionDef(f) => {
+            f.predicate || !f.contract.is_empty() || block_has_verification(&f.body)
+        }
         StmtKind::While {
             invariants,
             body,

@@ -79,6 +79,7 @@ fn json_of_a_module_run() {
             "return_value": null,
             "trace": [1, 2, 4, 12, 5, 6, 7, 9, 6, 7, 8, 13],
             "invariant_failure": false,
+            "contract_failure": null,
             "exception_line": null,
             "exception_column": null,
             "traceback": [],

@@ -378,6 +378,7 @@ impl<'a> Gen<'a> {
             ret: Some(ret_ty),
             body,
             predicate: false,
+            contract: Default::default(),
         }))
     }
 

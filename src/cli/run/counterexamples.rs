@@ -115,10 +115,12 @@ fn reproduction(
     let tree = session.tree();
     let node = tree.node(id);
     let abstracted = session.after_havoc(id);
-    if !node.invariant_failure() && !abstracted {
+    let contracts = session.contracts_used(id);
+    if !node.invariant_failure() && !abstracted && contracts.is_empty() {
         return None;
     }
     let (invariant_failure, label) = (node.invariant_failure(), node.label());
+    let contract_failure = session.contract_failure(id).map(|c| c.to_string());
     let config = ConcreteConfig {
         max_steps: REPLAY_STEPS,
         ..ConcreteConfig::default()
@@ -127,14 +129,25 @@ fn reproduction(
         .replay(id, Some(inputs), &config)
         .is_ok_and(|r| session.reproduces(id, &r));
     let verdict = if same {
-        "reproduced"
+        "reproduced".to_string()
+    } else if !contracts.is_empty() {
+        let names: Vec<String> = contracts.iter().map(|f| format!("of {f}")).collect();
+        format!(
+            "not reproduced: the contract {} may be too weak",
+            names.join(", ")
+        )
     } else {
-        "not reproduced: the invariant may be too weak to prove this"
+        "not reproduced: the invariant may be too weak to prove this".to_string()
     };
-    Some(match label.filter(|_| invariant_failure) {
-        Some(l) => format!("{l}; {verdict}"),
-        None => verdict.to_string(),
-    })
+    Some(
+        match contract_failure
+            .as_deref()
+            .or(label.filter(|_| invariant_failure))
+        {
+            Some(l) => format!("{l}; {verdict}"),
+            None => verdict,
+        },
+    )
 }
 
 /// The stderr note when there is no exception leaf: whether that is a proof within the

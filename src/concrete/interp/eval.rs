@@ -344,10 +344,26 @@ impl<'p> Interp<'p> {
             pos: None,
         });
         let saved = self.cur;
-        // `prelude`: the `--assume` preconditions of an entry call, run in its frame first.
+        // `prelude`: the `--assume` preconditions of an entry call, run in its frame first;
+        // then the function's `requires` lines, its body and, at a return, its `ensures`.
+        let entry = std::mem::take(&mut self.entering);
         let result = self
             .exec_block(prelude)
+            .and_then(|()| self.check_contract(f, Clause::Requires, entry))
             .and_then(|()| self.exec_block(&f.body));
+        let result = match result {
+            Ok(()) | Err(Abrupt::Return(..)) if !f.contract.ensures.is_empty() => {
+                let value = match &result {
+                    Err(Abrupt::Return(Some(v), _)) => Some(v.clone()),
+                    _ => None,
+                };
+                if let Some(v) = value {
+                    self.frame_mut().locals.insert(RESULT.to_string(), v);
+                }
+                self.check_contract(f, Clause::Ensures, false).and(result)
+            }
+            other => other,
+        };
         self.cur = saved;
         let frame = self.frames.pop().expect("pushed above");
         if let Err(Abrupt::Exception(_, raised) | Abrupt::Invariant(_, raised)) = &result {

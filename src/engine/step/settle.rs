@@ -238,7 +238,8 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
                         entry: true,
                     })
                     .push(Kont::Block {
-                        block: f.body.clone(),
+                        // A contracted entry function: prove its contract.
+                        block: f.contract.as_ref().map_or(&f.body, |c| &c.proof).clone(),
                         index: 0,
                     });
                 // `--assume`: the first statements of the entry call (not of other calls).

@@ -124,6 +124,28 @@ impl Stepper<'_> {
     }
 }
 
+/// A use of a contract: name the fresh result `f@n` (f: the contracted function whose
+/// frame the use runs in; n: the path's count of fresh symbols), not `result!n`.
+pub(super) fn name_result(state: &State, succ: &mut Succ) {
+    let Some(func) = state.func() else { return };
+    let name = crate::lang::RESULT;
+    let Some(Term { .. }) = succ.state.frame().locals.get(name) else {
+        return;
+    };
+    let old = succ
+        .state
+        .frame()
+        .locals
+        .get(name)
+        .cloned()
+        .expect("bound above");
+    let sym = Sym {
+        name: Rc::from(format!("{func}@{}", succ.state.fresh).as_str()),
+        sort: old.sort(),
+    };
+    bind(&mut succ.state, name, Term::var(sym));
+}
+
 /// Set the definedness flag of a possibly unbound variable (see [`super::state::Env`]).
 fn set_bound_flag(state: &mut State, name: &str, bound: Term) {
     let key: Rc<str> = Rc::from(crate::transform::ir::bound_flag_key(name));

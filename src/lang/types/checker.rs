@@ -12,6 +12,8 @@ use crate::lang::ast::{
     Type, BUILTINS,
 };
 
+/// `requires`/`ensures` lines.
+mod contract;
 mod expr;
 mod hints;
 mod standalone;
@@ -228,6 +230,7 @@ impl Checker<'_> {
                 );
             }
         }
+        self.contract(&mut cx, f);
         self.block(&mut cx, &f.body);
         // (A predicate's body is a single `return`, checked above.)
         if let Some(t) = f.ret.filter(|_| !f.predicate) {

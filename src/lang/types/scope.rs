@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{type_of, Signature};
 use crate::base::Span;
-use crate::lang::ast::{BinOp, Expr, FunctionDef, Ident, Stmt, StmtKind, Type};
+use crate::lang::ast::{BinOp, Expr, FunctionDef, Ident, Stmt, StmtKind, Type, RESULT};
 
 /// How a binding site gives its variable a value.
 #[derive(Debug, Clone)]
@@ -92,8 +92,27 @@ pub(super) fn function_sites(f: &FunctionDef) -> Vec<Site<'_>> {
             kind: SiteKind::Param(p.ty),
         })
         .collect();
+    // `ensures` lines name the return value `result` (a parameter of that name is an
+    // error, reported by the checker).
+    if let Some(ret) = f.ret.filter(|_| !f.contract.ensures.is_empty()) {
+        if !f.params.iter().any(|p| p.name.name == RESULT) {
+            sites.push(Site {
+                name: result_ident(),
+                kind: SiteKind::Param(ret),
+            });
+        }
+    }
     collect(&f.body, &mut sites);
     sites
+}
+
+/// The binding of `result` in a function with `ensures` lines.
+fn result_ident() -> &'static Ident {
+    static RESULT_IDENT: std::sync::OnceLock<Ident> = std::sync::OnceLock::new();
+    RESULT_IDENT.get_or_init(|| Ident {
+        name: RESULT.to_string(),
+        span: Span::default(),
+    })
 }
 
 /// Collect the binding sites of a block and its nested blocks, in source order, without

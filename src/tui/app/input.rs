@@ -137,6 +137,20 @@ impl App {
                     self.message = "u unrolls at an annotated loop only".to_string();
                 }
             }
+            Action::Inline | Action::UseContract => {
+                let mode = if action == Action::Inline {
+                    crate::session::CallMode::Inline
+                } else {
+                    crate::session::CallMode::Contract
+                };
+                let id = self.selected;
+                if self.tree.node(id).info.view.call_choice {
+                    self.work("step", Cmd::StepCall(id, mode));
+                } else {
+                    self.message =
+                        "i/o choose at a call of a function with a contract only".to_string();
+                }
+            }
             Action::StepOver => self.work("step over", Cmd::StepOver(self.selected)),
             Action::Finish => self.work("finish frame", Cmd::Finish(self.selected)),
             Action::Continue => self.resume_key(),

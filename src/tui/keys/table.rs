@@ -99,6 +99,11 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         context: Normal,
+        keys: &[(ch('i'), Inline), (ch('o'), UseContract)],
+        what: "at a call of a function with a contract (`requires`/`ensures`): `i` steps into its body, `o` uses the contract (precondition checked, a fresh result constrained by the postcondition); `s` takes `--calls`' default",
+    },
+    Row {
+        context: Normal,
         keys: &[(ch('F'), Fold), (ch('='), Instantiate)],
         what: "at an open `while` head: fold the loop into one node with κ (with `--fold auto`: step it unfolded instead); `=` at a fold node or below one: asks n and shows the path condition and store with κ = n, or says n is outside κ's feasible range",
     },
@@ -341,6 +346,8 @@ pub const HINTS: &[(&[Action], &str)] = &[
     (&[Quit], "quit"),
     (&[Step], "step"),
     (&[Unroll], "unroll"),
+    (&[Inline], "inline"),
+    (&[UseContract], "contract"),
     (&[Run], "run"),
     (&[NextException], "exception"),
     (&[Model], "model"),

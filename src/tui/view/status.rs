@@ -165,9 +165,16 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
                 .is_some_and(|n| n.info.at_annotated_loop && app.tree.is_open(app.selected));
             // The key table's hints, in their order; `u` only at a loop, where `s` applies
             // the invariant (short words: with them, r e m R still fit 80 columns).
+            let at_call = app
+                .tree
+                .get(app.selected)
+                .is_some_and(|n| n.info.view.call_choice);
             HINTS
                 .iter()
                 .filter(|(actions, _)| at_loop || actions != &[Action::Unroll])
+                .filter(|(actions, _)| {
+                    at_call || (actions != &[Action::Inline] && actions != &[Action::UseContract])
+                })
                 .map(|&(actions, word)| {
                     let word = if at_loop && actions == [Action::Step] {
                         "invariant"

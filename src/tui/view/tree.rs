@@ -178,6 +178,12 @@ fn rows(
                         Style::default().fg(p.accent),
                     ));
                 }
+                if n.info.view.call_choice && n.info.kind() == NodeKind::Open {
+                    spans.push(Span::styled(
+                        "  call: i inline / o contract",
+                        Style::default().fg(p.accent),
+                    ));
+                }
                 if frame_fold {
                     spans.push(Span::styled(
                         format!("  (frame folded: +{})", row.hidden),

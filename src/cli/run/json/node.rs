@@ -231,6 +231,14 @@ fn node(
     } else {
         b"false"
     });
+    b.extend_from_slice(b",\"contract_failure\":");
+    opt_str(b, session.contract_failure(id).map(|c| c.clause.name()));
+    b.extend_from_slice(b",\"abstract\":");
+    b.extend_from_slice(if n.is_leaf() && session.is_abstract(id) {
+        b"true"
+    } else {
+        b"false"
+    });
     b.extend_from_slice(b",\"model_unknown_reason\":");
     opt_str(b, no_model);
     b.extend_from_slice(b",\"fold\":");

@@ -193,6 +193,7 @@ fn ast_function_locals_and_missing_return() {
             26,
         )],
         predicate: false,
+        contract: Default::default(),
     };
     let mut program = Program {
         preconditions: Vec::new(),

@@ -367,6 +367,7 @@ fn duplicate_functions_and_parameters() {
         ret: None,
         body: vec![st(StmtKind::Pass, 30)],
         predicate: false,
+        contract: Default::default(),
     };
     let program = Program {
         preconditions: Vec::new(),

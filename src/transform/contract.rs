@@ -1,0 +1,108 @@
+//! A function's contract (issue 28) as IR: the three bodies a contracted function has.
+//!
+//! - **inline** (a call steps into the body, as CPython runs it): the `requires` lines are
+//!   checked on entry, the body runs in a method frame whose result is `result`, and the
+//!   `ensures` lines are checked before the value is returned. A failure is uncatchable, as
+//!   an invariant's is ([`InstrKind::CheckInvariant`]).
+//! - **proof** (the entry function of `--entry f`): `assume requires` (the caller is
+//!   outside the program), the body in a method frame, `ensures` checked at every return.
+//! - **use** (a call that uses the contract instead of the body): `requires` checked under
+//!   the arguments ("precondition of f violated"), `result` havoc'ed (a fresh symbol
+//!   `f@n`), `assume ensures`, return `result`.
+
+use std::rc::Rc;
+
+use super::ir::{Block, FormStep, Instr, InstrKind};
+use crate::base::Span;
+use crate::lang::ast::{Expr, ExprKind, FunctionDef, RESULT};
+
+/// The three bodies of a contracted function: (inline, proof, use).
+pub(super) fn bodies(f: &FunctionDef, body: Block) -> (Block, Block, Block) {
+    let c = &f.contract;
+    let at = |kind, span: Span, form| Instr {
+        kind,
+        span,
+        form: Some(form),
+    };
+    let def = f.name.span;
+    let returns = f.ret.is_some();
+    let result = Expr {
+        kind: ExprKind::Name(RESULT.to_string()),
+        span: def,
+    };
+    let ret = || {
+        at(
+            InstrKind::Return(returns.then(|| result.clone())),
+            def,
+            FormStep::ContractReturn,
+        )
+    };
+    let framed = |out: &mut Vec<Instr>| {
+        if c.ensures.is_empty() {
+            out.extend(body.iter().cloned());
+            return;
+        }
+        out.push(at(
+            InstrKind::MethodFrame {
+                result: RESULT.to_string(),
+                body: body.clone(),
+            },
+            def,
+            FormStep::ContractFrame,
+        ));
+        out.push(at(
+            InstrKind::CheckInvariant(c.ensures.clone()),
+            c.ensures[0].span,
+            FormStep::Ensures,
+        ));
+        out.push(ret());
+    };
+    let mut inline = Vec::new();
+    if !c.requires.is_empty() {
+        inline.push(at(
+            InstrKind::CheckInvariant(c.requires.clone()),
+            c.requires[0].span,
+            FormStep::Requires,
+        ));
+    }
+    framed(&mut inline);
+    let mut proof: Vec<Instr> = c
+        .requires
+        .iter()
+        .map(|e| {
+            at(
+                InstrKind::AssumeInvariant(e.clone()),
+                e.span,
+                FormStep::AssumeRequires,
+            )
+        })
+        .collect();
+    framed(&mut proof);
+    let mut use_: Vec<Instr> = Vec::new();
+    if !c.requires.is_empty() {
+        use_.push(at(
+            InstrKind::CheckInvariant(c.requires.clone()),
+            c.requires[0].span,
+            FormStep::UseRequires,
+        ));
+    }
+    if returns {
+        use_.push(at(
+            InstrKind::Havoc {
+                name: RESULT.to_string(),
+                keep_unbound: false,
+            },
+            def,
+            FormStep::UseResult,
+        ));
+    }
+    for e in &c.ensures {
+        use_.push(at(
+            InstrKind::AssumeInvariant(e.clone()),
+            e.span,
+            FormStep::AssumeEnsures,
+        ));
+    }
+    use_.push(ret());
+    (Rc::from(inline), Rc::from(proof), Rc::from(use_))
+}
