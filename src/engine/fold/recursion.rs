@@ -387,7 +387,7 @@ fn return_phase(
             if let Some(s) = vars.iter().find(|s| changed.contains(s)) {
                 return Err(refuse(
                     format!(
-                        "the value returned adds `{}`, which changes with every call (a sum; \
+                        "the value added to the returned one reads `{}`, which changes with every call (a sum; \
                          not in v1)",
                         s.name.trim_end_matches("@h")
                     ),
