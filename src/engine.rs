@@ -931,10 +931,13 @@ impl Engine {
     /// Every frame with its visible locals (for the call-stack view).
     pub fn frame_locals(&self, id: NodeId) -> Vec<(String, Vec<(String, Term)>)> {
         let state = &self.tree.node(id).state;
+        // A recursion fold's frame stands for κ + 1 frames (`f ×κ1`, issue 27).
+        let folded = fold::recursion::folded_frames(state);
         state
             .frames
             .iter()
-            .map(|f| {
+            .zip(folded)
+            .map(|(f, folded)| {
                 let env = if f.func.is_some() {
                     &f.locals
                 } else {
@@ -945,7 +948,12 @@ impl Engine {
                     .filter(|(k, _)| !ir::is_temp(k))
                     .map(|(k, v)| (k.to_string(), v.clone()))
                     .collect();
-                (f.func.as_deref().unwrap_or("<module>").to_string(), vars)
+                let name = f.func.as_deref().unwrap_or("<module>");
+                let name = match folded {
+                    Some(k) => format!("{name} ×{}", crate::term::display_name(&k.name)),
+                    None => name.to_string(),
+                };
+                (name, vars)
             })
             .collect()
     }

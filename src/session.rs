@@ -37,6 +37,8 @@ pub mod nodes;
 pub mod oracle;
 pub mod program;
 pub mod readable;
+/// Folded conditions tidied for display (issue 27).
+mod readable_fold;
 pub mod replay;
 pub mod resume;
 pub mod row;

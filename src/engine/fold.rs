@@ -10,6 +10,7 @@
 //! (abrupt completion, exception class and position, continuation shape).
 
 pub mod instance;
+pub mod recursion;
 pub mod template;
 mod view;
 
@@ -81,6 +82,9 @@ pub struct FoldExit {
     pub kind: ExitKind,
 }
 
+/// A template or why there is none.
+type TemplateResult = Result<Rc<Template>, NoTemplate>;
+
 /// Identity of a loop: its block, its index, its function.
 type LoopKey = (usize, usize, Option<Rc<str>>);
 
@@ -88,6 +92,8 @@ type LoopKey = (usize, usize, Option<Rc<str>>);
 #[derive(Default)]
 pub(super) struct Folds {
     templates: RefCell<HashMap<LoopKey, Result<Rc<Template>, NoTemplate>>>,
+    /// Recursion templates by function (`None`: the function does not call itself).
+    rec_templates: RefCell<HashMap<Rc<str>, Option<TemplateResult>>>,
     nodes: HashMap<NodeId, Rc<FoldInfo>>,
     exits: HashMap<NodeId, FoldExit>,
     pending: Option<(Rc<FoldInfo>, Vec<ExitKind>)>,
@@ -105,6 +111,46 @@ impl Engine {
         c.unroll = u32::MAX;
         c.fold = FoldMode::Off;
         c
+    }
+
+    /// The recursion template of `func` (cached): `None` when it does not call itself.
+    pub(super) fn rec_template_cached(
+        &self,
+        stepper: &Stepper,
+        func: &Rc<str>,
+    ) -> Option<Result<Rc<Template>, NoTemplate>> {
+        if let Some(t) = self.folds.rec_templates.borrow().get(func) {
+            return t.clone();
+        }
+        let t = recursion::rec_template_for(stepper, func).map(|r| r.map(Rc::new));
+        self.folds
+            .rec_templates
+            .borrow_mut()
+            .insert(func.clone(), t.clone());
+        t
+    }
+
+    /// The fold transition at the entry of a self-recursive function (issue 27).
+    fn rec_fold_successors(&mut self, state: &State) -> Option<Vec<Child>> {
+        let func = recursion::at_entry(state, &self.ir)?;
+        let body = self.ir.functions[&*func].body.clone();
+        let key: LoopKey = (body.as_ptr() as usize, usize::MAX, Some(func.clone()));
+        if self.folds.undecided.contains(&key) {
+            return None;
+        }
+        let mut config = self.replay_config();
+        config.recursion = u32::MAX;
+        let (tpl, inst) = {
+            let stepper = Stepper {
+                cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
+                config: &config,
+                types: &self.types,
+            };
+            let tpl = self.rec_template_cached(&stepper, &func)?.ok()?;
+            let inst = recursion::instantiate(&stepper, &tpl, state).ok()?;
+            (tpl, inst)
+        };
+        self.fold_children(state, key, tpl, inst)
     }
 
     fn template_cached(
@@ -136,7 +182,7 @@ impl Engine {
             ..
         }) = step::next_action(state)
         else {
-            return None;
+            return self.rec_fold_successors(state);
         };
         let key: LoopKey = (block.as_ptr() as usize, index, state.func().cloned());
         if self.folds.undecided.contains(&key) {
@@ -165,6 +211,17 @@ impl Engine {
             (tpl, inst)
         };
         let (tpl, inst) = inst;
+        self.fold_children(state, key, tpl, inst)
+    }
+
+    /// The checked children of a fold (loop or recursion) and its pending record.
+    fn fold_children(
+        &mut self,
+        state: &State,
+        key: LoopKey,
+        tpl: Rc<Template>,
+        inst: instance::Instance,
+    ) -> Option<Vec<Child>> {
         let mut children = Vec::new();
         let mut kinds = Vec::new();
         for (succ, kind) in inst.succs {
@@ -355,6 +412,31 @@ impl Engine {
             .map(|(block, index, func)| {
                 let t = self.template_cached(&stepper, &block, index, func.as_ref());
                 (block[index].span, t)
+            })
+            .collect();
+        out.sort_by_key(|(s, _)| s.start);
+        out
+    }
+}
+
+impl Engine {
+    /// Every self-recursive function with its recursion template or why it has none (for
+    /// `run --templates`), in source order, at its `def` line.
+    pub fn rec_templates(&self) -> Vec<(Span, Result<Rc<Template>, NoTemplate>)> {
+        let mut config = self.replay_config();
+        config.recursion = u32::MAX;
+        let stepper = Stepper {
+            cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
+            config: &config,
+            types: &self.types,
+        };
+        let mut out: Vec<_> = self
+            .ir
+            .functions
+            .iter()
+            .filter_map(|(name, f)| {
+                let t = self.rec_template_cached(&stepper, &Rc::from(name.as_str()))?;
+                Some((f.span, t))
             })
             .collect();
         out.sort_by_key(|(s, _)| s.start);

@@ -77,6 +77,19 @@ pub enum Kont {
     /// then runs the handler. (Boxed: the rarest and largest item; every other item fits
     /// in 24 bytes, and one continuation item is allocated per node.)
     Caught(Box<Caught>),
+    /// A recursion fold's `[T, κ]` record (seed 004 §5.2, issue 27): directly above a
+    /// frame's [`Kont::Return`], it stands for κ frames of the same function that return
+    /// one after the other; a returned value passing through it becomes `v + add`.
+    Folded(Rc<FoldedCalls>),
+}
+
+/// What a [`Kont::Folded`] record stands for.
+#[derive(Clone, Debug)]
+pub struct FoldedCalls {
+    /// The fold's parameter κ (how many recursive calls the record stands for).
+    pub kappa: crate::term::Sym,
+    /// Added to a value returned through the κ frames (`None`: returned unchanged).
+    pub add: Option<Term>,
 }
 
 /// What a path has done in one loop, for `--unroll` and its exemptions (issue 23 item 16,

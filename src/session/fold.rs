@@ -67,6 +67,14 @@ impl Session {
         let e = &self.engine;
         let source = self.source();
         if let Some(f) = e.fold_at(id) {
+            if let Some(rec) = &f.template.recursion {
+                return Some(format!(
+                    "fold: {} recursive calls of {} on the path ({})",
+                    display_name(&f.kappa.name),
+                    rec.func,
+                    path_text(source, &f.template)
+                ));
+            }
             return Some(format!(
                 "fold: {} iterations of the path ({})",
                 display_name(&f.kappa.name),
@@ -74,20 +82,34 @@ impl Session {
             ));
         }
         let exit = e.fold_exit(id)?;
-        let kappa = e.fold_at(exit.fold)?.kappa.name.clone();
+        let fold = e.fold_at(exit.fold)?;
+        let kappa = fold.kappa.name.clone();
         let k = display_name(&kappa);
+        let iterations = if fold.template.recursion.is_some() {
+            "recursive calls"
+        } else {
+            "iterations"
+        };
         Some(match exit.kind {
             ExitKind::GuardFails => format!("exit: the loop condition fails after {k} iterations"),
             ExitKind::Leaves(at, word) => {
                 let line = source.line(at.start);
                 if word.is_empty() {
-                    format!("exit: leaves the path at line {line} after {k} iterations")
+                    format!("exit: leaves the path at line {line} after {k} {iterations}")
                 } else {
-                    format!("exit: leaves the path at line {line} ({word}) after {k} iterations")
+                    format!("exit: leaves the path at line {line} ({word}) after {k} {iterations}")
                 }
             }
+            ExitKind::Raises(crate::base::ExcClass::RecursionError, at)
+                if fold.template.recursion.is_some() =>
+            {
+                format!(
+                    "exit: RecursionError at line {}: more calls than Python's stack holds",
+                    source.line(at.start)
+                )
+            }
             ExitKind::Raises(class, at) => format!(
-                "exit: {class} at line {} after {k} iterations",
+                "exit: {class} at line {} after {k} {iterations}",
                 source.line(at.start)
             ),
             ExitKind::Forever => "the path may repeat forever".to_string(),

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use super::fold::path_text;
 use super::Session;
 use crate::concrete::Value;
+use crate::engine::fold::recursion::Recursion;
 use crate::engine::fold::{NoTemplate, Template};
 use crate::engine::NodeId;
 use crate::term::{display_name, Sort, Sym, Term};
@@ -34,6 +35,10 @@ pub struct FoldJson {
     closed_forms: std::collections::BTreeMap<String, String>,
     /// Φ(κ), one conjunct per entry (minipy).
     iteration_condition: Vec<String>,
+    /// A recursion fold (issue 27): the function, `null` for a loop.
+    function: Option<String>,
+    /// A recursion fold: what κ returns do to the returned value `r` (`r + κ·e`).
+    returns: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -53,6 +58,14 @@ impl Session {
             .filter_map(|(node, kappa)| {
                 let f = engine.fold_at(node)?;
                 let v = values.get(&*kappa.name)?;
+                if let Some(rec) = &f.template.recursion {
+                    return Some(format!(
+                        "calls of {} at line {}: {} = {v}",
+                        rec.func,
+                        source.line(rec.call.start),
+                        display_name(&kappa.name)
+                    ));
+                }
                 Some(format!(
                     "loop at line {}: {} = {v}",
                     source.line(f.template.span.start),
@@ -67,11 +80,17 @@ impl Session {
         let (source, engine) = (self.source(), &self.engine);
         let mut out = String::new();
         let kappa = Term::var(Sym::new("κ", Sort::Int));
-        for (span, t) in engine.templates() {
+        let mut all = engine.templates();
+        all.extend(engine.rec_templates());
+        all.sort_by_key(|(s, _)| s.start);
+        for (span, t) in all {
             let line = source.line(span.start);
             let text = source.shown_line(line);
             let text = text.trim();
             match t {
+                Ok(tpl) if tpl.recursion.is_some() => {
+                    rec_template_text(&mut out, file, line, text, source, &tpl, &kappa);
+                }
                 Ok(tpl) => {
                     let _ = writeln!(
                         out,
@@ -105,12 +124,14 @@ impl Session {
             }
         }
         if out.is_empty() {
-            out.push_str("no loops\n");
+            out.push_str("no loops and no recursive functions\n");
         }
         out
     }
 
     /// The `fold` field of a JSON node (`None`: not a fold node).
+    /// (For a recursion fold, `loop_line` is the recursive call's line and `function`,
+    /// `returns` say what the template folds.)
     pub fn fold_json(&self, id: NodeId) -> Option<FoldJson> {
         let f = self.engine.fold_at(id)?;
         let tpl = &f.template;
@@ -134,6 +155,11 @@ impl Session {
                 .map(|(n, s, _)| (n.to_string(), over_names(tpl, &after[s]).to_string()))
                 .collect(),
             iteration_condition: f.phi.iter().map(|t| t.to_string()).collect(),
+            function: tpl.recursion.as_ref().map(|r| r.func.to_string()),
+            returns: tpl
+                .recursion
+                .as_ref()
+                .map(|r| returns_text(tpl, r, &kappa).to_string()),
         })
     }
 
@@ -155,4 +181,52 @@ impl Session {
             .collect();
         (!out.is_empty()).then_some(out)
     }
+}
+
+/// `r ↦ r + κ·e` (over the parameters' names).
+fn returns_text(tpl: &Template, rec: &Recursion, kappa: &Term) -> String {
+    let r = Term::var(Sym::new("r", Sort::Int));
+    match &rec.add {
+        None => "r ↦ r".to_string(),
+        Some(e) => format!(
+            "r ↦ {}",
+            Term::add(r, Term::mul(kappa.clone(), over_names(tpl, e)))
+        ),
+    }
+}
+
+/// `run --templates` for a self-recursive function.
+fn rec_template_text(
+    out: &mut String,
+    file: &str,
+    line: usize,
+    text: &str,
+    source: &crate::base::SourceMap,
+    tpl: &Template,
+    kappa: &Term,
+) {
+    let Some(rec) = &tpl.recursion else { return };
+    let _ = writeln!(
+        out,
+        "{file}:{line}: {text}  recursion template, calls at line {} on the path ({})",
+        source.line(rec.call.start),
+        path_text(source, tpl)
+    );
+    let after = tpl.after(kappa);
+    let forms: Vec<String> = tpl
+        .closed
+        .iter()
+        .map(|(name, sym, _)| format!("{name} ↦ {}", over_names(tpl, &after[sym])))
+        .collect();
+    let _ = writeln!(
+        out,
+        "    call phase: {} ;  each call: {}",
+        if forms.is_empty() {
+            "no parameter changes".to_string()
+        } else {
+            forms.join(", ")
+        },
+        over_names(tpl, &tpl.step_cond)
+    );
+    let _ = writeln!(out, "    return phase: {}", returns_text(tpl, rec, kappa));
 }

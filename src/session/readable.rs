@@ -195,8 +195,16 @@ fn implies_with((q, qs): (&Term, &[Bound]), (p, ps): (&Term, &[Bound])) -> bool 
             .any(|pb| qs.iter().any(|qb| bound_implies(qb, pb)))
 }
 
-/// The top-level `and` operands of a conjunct.
+/// The top-level `and` operands of a conjunct (a fold's tidied for display:
+/// [`super::readable_fold`]).
 fn parts(t: &Term) -> Vec<Term> {
+    raw_parts(t)
+        .iter()
+        .map(super::readable_fold::tidy)
+        .collect()
+}
+
+fn raw_parts(t: &Term) -> Vec<Term> {
     match t.kind() {
         K::And(xs) if t.tree_size() <= MAX_PRINTED_NODES => xs.clone(),
         _ => vec![t.clone()],
@@ -223,6 +231,13 @@ impl Known {
         if self.terms.contains(part) {
             return true;
         }
+        // A disjunction is implied by what implies one of its disjuncts (a fold's
+        // `κ2 <= 0 or -len(t) <= κ1 + 1` below `0 <= κ1`).
+        if let K::Or(xs) = part.kind() {
+            if xs.len() <= MAX_PARTS && xs.iter().any(|x| self.implies(x)) {
+                return true;
+            }
+        }
         let known = |p: &Bound| {
             self.bounds
                 .get(&p.key())
@@ -244,7 +259,7 @@ fn kept(known: &Known, parts: &[Term]) -> Vec<bool> {
     let part = |k: usize| (&parts[k], bs[k].as_slice());
     (0..n)
         .map(|j| {
-            if known.implies(&parts[j]) {
+            if parts[j].is_true() || known.implies(&parts[j]) {
                 return false;
             }
             n > MAX_PARTS
@@ -357,7 +372,7 @@ fn show(known: &Known, conjunct: &Term) -> Shown {
     let shown = shown_parts(known, conjunct);
     if shown.is_empty() {
         return Shown {
-            text: join(&parts(conjunct)),
+            text: join(&raw_parts(conjunct)),
             implied: true,
         };
     }

@@ -35,16 +35,19 @@ pub(crate) fn explore(src: &str, entry: &str, fold: FoldMode, unroll: u32) -> En
 }
 
 /// What a run ends as: outcome, exception class, return value.
-type Ending = (String, Option<String>);
+pub(crate) type Ending = (String, Option<String>);
 
 /// The leaf of `e` whose path condition holds for `inputs` (κs found by κ-search), and how
 /// it ends. `None`: no leaf's condition holds.
-fn symbolic_ending(e: &Engine, inputs: &BTreeMap<String, Value>) -> Option<(NodeId, Ending)> {
+pub(crate) fn symbolic_ending(
+    e: &Engine,
+    inputs: &BTreeMap<String, Value>,
+) -> Option<(NodeId, Ending)> {
     symbolic_ending_among(e, inputs, &|_| true)
 }
 
 /// [`symbolic_ending`] among the leaves for which `keep` holds.
-fn symbolic_ending_among(
+pub(crate) fn symbolic_ending_among(
     e: &Engine,
     inputs: &BTreeMap<String, Value>,
     keep: &dyn Fn(Outcome) -> bool,
@@ -91,7 +94,7 @@ fn symbolic_ending_among(
     found
 }
 
-fn concrete_ending(src: &str, entry: &str, inputs: &BTreeMap<String, Value>) -> Ending {
+pub(crate) fn concrete_ending(src: &str, entry: &str, inputs: &BTreeMap<String, Value>) -> Ending {
     let (program, types, _) = transform::load(src).unwrap();
     let config = concrete::Config {
         max_steps: 20_000,

@@ -35,6 +35,8 @@ mod explain;
 mod expressions;
 /// Compact symbolic execution: folded loops against unrolling and the interpreter.
 mod fold;
+/// Recursion templates (issue 27): folded recursion against the interpreter and python3.
+mod fold_rec;
 /// Issue 25, `for` loops: generated programs against python3, check, folds, invariants,
 /// the loop head in the debugger, diagnostics.
 mod for_loops;

@@ -79,6 +79,13 @@ fn observed_at(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Opt
     })
 }
 
+/// `model` with the κ of every fold on the path to `id` (κ-search; folds, issue 27).
+fn with_kappas(engine: &Engine, id: NodeId, model: Model) -> Model {
+    engine
+        .with_fold_params(id, &model, symdbg::engine::fold::KAPPA_SEARCH_LIMIT)
+        .unwrap_or(model)
+}
+
 fn holds(model: &Model, pc: &[Term]) -> bool {
     pc.iter()
         .all(|t| matches!(model.eval(t), Some(Value::Bool(true))))
@@ -106,7 +113,7 @@ fn model_of(params: &[(String, Type)], set: &Inputs) -> Model {
     }
 }
 
-fn check_program(path: &Path, max_nodes: usize) -> Checked {
+fn check_program(path: &Path, max_nodes: usize, config: &Config) -> Checked {
     let name = crate::differential::name_of(path);
     let src = std::fs::read_to_string(path).unwrap();
     let entry = entry_of(&src);
@@ -125,7 +132,7 @@ fn check_program(path: &Path, max_nodes: usize) -> Checked {
         }
     };
     let params = params_of(&program, entry.as_deref()).unwrap();
-    let mut engine = Engine::new(&program, types, ir, entry.as_deref(), Config::default())
+    let mut engine = Engine::new(&program, types, ir, entry.as_deref(), config.clone())
         .unwrap_or_else(|d| panic!("{name}: {d:?}"));
     let root = engine.tree().root();
     engine.run(
@@ -165,7 +172,7 @@ fn check_program(path: &Path, max_nodes: usize) -> Checked {
             .iter()
             .map(|(n, _)| (n.clone(), Val::from_value(&m.inputs[n])))
             .collect();
-        let model = model_of(&params, &set);
+        let model = with_kappas(&engine, leaf, model_of(&params, &set));
         let expected = observed_at(&engine, leaf, &model, entry.is_some());
         let what = format!("{} (model of leaf {})", how(&set), leaf.0);
         out.sets.push((set, expected, what));
@@ -195,7 +202,7 @@ fn check_program(path: &Path, max_nodes: usize) -> Checked {
         let model = model_of(&params, &set);
         let matching: Vec<NodeId> = candidates
             .iter()
-            .filter(|(_, pc)| holds(&model, pc))
+            .filter(|(id, pc)| holds(&with_kappas(&engine, *id, model.clone()), pc))
             .map(|(id, _)| *id)
             .collect();
         match matching.as_slice() {
@@ -205,6 +212,7 @@ fn check_program(path: &Path, max_nodes: usize) -> Checked {
                 let expected = if node.is_open() || undecided {
                     None
                 } else {
+                    let model = with_kappas(&engine, *one, model.clone());
                     observed_at(&engine, *one, &model, entry.is_some())
                 };
                 let what = format!("{} (random input, leaf {})", how(&set), one.0);
@@ -261,9 +269,23 @@ fn engine_agrees_with_python_on_generated_programs() {
 /// Explore every program, replay in python3; panics with the mismatches. Returns how many
 /// runs were compared.
 pub(crate) fn differential_over(files: Vec<PathBuf>, max_nodes: usize) -> usize {
+    differential_over_with(files, max_nodes, Config::default())
+}
+
+/// [`differential_over`] with the engine's configuration (`--fold auto`, `--recursion`).
+pub(crate) fn differential_over_with(
+    files: Vec<PathBuf>,
+    max_nodes: usize,
+    config: Config,
+) -> usize {
     let checked: Vec<Checked> = std::thread::Builder::new()
         .stack_size(STACK_SIZE)
-        .spawn(move || files.iter().map(|p| check_program(p, max_nodes)).collect())
+        .spawn(move || {
+            files
+                .iter()
+                .map(|p| check_program(p, max_nodes, &config))
+                .collect()
+        })
         .unwrap()
         .join()
         .expect("the engine panicked");

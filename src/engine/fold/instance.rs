@@ -31,7 +31,7 @@ pub struct Instance {
 
 /// The value of `name` in `state` (Python's scoping: a function's locals, else the
 /// globals), if it is surely bound.
-fn lookup(stepper: &Stepper, state: &State, name: &str) -> Option<Term> {
+pub(super) fn lookup(stepper: &Stepper, state: &State, name: &str) -> Option<Term> {
     let frame = state.frame();
     let local = match &frame.func {
         Some(f) => stepper
@@ -48,7 +48,7 @@ fn lookup(stepper: &Stepper, state: &State, name: &str) -> Option<Term> {
     env.get(name).cloned()
 }
 
-fn bind(stepper: &Stepper, state: &mut State, name: &str, value: Term) {
+pub(super) fn bind(stepper: &Stepper, state: &mut State, name: &str, value: Term) {
     let func = state.frame().func.clone();
     let local = func.as_ref().is_some_and(|f| {
         stepper
@@ -263,7 +263,7 @@ pub fn instantiate(
 
 /// Does `t` contain a division (or modulo) by a non-constant term, or (`products`) a
 /// product of two non-constant terms, mentioning `v`?
-fn nonlinear_in(t: &Term, v: &Sym, products: bool) -> bool {
+pub(super) fn nonlinear_in(t: &Term, v: &Sym, products: bool) -> bool {
     use crate::term::linear::mentions;
     use crate::term::TermKind as K;
     let mut todo = vec![t.clone()];

@@ -23,7 +23,7 @@ use crate::transform::ir::{Block, InstrKind};
 /// At most this many paths through one iteration.
 pub const MAX_PATHS: usize = 64;
 /// At most this many steps on one path of one iteration.
-const MAX_STEPS: usize = 400;
+pub(super) const MAX_STEPS: usize = 400;
 
 /// The closed form of a variable after κ iterations of the path.
 #[derive(Clone, Debug)]
@@ -51,6 +51,8 @@ pub struct Template {
     /// What one iteration requires (the guard, branch conditions, "does not raise"),
     /// over head symbols.
     pub step_cond: Term,
+    /// A recursion template (issue 27): the function and its return phase.
+    pub recursion: Option<Rc<super::recursion::Recursion>>,
 }
 
 /// Why a loop has no template.
@@ -197,11 +199,11 @@ fn in_loop(state: &State, block: &Block, index: usize) -> bool {
 }
 
 /// One enumerated cyclic path.
-struct Cyclic {
-    sigs: Vec<StepSig>,
-    steps: Vec<(Span, &'static str)>,
-    conds: Vec<Term>,
-    env: Env,
+pub(super) struct Cyclic {
+    pub(super) sigs: Vec<StepSig>,
+    pub(super) steps: Vec<(Span, &'static str)>,
+    pub(super) conds: Vec<Term>,
+    pub(super) env: Env,
 }
 
 /// Compute the template of the `while` at `block[index]` in function `func` (`None`:
@@ -377,7 +379,7 @@ pub fn template_for(
 }
 
 /// Which way a step went, for display.
-fn step_word(action: &Option<Action>, succ: &State) -> &'static str {
+pub(super) fn step_word(action: &Option<Action>, succ: &State) -> &'static str {
     match action {
         Some(Action::Guard { .. }) => "enter",
         Some(Action::Instr(i)) => match &i.kind {
@@ -393,7 +395,11 @@ fn step_word(action: &Option<Action>, succ: &State) -> &'static str {
 }
 
 /// R0/R1/R2 for each variable a cyclic path changes.
-fn classify(span: Span, head: &[(Rc<str>, Sym)], c: Cyclic) -> Result<Template, NoTemplate> {
+pub(super) fn classify(
+    span: Span,
+    head: &[(Rc<str>, Sym)],
+    c: Cyclic,
+) -> Result<Template, NoTemplate> {
     let step_cond = Term::and_all(c.conds.iter().cloned());
     let mut changed: Vec<(Rc<str>, Sym, Term)> = Vec::new();
     for (name, sym) in head {
@@ -524,6 +530,7 @@ fn classify(span: Span, head: &[(Rc<str>, Sym)], c: Cyclic) -> Result<Template, 
         head: head.to_vec(),
         closed,
         step_cond,
+        recursion: None,
     })
 }
 

@@ -48,7 +48,16 @@ impl Engine {
             return None;
         }
         let Some(Action::Guard { block, index, .. }) = step::next_action(&node.state) else {
-            return None;
+            // The entry of a self-recursive function (issue 27).
+            let func = super::recursion::at_entry(&node.state, &self.ir)?;
+            let mut config = self.replay_config();
+            config.recursion = u32::MAX;
+            let stepper = Stepper {
+                cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
+                config: &config,
+                types: &self.types,
+            };
+            return self.rec_template_cached(&stepper, &func);
         };
         let config = self.replay_config();
         let stepper = Stepper {

@@ -184,7 +184,7 @@ pub fn settle(state: &mut State, ir: &crate::transform::ir::Program) -> Settled 
             Kont::Guard { .. } | Kont::ScopeCheck { .. } | Kont::Caught(_) => {
                 return Settled::Running
             }
-            Kont::Try { .. } | Kont::MethodFrame { .. } => {
+            Kont::Try { .. } | Kont::MethodFrame { .. } | Kont::Folded(_) => {
                 state.cont = state.cont.pop();
             }
             Kont::LoopScope { block, index } => {
@@ -284,7 +284,7 @@ pub(super) fn enter_guard(state: &mut State, block: Block, index: usize, guard: 
 }
 
 /// Propagate an abrupt completion one continuation item at a time. `Some` when the path ends.
-fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
+fn propagate(state: &mut State, mut abrupt: Abrupt) -> Option<Settled> {
     loop {
         let Some(top) = state.cont.top().cloned() else {
             return Some(match abrupt {
@@ -363,6 +363,12 @@ fn propagate(state: &mut State, abrupt: Abrupt) -> Option<Settled> {
                     bind(state, &t, v.clone());
                 }
                 return None;
+            }
+            // A recursion fold's record: the κ folded frames return the value in turn.
+            (Abrupt::Return(Some(v)), Kont::Folded(f)) if f.add.is_some() => {
+                state.cont = rest;
+                let add = f.add.clone().expect("checked");
+                abrupt = Abrupt::Return(Some(Term::add(v.clone(), add)));
             }
             (Abrupt::Return(v), Kont::MethodFrame { result }) => {
                 state.cont = rest;
