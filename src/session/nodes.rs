@@ -88,3 +88,39 @@ impl Session {
         self.tree().node(id).tag == Some(crate::engine::Tag::Limit)
     }
 }
+
+/// Discriminating models for `testgen` (issue 31; `engine/discriminate.rs`).
+impl Session {
+    /// A model of leaf `id` that prefers each fold's κ ≥ `min_kappa`, non-zero and distinct
+    /// integers and tuple elements, given its minimal model `base`; `None` when no
+    /// preference fits the path or the solver cannot decide (`base` stands).
+    pub fn discriminating_model(
+        &mut self,
+        id: NodeId,
+        base: &NodeModel,
+        min_kappa: i64,
+    ) -> Option<NodeModel> {
+        let prefs = self.engine.preferences(id, base, min_kappa);
+        self.engine.model_preferring(id, &prefs).ok().flatten()
+    }
+
+    /// How many folds are on the path to `id`.
+    pub fn folds_above(&self, id: NodeId) -> usize {
+        self.engine.folds_on_path(id).len()
+    }
+
+    /// `testgen --thorough`: models of leaf `id` at each comparison's boundary (distance
+    /// 0 and 1 from where it flips), with the default preferences after it.
+    pub fn boundary_models(&mut self, id: NodeId, base: &NodeModel) -> Vec<NodeModel> {
+        let rest = self.engine.preferences(id, base, 1);
+        let mut out = Vec::new();
+        for b in self.engine.boundaries(id) {
+            let mut prefs = vec![b];
+            prefs.extend(rest.iter().cloned());
+            if let Ok(Some(m)) = self.engine.model_preferring(id, &prefs) {
+                out.push(m);
+            }
+        }
+        out
+    }
+}

@@ -18,7 +18,10 @@ pub(super) fn ascending(v: &Sym, lo: &Term, hi: &Term, body: &Term) -> Option<Te
         return None;
     }
     let var = Term::var(v.clone());
-    let mirror = Term::sub(Term::sub(Term::add(lo.clone(), hi.clone()), Term::int(1)), var);
+    let mirror = Term::sub(
+        Term::sub(Term::add(lo.clone(), hi.clone()), Term::int(1)),
+        var,
+    );
     Some(body.subst1(v, &mirror))
 }
 
