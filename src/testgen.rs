@@ -424,6 +424,9 @@ pub fn collect_nodes_with(
     };
     let mut covered = BTreeSet::new();
     let config = ConcreteConfig::default();
+    // Every leaf's model first, as `run` and `check` ask for them (one model path); the
+    // discriminating models after.
+    let mut base_models = session.leaf_models();
     for &id in candidates {
         let line = session.node_line(id);
         let skip = |reason: String| Skipped {
@@ -443,7 +446,10 @@ pub fn collect_nodes_with(
             )));
             continue;
         }
-        let base = match session.try_model(id) {
+        let base = match base_models
+            .remove(&id)
+            .unwrap_or_else(|| session.try_model(id))
+        {
             Ok(m) => m,
             Err(why) => {
                 suite.skipped.push(skip(format!("no model: {why}")));

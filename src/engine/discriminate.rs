@@ -77,45 +77,33 @@ impl Engine {
     }
 
     /// `testgen --thorough`'s boundary preferences at `id`: for each integer comparison
-    /// `a op b` of the path condition, `a - b == d` for each `d` in -1, 0, 1 where `op`
-    /// holds (both sides of a comparison are other leaves' paths). Each is one extra
-    /// model; the caller keeps those with new inputs.
-    pub fn boundaries(&self, id: NodeId) -> Vec<Term> {
+    /// `a op b` in the path condition (under `and`, `or`, `not`; not in quantifiers),
+    /// `a - b == d` for `d` in -1, 0, 1: the comparison at distance 0 and 1 from where it
+    /// flips, on whichever sides the path allows (the solver drops the others), each
+    /// followed by the other comparisons as preferences. Each is one extra model; the
+    /// caller keeps those with new inputs.
+    pub fn boundaries(&self, id: NodeId) -> Vec<Vec<Term>> {
+        let mut atoms = Vec::new();
+        for c in self.path_condition(id) {
+            comparisons(&c, &mut atoms);
+        }
         let mut out = Vec::new();
         let mut seen = BTreeSet::new();
-        for c in self.path_condition(id) {
-            let conjuncts = match c.kind() {
-                K::And(xs) => xs.to_vec(),
-                _ => vec![c.clone()],
-            };
-            for c in conjuncts {
-                let (op, a, b, negated) = match c.kind() {
-                    K::Cmp(op, a, b) => (*op, a.clone(), b.clone(), false),
-                    K::Not(inner) => match inner.kind() {
-                        K::Cmp(op, a, b) => (*op, a.clone(), b.clone(), true),
-                        _ => continue,
-                    },
-                    _ => continue,
-                };
-                if a.sort() != Sort::Int || has_quantifier(&a) || has_quantifier(&b) {
-                    continue;
-                }
-                for d in [-1i64, 0, 1] {
-                    let holds = match op {
-                        CmpOp::Lt => d < 0,
-                        CmpOp::Le => d <= 0,
-                        CmpOp::Gt => d > 0,
-                        CmpOp::Ge => d >= 0,
-                        CmpOp::Eq => d == 0,
-                        CmpOp::Ne => d != 0,
-                        _ => false,
-                    } != negated;
-                    if holds {
-                        let p = Term::eq(Term::sub(a.clone(), b.clone()), Term::int(d));
-                        if seen.insert(p.to_string()) {
-                            out.push(p);
-                        }
-                    }
+        for (i, (_, a, b)) in atoms.iter().enumerate() {
+            for d in [-1i64, 0, 1] {
+                let p = Term::eq(Term::sub(a.clone(), b.clone()), Term::int(d));
+                if seen.insert(p.to_string()) {
+                    // The other comparisons hold where they can: a chain `x >= 0 > y`
+                    // flips at `y == 0` only when `x >= 0`.
+                    let mut prefs = vec![p];
+                    prefs.extend(
+                        atoms
+                            .iter()
+                            .enumerate()
+                            .filter(|(j, _)| *j != i)
+                            .map(|(_, (c, _, _))| c.clone()),
+                    );
+                    out.push(prefs);
                 }
             }
         }
@@ -180,6 +168,23 @@ impl Engine {
             SatResult::Unsat | SatResult::Sat => NoModel::Infeasible,
         })?;
         Ok(Some(self.evaluate(&model, &store, rv.as_ref())))
+    }
+}
+
+/// The integer comparisons `(comparison, a, b)` of `t` under `and`, `or` and `not`.
+fn comparisons(t: &Term, out: &mut Vec<(Term, Term, Term)>) {
+    match t.kind() {
+        K::And(xs) | K::Or(xs) => xs.iter().for_each(|x| comparisons(x, out)),
+        K::Not(a) => comparisons(a, out),
+        K::Cmp(op, a, b)
+            if a.sort() == Sort::Int
+                && !matches!(op, CmpOp::In | CmpOp::NotIn)
+                && !has_quantifier(a)
+                && !has_quantifier(b) =>
+        {
+            out.push((t.clone(), a.clone(), b.clone()))
+        }
+        _ => {}
     }
 }
 
