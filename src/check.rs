@@ -73,7 +73,8 @@ pub struct Report {
     pub runs: usize,
     pub exhaustive: Option<Counterexample>,
     pub precise: Option<Counterexample>,
-    /// Leaves whose models were replayed.
+    /// Leaves that claim a result, each replayed or named in [`Report::not_replayed`]
+    /// (with no model: issue 31).
     pub leaves_checked: usize,
     /// Random inputs that ended on a `bound`/`unknown` leaf or an unexplored node and were
     /// skipped ([`Undecided::Skip`]); always 0 with [`Undecided::Counterexample`].
@@ -107,6 +108,9 @@ pub enum NotReplayed {
     Unfinished,
     /// The interpreter refused the model's inputs.
     RunFailed,
+    /// The solver found no model of the leaf's path (it gave up: a timeout), though the
+    /// exploration decided the path (issue 31: such a leaf is named, never left out).
+    NoModel,
 }
 
 impl NotReplayed {
@@ -118,6 +122,9 @@ impl NotReplayed {
             }
             NotReplayed::Unfinished => "its model's run used up the step budget",
             NotReplayed::RunFailed => "the interpreter refused its model's inputs",
+            NotReplayed::NoModel => {
+                "the solver found no model of its path (it gave up, e.g. a timeout)"
+            }
         }
     }
 
@@ -127,6 +134,7 @@ impl NotReplayed {
             NotReplayed::Unevaluated => "unevaluated",
             NotReplayed::Unfinished => "unfinished",
             NotReplayed::RunFailed => "run_failed",
+            NotReplayed::NoModel => "no_model",
         }
     }
 }
@@ -317,7 +325,10 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         }
     }
 
-    // Precision: every satisfiable leaf that claims a result.
+    // Precision: every satisfiable leaf that claims a result. The models first, asked as
+    // `run` and `testgen` ask for them (one model path, issue 31); the replays find them
+    // in the solver's model cache.
+    drop(session.leaf_models());
     let leaves = claiming_leaves(session, |_| true);
     let verdicts = leaves
         .into_iter()
@@ -426,7 +437,7 @@ pub(crate) fn undecided_leaf(session: &Session, id: NodeId) -> bool {
 /// The precision test's verdict on one leaf.
 #[derive(Clone, Debug)]
 pub(crate) enum LeafCheck {
-    /// No model (unsat or undecided): not checked.
+    /// No model (the solver gave up): counted as checked, named as not replayed.
     NoModel,
     /// The interpreter refused the model's inputs: checked, no verdict.
     RunFailed,
@@ -438,13 +449,6 @@ pub(crate) enum LeafCheck {
     Agrees,
     /// It does not.
     Wrong(Box<Counterexample>),
-}
-
-impl LeafCheck {
-    /// How many leaves this verdict counts in [`Report::leaves_checked`].
-    pub(crate) fn checked(&self) -> usize {
-        usize::from(!matches!(self, LeafCheck::NoModel))
-    }
 }
 
 /// The leaves' precision verdicts, in leaf order, summed up: the first wrong leaf (no later
@@ -459,7 +463,7 @@ pub(crate) fn tally(
     let mut checked = 0;
     let mut not_replayed = Vec::new();
     for (leaf, verdict) in verdicts {
-        checked += verdict.checked();
+        checked += 1;
         match verdict {
             LeafCheck::Unevaluated => {
                 *unevaluated += 1;
@@ -470,8 +474,9 @@ pub(crate) fn tally(
                 not_replayed.push((leaf, NotReplayed::Unfinished));
             }
             LeafCheck::RunFailed => not_replayed.push((leaf, NotReplayed::RunFailed)),
+            LeafCheck::NoModel => not_replayed.push((leaf, NotReplayed::NoModel)),
             LeafCheck::Wrong(c) => return (Some(*c), checked, not_replayed),
-            LeafCheck::NoModel | LeafCheck::Agrees => {}
+            LeafCheck::Agrees => {}
         }
     }
     (None, checked, not_replayed)
@@ -515,4 +520,28 @@ pub(crate) fn precision(session: &mut Session, leaf: NodeId, is_entry: bool) -> 
         }));
     }
     LeafCheck::Agrees
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A claiming leaf without a model (the solver gave up) is counted and named, never
+    /// left out silently (issue 31).
+    #[test]
+    fn a_leaf_without_a_model_is_named() {
+        let (mut unevaluated, mut unfinished) = (0, 0);
+        let verdicts = vec![
+            (NodeId(3), LeafCheck::Agrees),
+            (NodeId(38), LeafCheck::NoModel),
+            (NodeId(40), LeafCheck::Agrees),
+        ];
+        let (wrong, checked, not_replayed) = tally(verdicts, &mut unevaluated, &mut unfinished);
+        assert!(wrong.is_none());
+        assert_eq!(checked, 3);
+        assert_eq!(not_replayed, vec![(NodeId(38), NotReplayed::NoModel)]);
+        assert_eq!(NotReplayed::NoModel.name(), "no_model");
+        assert!(NotReplayed::NoModel.describe().contains("no model"));
+        assert_eq!((unevaluated, unfinished), (0, 0));
+    }
 }

@@ -13,6 +13,7 @@
 //! `infeasible` leaf of an `assume` that closes a path); a solver `unknown` becomes an
 //! `unknown` leaf, never a guess.
 
+mod discriminate;
 mod eval;
 pub mod explain;
 /// Compact symbolic execution: loops folded with a parameter κ (issue 15).
@@ -1040,7 +1041,12 @@ impl Engine {
             .collect()
     }
 
-    fn evaluate(&self, model: &Model, store: &[(Rc<str>, Term)], rv: Option<&Term>) -> NodeModel {
+    pub(crate) fn evaluate(
+        &self,
+        model: &Model,
+        store: &[(Rc<str>, Term)],
+        rv: Option<&Term>,
+    ) -> NodeModel {
         let inputs = self.input_values(model);
         let store = store
             .iter()

@@ -355,20 +355,79 @@ fn no_test_reason(session: &Session, id: NodeId) -> Option<String> {
     }
 }
 
+/// How [`collect_with`] picks tests.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Keep a test only if its run executes a source line that no earlier kept test
+    /// executes.
+    pub new_lines_only: bool,
+    /// Add boundary tests: per leaf, a model at each comparison of its path at distance 0
+    /// and 1 from where it flips (when its inputs are new).
+    pub thorough: bool,
+}
+
 /// The tests of an explored engine (see the module docs). `new_lines_only`: keep a test
 /// only if its run executes a source line that no earlier kept test executes.
 pub fn collect(session: &mut Session, new_lines_only: bool) -> Suite {
+    collect_with(
+        session,
+        &Options {
+            new_lines_only,
+            thorough: false,
+        },
+    )
+}
+
+/// [`collect`] with all options.
+pub fn collect_with(session: &mut Session, options: &Options) -> Suite {
     let candidates: Vec<NodeId> = session
         .tree()
         .nodes()
         .filter(|n| n.is_leaf() || n.is_open())
         .map(|n| n.id)
         .collect();
-    collect_nodes(session, &candidates, new_lines_only)
+    collect_nodes_with(session, &candidates, options)
 }
 
 /// [`collect`] for the given leaves (and open nodes) only, in this order.
 pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_only: bool) -> Suite {
+    let options = Options {
+        new_lines_only,
+        thorough: false,
+    };
+    collect_nodes_with(session, candidates, &options)
+}
+
+/// The models a leaf's tests use, the first one first: the discriminating model (else the
+/// minimal one, the model every command finds: `Session::try_model`), below a fold a
+/// second one with each κ ≥ 2 where the path allows it, and `--thorough`'s boundary
+/// models; each with inputs no earlier one has.
+fn leaf_models(
+    session: &mut Session,
+    id: NodeId,
+    base: NodeModel,
+    thorough: bool,
+) -> Vec<NodeModel> {
+    let first = session.discriminating_model(id, &base, 1).unwrap_or(base);
+    let mut models = vec![first];
+    if session.folds_above(id) > 0 {
+        models.extend(session.discriminating_model(id, &models[0], 2));
+    }
+    if thorough {
+        let more = session.boundary_models(id, &models[0]);
+        models.extend(more);
+    }
+    let mut seen = BTreeSet::new();
+    models.retain(|m| seen.insert(format!("{:?}", m.inputs)));
+    models
+}
+
+/// [`collect_nodes`] with all options.
+pub fn collect_nodes_with(
+    session: &mut Session,
+    candidates: &[NodeId],
+    options: &Options,
+) -> Suite {
     let entry = session.entry().map(str::to_string);
     let mut suite = Suite {
         prints: session.program().prints(),
@@ -379,6 +438,9 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
     };
     let mut covered = BTreeSet::new();
     let config = ConcreteConfig::default();
+    // Every leaf's model first, as `run` and `check` ask for them (one model path); the
+    // discriminating models after.
+    let mut base_models = session.leaf_models();
     for &id in candidates {
         let line = session.node_line(id);
         let skip = |reason: String| Skipped {
@@ -398,53 +460,72 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
             )));
             continue;
         }
-        let model = match session.try_model(id) {
+        let base = match base_models
+            .remove(&id)
+            .unwrap_or_else(|| session.try_model(id))
+        {
             Ok(m) => m,
             Err(why) => {
                 suite.skipped.push(skip(format!("no model: {why}")));
                 continue;
             }
         };
-        let run = match session.run_concrete(&model.inputs, &config) {
-            Ok(r) => r,
-            Err(d) => {
-                suite
-                    .skipped
-                    .push(skip(format!("the model does not run: {}", d.message)));
+        let models = leaf_models(session, id, base, options.thorough);
+        for (n, model) in models.into_iter().enumerate() {
+            let first = n == 0;
+            let run = match session.run_concrete(&model.inputs, &config) {
+                Ok(r) => r,
+                Err(d) if first => {
+                    suite
+                        .skipped
+                        .push(skip(format!("the model does not run: {}", d.message)));
+                    break;
+                }
+                Err(_) => continue,
+            };
+            let source = session.source();
+            let expect = Expect::of_run(&run, source, entry.is_some());
+            if !matches!(expect.outcome.as_str(), "normal" | "return" | "exception") {
+                if first {
+                    suite.skipped.push(skip(format!(
+                        "its model's concrete run ends as {}",
+                        outcome_text(run.outcome)
+                    )));
+                    break;
+                }
                 continue;
             }
-        };
-        let source = session.source();
-        let expect = Expect::of_run(&run, source, entry.is_some());
-        if !matches!(expect.outcome.as_str(), "normal" | "return" | "exception") {
-            suite.skipped.push(skip(format!(
-                "its model's concrete run ends as {}",
-                outcome_text(run.outcome)
-            )));
-            continue;
+            let lines: BTreeSet<usize> = run.trace.iter().map(|s| source.line(s.start)).collect();
+            if options.new_lines_only && lines.is_subset(&covered) {
+                if first {
+                    suite.skipped.push(skip(
+                        "covers no line that an earlier test does not (--new-lines-only)".into(),
+                    ));
+                    break;
+                }
+                continue;
+            }
+            covered.extend(lines.iter().copied());
+            let said = leaf_expect(session, id, &model);
+            // Each conjunct once (a guard and an index check can add the same one).
+            let path_condition = session.path_condition_texts(id).join(" and ");
+            let folds = session.fold_params(id, &model.inputs, &model.havoc, &run);
+            let name = if first {
+                format!("test_leaf{}_{}", id.0, expect.name_suffix())
+            } else {
+                format!("test_leaf{}_{}_{}", id.0, expect.name_suffix(), n + 1)
+            };
+            suite.tests.push(Test {
+                leaf: id,
+                name,
+                inputs: model.inputs,
+                disagreement: (said != expect).then_some(said),
+                expect,
+                path_condition,
+                lines,
+                folds,
+            });
         }
-        let lines: BTreeSet<usize> = run.trace.iter().map(|s| source.line(s.start)).collect();
-        if new_lines_only && lines.is_subset(&covered) {
-            suite.skipped.push(skip(
-                "covers no line that an earlier test does not (--new-lines-only)".into(),
-            ));
-            continue;
-        }
-        covered.extend(lines.iter().copied());
-        let said = leaf_expect(session, id, &model);
-        // Each conjunct once (a guard and an index check can add the same one).
-        let path_condition = session.path_condition_texts(id).join(" and ");
-        let folds = session.fold_params(id, &model.inputs, &model.havoc, &run);
-        suite.tests.push(Test {
-            leaf: id,
-            name: format!("test_leaf{}_{}", id.0, expect.name_suffix()),
-            inputs: model.inputs,
-            disagreement: (said != expect).then_some(said),
-            expect,
-            path_condition,
-            lines,
-            folds,
-        });
     }
     suite
 }

@@ -36,6 +36,9 @@ pub(super) struct TestgenArgs {
     /// Keep only tests whose run executes a line no earlier test executes
     #[arg(long)]
     new_lines_only: bool,
+    /// Add boundary tests: per leaf, inputs at each comparison of its path at distance 0 and 1 from where it flips
+    #[arg(long)]
+    thorough: bool,
     #[command(flatten)]
     explore: ExploreOpts,
 }
@@ -71,7 +74,11 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
             args.explore.max_nodes
         );
     }
-    let suite = testgen::collect(&mut session, args.new_lines_only);
+    let options = testgen::Options {
+        new_lines_only: args.new_lines_only,
+        thorough: args.thorough,
+    };
+    let suite = testgen::collect_with(&mut session, &options);
     let text = match args.format {
         Format::Pytest => testgen::pytest::render(
             &suite,

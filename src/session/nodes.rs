@@ -135,3 +135,55 @@ impl Session {
         self.tree().node(id).tag == Some(crate::engine::Tag::Limit)
     }
 }
+
+/// Discriminating models for `testgen` (issue 31; `engine/discriminate.rs`).
+impl Session {
+    /// The model of every leaf, asked in node-id order: the same queries `run --json`
+    /// makes, in the same order, so `run`, `testgen` and `check` ask the solver the same
+    /// questions with the same budget and cache (issue 31: a leaf has a model in all of
+    /// them or in none, up to the machine's load on a solver time limit).
+    pub fn leaf_models(&mut self) -> BTreeMap<NodeId, Result<NodeModel, NoModel>> {
+        let leaves: Vec<NodeId> = self
+            .tree()
+            .nodes()
+            .filter(|n| n.is_leaf())
+            .map(|n| n.id)
+            .collect();
+        leaves
+            .into_iter()
+            .map(|id| (id, self.try_model(id)))
+            .collect()
+    }
+
+    /// A model of leaf `id` that prefers each fold's κ ≥ `min_kappa`, non-zero and distinct
+    /// integers and tuple elements, given its minimal model `base`; `None` when no
+    /// preference fits the path or the solver cannot decide (`base` stands).
+    pub fn discriminating_model(
+        &mut self,
+        id: NodeId,
+        base: &NodeModel,
+        min_kappa: i64,
+    ) -> Option<NodeModel> {
+        let prefs = self.engine.preferences(id, base, min_kappa);
+        self.engine.model_preferring(id, &prefs).ok().flatten()
+    }
+
+    /// How many folds are on the path to `id`.
+    pub fn folds_above(&self, id: NodeId) -> usize {
+        self.engine.folds_on_path(id).len()
+    }
+
+    /// `testgen --thorough`: models of leaf `id` at each comparison's boundary (distance
+    /// 0 and 1 from where it flips), with the default preferences after it.
+    pub fn boundary_models(&mut self, id: NodeId, base: &NodeModel) -> Vec<NodeModel> {
+        let rest = self.engine.preferences(id, base, 1);
+        let mut out = Vec::new();
+        for mut prefs in self.engine.boundaries(id) {
+            prefs.extend(rest.iter().cloned());
+            if let Ok(Some(m)) = self.engine.model_preferring(id, &prefs) {
+                out.push(m);
+            }
+        }
+        out
+    }
+}

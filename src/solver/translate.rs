@@ -45,6 +45,8 @@ use z3::FuncDecl;
 use crate::lang::ast::CmpOp;
 use crate::term::{Sort, Sym, Term, TermKind as K};
 
+mod reflect;
+
 /// Quantifiers over constant ranges of at most this many values are unrolled; tuple
 /// equalities with a constant length up to `EQ_UNROLL_LIMIT` are compared element by element
 /// (beyond, with a quantifier). Defined beside the feature detection that mirrors them.
@@ -561,12 +563,30 @@ impl Translator {
                 };
             }
         }
-        if let Some((t, a)) = single_offset(v, body) {
-            let first = Term::add(a.clone(), lo.clone());
-            if first.as_int().is_none_or(|f| f.is_negative()) {
-                return self.split_quantifier(forall, v, (lo, hi, body), (&t, &a));
+        let Some((t, a)) = single_offset(v, body) else {
+            if let Some(up) = reflect::ascending(v, lo, hi, body) {
+                if single_offset(v, &up).is_some() {
+                    return self.quantifier(forall, v, lo, hi, &up);
+                }
             }
+            return self.plain_quantifier(forall, v, lo, hi, body);
+        };
+        let first = Term::add(a.clone(), lo.clone());
+        if first.as_int().is_none_or(|f| f.is_negative()) {
+            return self.split_quantifier(forall, v, (lo, hi, body), (&t, &a));
         }
+        self.plain_quantifier(forall, v, lo, hi, body)
+    }
+
+    /// `forall k. lo <= k < hi => body` (or the `exists`), `k` fresh.
+    fn plain_quantifier(
+        &mut self,
+        forall: bool,
+        v: &Sym,
+        lo: &Term,
+        hi: &Term,
+        body: &Term,
+    ) -> Bool {
         let (zlo, zhi) = (self.int(lo), self.int(hi));
         let k = Int::fresh_const(&v.name);
         self.env.push((v.clone(), k.clone()));

@@ -45,9 +45,10 @@ fn head(out: &mut String, suite: &Suite, h: &Header) {
         h.bounds
     );
     out.push_str(
-        "# Inputs: each leaf's minimal model; expected results: symdbg's concrete interpreter on\n\
-         # them (CPython's semantics), checked against the leaf. The tests read the program from\n\
-         # its path when they run.\n",
+        "# Inputs: a model of each leaf, minimal but not degenerate (loops run, values non-zero\n\
+         # and distinct where the path allows); expected results: symdbg's concrete interpreter\n\
+         # on them (CPython's semantics), checked against the leaf. The tests read the program\n\
+         # from its path when they run.\n",
     );
     if !suite.assumptions.is_empty() {
         let list: Vec<String> = suite

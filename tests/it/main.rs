@@ -65,6 +65,8 @@ mod invariant_soundness;
 mod invariants;
 /// `check --jobs N`: the sequential output on every program; limits, panics, cancel.
 mod jobs;
+/// `testgen`'s mutation score on generated programs (issue 31).
+mod mutation;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
 /// Issue 25's `print`: generated programs that print against python3 (interpreter, every

@@ -1,0 +1,204 @@
+//! Discriminating models (issue 31): a leaf's model that a one-token bug is likely to
+//! change the result of, for `testgen`. The model every client reads first is the minimal
+//! one ([`Engine::try_model`]: shortest tuples, smallest integers), and minimal inputs sit
+//! where many programs agree: `a = 0` makes `-a // 3` and `-a // 4` equal, and a folded
+//! loop's κ = 0 never runs its body. [`Engine::model_preferring`] asks for a model of the
+//! same path that also satisfies as many *preferences* as the path allows (all at once,
+//! else one at a time in order), then minimises under them; [`Engine::preferences`] are
+//! the default ones: each fold's κ ≥ 1 (or ≥ 2 for a second test), every integer input
+//! non-zero and the integer inputs pairwise distinct, and the elements of a short tuple
+//! non-zero, distinct and distinct from the integers (at the length the minimal model
+//! has). [`Engine::boundaries`] are `testgen --thorough`'s: each comparison of the path at
+//! distance 0 and 1 from where it flips.
+//!
+//! A preference is only ever added to the path condition, so the model still reaches the
+//! leaf; when the solver cannot decide (a timeout) the minimal model stands.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::Ordering;
+
+use super::{Engine, NoModel, NodeId, NodeModel};
+use crate::lang::ast::CmpOp;
+use crate::solver::SatResult;
+use crate::term::{Sort, Sym, Term, TermKind as K};
+
+/// At most this many preferences are tried one at a time (each is a solver check).
+const MAX_SINGLE_TRIES: usize = 12;
+
+/// Tuples up to this length (in the minimal model) get element preferences.
+const ELEMENT_PREFS_UP_TO: usize = 4;
+
+impl Engine {
+    /// The default preferences for node `id`, given its minimal model `base`: each fold's
+    /// κ ≥ `min_kappa` first, then integers non-zero and distinct, then tuple elements.
+    pub fn preferences(&self, id: NodeId, base: &NodeModel, min_kappa: i64) -> Vec<Term> {
+        let mut prefs = Vec::new();
+        for (_, k) in self.folds_on_path(id) {
+            prefs.push(Term::ge(Term::var(k), Term::int(min_kappa)));
+        }
+        let ints: Vec<Term> = self
+            .inputs
+            .iter()
+            .filter(|s| s.sort == Sort::Int)
+            .map(|s| Term::var(s.clone()))
+            .collect();
+        for x in &ints {
+            prefs.push(Term::ne(x.clone(), Term::int(0)));
+        }
+        for (i, x) in ints.iter().enumerate() {
+            for y in &ints[i + 1..] {
+                prefs.push(Term::ne(x.clone(), y.clone()));
+            }
+        }
+        for s in self.inputs.iter().filter(|s| s.sort == Sort::Seq) {
+            let Some(crate::concrete::Value::Tuple(items)) = base.inputs.get(&*s.name) else {
+                continue;
+            };
+            let n = items.len();
+            if n == 0 || n > ELEMENT_PREFS_UP_TO {
+                continue;
+            }
+            let t = Term::var(s.clone());
+            prefs.push(Term::eq(Term::len(t.clone()), Term::int(n as i64)));
+            let elem = |k: usize| Term::index(t.clone(), Term::int(k as i64));
+            for k in 0..n {
+                prefs.push(Term::ne(elem(k), Term::int(0)));
+            }
+            for k in 0..n {
+                for j in k + 1..n {
+                    prefs.push(Term::ne(elem(k), elem(j)));
+                }
+                for x in &ints {
+                    prefs.push(Term::ne(elem(k), x.clone()));
+                }
+            }
+        }
+        prefs
+    }
+
+    /// `testgen --thorough`'s boundary preferences at `id`: for each integer comparison
+    /// `a op b` in the path condition (under `and`, `or`, `not`; not in quantifiers),
+    /// `a - b == d` for `d` in -1, 0, 1: the comparison at distance 0 and 1 from where it
+    /// flips, on whichever sides the path allows (the solver drops the others), each
+    /// followed by the other comparisons as preferences. Each is one extra model; the
+    /// caller keeps those with new inputs.
+    pub fn boundaries(&self, id: NodeId) -> Vec<Vec<Term>> {
+        let mut atoms = Vec::new();
+        for c in self.path_condition(id) {
+            comparisons(&c, &mut atoms);
+        }
+        let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
+        for (i, (_, a, b)) in atoms.iter().enumerate() {
+            for d in [-1i64, 0, 1] {
+                let p = Term::eq(Term::sub(a.clone(), b.clone()), Term::int(d));
+                if seen.insert(p.to_string()) {
+                    // The other comparisons hold where they can: a chain `x >= 0 > y`
+                    // flips at `y == 0` only when `x >= 0`.
+                    let mut prefs = vec![p];
+                    prefs.extend(
+                        atoms
+                            .iter()
+                            .enumerate()
+                            .filter(|(j, _)| *j != i)
+                            .map(|(_, (c, _, _))| c.clone()),
+                    );
+                    out.push(prefs);
+                }
+            }
+        }
+        out
+    }
+
+    /// A model of node `id` that satisfies as many of `prefs` as the path allows (all at
+    /// once, else greedily in order, at most [`MAX_SINGLE_TRIES`] tries), minimised under
+    /// them. `Ok(None)`: no preference could be added (the minimal model stands); `Err`:
+    /// the solver could not decide.
+    pub fn model_preferring(
+        &mut self,
+        id: NodeId,
+        prefs: &[Term],
+    ) -> Result<Option<NodeModel>, NoModel> {
+        self.cancel.store(false, Ordering::Relaxed);
+        let cancel = self.cancel.clone();
+        crate::solver::interruptible(&cancel, || self.preferring(id, prefs))
+    }
+
+    fn preferring(&mut self, id: NodeId, prefs: &[Term]) -> Result<Option<NodeModel>, NoModel> {
+        if prefs.is_empty() || !self.tree.node(id).is_leaf() {
+            return Ok(None);
+        }
+        let pc = self.path_condition(id);
+        let with = |extra: &[Term]| -> Vec<Term> {
+            let mut v = pc.clone();
+            v.extend_from_slice(extra);
+            v
+        };
+        let kept: Vec<Term> = match self.solver.check(&with(prefs)) {
+            SatResult::Sat => prefs.to_vec(),
+            SatResult::Unknown(u) if prefs.len() == 1 => return Err(NoModel::from(u)),
+            _ => {
+                let mut kept = Vec::new();
+                for p in prefs.iter().take(MAX_SINGLE_TRIES) {
+                    let mut next = kept.clone();
+                    next.push(p.clone());
+                    if self.solver.check(&with(&next)) == SatResult::Sat {
+                        kept = next;
+                    }
+                }
+                kept
+            }
+        };
+        if kept.is_empty() {
+            return Ok(None);
+        }
+        let terms = with(&kept);
+        let store: Vec<_> = self
+            .store_entries(id)
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect();
+        let rv = self.tree.node(id).return_value().cloned();
+        let mut syms: BTreeSet<Sym> = self.inputs.iter().cloned().collect();
+        pc.iter().for_each(|t| t.vars(&mut syms));
+        store.iter().for_each(|(_, t)| t.vars(&mut syms));
+        rv.iter().for_each(|t| t.vars(&mut syms));
+        let syms: Vec<Sym> = syms.into_iter().collect();
+        let model = self.solver.try_model(&terms, &syms).map_err(|r| match r {
+            SatResult::Unknown(reason) => NoModel::from(reason),
+            SatResult::Unsat | SatResult::Sat => NoModel::Infeasible,
+        })?;
+        Ok(Some(self.evaluate(&model, &store, rv.as_ref())))
+    }
+}
+
+/// The integer comparisons `(comparison, a, b)` of `t` under `and`, `or` and `not`.
+fn comparisons(t: &Term, out: &mut Vec<(Term, Term, Term)>) {
+    match t.kind() {
+        K::And(xs) | K::Or(xs) => xs.iter().for_each(|x| comparisons(x, out)),
+        K::Not(a) => comparisons(a, out),
+        K::Cmp(op, a, b)
+            if a.sort() == Sort::Int
+                && !matches!(op, CmpOp::In | CmpOp::NotIn)
+                && !has_quantifier(a)
+                && !has_quantifier(b) =>
+        {
+            out.push((t.clone(), a.clone(), b.clone()))
+        }
+        _ => {}
+    }
+}
+
+fn has_quantifier(t: &Term) -> bool {
+    let mut found = false;
+    let mut todo = vec![t.clone()];
+    while let Some(t) = todo.pop() {
+        match t.kind() {
+            K::Forall(..) | K::Exists(..) => found = true,
+            k => k.for_each_child(|c| todo.push(c.clone())),
+        }
+        if found {
+            break;
+        }
+    }
+    found
+}
