@@ -85,8 +85,13 @@ impl Adapter {
         true
     }
 
+    /// `continue` thread `id` (after `configurationDone` without `stopOnEntry`).
+    pub(super) fn continue_thread(&mut self, id: i64) {
+        self.move_thread(id, Move::Continue);
+    }
+
     /// Move thread `id` and report.
-    pub(super) fn move_thread(&mut self, id: i64, mv: Move) {
+    fn move_thread(&mut self, id: i64, mv: Move) {
         let Some(run) = &mut self.run else { return };
         let Some(t) = run.threads.get(id) else { return };
         run.refs.clear();

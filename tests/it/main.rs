@@ -17,6 +17,8 @@ mod book;
 /// Issue 16: run's summary names the bounds that cut paths.
 mod bounds_summary;
 mod check;
+/// Issue 26: `symdbg dap`, the Debug Adapter Protocol server, through its stdin/stdout.
+mod dap;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
