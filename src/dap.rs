@@ -148,3 +148,6 @@ fn parse(bytes: &[u8]) -> Incoming {
         },
     }
 }
+
+#[cfg(test)]
+mod tests;
