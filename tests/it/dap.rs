@@ -471,9 +471,9 @@ fn dap_pause_interrupts_a_run_and_focus_moves_a_thread() {
     c.ok("pause", json!({ "threadId": t }));
     let s = c.events("stopped").pop().unwrap();
     assert_eq!(s["body"]["reason"], "pause", "{s}");
-    // The tree grew; focus moves a thread to the root.
+    // (how far the run got before the pause is not known) Focus moves a thread to the root.
     let tree = c.ok("symdbg/tree", json!({}));
-    assert!(tree["nodes"].as_array().unwrap().len() > 2);
+    assert!(!tree["nodes"].as_array().unwrap().is_empty());
     let f = c.ok("symdbg/focus", json!({"node": 0}));
     let ft = f["threadId"].as_i64().unwrap();
     let s = c.event("stopped");
@@ -486,6 +486,25 @@ fn dap_pause_interrupts_a_run_and_focus_moves_a_thread() {
     c.ok("terminate", json!({}));
     c.event("terminated");
     assert_eq!(c.close(), 0);
+
+    // A disconnect while an endless continue runs interrupts it and ends the adapter; so
+    // does the end of the input.
+    for end in ["disconnect", "eof"] {
+        let mut c = Client::spawn();
+        start(
+            &mut c,
+            json!({"program": path, "unroll": 1_000_000_000u32, "maxNodes": 1_000_000_000u64, "stopOnEntry": true}),
+            &path,
+            json!([]),
+            &[],
+        );
+        let t = c.event("stopped")["body"]["threadId"].as_i64().unwrap();
+        c.ok("continue", json!({ "threadId": t }));
+        if end == "disconnect" {
+            c.ok("disconnect", json!({}));
+        }
+        assert_eq!(c.close(), 0, "{end}");
+    }
 }
 
 #[test]
