@@ -584,3 +584,74 @@ fn dap_bad_input_gets_errors_and_never_stops_the_adapter() {
     // The end of input: a clean exit.
     assert_eq!(c.close(), 0);
 }
+
+#[test]
+fn dap_caught_exceptions_stop_at_the_handler() {
+    let dir = tempfile::tempdir().unwrap();
+    let src =
+        "x: int\ntry:\n    q = 10 // x\nexcept ZeroDivisionError:\n    q = 0\nassert q != 5\n";
+    let path = program(&dir, "caught.py", src);
+    let mut c = Client::spawn();
+    start(
+        &mut c,
+        json!({"program": path}),
+        &path,
+        json!([]),
+        &["caught"],
+    );
+    let s = c.event("stopped");
+    assert_eq!(s["body"]["reason"], "exception", "{s}");
+    let t = s["body"]["threadId"].as_i64().unwrap();
+    let f = c.ok("stackTrace", json!({ "threadId": t }));
+    assert_eq!(
+        f["stackFrames"][0]["line"], 4,
+        "the except line, before the handler"
+    );
+    let info = c.ok("exceptionInfo", json!({ "threadId": t }));
+    assert_eq!(info["exceptionId"], "ZeroDivisionError");
+    assert_eq!(info["breakMode"], "always");
+    assert!(
+        info["description"].as_str().unwrap().contains("line 3"),
+        "{info}"
+    );
+    assert_eq!(c.close(), 0);
+}
+
+/// The whole tree of [`SRC`] as `symdbg/tree` gives it once every path ran (no breakpoint,
+/// no exception filter: the run explores everything, then `terminated`).
+#[test]
+fn dap_tree_of_a_finished_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = program(&dir, "p.py", SRC);
+    let mut c = Client::spawn();
+    start(&mut c, json!({"program": path}), &path, json!([]), &[]);
+    c.event("terminated");
+    assert!(c.events("stopped").is_empty());
+    let tree = c.ok("symdbg/tree", json!({}));
+    assert!(tree["threads"].as_array().unwrap().is_empty());
+    let text: String = tree["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            format!(
+                "{} <- {}  line {}  {}{}  {}{}\n",
+                n["id"],
+                n["parent"],
+                n["line"],
+                n["kind"].as_str().unwrap(),
+                n["outcome"]
+                    .as_str()
+                    .map(|o| format!(" {o}"))
+                    .unwrap_or_default(),
+                n["label"].as_str().unwrap(),
+                n["branch"]
+                    .as_str()
+                    .map(|b| format!("  [{b}]"))
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
+    insta::assert_snapshot!("dap_tree_of_a_finished_run", text);
+    assert_eq!(c.close(), 0);
+}
