@@ -19,6 +19,8 @@ mod bounds_summary;
 mod check;
 /// Issue 28: `requires`/`ensures` contracts, their use at calls and their proofs.
 mod contracts;
+/// Issue 26: `symdbg dap`, the Debug Adapter Protocol server, through its stdin/stdout.
+mod dap;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
