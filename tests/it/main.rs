@@ -17,6 +17,10 @@ mod book;
 /// Issue 16: run's summary names the bounds that cut paths.
 mod bounds_summary;
 mod check;
+/// Issue 26, the client side: tests/dap's protocol tests (`DebugClient` driving `symdbg dap`
+/// under `node --test`), the VS Code extension (unit tests, `vsce package`), the README's
+/// editor snippets against the launch schema.
+mod dap_client;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
