@@ -8,6 +8,7 @@
 //! - `run` ([`run`]): explore the SET with the symbolic engine and print it.
 //! - `check` ([`check`]): exhaustiveness and precision against concrete runs.
 //! - `testgen` ([`testgen`]): one pytest test (or JSON line) per leaf.
+//! - `dap` ([`crate::dap`]): the Debug Adapter Protocol on stdin/stdout.
 
 mod check;
 mod command_name;
@@ -106,6 +107,8 @@ enum Command {
     Check(CheckArgs),
     /// Write one pytest test (or JSON line) per leaf of the tree, with the leaf's inputs
     Testgen(testgen::TestgenArgs),
+    /// Serve the Debug Adapter Protocol on stdin/stdout for editors (VS Code, nvim-dap, Helix, Emacs dape)
+    Dap,
 }
 
 #[derive(Debug, Args)]
@@ -358,6 +361,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Some(Command::Run(args)) => run::run(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Testgen(args)) => testgen::testgen(&args),
+        Some(Command::Dap) => Ok(crate::dap::serve(
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            Box::new(std::io::stdout()),
+        )),
         None => debug(&cli.debug),
     };
     let code = match result {

@@ -52,6 +52,7 @@ pub mod base;
 pub mod check;
 pub mod cli;
 pub mod concrete;
+pub mod dap;
 pub mod diagnostics;
 pub mod engine;
 pub mod files;

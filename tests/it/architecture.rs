@@ -5,7 +5,7 @@
 //!   of splitting one unit over several files);
 //! - only `solver` names `z3`;
 //! - `base`, `lang`, `semantics`, `concrete`, `session`, `check` and `testgen` do no IO;
-//! - the clients (`cli`, `check`, `testgen`, `tui`; [`CLIENTS`]) reach the engine only through
+//! - the clients (`cli`, `check`, `testgen`, `tui`, `dap`; [`CLIENTS`]) reach the engine only through
 //!   `session`: they import nothing of `semantics`, `transform`, `concrete`, `term`,
 //!   `solver` or `engine`, from `lang` only the AST's types, and never call
 //!   `engine()`, `engine_mut()` or `parts_mut()` (the session has none of them).
@@ -32,6 +32,7 @@ const STAGES: &[&str] = &[
     "testgen",
     "files",
     "tui",
+    "dap",
     "cli",
 ];
 
@@ -48,7 +49,7 @@ const NO_IO: &[&str] = &[
 
 /// The clients of the session: they reach the engine only through `session`
 /// ([`clients_reach_the_engine_only_through_the_session`]).
-const CLIENTS: &[&str] = &["cli", "check", "testgen", "tui"];
+const CLIENTS: &[&str] = &["cli", "check", "testgen", "tui", "dap"];
 
 /// The stages behind the session, which clients do not import.
 const BEHIND_SESSION: &[&str] = &[

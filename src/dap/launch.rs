@@ -1,0 +1,120 @@
+//! The `launch` request's arguments (names exactly as `src/dap/SCHEMA.md` lists them) and
+//! opening a session on the program they name.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+use crate::diagnostics::render_all;
+use crate::session::{Config, FoldMode, Loaded, LoopMode, Session};
+
+/// `launch`'s `arguments`. Unknown fields (a client's own, such as `type`, `request`,
+/// `name`, `__sessionId`) are ignored.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchArgs {
+    pub program: Option<String>,
+    pub entry: Option<String>,
+    #[serde(default = "default_unroll")]
+    pub unroll: u32,
+    #[serde(default = "default_recursion")]
+    pub recursion: u32,
+    #[serde(default)]
+    pub fold: FoldArg,
+    #[serde(default)]
+    pub loops: LoopsArg,
+    #[serde(default)]
+    pub assume: Vec<String>,
+    #[serde(default = "default_timeout")]
+    pub timeout_ms: u64,
+    #[serde(default)]
+    pub stop_on_entry: bool,
+    /// symdbg's `--max-nodes` (an extension of the list).
+    #[serde(default = "default_max_nodes")]
+    pub max_nodes: usize,
+}
+
+fn default_unroll() -> u32 {
+    3
+}
+fn default_recursion() -> u32 {
+    5
+}
+fn default_timeout() -> u64 {
+    10_000
+}
+fn default_max_nodes() -> usize {
+    100_000
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum FoldArg {
+    Auto,
+    #[default]
+    Off,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LoopsArg {
+    #[default]
+    Invariant,
+    Unroll,
+}
+
+impl LaunchArgs {
+    /// Read `arguments` (`Err`: which argument is wrong, in serde's words).
+    pub fn parse(arguments: Option<&serde_json::Value>) -> Result<LaunchArgs, String> {
+        let v = arguments.cloned().unwrap_or_else(|| serde_json::json!({}));
+        let args: LaunchArgs =
+            serde_json::from_value(v).map_err(|e| format!("bad launch arguments: {e}"))?;
+        if args.program.as_deref().is_none_or(str::is_empty) {
+            return Err("launch: the argument `program` (the minipy file) is missing".into());
+        }
+        Ok(args)
+    }
+
+    pub fn path(&self) -> PathBuf {
+        PathBuf::from(self.program.as_deref().unwrap_or_default())
+    }
+
+    pub fn config(&self) -> Config {
+        Config {
+            unroll: self.unroll,
+            recursion: self.recursion,
+            timeout_ms: (self.timeout_ms > 0).then_some(self.timeout_ms),
+            loops: match self.loops {
+                LoopsArg::Invariant => LoopMode::Invariant,
+                LoopsArg::Unroll => LoopMode::Unroll,
+            },
+            frames: true,
+            fold: match self.fold {
+                FoldArg::Auto => FoldMode::Auto,
+                FoldArg::Off => FoldMode::Off,
+            },
+        }
+    }
+
+    /// Read the program and build its session; `Err`: the diagnostics, rendered as the
+    /// command line renders them (no colour). `notes`: warnings to show (`--entry`'s).
+    pub fn open(&self, notes: &mut Vec<String>) -> Result<Session, String> {
+        let path = self.path();
+        let source = crate::files::program::read_program(&path).map_err(|e| {
+            let mut m = format!("error: {}", e.message);
+            for n in &e.notes {
+                m.push_str(&format!("\n  = note: {n}"));
+            }
+            m
+        })?;
+        let entry = self.entry.as_deref().filter(|e| !e.is_empty());
+        let mut loaded = Loaded::new(source.clone()).map_err(|d| render_all(&d, &source, false))?;
+        loaded
+            .assume(entry, &self.assume)
+            .map_err(|d| render_all(&d, &loaded.source, false))?;
+        notes.extend(loaded.entry_warning(entry).map(|w| format!("warning: {w}")));
+        notes.extend(loaded.entry_hint(entry).map(|w| format!("note: {w}")));
+        let source = loaded.source.clone();
+        Session::new(loaded, entry, self.config()).map_err(|d| render_all(&d, &source, false))
+    }
+}
