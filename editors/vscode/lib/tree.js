@@ -48,7 +48,7 @@ function describe(node) {
   const label = `[${node.id}] ${where}${node.label === undefined ? '' : node.label}`;
   const parts = [];
   if (node.outcome) {
-    parts.push(String(node.outcome));
+    parts.push(node.exception ? `${node.outcome} ${node.exception}` : String(node.outcome));
   }
   const thread = threadOf(node);
   if (thread !== undefined) {

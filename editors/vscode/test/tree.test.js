@@ -12,10 +12,10 @@ const { buildTree, describe, icon, threadOf } = require('../lib/tree');
 // one open path (thread 2).
 const BODY = {
   nodes: [
-    { id: 0, parent: null, line: 5, label: 'if x > y:', kind: 'statement' },
-    { id: 1, parent: 0, line: 6, label: 'm = x', kind: 'statement' },
-    { id: 2, parent: 0, line: 8, label: 'm = y', kind: 'statement', threadId: 2 },
-    { id: 3, parent: 1, line: 9, label: 'q = 1 // d', kind: 'leaf', outcome: 'exception ZeroDivisionError' },
+    { id: 0, parent: null, line: 5, label: 'if x > y:', kind: 'inner' },
+    { id: 1, parent: 0, line: 6, label: 'm = x', kind: 'inner' },
+    { id: 2, parent: 0, line: 8, label: 'm = y', kind: 'open', thread: 2 },
+    { id: 3, parent: 1, line: 9, label: 'q = 1 // d', kind: 'leaf', outcome: 'exception', exception: 'ZeroDivisionError' },
   ],
 };
 
@@ -39,7 +39,8 @@ test('rows show id, line, label, outcome and thread', () => {
   assert.equal(describe(byId.get(0)).label, '[0] 5: if x > y:');
   assert.equal(describe(byId.get(3)).description, 'exception ZeroDivisionError');
   assert.equal(describe(byId.get(2)).description, 'thread 2');
-  assert.equal(threadOf({ thread: 4 }), 4);
+  assert.equal(threadOf({ threadId: 4 }), 4);
+  assert.equal(threadOf({ thread: null }), undefined);
   assert.equal(threadOf({}), undefined);
   assert.equal(icon(byId.get(3)), 'error');
   assert.equal(icon(byId.get(2)), 'debug-stackframe');

@@ -79,6 +79,9 @@ class EventLog {
         const seen = this.events.map((e) => `${e.event} ${JSON.stringify(e.body || {})}`);
         reject(new Error(`no '${kind}' event ${what}after ${GUARD_MS} ms; events so far:\n  ${seen.join('\n  ')}`));
       }, GUARD_MS);
+      // (the adapter's pipes keep node running while it runs: a wait that lost a race
+      // must not hold the test file open after the adapter is gone)
+      w.timer.unref();
       this.waiters.push(w);
     });
   }

@@ -59,7 +59,8 @@ test('the caught filter stops at the handler; uncaught alone runs through a caug
   t.after(() => stop(s));
   await launch(s, { program: caught, stopOnEntry: false }, { exceptions: ['caught'] });
   const st = await stopped(s, 'exception');
-  assert.equal(st.top.line, 8);
+  // At the `except` line, before the handler runs.
+  assert.equal(st.top.line, 7);
   const info = (await s.dc.exceptionInfoRequest({ threadId: st.threadId })).body;
   assert.equal(info.exceptionId, 'ZeroDivisionError');
   const m = await model(s, st.top.id);

@@ -63,7 +63,7 @@ function raw() {
   a.exit = new Promise((resolve) => p.on('exit', (code, signal) => resolve({ code, signal })));
   a.send = (text) => p.stdin.write(text);
   a.wait = (pred, what) => new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${what} after ${GUARD_MS} ms; got ${JSON.stringify(a.messages)}`)), GUARD_MS);
+    const timer = setTimeout(() => reject(new Error(`no ${what} after ${GUARD_MS} ms; got ${JSON.stringify(a.messages)}`)), GUARD_MS).unref();
     const check = () => {
       const m = a.messages.find(pred);
       if (m) {

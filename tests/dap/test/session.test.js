@@ -9,6 +9,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { start, stop, launch, stopped, program, GUARD_MS } = require('../lib/session');
+// The VS Code extension's tree model, fed with the adapter's real answers below.
+const viewModel = require('../../../editors/vscode/lib/tree');
 
 const CALLS = program('calls.py');
 
@@ -117,7 +119,29 @@ test('symdbg/focus moves a thread to any node: it stops there', async (t) => {
   const tree = (await s.dc.customRequest('symdbg/tree')).body;
   const root = tree.nodes.find((n) => n.parent === null || n.parent === undefined);
   await s.dc.customRequest('symdbg/focus', { node: root.id });
-  const st = await stopped(s);
+  const st = await stopped(s, 'goto');
   assert.equal(st.top.line, 12);
   await assert.rejects(s.dc.customRequest('symdbg/focus', { node: 99999 }), /99999/);
+});
+
+test('the VS Code extension\'s tree view model reads the adapter\'s symdbg/tree', async (t) => {
+  const s = await start();
+  t.after(() => stop(s));
+  await launch(s, { program: program('divide.py'), stopOnEntry: false }, { exceptions: ['uncaught'] });
+  const st = await stopped(s, 'exception');
+  const body = (await s.dc.customRequest('symdbg/tree')).body;
+  const { roots, byId } = viewModel.buildTree(body);
+  assert.equal(roots.length, 1, 'one root');
+  assert.equal(byId.size, body.nodes.length);
+  // Every node is reachable from the root through the children lists.
+  let reached = 0;
+  const walk = (n) => { reached += 1; n.children.forEach(walk); };
+  walk(roots[0]);
+  assert.equal(reached, body.nodes.length);
+  const leaf = body.nodes.find((n) => n.outcome === 'exception');
+  const row = viewModel.describe(byId.get(leaf.id));
+  assert.match(row.description, /exception ZeroDivisionError/);
+  assert.match(row.description, new RegExp(`thread ${st.threadId}`));
+  assert.equal(viewModel.icon(byId.get(leaf.id)), 'error');
+  assert.match(viewModel.describe(roots[0]).label, /^\[\d+\] 11: q = ratio\(y, x - 3\)$/);
 });
