@@ -105,3 +105,20 @@ test('a request for a thread that does not exist is refused', async (t) => {
   await assert.rejects(s.dc.nextRequest({ threadId: 999 }), /999/);
   await assert.rejects(s.dc.stackTraceRequest({ threadId: 999 }), /999/);
 });
+
+test('pause interrupts a continue that would run for a very long time', async (t) => {
+  const s = await start();
+  t.after(() => stop(s));
+  // countdown.py's loop forks at every test; with these bounds a continue explores for
+  // far longer than the hang guard.
+  const file = program('countdown.py');
+  await launch(s, { program: file, unroll: 100000000, maxNodes: 100000000, stopOnEntry: true });
+  const { threadId } = await stopped(s, 'entry');
+  await s.dc.continueRequest({ threadId });
+  await s.dc.pauseRequest({ threadId });
+  const st = await stopped(s, 'pause');
+  // Stopped somewhere in the loop, and the adapter answers requests again.
+  assert.ok([6, 7].includes(st.top.line), `paused at line ${st.top.line}`);
+  const threads = (await s.dc.threadsRequest()).body.threads;
+  assert.ok(threads.some((th) => th.id === st.threadId));
+});
