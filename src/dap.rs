@@ -6,7 +6,8 @@
 //! Three threads:
 //! - the reader ([`reader`]) parses frames from the input and hands requests to the owner
 //!   in order; it answers nothing itself, except that a `pause` also sets the cancel flag
-//!   at once (so a pause is seen while a step or a Z3 call runs, as the TUI's Esc);
+//!   at once (so a pause is seen while a step or a Z3 call runs, as the TUI's Esc), and so
+//!   do `disconnect`, `terminate` and the end of the input;
 //! - the owner (this thread: the session is `!Send` and the command line's thread has the
 //!   big stack) answers each request ([`adapter`]);
 //! - the writer ([`wire::Writer`]) is the only thing that writes to the output: it numbers
@@ -112,10 +113,18 @@ fn reader(mut input: Box<dyn BufRead + Send>, to_owner: Sender<Incoming>, flags:
         };
         let last = matches!(msg, Incoming::Eof)
             || matches!(&msg, Incoming::Bad { seq: None, message } if message.starts_with("cannot read"));
-        if let Incoming::Request(r) = &msg {
-            if r.get("command").and_then(Value::as_str) == Some("pause") {
-                flags.pause();
-            }
+        // A pause interrupts the move that runs; so do the requests that end the session
+        // and the end of the input (else an endless `continue` would keep it alive).
+        let interrupts = match &msg {
+            Incoming::Request(r) => matches!(
+                r.get("command").and_then(Value::as_str),
+                Some("pause" | "disconnect" | "terminate")
+            ),
+            Incoming::Eof => true,
+            Incoming::Bad { .. } => false,
+        };
+        if interrupts {
+            flags.pause();
         }
         if to_owner.send(msg).is_err() || last {
             if last {
@@ -148,3 +157,6 @@ fn parse(bytes: &[u8]) -> Incoming {
         },
     }
 }
+
+#[cfg(test)]
+mod tests;

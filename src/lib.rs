@@ -21,6 +21,7 @@
 //! - [`cli`]: the command line (`symdbg exec`, ...); with [`tui`] and [`files`], the only
 //!   stages that do IO.
 //! - [`tui`]: the terminal debugger (`symdbg FILE`): ratatui panes over an engine thread.
+//! - [`dap`]: `symdbg dap`, the Debug Adapter Protocol server for editors.
 
 /// std's `eprintln!` panics when stderr cannot be written (`2>/dev/full`, a full disk, a
 /// closed terminal): this one writes what it can and goes on. Defined before the modules,

@@ -317,7 +317,7 @@ impl Adapter {
                 json!({"reason": "entry", "threadId": first, "allThreadsStopped": true}),
             ));
         } else {
-            self.move_thread(first, super::moves::Move::Continue);
+            self.continue_thread(first);
         }
     }
 

@@ -149,11 +149,23 @@ impl Adapter {
             Container::Model(node) => {
                 s.cancel_handle().store(false, Ordering::SeqCst);
                 match s.try_model(node) {
-                    Ok(m) => m
-                        .inputs
-                        .iter()
-                        .map(|(k, v)| (k.clone(), v.to_string()))
-                        .collect(),
+                    Ok(m) => {
+                        let mut v: Vec<(String, String)> = m
+                            .inputs
+                            .iter()
+                            .map(|(k, v)| (k.clone(), v.to_string()))
+                            .collect();
+                        // Each fold's κ on the path (the number of times its path ran).
+                        for f in s.path_folds(node) {
+                            if let Some(k) = m.havoc.get(&f.symbol) {
+                                v.push((
+                                    format!("{} (loop at line {})", f.kappa, f.loop_line),
+                                    k.to_string(),
+                                ));
+                            }
+                        }
+                        v
+                    }
                     Err(e) => vec![("(no model)".to_string(), e.to_string())],
                 }
             }

@@ -85,8 +85,13 @@ impl Adapter {
         true
     }
 
+    /// `continue` thread `id` (after `configurationDone` without `stopOnEntry`).
+    pub(super) fn continue_thread(&mut self, id: i64) {
+        self.move_thread(id, Move::Continue);
+    }
+
     /// Move thread `id` and report.
-    pub(super) fn move_thread(&mut self, id: i64, mv: Move) {
+    fn move_thread(&mut self, id: i64, mv: Move) {
         let Some(run) = &mut self.run else { return };
         let Some(t) = run.threads.get(id) else { return };
         run.refs.clear();
@@ -124,6 +129,14 @@ impl Adapter {
             Move::StepIn => self.step_in(t.pos),
             _ => self.run_policy(t.pos, mv),
         };
+        // (issue 25's `print`: what the path printed on the way forward)
+        if forward {
+            if let Some(to) = stop.node {
+                for text in self.program_output(t.pos, to) {
+                    self.send(output_event("stdout", &text));
+                }
+            }
+        }
         self.report(Some(id), stop);
     }
 
@@ -403,11 +416,6 @@ impl Adapter {
         if let Some(text) = &stop.text {
             self.send(output_event("console", &format!("{text}\n")));
         }
-        // (issue 25's `print`: the program's output on the stepped path goes here as
-        // `output` events of category `stdout`; see `program_output`)
-        for text in self.program_output() {
-            self.send(output_event("stdout", &text));
-        }
         let Some(run) = &self.run else { return };
         let size = run.session.tree().len();
         let threads: Vec<Value> = run
@@ -446,10 +454,14 @@ impl Adapter {
         self.send(event("stopped", body));
     }
 
-    /// HOOK for issue 25 (`print` as path behaviour): the program's output printed on the
-    /// path between the stepped thread's old and new position, to be sent as `stdout`
-    /// output events. Empty until the session reports a path's prints.
-    fn program_output(&self) -> Vec<String> {
+    /// HOOK for issue 25 (`print` as path behaviour): the lines the program printed on the
+    /// path from `from` down to `to` (nothing when `to` is not below `from`), each ending
+    /// in `\n`, sent as `output` events of category `stdout`. Empty until the session
+    /// reports a path's prints; with the `print` branch's `Session::stdout_at(id)` (one
+    /// text per printed line, oldest first) it is: when `is_ancestor(from, to)`, the lines
+    /// of `stdout_at(to)` after the first `stdout_at(from).len()`, each with `\n`.
+    fn program_output(&self, from: NodeId, to: NodeId) -> Vec<String> {
+        let _ = (from, to);
         Vec::new()
     }
 }

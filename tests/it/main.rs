@@ -17,6 +17,8 @@ mod book;
 /// Issue 16: run's summary names the bounds that cut paths.
 mod bounds_summary;
 mod check;
+/// Issue 26: `symdbg dap`, the Debug Adapter Protocol server, through its stdin/stdout.
+mod dap;
 /// Issue 26, the client side: tests/dap's protocol tests (`DebugClient` driving `symdbg dap`
 /// under `node --test`), the VS Code extension (unit tests, `vsce package`), the README's
 /// editor snippets against the launch schema.
