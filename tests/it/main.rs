@@ -21,6 +21,10 @@ mod check;
 mod contracts;
 /// Issue 26: `symdbg dap`, the Debug Adapter Protocol server, through its stdin/stdout.
 mod dap;
+/// Issue 26, the client side: tests/dap's protocol tests (`DebugClient` driving `symdbg dap`
+/// under `node --test`), the VS Code extension (unit tests, `vsce package`), the README's
+/// editor snippets against the launch schema.
+mod dap_client;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
