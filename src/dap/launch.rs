@@ -93,6 +93,7 @@ impl LaunchArgs {
                 FoldArg::Auto => FoldMode::Auto,
                 FoldArg::Off => FoldMode::Off,
             },
+            calls: None,
         }
     }
 

@@ -87,6 +87,8 @@ fn structural(block: &[Instr], func: &str) -> Result<(), NoTemplate> {
                 Some("the function calls another function (not in v1)")
             }
             InstrKind::Try { .. } => Some("the function contains a try statement"),
+            // A folded run would lose the lines the κ calls print.
+            InstrKind::Print(_) => Some("the function prints"),
             InstrKind::Havoc { .. }
             | InstrKind::Assume(_)
             | InstrKind::AssumeInvariant(_)
@@ -162,6 +164,7 @@ fn analyse(stepper: &Stepper, func: &Rc<str>) -> Result<Template, NoTemplate> {
             }),
         abrupt: None,
         fresh: 0,
+        output: Default::default(),
     };
     let index = match (settle_in(&stepper.cx, &mut start), start.cont.top()) {
         (Settled::Running, Some(Kont::Block { block, index })) if Rc::ptr_eq(block, &f.body) => {
