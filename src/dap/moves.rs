@@ -129,7 +129,7 @@ impl Adapter {
             Move::StepIn => self.step_in(t.pos),
             _ => self.run_policy(t.pos, mv),
         };
-        // (issue 25's `print`: what the path printed on the way forward)
+        // What the path printed on the way forward.
         if forward {
             if let Some(to) = stop.node {
                 for text in self.program_output(t.pos, to) {
@@ -454,15 +454,24 @@ impl Adapter {
         self.send(event("stopped", body));
     }
 
-    /// HOOK for issue 25 (`print` as path behaviour): the lines the program printed on the
-    /// path from `from` down to `to` (nothing when `to` is not below `from`), each ending
-    /// in `\n`, sent as `output` events of category `stdout`. Empty until the session
-    /// reports a path's prints; with the `print` branch's `Session::stdout_at(id)` (one
-    /// text per printed line, oldest first) it is: when `is_ancestor(from, to)`, the lines
-    /// of `stdout_at(to)` after the first `stdout_at(from).len()`, each with `\n`.
+    /// The lines the program printed on the path from `from` down to `to` (nothing when `to`
+    /// is not below `from`), each ending in `\n`, sent as `output` events of category
+    /// `stdout`: the printed items as minipy expressions over the inputs
+    /// ([`crate::session::Session::stdout_at`]), since a path stands for many inputs.
     fn program_output(&self, from: NodeId, to: NodeId) -> Vec<String> {
-        let _ = (from, to);
-        Vec::new()
+        let Some(run) = &self.run else {
+            return Vec::new();
+        };
+        let s = &run.session;
+        if !super::threads::is_ancestor(s, from, to) {
+            return Vec::new();
+        }
+        let before = s.stdout_at(from).len();
+        s.stdout_at(to)
+            .into_iter()
+            .skip(before)
+            .map(|line| format!("{line}\n"))
+            .collect()
     }
 }
 

@@ -655,3 +655,41 @@ fn dap_tree_of_a_finished_run() {
     insta::assert_snapshot!("dap_tree_of_a_finished_run", text);
     assert_eq!(c.close(), 0);
 }
+
+/// What the program prints on the way to a stop comes as `stdout` output events: the printed
+/// items as expressions over the inputs, one event per line, in print order.
+#[test]
+fn dap_prints_on_the_path_are_stdout_output_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "x: int\nprint(x + 1)\nif x > 0:\n    print(x, (x, 2))\ny = 1\n";
+    let path = program(&dir, "p.py", src);
+    let mut c = Client::spawn();
+    start(
+        &mut c,
+        json!({ "program": path }),
+        &path,
+        json!([{ "line": 5 }]),
+        &[],
+    );
+    let s = c.event("stopped");
+    assert_eq!(s["body"]["reason"], "breakpoint");
+    let t = s["body"]["threadId"].as_i64().unwrap();
+    let f = c.ok("stackTrace", json!({ "threadId": t }));
+    assert_eq!(f["stackFrames"][0]["line"], 5);
+    let printed: Vec<String> = c
+        .events("output")
+        .iter()
+        .filter(|e| e["body"]["category"] == "stdout")
+        .map(|e| e["body"]["output"].as_str().unwrap().to_string())
+        .collect();
+    let pc = scope_vars(&mut c, t, "Path condition");
+    let then_branch = pc.iter().any(|v| v.1.contains("x > 0"));
+    let want: Vec<&str> = if then_branch {
+        vec!["x + 1\n", "x, (x, 2)\n"]
+    } else {
+        vec!["x + 1\n"]
+    };
+    assert_eq!(printed, want, "path condition {pc:?}");
+    c.ok("disconnect", json!({}));
+    assert_eq!(c.close(), 0);
+}
