@@ -52,8 +52,12 @@ impl Adapter {
         let s = &run.session;
         let d = s.details(node);
         let view = s.view(node);
+        let name = run.args.path().file_name().map_or_else(
+            || s.source().name.clone(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let source = json!({
-            "name": s.source().name,
+            "name": name,
             "path": std::fs::canonicalize(run.args.path())
                 .unwrap_or_else(|_| run.args.path())
                 .to_string_lossy(),

@@ -100,6 +100,13 @@ impl LaunchArgs {
     /// command line renders them (no colour). `notes`: warnings to show (`--entry`'s).
     pub fn open(&self, notes: &mut Vec<String>) -> Result<Session, String> {
         let path = self.path();
+        // (a FIFO or a device would block the adapter in the read)
+        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            return Err(format!(
+                "error: `{}` is not a regular file",
+                crate::files::program::display_name(&path)
+            ));
+        }
         let source = crate::files::program::read_program(&path).map_err(|e| {
             let mut m = format!("error: {}", e.message);
             for n in &e.notes {

@@ -185,3 +185,46 @@ fn hit_conditions_read_as_counts() {
         assert!(HitCondition::parse(bad).is_err(), "{bad}");
     }
 }
+
+/// Threads follow the tree: a fork starts a thread per other branch, the stepped thread
+/// keeps the first; stepping back keeps every tip; a path that ends loses its thread.
+#[test]
+fn threads_settle_after_forks_back_steps_and_ends() {
+    use super::threads::Threads;
+    use crate::base::SourceMap;
+    use crate::session::{Config, Session, Stepped};
+
+    let mut s = Session::open(SourceMap::new("p.py", SRC), None, Config::default()).unwrap();
+    let root = s.tree().root();
+    let (mut threads, t1) = Threads::start(&s, 1);
+    let Stepped::Children(c) = s.step(root, None) else {
+        panic!("the root forks")
+    };
+    assert_eq!(c.len(), 2);
+    let settled = threads.settle(&s, Some(t1), Some(c[0]));
+    assert_eq!(settled.stopped, Some(t1));
+    assert_eq!(settled.started.len(), 1, "the else-branch's thread");
+    let t2 = settled.started[0];
+    assert_eq!(threads.get(t1).unwrap().pos, c[0]);
+    assert_eq!(threads.get(t2).unwrap().tip, c[1]);
+    // Back to the root: the thread keeps its tip, nothing starts or exits.
+    let settled = threads.settle(&s, Some(t1), Some(root));
+    assert_eq!(settled.started, Vec::<i64>::new());
+    assert_eq!(settled.exited, Vec::<i64>::new());
+    assert_eq!(threads.get(t1).unwrap().pos, root);
+    assert_eq!(threads.get(t1).unwrap().tip, c[0]);
+    assert_eq!(threads.get(t2).unwrap().tip, c[1]);
+    // The else-branch explored to its leaves: its thread follows an open node while
+    // there is one, and exits once none is left under its tip.
+    let ran = s.run(
+        c[1],
+        crate::session::Policy::Subtree,
+        crate::session::Limits::default(),
+        &|_| {},
+    );
+    assert_eq!(ran.ended, crate::session::Ended::Done);
+    let settled = threads.settle(&s, None, None);
+    assert_eq!(settled.exited, vec![t2]);
+    assert!(threads.get(t2).is_none());
+    assert_eq!(threads.list.len(), 1);
+}

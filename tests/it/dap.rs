@@ -561,6 +561,8 @@ fn dap_bad_input_gets_errors_and_never_stops_the_adapter() {
             json!({"program": dir.path().join("none.py")}),
             "cannot read",
         ),
+        (json!({"program": "/dev/null"}), "not a regular file"),
+        (json!({ "program": dir.path() }), "directory"),
     ] {
         let r = c.request("launch", args.clone());
         assert_eq!(r["success"], false, "{args}");
