@@ -266,8 +266,11 @@ fn snippet_arguments(lang: &str, text: &str) -> Option<BTreeSet<String>> {
             for word in text.split(|c: char| c.is_whitespace() || c == '(' || c == ')') {
                 if let Some(k) = word.strip_prefix(':') {
                     let k = ident(k);
-                    // (`:json-false` is a value)
-                    if !["type", "request", "json-false"].contains(&k.as_str()) {
+                    // (`:json-false` is a value; dap-mode's `:name` names the template and
+                    // `:dap-server-path` is the adapter's command line)
+                    if !["type", "request", "name", "json-false", "dap-server-path"]
+                        .contains(&k.as_str())
+                    {
                         keys.insert(k);
                     }
                 }
