@@ -993,9 +993,7 @@ impl Engine {
             id,
             store.iter().map(|(_, t)| t).chain(rv.iter()).chain(printed),
         )?;
-        let mut m = self.evaluate(&model, &store, rv.as_ref());
-        m.stdout = stdout_under(&model, &output);
-        Ok(m)
+        Ok(self.evaluate(&model, &store, rv.as_ref(), &output))
     }
 
     /// A model of node `id`'s path condition that values the inputs and every symbol of the
@@ -1046,6 +1044,7 @@ impl Engine {
         model: &Model,
         store: &[(Rc<str>, Term)],
         rv: Option<&Term>,
+        output: &[Rc<[Term]>],
     ) -> NodeModel {
         let inputs = self.input_values(model);
         let store = store
@@ -1063,7 +1062,7 @@ impl Engine {
             havoc,
             store,
             return_value: rv.and_then(|t| model.eval(t)),
-            stdout: None,
+            stdout: stdout_under(model, output),
         }
     }
 

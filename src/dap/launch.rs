@@ -15,9 +15,9 @@ use crate::session::{Config, FoldMode, Loaded, LoopMode, Session};
 pub struct LaunchArgs {
     pub program: Option<String>,
     pub entry: Option<String>,
-    #[serde(default = "default_unroll")]
+    #[serde(default = "default_unroll", deserialize_with = "count")]
     pub unroll: u32,
-    #[serde(default = "default_recursion")]
+    #[serde(default = "default_recursion", deserialize_with = "count")]
     pub recursion: u32,
     #[serde(default)]
     pub fold: FoldArg,
@@ -25,13 +25,31 @@ pub struct LaunchArgs {
     pub loops: LoopsArg,
     #[serde(default)]
     pub assume: Vec<String>,
-    #[serde(default = "default_timeout")]
+    #[serde(default = "default_timeout", deserialize_with = "count")]
     pub timeout_ms: u64,
     #[serde(default)]
     pub stop_on_entry: bool,
     /// symdbg's `--max-nodes` (an extension of the list).
-    #[serde(default = "default_max_nodes")]
+    #[serde(default = "default_max_nodes", deserialize_with = "count")]
     pub max_nodes: usize,
+}
+
+/// A count given as a JSON number or as its decimal text (`"5"`): Helix's debug templates
+/// pass only strings, lists of strings and booleans.
+fn count<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned + std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    use serde::de::Error;
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) => s
+            .trim()
+            .parse()
+            .map_err(|e| D::Error::custom(format!("`{s}` is not a count: {e}"))),
+        v => T::deserialize(v).map_err(D::Error::custom),
+    }
 }
 
 fn default_unroll() -> u32 {
@@ -124,5 +142,31 @@ impl LaunchArgs {
         notes.extend(loaded.entry_hint(entry).map(|w| format!("note: {w}")));
         let source = loaded.source.clone();
         Session::new(loaded, entry, self.config()).map_err(|d| render_all(&d, &source, false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LaunchArgs;
+    use serde_json::json;
+
+    #[test]
+    fn counts_are_numbers_or_their_decimal_text() {
+        let a = LaunchArgs::parse(Some(&json!({
+            "program": "p.py", "unroll": "7", "recursion": 2, "timeoutMs": " 500 ",
+            "maxNodes": "1000"
+        })))
+        .unwrap();
+        assert_eq!(
+            (a.unroll, a.recursion, a.timeout_ms, a.max_nodes),
+            (7, 2, 500, 1000)
+        );
+        let d = LaunchArgs::parse(Some(&json!({ "program": "p.py" }))).unwrap();
+        assert_eq!((d.unroll, d.recursion), (3, 5));
+        for bad in [json!("seven"), json!(-1), json!("-1"), json!(true)] {
+            let e =
+                LaunchArgs::parse(Some(&json!({ "program": "p.py", "unroll": bad }))).unwrap_err();
+            assert!(e.starts_with("bad launch arguments"), "{e}");
+        }
     }
 }

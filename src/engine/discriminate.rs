@@ -158,16 +158,21 @@ impl Engine {
             .map(|(k, t)| (k.clone(), t.clone()))
             .collect();
         let rv = self.tree.node(id).return_value().cloned();
+        let output = self.output(id);
         let mut syms: BTreeSet<Sym> = self.inputs.iter().cloned().collect();
         pc.iter().for_each(|t| t.vars(&mut syms));
         store.iter().for_each(|(_, t)| t.vars(&mut syms));
         rv.iter().for_each(|t| t.vars(&mut syms));
+        output
+            .iter()
+            .flat_map(|l| l.iter())
+            .for_each(|t| t.vars(&mut syms));
         let syms: Vec<Sym> = syms.into_iter().collect();
         let model = self.solver.try_model(&terms, &syms).map_err(|r| match r {
             SatResult::Unknown(reason) => NoModel::from(reason),
             SatResult::Unsat | SatResult::Sat => NoModel::Infeasible,
         })?;
-        Ok(Some(self.evaluate(&model, &store, rv.as_ref())))
+        Ok(Some(self.evaluate(&model, &store, rv.as_ref(), &output)))
     }
 }
 
