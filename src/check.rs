@@ -27,6 +27,8 @@ use crate::session::{
 
 mod merge;
 pub mod parallel;
+#[cfg(test)]
+mod print_tests;
 pub mod shrink;
 
 /// One concrete result, comparable between a leaf and a concrete run.

@@ -310,3 +310,69 @@ fn run_json_defines_py_slice_where_used() {
     assert!(with >= 1, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `testgen --format jsonl`: every test carries what its run prints (python3's output on
+/// its inputs); `exec --replay` compares it, so an edited `stdout` differs.
+#[test]
+fn jsonl_tests_carry_stdout_and_replay_compares_it() {
+    let (dir, path) = temp("jsonl", SRC);
+    let p = path.to_str().unwrap();
+    let jsonl = dir.join("t.jsonl");
+    let (code, _, err) = symdbg(&[
+        "testgen",
+        p,
+        "--format",
+        "jsonl",
+        "-o",
+        jsonl.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    for l in &lines {
+        let inputs: Vec<(String, String)> = l["inputs"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::Array(items) if items.len() == 1 => {
+                        format!("({},)", items[0])
+                    }
+                    serde_json::Value::Array(items) => format!(
+                        "({})",
+                        items
+                            .iter()
+                            .map(|i| i.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    other => other.to_string(),
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        let inputs: Vec<(&str, &str)> = inputs
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(l["stdout"], python_stdout(&path, &inputs), "{l}");
+    }
+    let (code, out, _) = symdbg(&["exec", p, "--replay", jsonl.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with(": 4 behave the same, 0 differ\n"), "{out}");
+    let edited = text.replacen("\"stdout\":\"", "\"stdout\":\"9\\n", 1);
+    std::fs::write(&jsonl, edited).unwrap();
+    let (code, out, _) = symdbg(&["exec", p, "--replay", jsonl.to_str().unwrap()]);
+    assert_eq!(code, 3, "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("DIFFERS")).count(),
+        1,
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
