@@ -17,6 +17,8 @@ mod book;
 /// Issue 16: run's summary names the bounds that cut paths.
 mod bounds_summary;
 mod check;
+/// Issue 28: generated contracted programs against python3 (the soundness rule).
+mod contract_gen;
 /// Issue 28: `requires`/`ensures` contracts, their use at calls and their proofs.
 mod contracts;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
