@@ -461,6 +461,20 @@ fn check_and_testgen_refuse_contract_mode_with_a_reason() {
     let (code, _, err) = symdbg(&["check", path(&p), "--entry", "fact", "--calls", "contract"]);
     assert_eq!(code, 2);
     assert!(err.contains("abstract"), "{err}");
+    // testgen's tests run the program under python3, where contract lines are no Python.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("test_fact.py");
+    let (code, _, err) = symdbg(&[
+        "testgen",
+        path(&p),
+        "--entry",
+        "fact",
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`requires` is not Python"), "{err}");
+    assert!(!out.exists());
 }
 
 #[test]
@@ -514,4 +528,36 @@ fn a_saved_choice_at_a_call_replays() {
         b.tree().node(child).tag.as_ref().map(|t| format!("{t:?}")),
         Some("UseContract(\"gcd\")".to_string())
     );
+}
+
+#[test]
+fn a_contract_over_a_loop_is_proven_with_the_loops_invariants() {
+    let body = "
+def maximum(t: tuple) -> int:
+    requires len(t) > 0
+    ensures all(result >= t[k] for k in range(len(t)))
+    ensures result in t
+    m = t[0]
+    i = 0
+    while i < len(t):
+        invariant 0 <= i <= len(t)
+        invariant all(m >= t[k] for k in range(i))
+        invariant m in t
+        if t[i] > m:
+            m = t[i]
+        i += 1
+    return m
+";
+    let (code, out) = prove(body);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.trim(), "maximum: verified (3 paths)");
+    // Without the invariants the loop is unrolled: no proof, and symdbg says why.
+    let unannotated: String = body
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("invariant"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let (code, out) = prove(&unannotated);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("not verified: no failure found, but"), "{out}");
 }

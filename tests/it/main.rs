@@ -17,6 +17,8 @@ mod book;
 /// Issue 16: run's summary names the bounds that cut paths.
 mod bounds_summary;
 mod check;
+/// Issue 28: generated contracted programs against python3 (the soundness rule).
+mod contract_gen;
 /// Issue 28: `requires`/`ensures` contracts, their use at calls and their proofs.
 mod contracts;
 /// Issue 26: `symdbg dap`, the Debug Adapter Protocol server, through its stdin/stdout.

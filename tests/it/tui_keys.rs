@@ -564,3 +564,42 @@ fn a_timeout_leaf_says_why_it_has_no_model() {
     );
     assert!(!screen.contains("infeasible"), "{screen}");
 }
+
+/// Issue 28: at a call of a function with a contract, `i` inlines it and `o` uses the
+/// contract; the hint line offers both only there.
+#[test]
+fn the_user_picks_inline_or_the_contract_at_a_contracted_call() {
+    let mut h = open("contracts.py", Some("area"), 160, 40);
+    let root = h.app.selected;
+    assert!(h.app.tree.node(root).info.view.call_choice);
+    let screen = h.screen();
+    assert!(screen.contains("i inline  o contract"), "{screen}");
+    assert!(
+        screen.contains("— call with a contract: inline it, or use the contract"),
+        "{screen}"
+    );
+    h.keys("o");
+    let kids = h.app.tree.node(root).children.clone();
+    assert_eq!(kids.len(), 1);
+    assert_eq!(
+        h.app.tree.node(kids[0]).info.label.as_deref(),
+        Some(symdbg::engine::label::USE_REQUIRES)
+    );
+    // Not at a call: i and o only say where they work.
+    h.keys("i");
+    assert!(
+        h.app.message.contains("i/o choose at a call"),
+        "{}",
+        h.app.message
+    );
+    let screen = h.screen();
+    assert!(!screen.contains("i inline  o contract"), "{screen}");
+    // In a fresh session, i steps into gcd's body: its precondition is checked first.
+    let mut h = open("contracts.py", Some("area"), 160, 40);
+    h.keys("i");
+    let kids = h.app.tree.node(root).children.clone();
+    assert_eq!(
+        h.app.tree.node(kids[0]).info.label.as_deref(),
+        Some(symdbg::engine::label::REQUIRES)
+    );
+}

@@ -129,19 +129,12 @@ impl Stepper<'_> {
 pub(super) fn name_result(state: &State, succ: &mut Succ) {
     let Some(func) = state.func() else { return };
     let name = crate::lang::RESULT;
-    let Some(Term { .. }) = succ.state.frame().locals.get(name) else {
+    let Some(sort) = succ.state.frame().locals.get(name).map(Term::sort) else {
         return;
     };
-    let old = succ
-        .state
-        .frame()
-        .locals
-        .get(name)
-        .cloned()
-        .expect("bound above");
     let sym = Sym {
         name: Rc::from(format!("{func}@{}", succ.state.fresh).as_str()),
-        sort: old.sort(),
+        sort,
     };
     bind(&mut succ.state, name, Term::var(sym));
 }

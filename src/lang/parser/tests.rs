@@ -412,3 +412,54 @@ fn operator_spans_keep_the_operands_parentheses() {
     };
     assert_eq!(rhs.span, Span::new(7, 12), "the inner `x - 1`");
 }
+
+#[test]
+fn contract_lines_start_a_def_body_and_round_trip() {
+    let src = "\
+def f(n: int, t: tuple) -> int:
+    requires n >= 0
+    requires all(t[k] > 0 for k in range(len(t)))
+    ensures result >= n
+    if n == 0: return 0
+    return n
+";
+    let p = ok(src);
+    let StmtKind::FunctionDef(f) = &p.body[0].kind else {
+        panic!("a def");
+    };
+    assert_eq!(f.contract.requires.len(), 2);
+    assert_eq!(f.contract.ensures.len(), 1);
+    assert_eq!(f.body.len(), 2, "the contract lines are not statements");
+    roundtrip(src);
+    // `requires`/`ensures` stay ordinary names elsewhere.
+    let q = ok("requires = 1\nensures = requires + 1\n");
+    assert_eq!(q.body.len(), 2);
+}
+
+#[test]
+fn contract_lines_elsewhere_are_refused_where_they_are() {
+    for (src, at) in [
+        ("x: int\nrequires x > 0\n", 7),
+        (
+            "def f(x: int) -> int:\n    x = 1\n    ensures x > 0\n    return x\n",
+            36,
+        ),
+        ("def f(x: int) -> int: requires x > 0\n", 22),
+        ("while True:\n    ensures True\n    break\n", 16),
+    ] {
+        let d = &parse_program(src).expect_err(src)[0];
+        assert!(
+            d.message.contains("must come first in a `def` body"),
+            "{src}: {}",
+            d.message
+        );
+        assert_eq!(d.span.map(|s| s.start), Some(at), "{src}");
+    }
+    let d = &parse_program("def f(x: int) -> int:\n    requires x > 0\n").expect_err("no body")[0];
+    assert!(
+        d.message
+            .contains("expected a body after the contract of `f`"),
+        "{}",
+        d.message
+    );
+}

@@ -102,7 +102,7 @@ fn the_keys_that_need_the_worker() {
     keys.sort();
     let mut want: Vec<String> = [
         "Enter", "s", "u", "n", "f", "c", "r", "C", "m", "R", "T", "w", "a", "A", ":", "W", "L",
-        "S", "F", "=", "H",
+        "S", "F", "=", "H", "i", "o",
     ]
     .iter()
     .map(|s| s.to_string())

@@ -16,7 +16,8 @@
 //! `path_condition`, `store`, `return_value`}, `model` (concrete inputs reaching the leaf:
 //! every satisfiable leaf, null elsewhere), `model_store` (the store under the model),
 //! `exception_line`, `exception_column`, `unknown_reason`, `model_return_value`, `label`,
-//! `invariant_failure`, `model_unknown_reason`, `fold` (at a folded loop head), `fold_exit`
+//! `invariant_failure`, `contract_failure` (`requires`/`ensures` at a contract's failure,
+//! else null), `abstract` (a leaf below a use of a contract), `model_unknown_reason`, `fold` (at a folded loop head), `fold_exit`
 //! (at a fold's exit: its `--tree` label), `model_params` (at a leaf under folds: each
 //! fold's parameter and its value), `stdout` (at a leaf: the printed lines, each a list
 //! of its items in minipy; null elsewhere), `model_stdout` (the text those lines print
