@@ -432,3 +432,30 @@ fn generated_recursive_programs_agree_with_the_interpreter_and_python() {
     );
     assert!(compared >= progs.len() * 5, "only {compared} comparisons");
 }
+
+/// A loop whose body calls a function without loops or recursion folds through the call
+/// (issue 27); one whose callee loops says why not.
+#[test]
+fn loops_calling_a_function_fold_through_the_call() {
+    let (src, _) = read("call_in_loop.py");
+    for entry in ["count_big", "first_big"] {
+        let folds = crate::fold::agree_on_box(&src, entry);
+        assert!(folds >= 1, "{entry}: nothing folded");
+    }
+    let (code, out, err) = symdbg(&["run", "tests/data/fold_rec/call_in_loop.py", "--templates"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("no template: the body calls `slow`, which contains a loop (line 37)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("call_in_loop.py:21: while i < len(t):  template, path (21 enter, 22, 4 then, 5, 22 else, 24)"),
+        "{out}"
+    );
+    let compared = crate::symbolic::differential_over_with(
+        vec![PathBuf::from(DIR).join("call_in_loop.py")],
+        20_000,
+        config(FoldMode::Auto, 3),
+    );
+    assert!(compared >= 10, "only {compared} comparisons");
+}
