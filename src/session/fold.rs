@@ -116,9 +116,10 @@ impl Session {
         })
     }
 
-    /// Is `id` at a `while`'s condition (`F` applies where it is also open)?
+    /// Is `id` at a `while`'s condition or a recursive function's entry (`F` applies
+    /// where it is also open)?
     pub fn at_loop_head(&self, id: NodeId) -> bool {
-        self.engine.at_loop_guard(id)
+        self.engine.at_fold_point(id)
     }
 
     /// The display name of the κ that `=` instantiates at `id` (`κ1`), if any.

@@ -12,7 +12,7 @@ use symdbg::engine::{Config, Engine, Limits, NodeId, Outcome, Stop};
 use symdbg::lang::Type;
 use symdbg::transform;
 
-use crate::fold::{concrete_ending, symbolic_ending};
+use crate::fold::symbolic_ending;
 use crate::util::symdbg;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fold_rec");
@@ -121,18 +121,57 @@ fn ending_leaves(e: &Engine) -> BTreeSet<NodeId> {
         .collect()
 }
 
-/// Every input of the box ends on the folded tree's leaf as the interpreter runs it
-/// (exhaustiveness), classic execution with a bound no run of the box needs ends the
-/// same, and the outcomes found are the same set; returns the folded leaves reached.
-/// (The folded tree's `--recursion` also covers the box: a second recursive call outside
-/// the folded path, as in Figure 4, is a classic call that it bounds.)
-fn agree_on_box(src: &str, entry: &str) -> (Engine, BTreeSet<NodeId>) {
+/// How a concrete run of `entry` ends (the program loaded once).
+struct Concrete {
+    program: symdbg::lang::Program,
+    types: symdbg::lang::TypeInfo,
+    entry: String,
+}
+
+impl Concrete {
+    fn new(src: &str, entry: &str) -> Concrete {
+        let (program, types, _) = transform::load(src).unwrap();
+        Concrete {
+            program,
+            types,
+            entry: entry.to_string(),
+        }
+    }
+
+    fn ending(&self, inputs: &BTreeMap<String, Value>) -> crate::fold::Ending {
+        let config = symdbg::concrete::Config {
+            max_steps: 20_000,
+            ..symdbg::concrete::Config::default()
+        };
+        let r = symdbg::concrete::run(
+            &self.program,
+            &self.types,
+            Some(&self.entry),
+            inputs,
+            &config,
+        )
+        .unwrap();
+        let detail = match r.outcome {
+            symdbg::concrete::Outcome::Exception(c) => Some(c.name().to_string()),
+            _ => r.return_value.as_ref().map(|v| format!("{v:?}")),
+        };
+        (r.outcome.name().to_string(), detail)
+    }
+}
+
+/// Every input of the box (every `sample`-th one) ends on the folded tree's leaf as the
+/// interpreter runs it (exhaustiveness), classic execution with a bound no run of the box
+/// needs ends the same, and the outcomes found are the same set; returns the folded leaves
+/// reached. (The folded tree's `--recursion` also covers the box: a second recursive call
+/// outside the folded path, as in Figure 4, is a classic call that it bounds.)
+fn agree_on_box(src: &str, entry: &str, sample: usize) -> (Engine, BTreeSet<NodeId>) {
     let folded = explore(src, entry, FoldMode::Auto, 8);
     let classic = explore(src, entry, FoldMode::Off, 10);
+    let concrete = Concrete::new(src, entry);
     let mut reached = BTreeSet::new();
     let (mut from_folded, mut from_classic) = (BTreeSet::new(), BTreeSet::new());
-    for inputs in box_inputs(&params(src, entry)) {
-        let concrete = concrete_ending(src, entry, &inputs);
+    for inputs in box_inputs(&params(src, entry)).into_iter().step_by(sample) {
+        let concrete = concrete.ending(&inputs);
         let (leaf, f) = symbolic_ending(&folded, &inputs)
             .unwrap_or_else(|| panic!("{entry} {inputs:?}: no folded leaf holds"));
         assert_eq!(f, concrete, "{entry} {inputs:?}: fold vs interpreter");
@@ -151,7 +190,7 @@ fn agree_on_box(src: &str, entry: &str) -> (Engine, BTreeSet<NodeId>) {
 fn recursion_folds_agree_with_the_interpreter_on_every_input_of_a_box() {
     for file in FOLDED {
         let (src, entry) = read(file);
-        let (folded, reached) = agree_on_box(&src, &entry);
+        let (folded, reached) = agree_on_box(&src, &entry, 1);
         assert!(folded.stats().folds >= 1, "{file}: nothing folded");
         // Figure 4's second call is classic: one fold per match, cut by --recursion.
         if file != "count_if_rec.py" {
@@ -159,12 +198,13 @@ fn recursion_folds_agree_with_the_interpreter_on_every_input_of_a_box() {
         }
         // Precision: every leaf is reached by an input of the box, except where that
         // needs a deeper stack than the box's tuples give (RecursionError), an index
-        // error from a negative start, or a second value of the searched element.
+        // error from a negative start, a second value of the searched element, or the bug
+        // 100 calls deep (its model is replayed in python3 by the next test).
         for leaf in ending_leaves(&folded) {
             let n = folded.tree().node(leaf);
             let deep =
                 n.outcome() == Some(Outcome::Exception(symdbg::base::ExcClass::RecursionError));
-            if deep || file == "lin_srch_from.py" || file == "count_if_rec.py" {
+            if deep || ["lin_srch_from.py", "count_if_rec.py", "deep.py"].contains(&file) {
                 continue;
             }
             assert!(
@@ -365,9 +405,11 @@ fn templates_trees_and_the_call_stack_of_recursion_folds() {
 /// compared with the interpreter on the box and with python3 leaf by leaf.
 fn generated() -> Vec<String> {
     let bases = ["i >= len(t)", "i < 0 or i >= len(t)", "n <= 0", "i == n"];
+    // (Strides other than ±1 over a tuple leave quantifiers Z3 decides only sometimes,
+    // NEXT.md §1.5: not here.)
     let updates = [
         ("i + 1", "n - 1"),
-        ("i + 2", "n"),
+        ("i + 1", "n + 2"),
         ("i - 1", "n + 1"),
         ("i + 1", "n"),
     ];
@@ -412,7 +454,8 @@ fn generated_recursive_programs_agree_with_the_interpreter_and_python() {
     let mut files = Vec::new();
     let mut folded = 0;
     for (k, src) in progs.iter().enumerate() {
-        let (e, _) = agree_on_box(src, "f");
+        // A sample of the box (every 7th input: all tuple lengths, every n).
+        let (e, _) = agree_on_box(src, "f", 7);
         folded += usize::from(e.stats().folds > 0);
         let path = dir.join(format!("rec_{k:03}.py"));
         std::fs::write(&path, src).unwrap();
@@ -431,4 +474,56 @@ fn generated_recursive_programs_agree_with_the_interpreter_and_python() {
         progs.len()
     );
     assert!(compared >= progs.len() * 5, "only {compared} comparisons");
+}
+
+/// A loop whose body calls a function without loops or recursion folds through the call
+/// (issue 27); one whose callee loops says why not.
+#[test]
+fn loops_calling_a_function_fold_through_the_call() {
+    let (src, _) = read("call_in_loop.py");
+    for entry in ["count_big", "first_big"] {
+        let folds = crate::fold::agree_on_box(&src, entry);
+        assert!(folds >= 1, "{entry}: nothing folded");
+    }
+    let (code, out, err) = symdbg(&["run", "tests/data/fold_rec/call_in_loop.py", "--templates"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("no template: the body calls `slow`, which contains a loop (line 37)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("call_in_loop.py:21: while i < len(t):  template, path (21 enter, 22, 4 then, 5, 22 else, 24)"),
+        "{out}"
+    );
+    let compared = crate::symbolic::differential_over_with(
+        vec![PathBuf::from(DIR).join("call_in_loop.py")],
+        20_000,
+        config(FoldMode::Auto, 3),
+    );
+    assert!(compared >= 10, "only {compared} comparisons");
+}
+
+/// `F` in the debugger: the entry of a recursive function is a place where a fold may
+/// happen; stepped with the fold it is a fold node, without it the first statement.
+#[test]
+fn a_recursive_entry_folds_on_demand() {
+    let (src, entry) = read("lin_srch_rec.py");
+    let (program, types, ir) = transform::load(&src).unwrap();
+    let mut e = Engine::new(&program, types, ir, Some(&entry), config(FoldMode::Off, 3)).unwrap();
+    let root = e.tree().root();
+    assert!(!e.at_fold_point(root));
+    let kids = e.step(root);
+    let at = kids[0];
+    assert!(e.at_fold_point(at));
+    assert!(matches!(e.fold_head(at), Some(Ok(_))));
+    let exits = e.step_fold(at, FoldMode::Auto);
+    assert!(e.fold_at(at).is_some());
+    assert_eq!(exits.len(), 3, "RecursionError, not found, found");
+    // Under the classic step the first statement's two branches.
+    let (program, types, ir) = transform::load(&src).unwrap();
+    let mut c = Engine::new(&program, types, ir, Some(&entry), config(FoldMode::Off, 3)).unwrap();
+    let root = c.tree().root();
+    let at = c.step(root)[0];
+    assert_eq!(c.step(at).len(), 2);
+    assert!(c.fold_at(at).is_none());
 }

@@ -77,7 +77,12 @@ pub fn head_sym(name: &str, sort: Sort) -> Sym {
 
 /// S1: the structural restrictions of v1. `unrolled`: a loop with invariant lines is
 /// unrolled like any loop (`--loops unroll`), so it may fold too.
-fn structural(block: &Block, index: usize, unrolled: bool) -> Result<(), NoTemplate> {
+fn structural(
+    block: &Block,
+    index: usize,
+    unrolled: bool,
+    ir: &crate::transform::ir::Program,
+) -> Result<(), NoTemplate> {
     let instr = &block[index];
     let InstrKind::While {
         guard,
@@ -97,19 +102,26 @@ fn structural(block: &Block, index: usize, unrolled: bool) -> Result<(), NoTempl
     if !guard.is_empty() {
         return Err(refuse("the loop condition calls a function", instr.span));
     }
-    fn body_ok(b: &[crate::transform::ir::Instr]) -> Result<(), NoTemplate> {
+    fn body_ok(
+        b: &[crate::transform::ir::Instr],
+        ir: &crate::transform::ir::Program,
+    ) -> Result<(), NoTemplate> {
         for i in b {
             let bad = match &i.kind {
                 InstrKind::If { then, orelse, .. } => {
-                    body_ok(then)?;
-                    body_ok(orelse)?;
+                    body_ok(then, ir)?;
+                    body_ok(orelse, ir)?;
                     None
                 }
+                // A call of a function without loops or recursion is analysed through
+                // (issue 27).
+                InstrKind::Call { func, .. } => {
+                    super::calls::callee_ok(ir, func).map_err(|why| refuse(why, i.span))?;
+                    None
+                }
+                InstrKind::Lookup { .. } => None,
                 InstrKind::While { .. } => {
                     Some("the body contains a loop (inner loops fold themselves)")
-                }
-                InstrKind::Call { .. } | InstrKind::Lookup { .. } => {
-                    Some("the body calls a function")
                 }
                 InstrKind::Try { .. } => Some("the body contains a try statement"),
                 InstrKind::Havoc { .. }
@@ -127,7 +139,7 @@ fn structural(block: &Block, index: usize, unrolled: bool) -> Result<(), NoTempl
         }
         Ok(())
     }
-    body_ok(body)
+    body_ok(body, ir)
 }
 
 /// The signature of a successor state (before settling) of `parent`: how it left the step.
@@ -216,7 +228,7 @@ pub fn template_for(
 ) -> Result<Template, NoTemplate> {
     let span = block[index].span;
     let unrolled = stepper.config.loops == crate::engine::LoopMode::Unroll;
-    structural(block, index, unrolled)?;
+    structural(block, index, unrolled, stepper.cx.program)?;
     let ir = stepper.cx.program;
     let types = stepper.types;
     let mut head = Vec::new();
@@ -278,7 +290,14 @@ pub fn template_for(
     let start = State {
         globals,
         frames,
-        defined: std::rc::Rc::default(),
+        // The functions the body may call (a state where one is not defined yet steps
+        // the loop classically: the replay's call raises, off the path).
+        defined: std::rc::Rc::new(
+            ir.functions
+                .keys()
+                .map(|f| (Rc::<str>::from(f.as_str()), ()))
+                .collect(),
+        ),
         pc: PathCondition::default(),
         cont,
         abrupt: None,

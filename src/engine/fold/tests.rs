@@ -43,6 +43,11 @@ fn counters_resets_and_symbolic_steps_have_templates() {
     // A symbolic step read by the loop condition (QE decides orderings at both ends).
     let t = templates("n: int\ns: int\ni = 0\nwhile i < n:\n    i += s\n");
     assert_eq!(t, vec![Ok("i:true".to_string())]);
+    // Through a call of a function without loops (issue 27): `g(i) + 1` is `i + 1`.
+    let t = templates(
+        "def g(x: int) -> int:\n    return x\nn: int\ni = 0\nwhile i < n:\n    i = g(i) + 1\n",
+    );
+    assert_eq!(t, vec![Ok("i:true".to_string())]);
 }
 
 #[test]
@@ -77,9 +82,16 @@ fn loops_outside_the_class_say_why() {
     for (body, why) in cases {
         refused(&format!("{head}{body}"), why);
     }
+    // A call is analysed through (issue 27) unless the callee loops or recurses.
     refused(
-        "def g(x: int) -> int:\n    return x\nn: int\ni = 0\nwhile i < n:\n    i = g(i) + 1\n",
-        "calls a function",
+        "def g(x: int) -> int:\n    while x > 0:\n        x -= 1\n    return x\nn: int\ni = 0\n\
+         while i < n:\n    i = g(i) + 1\n",
+        "the body calls `g`, which contains a loop",
+    );
+    refused(
+        "def g(x: int) -> int:\n    if x > 9:\n        return g(x - 1)\n    return x\nn: int\n\
+         i = 0\nwhile i < n:\n    i = g(i) + 1\n",
+        "the body calls `g`, which is recursive",
     );
     let mut many = String::from("n: int\ni = 0\nwhile i < n:\n");
     for k in 0..7 {

@@ -78,6 +78,13 @@ impl Engine {
         )
     }
 
+    /// Is `id` where a fold may happen (stepped or not): a `while`'s condition, or the
+    /// entry of a function that calls itself (issue 27)?
+    pub fn at_fold_point(&self, id: NodeId) -> bool {
+        self.at_loop_guard(id)
+            || super::recursion::at_entry(&self.tree.node(id).state, &self.ir).is_some()
+    }
+
     /// Step like [`Engine::step`] with `--fold` set to `mode` for this step only: `Auto`
     /// folds a loop head whose path has a template (where the fold applies), `Off` steps
     /// it classically.

@@ -3,7 +3,7 @@
 def all_pos_rec(t: tuple, i: int) -> bool:
     if i >= len(t):
         return True
-    assert t[i] != 5
+    assert t[i] != -1
     if t[i] <= 0:
         return False
     return all_pos_rec(t, i + 1)
