@@ -29,12 +29,17 @@ const MAX_SINGLE_TRIES: usize = 12;
 const ELEMENT_PREFS_UP_TO: usize = 4;
 
 impl Engine {
-    /// The default preferences for node `id`, given its minimal model `base`: each fold's
-    /// κ ≥ `min_kappa` first, then integers non-zero and distinct, then tuple elements.
-    pub fn preferences(&self, id: NodeId, base: &NodeModel, min_kappa: i64) -> Vec<Term> {
+    /// The default preferences for node `id`, given a model `base` of it: each fold's
+    /// κ ≥ 1 (`larger`: κ ≥ its value in `base` plus one) first, then integers non-zero
+    /// and distinct, then tuple elements.
+    pub fn preferences(&self, id: NodeId, base: &NodeModel, larger: bool) -> Vec<Term> {
         let mut prefs = Vec::new();
         for (_, k) in self.folds_on_path(id) {
-            prefs.push(Term::ge(Term::var(k), Term::int(min_kappa)));
+            let floor = match base.havoc.get(&*k.name) {
+                Some(crate::concrete::Value::Int(v)) if larger => Term::int(v.clone() + 1),
+                _ => Term::int(if larger { 2 } else { 1 }),
+            };
+            prefs.push(Term::ge(Term::var(k), floor));
         }
         let ints: Vec<Term> = self
             .inputs
