@@ -23,7 +23,7 @@ use crate::solver::SatResult;
 use crate::term::{Sort, Sym, Term, TermKind as K};
 
 /// At most this many preferences are tried one at a time (each is a solver check).
-const MAX_SINGLE_TRIES: usize = 12;
+const MAX_SINGLE_TRIES: usize = 24;
 
 /// Tuples up to this length (in the minimal model) get element preferences.
 const ELEMENT_PREFS_UP_TO: usize = 4;
@@ -55,6 +55,12 @@ impl Engine {
                 prefs.push(Term::ne(x.clone(), y.clone()));
             }
         }
+        // Signs where the path allows, alternating (the first integer negative, the next
+        // positive, ...): of the equally small models (`b = 2` or `b = -2`) one, the same
+        // every time, and both signs among the inputs (`abs(a)` and `a` differ).
+        for (i, x) in ints.iter().enumerate() {
+            prefs.push(signed(x.clone(), i));
+        }
         for s in self.inputs.iter().filter(|s| s.sort == Sort::Seq) {
             let Some(crate::concrete::Value::Tuple(items)) = base.inputs.get(&*s.name) else {
                 continue;
@@ -76,6 +82,9 @@ impl Engine {
                 for x in &ints {
                     prefs.push(Term::ne(elem(k), x.clone()));
                 }
+            }
+            for k in 0..n {
+                prefs.push(signed(elem(k), k + 1));
             }
         }
         prefs
@@ -173,6 +182,15 @@ impl Engine {
             SatResult::Unsat | SatResult::Sat => NoModel::Infeasible,
         })?;
         Ok(Some(self.evaluate(&model, &store, rv.as_ref())))
+    }
+}
+
+/// `x < 0` for even `i`, `x > 0` for odd.
+fn signed(x: Term, i: usize) -> Term {
+    if i % 2 == 0 {
+        Term::lt(x, Term::int(0))
+    } else {
+        Term::gt(x, Term::int(0))
     }
 }
 

@@ -100,8 +100,8 @@ def proc(t: tuple):
     assert!(text.contains("assert call({\"t\": ()}) is None"), "{text}");
     assert!(
         text.contains(
-            // Non-zero, distinct elements (issue 31), not (0, 0).
-            "with pytest.raises(AssertionError) as excinfo:\n        call({\"t\": (-1, 1)})"
+            // Non-zero, distinct elements of alternating signs (issue 31), not (0, 0).
+            "with pytest.raises(AssertionError) as excinfo:\n        call({\"t\": (1, -1)})"
         ),
         "{text}"
     );
