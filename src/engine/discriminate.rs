@@ -187,7 +187,7 @@ impl Engine {
 
 /// `x < 0` for even `i`, `x > 0` for odd.
 fn signed(x: Term, i: usize) -> Term {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         Term::lt(x, Term::int(0))
     } else {
         Term::gt(x, Term::int(0))
