@@ -404,7 +404,7 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
 
 /// The models a leaf's tests use, the first one first: the discriminating model (else the
 /// minimal one, the model every command finds: `Session::try_model`), below a fold a
-/// second one with each κ ≥ 2 where the path allows it, and `--thorough`'s boundary
+/// second one with each κ above the first's where the path allows it, and `--thorough`'s boundary
 /// models; each with inputs no earlier one has.
 fn leaf_models(
     session: &mut Session,
@@ -412,10 +412,12 @@ fn leaf_models(
     base: NodeModel,
     thorough: bool,
 ) -> Vec<NodeModel> {
-    let first = session.discriminating_model(id, &base, 1).unwrap_or(base);
+    let first = session
+        .discriminating_model(id, &base, false)
+        .unwrap_or(base);
     let mut models = vec![first];
     if session.folds_above(id) > 0 {
-        models.extend(session.discriminating_model(id, &models[0], 2));
+        models.extend(session.discriminating_model(id, &models[0], true));
     }
     if thorough {
         let more = session.boundary_models(id, &models[0]);

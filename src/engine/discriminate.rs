@@ -23,18 +23,23 @@ use crate::solver::SatResult;
 use crate::term::{Sort, Sym, Term, TermKind as K};
 
 /// At most this many preferences are tried one at a time (each is a solver check).
-const MAX_SINGLE_TRIES: usize = 12;
+const MAX_SINGLE_TRIES: usize = 24;
 
 /// Tuples up to this length (in the minimal model) get element preferences.
 const ELEMENT_PREFS_UP_TO: usize = 4;
 
 impl Engine {
-    /// The default preferences for node `id`, given its minimal model `base`: each fold's
-    /// κ ≥ `min_kappa` first, then integers non-zero and distinct, then tuple elements.
-    pub fn preferences(&self, id: NodeId, base: &NodeModel, min_kappa: i64) -> Vec<Term> {
+    /// The default preferences for node `id`, given a model `base` of it: each fold's
+    /// κ ≥ 1 (`larger`: κ ≥ its value in `base` plus one) first, then integers non-zero
+    /// and distinct, then tuple elements.
+    pub fn preferences(&self, id: NodeId, base: &NodeModel, larger: bool) -> Vec<Term> {
         let mut prefs = Vec::new();
         for (_, k) in self.folds_on_path(id) {
-            prefs.push(Term::ge(Term::var(k), Term::int(min_kappa)));
+            let floor = match base.havoc.get(&*k.name) {
+                Some(crate::concrete::Value::Int(v)) if larger => Term::int(v.clone() + 1),
+                _ => Term::int(if larger { 2 } else { 1 }),
+            };
+            prefs.push(Term::ge(Term::var(k), floor));
         }
         let ints: Vec<Term> = self
             .inputs
@@ -49,6 +54,12 @@ impl Engine {
             for y in &ints[i + 1..] {
                 prefs.push(Term::ne(x.clone(), y.clone()));
             }
+        }
+        // Signs where the path allows, alternating (the first integer negative, the next
+        // positive, ...): of the equally small models (`b = 2` or `b = -2`) one, the same
+        // every time, and both signs among the inputs (`abs(a)` and `a` differ).
+        for (i, x) in ints.iter().enumerate() {
+            prefs.push(signed(x.clone(), i));
         }
         for s in self.inputs.iter().filter(|s| s.sort == Sort::Seq) {
             let Some(crate::concrete::Value::Tuple(items)) = base.inputs.get(&*s.name) else {
@@ -71,6 +82,9 @@ impl Engine {
                 for x in &ints {
                     prefs.push(Term::ne(elem(k), x.clone()));
                 }
+            }
+            for k in 0..n {
+                prefs.push(signed(elem(k), k + 1));
             }
         }
         prefs
@@ -173,6 +187,15 @@ impl Engine {
             SatResult::Unsat | SatResult::Sat => NoModel::Infeasible,
         })?;
         Ok(Some(self.evaluate(&model, &store, rv.as_ref(), &output)))
+    }
+}
+
+/// `x < 0` for even `i`, `x > 0` for odd.
+fn signed(x: Term, i: usize) -> Term {
+    if i.is_multiple_of(2) {
+        Term::lt(x, Term::int(0))
+    } else {
+        Term::gt(x, Term::int(0))
     }
 }
 

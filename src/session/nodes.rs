@@ -155,16 +155,17 @@ impl Session {
             .collect()
     }
 
-    /// A model of leaf `id` that prefers each fold's κ ≥ `min_kappa`, non-zero and distinct
-    /// integers and tuple elements, given its minimal model `base`; `None` when no
-    /// preference fits the path or the solver cannot decide (`base` stands).
+    /// A model of leaf `id` that prefers each fold's κ ≥ 1 (`larger`: above its value in
+    /// `base`), non-zero and distinct integers and tuple elements, given a model `base` of
+    /// it; `None` when no preference fits the path or the solver cannot decide (`base`
+    /// stands).
     pub fn discriminating_model(
         &mut self,
         id: NodeId,
         base: &NodeModel,
-        min_kappa: i64,
+        larger: bool,
     ) -> Option<NodeModel> {
-        let prefs = self.engine.preferences(id, base, min_kappa);
+        let prefs = self.engine.preferences(id, base, larger);
         self.engine.model_preferring(id, &prefs).ok().flatten()
     }
 
@@ -176,7 +177,7 @@ impl Session {
     /// `testgen --thorough`: models of leaf `id` at each comparison's boundary (distance
     /// 0 and 1 from where it flips), with the default preferences after it.
     pub fn boundary_models(&mut self, id: NodeId, base: &NodeModel) -> Vec<NodeModel> {
-        let rest = self.engine.preferences(id, base, 1);
+        let rest = self.engine.preferences(id, base, false);
         let mut out = Vec::new();
         for mut prefs in self.engine.boundaries(id) {
             prefs.extend(rest.iter().cloned());

@@ -117,7 +117,7 @@ fn random_inputs(inputs: &[(String, Type)], seed: u64) -> Vec<serde_json::Value>
     let mut rng = SplitMix64::new(seed ^ 0x5eed);
     let mut small = move || {
         let r = rng.next_u64();
-        if r % 5 == 0 {
+        if r.is_multiple_of(5) {
             (r >> 8) as i64 % 100 - 50
         } else {
             (r >> 8) as i64 % 13 - 6
