@@ -282,6 +282,12 @@ struct RunArgs {
     /// Say why (with --tree or --json): where each path condition came from, the pruned branches with their unsat cores, why infeasible and unknown leaves are
     #[arg(long, conflicts_with_all = ["dot", "counterexamples"])]
     explain: bool,
+    /// Print which lines and branches some input reaches, none can (unreachable), or the bounds left unexplored, instead of the tree
+    #[arg(long, conflicts_with_all = ["format", "counterexamples", "templates", "explain"])]
+    coverage: bool,
+    /// Also write the coverage as lcov (DA and BRDA records) to FILE, for editors' coverage views and genhtml
+    #[arg(long, value_name = "FILE", conflicts_with = "templates")]
+    lcov: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

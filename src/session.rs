@@ -24,6 +24,7 @@
 //! is reported as node counts, the caller decides when to show it) and never imports the
 //! front-ends (`cli`, `tui`), which build their views only through it.
 
+pub mod coverage;
 pub mod cuts;
 pub mod details;
 pub mod eval;
@@ -56,6 +57,7 @@ use crate::engine::Engine;
 use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
+pub use coverage::{BranchCoverage, Coverage, LineCoverage};
 pub use eval::{parse_expression, CondHolds, Evaluation, Raise, Truth};
 pub use fold::{Instance, Refolded};
 pub use fold_params::FoldParam;

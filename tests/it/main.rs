@@ -17,6 +17,8 @@ mod book;
 /// Issue 16: run's summary names the bounds that cut paths.
 mod bounds_summary;
 mod check;
+/// Issue 29: symbolic coverage against python3's line tracing, --coverage, --json, --lcov.
+mod coverage;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
