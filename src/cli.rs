@@ -8,9 +8,11 @@
 //! - `run` ([`run`]): explore the SET with the symbolic engine and print it.
 //! - `check` ([`check`]): exhaustiveness and precision against concrete runs.
 //! - `testgen` ([`testgen`]): one pytest test (or JSON line) per leaf.
+//! - `diff` ([`diff`]): the inputs on which two versions of a program behave differently.
 
 mod check;
 mod command_name;
+mod diff;
 mod exec;
 mod run;
 mod source;
@@ -106,6 +108,8 @@ enum Command {
     Check(CheckArgs),
     /// Write one pytest test (or JSON line) per leaf of the tree, with the leaf's inputs
     Testgen(testgen::TestgenArgs),
+    /// Explore two versions of a program and report the inputs on which they behave differently
+    Diff(diff::DiffArgs),
 }
 
 #[derive(Debug, Args)]
@@ -364,6 +368,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Some(Command::Run(args)) => run::run(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Testgen(args)) => testgen::testgen(&args),
+        Some(Command::Diff(args)) => diff::diff(&args),
         None => debug(&cli.debug),
     };
     let code = match result {

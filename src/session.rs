@@ -27,6 +27,7 @@
 pub mod coverage;
 pub mod cuts;
 pub mod details;
+pub mod diff;
 pub mod eval;
 pub mod fold;
 pub mod fold_params;
@@ -58,6 +59,7 @@ use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
 pub use coverage::{BranchCoverage, Coverage, LineCoverage};
+pub use diff::{Behaviour, DiffReport, Difference};
 pub use eval::{parse_expression, CondHolds, Evaluation, Raise, Truth};
 pub use fold::{Instance, Refolded};
 pub use fold_params::FoldParam;
