@@ -66,20 +66,29 @@ pub struct DiffReport {
     pub pairs: usize,
 }
 
-/// Line `k` of the old text → its line in the new text, where unchanged (1-based).
+/// Line `k` of the old text → its line in the new text (1-based): unchanged lines, and
+/// the lines of a run of changed lines that has as many lines on both sides (an edited
+/// line is still that line).
 pub fn line_map(old: &str, new: &str) -> BTreeMap<usize, usize> {
     let diff = similar::TextDiff::from_lines(old, new);
     let mut out = BTreeMap::new();
     for op in diff.ops() {
-        if let similar::DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } = *op
-        {
-            for k in 0..len {
-                out.insert(old_index + k + 1, new_index + k + 1);
-            }
+        let (o, n, len) = match *op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => (old_index, new_index, len),
+            similar::DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } if old_len == new_len => (old_index, new_index, old_len),
+            _ => continue,
+        };
+        for k in 0..len {
+            out.insert(o + k + 1, n + k + 1);
         }
     }
     out
@@ -234,7 +243,8 @@ pub fn diff(old: &mut Session, new: &mut Session) -> Result<DiffReport, String> 
 }
 
 /// The condition under which the pair's outcomes differ (on top of both path
-/// conditions), `None` if they never do.
+/// conditions), `None` if they never do. (The store is compared at exception leaves
+/// too: the variables when the exception ended the run.)
 fn goal(a: &Leaf, b: &Leaf, map: &BTreeMap<usize, usize>) -> Option<Term> {
     let kind = |o: Outcome| match o {
         Outcome::Exception(_) => "exception",
@@ -245,7 +255,9 @@ fn goal(a: &Leaf, b: &Leaf, map: &BTreeMap<usize, usize>) -> Option<Term> {
     }
     if a.outcome.exception().is_some() {
         let same_line = a.line.and_then(|l| map.get(&l).copied()) == b.line;
-        return (!same_line).then(|| Term::bool(true));
+        if !same_line {
+            return Some(Term::bool(true));
+        }
     }
     let mut ne = Vec::new();
     match (&a.ret, &b.ret) {

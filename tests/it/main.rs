@@ -19,6 +19,8 @@ mod bounds_summary;
 mod check;
 /// Issue 29: symbolic coverage against python3's line tracing, --coverage, --json, --lcov.
 mod coverage;
+/// Issue 29, `symdbg diff`: one-token mutants against python3, exit codes, --json.
+mod diff;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
