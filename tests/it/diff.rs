@@ -154,6 +154,8 @@ fn py_differ(a: &Py, b: &Py) -> bool {
         || a.4.iter().any(|(k, v)| b.4.get(k).is_some_and(|w| w != v))
 }
 
+type Inputs = BTreeMap<String, Value>;
+
 /// One mutation pair, explored and compared.
 struct Pair {
     name: String,
@@ -162,7 +164,7 @@ struct Pair {
     witnesses: Vec<BTreeMap<String, Value>>,
     /// Bounded-exhaustive inputs with their class: (old leaf, new leaf) whose path
     /// conditions hold, `None` when a cut leaf holds or none decides.
-    sets: Vec<(BTreeMap<String, Value>, Option<(NodeId, NodeId)>)>,
+    sets: Vec<(Inputs, Option<(NodeId, NodeId)>)>,
     reported: Vec<(NodeId, NodeId)>,
 }
 
