@@ -9,10 +9,12 @@
 //! - `check` ([`check`]): exhaustiveness and precision against concrete runs.
 //! - `testgen` ([`testgen`]): one pytest test (or JSON line) per leaf.
 //! - `dap` ([`crate::dap`]): the Debug Adapter Protocol on stdin/stdout.
+//! - `diff` ([`diff`]): the inputs on which two versions of a program behave differently.
 
 mod check;
 mod command_name;
 mod contracts;
+mod diff;
 mod exec;
 mod run;
 mod source;
@@ -108,6 +110,8 @@ enum Command {
     Check(CheckArgs),
     /// Write one pytest test (or JSON line) per leaf of the tree, with the leaf's inputs
     Testgen(testgen::TestgenArgs),
+    /// Explore two versions of a program and report the inputs on which they behave differently
+    Diff(diff::DiffArgs),
     /// Serve the Debug Adapter Protocol on stdin/stdout for editors (VS Code, nvim-dap, Helix, Emacs dape)
     Dap,
 }
@@ -335,6 +339,12 @@ struct RunArgs {
     /// Say why (with --tree or --json): where each path condition came from, the pruned branches with their unsat cores, why infeasible and unknown leaves are
     #[arg(long, conflicts_with_all = ["dot", "counterexamples"])]
     explain: bool,
+    /// Print which lines and branches some input reaches, none can (unreachable), or the bounds left unexplored, instead of the tree
+    #[arg(long, conflicts_with_all = ["format", "counterexamples", "templates", "explain"])]
+    coverage: bool,
+    /// Also write the coverage as lcov (DA and BRDA records) to FILE, for editors' coverage views and genhtml
+    #[arg(long, value_name = "FILE", conflicts_with = "templates")]
+    lcov: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -412,6 +422,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Some(Command::Check(args)) if args.contracts => contracts::prove_all(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Testgen(args)) => testgen::testgen(&args),
+        Some(Command::Diff(args)) => diff::diff(&args),
         Some(Command::Dap) => Ok(crate::dap::serve(
             Box::new(std::io::BufReader::new(std::io::stdin())),
             Box::new(std::io::stdout()),

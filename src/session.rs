@@ -24,8 +24,10 @@
 //! is reported as node counts, the caller decides when to show it) and never imports the
 //! front-ends (`cli`, `tui`), which build their views only through it.
 
+pub mod coverage;
 pub mod cuts;
 pub mod details;
+pub mod diff;
 pub mod eval;
 pub mod fold;
 pub mod fold_params;
@@ -58,6 +60,8 @@ use crate::engine::Engine;
 use crate::lang::{Program, TypeInfo};
 use crate::transform::ir;
 
+pub use coverage::{BranchCoverage, Coverage, LineCoverage};
+pub use diff::{Behaviour, DiffReport, Difference};
 pub use eval::{parse_expression, CondHolds, Evaluation, Raise, Truth};
 pub use fold::{Instance, Refolded};
 pub use fold_params::FoldParam;

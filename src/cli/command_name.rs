@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 /// The subcommands, as the user types them.
-const COMMANDS: [&str; 6] = ["run", "check", "exec", "testgen", "dap", "help"];
+const COMMANDS: [&str; 7] = ["run", "check", "exec", "testgen", "diff", "dap", "help"];
 
 /// How similar (Jaro, as clap's own suggestions measure it) a word must be to a command to
 /// be suggested.
@@ -32,7 +32,7 @@ pub(super) fn unknown(args: &[OsString]) -> Option<(String, String)> {
         Some(c) => format!("unknown command `{shown}`; did you mean `{c}`?"),
         None => format!("unknown command `{shown}`, and no file of that name"),
     };
-    let note = "the commands are run, check, exec, testgen and dap; `symdbg FILE` opens the \
+    let note = "the commands are run, check, exec, testgen, diff and dap; `symdbg FILE` opens the \
                 debugger on a program";
     Some((message, note.to_string()))
 }

@@ -15,6 +15,7 @@ use crate::session::{
 };
 
 mod counterexamples;
+mod coverage;
 mod dot;
 mod json;
 mod progress;
@@ -56,6 +57,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
         super::print(text.as_bytes())?;
         return Ok(0);
     }
+    coverage::check(args)?;
     let limits = Limits {
         max_nodes: Some(args.explore.max_nodes),
         time: None,
@@ -103,6 +105,11 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     let mut printed_nothing = false;
     let written = if args.json {
         json::write(&mut x, &mut stdout)
+    } else if args.coverage {
+        let text = coverage::summary(&x, args);
+        stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
     } else if !args.counterexamples && !args.dot {
         // Streamed: the text of a deep tree is far bigger than the tree.
         let mut out = FmtIo(std::io::BufWriter::new(&mut stdout), Ok(()));
@@ -122,6 +129,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     };
     drop(stdout);
     super::stdout_result(written)?;
+    coverage::write_lcov(&x, args)?;
     if stop == Stop::NodeLimit {
         eprintln!(
             "symdbg: stopped at --max-nodes {} (the tree has open nodes left)",
@@ -129,7 +137,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
         );
     }
     // (the tree text's summary says it itself)
-    if args.counterexamples || args.dot || args.json {
+    if args.counterexamples || args.dot || args.json || args.coverage {
         if let Some(w) = x.session.cuts_warning() {
             eprintln!("symdbg: {w}");
         }

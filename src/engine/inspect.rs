@@ -107,3 +107,27 @@ impl Engine {
         crate::solver::interruptible(&cancel, || self.model_with_store(id, store))
     }
 }
+
+impl Engine {
+    /// A minimal model of `conds` (terms over this engine's inputs, or another engine's
+    /// of the same inputs: `symdbg diff` conjoins two programs' path conditions) with the
+    /// inputs' values; `Err`: unsatisfiable or undecided.
+    pub fn inputs_satisfying(
+        &mut self,
+        conds: &[Term],
+    ) -> Result<std::collections::BTreeMap<String, crate::concrete::Value>, NoModel> {
+        let mut syms: std::collections::BTreeSet<crate::term::Sym> =
+            self.inputs.iter().cloned().collect();
+        conds.iter().for_each(|t| t.vars(&mut syms));
+        let syms: Vec<crate::term::Sym> = syms.into_iter().collect();
+        self.cancel.store(false, Ordering::Relaxed);
+        let cancel = self.cancel.clone();
+        let model = crate::solver::interruptible(&cancel, || {
+            self.solver.try_model(conds, &syms).map_err(|r| match r {
+                SatResult::Unknown(reason) => NoModel::from(reason),
+                SatResult::Unsat | SatResult::Sat => NoModel::Infeasible,
+            })
+        })?;
+        Ok(self.input_values(&model))
+    }
+}

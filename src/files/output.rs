@@ -43,6 +43,12 @@ pub const JSONL: Kind = Kind {
     ours: crate::testgen::jsonl::written_by_symdbg,
 };
 
+/// The lcov coverage of `symdbg run --lcov FILE`.
+pub const LCOV: Kind = Kind {
+    what: "lcov coverage file",
+    ours: crate::session::coverage::lcov_written_by_symdbg,
+};
+
 /// Where a file goes and what may stand in its way.
 #[derive(Clone, Copy, Debug)]
 pub struct Target<'a> {

@@ -1,5 +1,5 @@
 //! The counters a status line shows about the tree: nodes by kind, the `bound` leaves by
-//! the bound that cut them, and the solver's work.
+//! the bound that cut them, the solver's work, and the symbolic coverage of the lines.
 
 use super::Session;
 
@@ -18,6 +18,8 @@ pub struct TreeStats {
     pub cut_recursion_error: usize,
     pub solver_checks: u64,
     pub solver_ms: u64,
+    /// Symbolic coverage of every counted line (issue 29: the code pane's gutter).
+    pub coverage: std::collections::BTreeMap<usize, super::LineCoverage>,
 }
 
 impl Session {
@@ -36,6 +38,7 @@ impl Session {
             cut_recursion_error: cuts.recursion_error,
             solver_checks: s.solver.checks,
             solver_ms: s.solver.z3_time.as_millis() as u64,
+            coverage: self.coverage().lines,
         }
     }
 }

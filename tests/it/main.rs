@@ -21,12 +21,16 @@ mod check;
 mod contract_gen;
 /// Issue 28: `requires`/`ensures` contracts, their use at calls and their proofs.
 mod contracts;
+/// Issue 29: symbolic coverage against python3's line tracing, --coverage, --json, --lcov.
+mod coverage;
 /// Issue 26: `symdbg dap`, the Debug Adapter Protocol server, through its stdin/stdout.
 mod dap;
 /// Issue 26, the client side: tests/dap's protocol tests (`DebugClient` driving `symdbg dap`
 /// under `node --test`), the VS Code extension (unit tests, `vsce package`), the README's
 /// editor snippets against the launch schema.
 mod dap_client;
+/// Issue 29, `symdbg diff`: one-token mutants against python3, exit codes, --json.
+mod diff;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.

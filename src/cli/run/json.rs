@@ -34,6 +34,8 @@
 //!   those inputs: each line the items' `str`s joined by spaces, then `\n`), null where
 //!   there is no model;
 //! - stats: `open`, `exceptions`, `bounds`, `folds`, `solver_cache_hits`, `z3_calls`.
+//! - top level, last: `coverage` (issue 29), `{"<line>": "reached" | "exception-only" |
+//!   "unreachable" | "unexplored"}` for every counted line (`session::coverage`).
 //! - node `label` also says, at a node about to run an exception handler, which exception
 //!   it caught: "IndexError raised at line 5, caught at line 9" (still a string or null).
 //!
@@ -295,6 +297,14 @@ pub(super) fn write(x: &mut Explored, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer(&mut out, &x.session.entry())?;
     out.write_all(b",\"stop\":")?;
     serde_json::to_writer(&mut out, stop_name(x.stop))?;
+    // Issue 29: every counted line's symbolic coverage ("reached", "exception-only",
+    // "unreachable", "unexplored"), keyed by the line as a string, in line order.
+    out.write_all(b",\"coverage\":{")?;
+    for (k, (line, c)) in x.session.coverage().lines.iter().enumerate() {
+        let comma = if k == 0 { "" } else { "," };
+        write!(out, "{comma}\"{line}\":\"{}\"", c.name())?;
+    }
+    out.write_all(b"}")?;
     out.write_all(b"}\n")?;
     out.flush()
 }

@@ -1,6 +1,8 @@
 //! The code pane: the source with line numbers, breakpoints (`●`; `◆` with a condition) and the selected node's
 //! statement (`▶`, highlighted line); the code cursor (reversed line number when the pane has
-//! the focus, underlined otherwise).
+//! the focus, underlined otherwise); in the breakpoint's column of a line without one, once
+//! the tree has a leaf, the line's symbolic coverage (issue 29, [`coverage_style`]: `✓`
+//! reached, `!` exception-only, `✗` unreachable, `?` unexplored; the help has the legend).
 
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -10,7 +12,31 @@ use ratatui::Frame;
 
 use super::{block, follow};
 use crate::base::escape::escape_text;
+use crate::session::LineCoverage;
 use crate::tui::app::{App, Pane};
+
+/// The gutter's columns besides the line number: breakpoint (or coverage), `▶`, a space.
+const GUTTER: usize = 3;
+
+/// The coverage mark of a line and its colour (` ` for a line that is not counted, and
+/// before the tree has a leaf: then every line is only unexplored).
+fn coverage_mark(app: &App, line: usize) -> (&'static str, Style) {
+    match app.stats.coverage.get(&line) {
+        Some(c) if app.stats.leaves > 0 => coverage_style(app, *c),
+        _ => (" ", Style::default()),
+    }
+}
+
+/// The gutter's mark of a coverage status and its colour (also the help's legend).
+pub(super) fn coverage_style(app: &App, c: LineCoverage) -> (&'static str, Style) {
+    let p = app.palette;
+    match c {
+        LineCoverage::Reached => ("✓", Style::default().fg(p.normal_leaf)),
+        LineCoverage::ExceptionOnly => ("!", Style::default().fg(p.exception_leaf)),
+        LineCoverage::Unreachable => ("✗", Style::default().fg(p.infeasible_leaf)),
+        LineCoverage::Unexplored => ("?", Style::default().fg(p.dim)),
+    }
+}
 
 /// The layout step: the code cursor's line in view, the sideways scroll never past the
 /// longest line on screen, the gutter's width (for clicks).
@@ -22,9 +48,9 @@ pub(super) fn fit(app: &mut App, rect: Rect) {
     let scroll = scroll.min(lines.saturating_sub(height));
     app.scroll.insert(Pane::Code, scroll);
     let digits = lines.to_string().len();
-    app.areas.gutter = (digits + 3) as u16;
+    app.areas.gutter = (digits + GUTTER) as u16;
     // Sideways: never past the longest line (its text, after the gutter).
-    let room = (inner.width as usize).saturating_sub(digits + 3);
+    let room = (inner.width as usize).saturating_sub(digits + GUTTER);
     let longest = (scroll + 1..=lines)
         .take(height)
         .map(|l| {
@@ -58,17 +84,16 @@ pub(super) fn draw(f: &mut Frame, app: &App, rect: Rect) {
         let bp = app.breakpoints.get(&line).copied();
         let here = current == Some(line);
         let conditional = app.conditions.contains_key(&line);
+        let bp_style = Style::default().fg(p.breakpoint);
+        let (mark, mark_style) = match (bp, conditional) {
+            (Some(true), false) => ("●", bp_style),
+            (Some(false), false) => ("○", bp_style),
+            (Some(true), true) => ("◆", bp_style),
+            (Some(false), true) => ("◇", bp_style),
+            (None, _) => coverage_mark(app, line),
+        };
         let mut spans = vec![
-            Span::styled(
-                match (bp, conditional) {
-                    (Some(true), false) => "●",
-                    (Some(false), false) => "○",
-                    (Some(true), true) => "◆",
-                    (Some(false), true) => "◇",
-                    (None, _) => " ",
-                },
-                Style::default().fg(p.breakpoint),
-            ),
+            Span::styled(mark, mark_style),
             Span::styled(if here { "▶" } else { " " }, Style::default().fg(p.accent)),
         ];
         let mut num = Style::default().fg(p.dim);

@@ -35,6 +35,7 @@ fn help_lines(app: &App, area: Rect) -> (Vec<Line<'static>>, Rect) {
         ),
         Line::raw("Select a node in the tree; its statement is marked ▶ in the code."),
         legend(app),
+        coverage_legend(app),
         Line::raw("→ f  a call enters f's frame   ←  back in the caller   (cond)  the only way on"),
         Line::raw("(depth N)  N calls are open (recursion)   here  the value under the model"),
         Line::raw("x!1  a value a loop with invariants forgot (havoc)"),
@@ -233,6 +234,24 @@ fn legend(app: &App) -> Line<'static> {
             Style::default().fg(super::tree::leaf_color(&p, k)),
         ));
         spans.push(Span::raw(format!(" {name}")));
+    }
+    Line::from(spans)
+}
+
+/// The code gutter's coverage marks (issue 29) in the theme's colours.
+fn coverage_legend(app: &App) -> Line<'static> {
+    use crate::session::LineCoverage as C;
+    let mut spans = vec![Span::raw("code gutter:")];
+    for (c, name) in [
+        (C::Reached, "reached"),
+        (C::ExceptionOnly, "only on paths that raise"),
+        (C::Unreachable, "no input reaches it"),
+        (C::Unexplored, "not so far (a cut path might)"),
+    ] {
+        let (mark, style) = super::code::coverage_style(app, c);
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(mark, style));
+        spans.push(Span::raw(format!(" {name} ")));
     }
     Line::from(spans)
 }
