@@ -380,6 +380,7 @@ impl Session {
             | InstrKind::Break
             | InstrKind::Continue
             | InstrKind::Return(_)
+            | InstrKind::Print(_)
             | InstrKind::Assert { .. }
             | InstrKind::If { .. }
             | InstrKind::While { .. } => true,
@@ -545,7 +546,9 @@ impl<'s> Reach<'s> {
                     }
                 }
                 Kont::EnterEntry { func } => self.function(func),
-                Kont::Return { .. } | Kont::MethodFrame { .. } => {}
+                // (a recursion fold's κ frames only return through the call's own line,
+                // which the path has reached)
+                Kont::Return { .. } | Kont::MethodFrame { .. } | Kont::Folded(_) => {}
             }
             cont = cont.pop();
         }
