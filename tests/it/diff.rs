@@ -359,6 +359,8 @@ fn mutants_of_the_examples_against_python3() {
                 "method-frame",
                 "assume ",
                 "havoc ",
+                "requires ",
+                "ensures ",
                 "@predicate",
             ]
             .iter()
