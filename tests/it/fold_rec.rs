@@ -45,6 +45,10 @@ fn config(fold: FoldMode, recursion: u32) -> Config {
     let mut config = Config::default();
     config.fold = fold;
     config.recursion = recursion;
+    // A generous limit per check (a hang guard, not a measurement): a `RecursionError`
+    // leaf's model is a tuple of about 1,000 elements under a quantifier, decided in
+    // under a second unloaded, but a loaded CI machine must not turn it into `unknown`.
+    config.timeout_ms = Some(120_000);
     config
 }
 
