@@ -11,6 +11,7 @@
 
 mod calls;
 pub mod instance;
+mod rec_info;
 pub mod recursion;
 pub mod template;
 mod view;

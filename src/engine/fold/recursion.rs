@@ -28,20 +28,7 @@ use crate::transform::ir::{Block, Instr, InstrKind};
 /// At most this many paths through one call phase.
 const MAX_PATHS: usize = super::template::MAX_PATHS;
 
-/// What a recursion template adds to a loop template.
-#[derive(Clone, Debug)]
-pub struct Recursion {
-    pub func: Rc<str>,
-    /// The `def` line.
-    pub def: Span,
-    /// The recursive call on the folded path.
-    pub call: Span,
-    /// The index in the body where the fold happens (the entry, after silent bindings).
-    pub start: usize,
-    /// The return phase: `None`: `r ↦ r`; `Some(e)`: `r ↦ r + e` per return (over head
-    /// symbols of parameters the call phase does not change), so κ returns add `κ·e`.
-    pub add: Option<Term>,
-}
+pub use super::rec_info::Recursion;
 
 fn refuse(why: impl Into<String>, at: Span) -> NoTemplate {
     NoTemplate {

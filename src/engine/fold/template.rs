@@ -52,7 +52,7 @@ pub struct Template {
     /// over head symbols.
     pub step_cond: Term,
     /// A recursion template (issue 27): the function and its return phase.
-    pub recursion: Option<Rc<super::recursion::Recursion>>,
+    pub recursion: Option<Rc<super::rec_info::Recursion>>,
 }
 
 /// Why a loop has no template.
