@@ -327,10 +327,8 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         }
     }
 
-    // Precision: every satisfiable leaf that claims a result. The models first, asked as
-    // `run` and `testgen` ask for them (one model path, issue 31); the replays find them
-    // in the solver's model cache.
-    drop(session.leaf_models());
+    // Precision: every satisfiable leaf that claims a result, its model asked in the order
+    // `testgen` asks (`Session::leaf_models`: one model path, issue 31).
     let leaves = claiming_leaves(session, |_| true);
     let verdicts = leaves
         .into_iter()

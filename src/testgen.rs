@@ -403,8 +403,8 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
 }
 
 /// The models a leaf's tests use, the first one first: the discriminating model (else the
-/// minimal one, the model every command finds: `Session::try_model`), below a fold a
-/// second one with each κ above the first's where the path allows it, and `--thorough`'s boundary
+/// minimal one, the model every command finds: `Session::try_model`), with `--thorough`
+/// below a fold a second one with each κ above the first's where the path allows it, and `--thorough`'s boundary
 /// models; each with inputs no earlier one has.
 fn leaf_models(
     session: &mut Session,
@@ -416,7 +416,7 @@ fn leaf_models(
         .discriminating_model(id, &base, false)
         .unwrap_or(base);
     let mut models = vec![first];
-    if session.folds_above(id) > 0 {
+    if thorough && session.folds_above(id) > 0 {
         models.extend(session.discriminating_model(id, &models[0], true));
     }
     if thorough {
@@ -444,7 +444,7 @@ pub fn collect_nodes_with(
     };
     let mut covered = BTreeSet::new();
     let config = ConcreteConfig::default();
-    // Every leaf's model first, as `run` and `check` ask for them (one model path); the
+    // Every claiming leaf's model first, as `check` asks for them (one model path); the
     // discriminating models after.
     let mut base_models = session.leaf_models();
     for &id in candidates {

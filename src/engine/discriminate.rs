@@ -5,7 +5,8 @@
 //! loop's κ = 0 never runs its body. [`Engine::model_preferring`] asks for a model of the
 //! same path that also satisfies as many *preferences* as the path allows (all at once,
 //! else one at a time in order), then minimises under them; [`Engine::preferences`] are
-//! the default ones: each fold's κ ≥ 1 (or ≥ 2 for a second test), every integer input
+//! the default ones (on a path with quantifiers, a fold's, only the κs: each further
+//! preference would cost a quantified check): each fold's κ ≥ 1 (or ≥ 2 for a second test), every integer input
 //! non-zero and the integer inputs pairwise distinct, and the elements of a short tuple
 //! non-zero, distinct and distinct from the integers (at the length the minimal model
 //! has). [`Engine::boundaries`] are `testgen --thorough`'s: each comparison of the path at
@@ -23,7 +24,7 @@ use crate::solver::SatResult;
 use crate::term::{Sort, Sym, Term, TermKind as K};
 
 /// At most this many preferences are tried one at a time (each is a solver check).
-const MAX_SINGLE_TRIES: usize = 24;
+const MAX_SINGLE_TRIES: usize = 16;
 
 /// Tuples up to this length (in the minimal model) get element preferences.
 const ELEMENT_PREFS_UP_TO: usize = 4;
@@ -40,6 +41,10 @@ impl Engine {
                 _ => Term::int(if larger { 2 } else { 1 }),
             };
             prefs.push(Term::ge(Term::var(k), floor));
+        }
+        // A quantified path (a fold's) costs a solver check per preference: κ only.
+        if self.path_condition(id).iter().any(has_quantifier) {
+            return prefs;
         }
         let ints: Vec<Term> = self
             .inputs
@@ -156,8 +161,11 @@ impl Engine {
                 for p in prefs.iter().take(MAX_SINGLE_TRIES) {
                     let mut next = kept.clone();
                     next.push(p.clone());
-                    if self.solver.check(&with(&next)) == SatResult::Sat {
-                        kept = next;
+                    match self.solver.check(&with(&next)) {
+                        SatResult::Sat => kept = next,
+                        SatResult::Unsat => {}
+                        // Undecided: no more tries (each could take the time limit).
+                        SatResult::Unknown(_) => break,
                     }
                 }
                 kept

@@ -138,15 +138,22 @@ impl Session {
 
 /// Discriminating models for `testgen` (issue 31; `engine/discriminate.rs`).
 impl Session {
-    /// The model of every leaf, asked in node-id order: the same queries `run --json`
-    /// makes, in the same order, so `run`, `testgen` and `check` ask the solver the same
-    /// questions with the same budget and cache (issue 31: a leaf has a model in all of
-    /// them or in none, up to the machine's load on a solver time limit).
+    /// The model of every leaf that claims a result (`normal`, `return`, `exception`,
+    /// `halt`), asked in node-id order: the queries `check`'s precision test makes, in its
+    /// order (and `run --json`'s, which also asks at `bound` leaves), so `testgen` and
+    /// `check` ask the solver the same questions with the same budget and cache (issue 31:
+    /// a leaf has a model in both or in neither, up to the load on a solver time limit).
     pub fn leaf_models(&mut self) -> BTreeMap<NodeId, Result<NodeModel, NoModel>> {
+        use crate::engine::Outcome;
         let leaves: Vec<NodeId> = self
             .tree()
             .nodes()
-            .filter(|n| n.is_leaf())
+            .filter(|n| {
+                matches!(
+                    n.outcome(),
+                    Some(Outcome::Normal | Outcome::Return | Outcome::Exception(_) | Outcome::Halt)
+                )
+            })
             .map(|n| n.id)
             .collect();
         leaves

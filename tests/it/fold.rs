@@ -551,6 +551,35 @@ fn a_search_from_a_symbolic_start_is_decided() {
     assert!(!out.contains("gave up"), "{out}");
 }
 
+/// Descending and reflected indices (issue 31): `t[len(t) - τ1 - 1]` and `t[-τ1 - 1]` are
+/// read ascending by the position translation; fold mode finds the bug unrolling finds,
+/// with the same input (a timeout and an `unknown` leaf before, even at 10 s).
+#[test]
+fn backwards_searches_find_what_unrolling_finds() {
+    for p in ["backwards", "suffix"] {
+        let file = format!("tests/data/fold/{p}.py");
+        let unrolled = symdbg(&["run", &file, "--entry", "f", "--counterexamples"]);
+        let folded = symdbg(&[
+            "run",
+            &file,
+            "--entry",
+            "f",
+            "--fold",
+            "auto",
+            "--timeout-ms",
+            "5000",
+            "--counterexamples",
+        ]);
+        assert_eq!(folded.0, 0, "{}", folded.2);
+        let bug = "ZeroDivisionError for t = (0,), x = 0";
+        assert!(unrolled.1.contains(bug), "{}", unrolled.1);
+        assert!(folded.1.contains(bug), "{p}: {}", folded.1);
+        let (_, tree, _) = symdbg(&["run", &file, "--entry", "f", "--fold", "auto"]);
+        assert!(tree.contains("fold: κ1"), "{tree}");
+        assert!(!tree.contains("unknown"), "{tree}");
+    }
+}
+
 /// `check --fold auto` and models on nested folded loops (time and size).
 mod check;
 
