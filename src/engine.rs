@@ -13,9 +13,9 @@
 //! `infeasible` leaf of an `assume` that closes a path); a solver `unknown` becomes an
 //! `unknown` leaf, never a guess.
 
-mod discriminate;
 /// Contracts at calls: the choice, abstract nodes, contract failures (issue 28).
 mod contract;
+mod discriminate;
 mod eval;
 pub mod explain;
 /// Compact symbolic execution: loops folded with a parameter κ (issue 15).
