@@ -65,6 +65,82 @@ pub(super) fn bind(stepper: &Stepper, state: &mut State, name: &str, value: Term
     }
 }
 
+/// σ: the values at `state` of the head symbols `tpl` reads (its step condition, its closed
+/// forms and `extra`); `Err`: a name that may be unbound at `at`.
+pub(super) fn head_values(
+    replay: &Stepper,
+    tpl: &Template,
+    state: &State,
+    extra: Option<&Term>,
+    at: &str,
+) -> Result<HashMap<Sym, Term>, String> {
+    let mut used = BTreeSet::new();
+    tpl.step_cond.vars(&mut used);
+    for (_, sym, cl) in &tpl.closed {
+        used.insert(sym.clone());
+        match cl {
+            super::template::Closed::Induction(t) | super::template::Closed::Reset(t) => {
+                t.vars(&mut used)
+            }
+        }
+    }
+    if let Some(e) = extra {
+        e.vars(&mut used);
+    }
+    let mut sigma: HashMap<Sym, Term> = HashMap::new();
+    for (name, sym) in &tpl.head {
+        if !used.contains(sym) {
+            continue;
+        }
+        match lookup(replay, state, name) {
+            Some(v) => {
+                sigma.insert(sym.clone(), v);
+            }
+            None => return Err(format!("`{name}` may be unbound at {at}")),
+        }
+    }
+    Ok(sigma)
+}
+
+/// A fold's fresh parameter κ (`k@n`) and bound variable τ (`j@n`), numbered after
+/// `state`'s fresh counter (`n`: the counter's next value).
+pub(super) struct Params {
+    pub n: u32,
+    pub kappa: Sym,
+    pub tau: Sym,
+    pub k: Term,
+}
+
+impl Params {
+    pub(super) fn fresh(state: &State) -> Params {
+        let n = state.fresh + 1;
+        let kappa = Sym::new(&format!("k@{n}"), Sort::Int);
+        let tau = Sym::new(&format!("j@{n}"), Sort::Int);
+        let k = Term::var(kappa.clone());
+        Params { n, kappa, tau, k }
+    }
+}
+
+/// Each closed-form variable's value after `k` steps, under σ, as (name, value).
+pub(super) fn closed_after(
+    tpl: &Template,
+    k: &Term,
+    sigma: &HashMap<Sym, Term>,
+) -> Vec<(Rc<str>, Term)> {
+    tpl.after(k)
+        .into_iter()
+        .map(|(sym, value)| {
+            let name = tpl
+                .closed
+                .iter()
+                .find(|(_, s, _)| *s == sym)
+                .map(|(n, _, _)| n.clone())
+                .expect("a closed form's variable");
+            (name, value.subst(sigma))
+        })
+        .collect()
+}
+
 /// Instantiate `tpl` at `state` (settled at the guard of the `while` at `block[index]`,
 /// `iteration` classic iterations done). `replay` must not bound unrolling; `unroll` is
 /// the engine's bound, applied to the exits inside the body. `Err`: why the head is
@@ -79,49 +155,17 @@ pub fn instantiate(
     unroll: u32,
 ) -> Result<Instance, String> {
     let _ = (block, index);
-    // σ: the values of the head symbols the template uses.
-    let mut used = BTreeSet::new();
-    tpl.step_cond.vars(&mut used);
-    for (_, sym, cl) in &tpl.closed {
-        used.insert(sym.clone());
-        match cl {
-            super::template::Closed::Induction(t) | super::template::Closed::Reset(t) => {
-                t.vars(&mut used)
-            }
-        }
-    }
     // A `for` loop's variable is unbound at its first head: the loop folds from the
     // second head on (the first iteration is stepped classically).
-    let mut sigma: HashMap<Sym, Term> = HashMap::new();
-    for (name, sym) in &tpl.head {
-        if !used.contains(sym) {
-            continue;
-        }
-        match lookup(replay, state, name) {
-            Some(v) => {
-                sigma.insert(sym.clone(), v);
-            }
-            None => return Err(format!("`{name}` may be unbound at the loop head")),
-        }
-    }
-    let n = state.fresh + 1;
-    let kappa = Sym::new(&format!("k@{n}"), Sort::Int);
-    let tau = Sym::new(&format!("j@{n}"), Sort::Int);
-    let k = Term::var(kappa.clone());
+    let sigma = head_values(replay, tpl, state, None, "the loop head")?;
+    let Params { n, kappa, tau, k } = Params::fresh(state);
     // The state after κ iterations.
     let mut post = state.clone();
     post.fresh = n;
     let mut after = Vec::new();
-    for (sym, value) in tpl.after(&k) {
-        let name = tpl
-            .closed
-            .iter()
-            .find(|(_, s, _)| *s == sym)
-            .map(|(n, _, _)| n.clone())
-            .expect("a closed form's variable");
-        let value = value.subst(&sigma);
-        after.push((name.to_string(), value.clone()));
-        bind(replay, &mut post, &name, value);
+    for (name, value) in closed_after(tpl, &k, &sigma) {
+        bind(replay, &mut post, &name, value.clone());
+        after.push((name.to_string(), value));
     }
     // Φ(κ) = κ ≥ 0 ∧ ∀τ ∈ [0, κ). φ_C(θ^τ)[σ].
     let mut at_tau: HashMap<Sym, Term> = tpl

@@ -17,7 +17,7 @@ use num_traits::One;
 use super::super::state::{Cont, Env, FoldedCalls, Frame, Frames, Kont, PathCondition, State};
 use super::super::step::{next_action, settle, settle_in, Action, Settled, Stepper, Succ};
 use super::super::tag::Tag;
-use super::instance::{lookup, nonlinear_in, Instance};
+use super::instance::{closed_after, head_values, nonlinear_in, Instance, Params};
 use super::template::{classify, sig_of, step_word, Cyclic, NoTemplate, Template, MAX_STEPS};
 use super::ExitKind;
 use crate::base::{ExcClass, Span};
@@ -425,48 +425,16 @@ pub fn instantiate(replay: &Stepper, tpl: &Template, state: &State) -> Result<In
     }
     // Calls 1..=room-depth succeed; the next one raises RecursionError.
     let deepest = room - depth;
-    let mut used = BTreeSet::new();
-    tpl.step_cond.vars(&mut used);
-    for (_, sym, cl) in &tpl.closed {
-        used.insert(sym.clone());
-        match cl {
-            super::Closed::Induction(t) | super::Closed::Reset(t) => t.vars(&mut used),
-        }
-    }
-    if let Some(a) = &rec.add {
-        a.vars(&mut used);
-    }
-    let mut sigma: HashMap<Sym, Term> = HashMap::new();
-    for (name, sym) in &tpl.head {
-        if !used.contains(sym) {
-            continue;
-        }
-        match lookup(replay, state, name) {
-            Some(v) => {
-                sigma.insert(sym.clone(), v);
-            }
-            None => return Err(format!("`{name}` may be unbound at the call")),
-        }
-    }
-    let n = state.fresh + 1;
-    let kappa = Sym::new(&format!("k@{n}"), Sort::Int);
-    let tau = Sym::new(&format!("j@{n}"), Sort::Int);
-    let k = Term::var(kappa.clone());
+    let sigma = head_values(replay, tpl, state, rec.add.as_ref(), "the call")?;
+    let Params { n, kappa, tau, k } = Params::fresh(state);
     // The state in the κ-th recursive call: one frame for κ + 1, with the `[T, κ]` record.
     let mut post = state.clone();
     post.fresh = n;
     let mut after = Vec::new();
-    for (sym, value) in tpl.after(&k) {
-        let name = tpl
-            .closed
-            .iter()
-            .find(|(_, s, _)| *s == sym)
-            .map(|(n, _, _)| n.clone())
-            .expect("a closed form's variable");
-        let value = value.subst(&sigma);
+    for (name, value) in closed_after(tpl, &k, &sigma) {
         after.push((name.to_string(), value.clone()));
         let frame = post.frame_mut();
-        frame.locals = frame.locals.insert(name.clone(), value);
+        frame.locals = frame.locals.insert(name, value);
     }
     let add = rec
         .add
