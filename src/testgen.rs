@@ -22,6 +22,7 @@
 
 pub mod jsonl;
 pub mod pytest;
+pub mod regression;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -167,7 +168,7 @@ impl Suite {
 }
 
 /// How the file says where it came from and where the program is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Header {
     /// The command that generated the file (`symdbg testgen examples/x.py -o t.py`).
     pub command: String,
@@ -177,6 +178,13 @@ pub struct Header {
     pub program_path: String,
     /// The program has `invariant` lines: the tests blank them before running it.
     pub invariants: bool,
+    /// What the tests are, as comment lines (each starting with `# `) in place of the
+    /// usual "one test per leaf" (`symdbg diff --pytest`'s regression tests).
+    pub about: Option<String>,
+    /// The environment variable `SYMDBG_PROGRAM`, when set, names the program the tests
+    /// run instead of `program_path` (the regression tests of `symdbg diff --pytest` run
+    /// against either version).
+    pub program_env: bool,
 }
 
 /// Refuse a program that python3 cannot run: one with verification statements other than

@@ -1,17 +1,21 @@
-//! `symdbg diff OLD.py NEW.py [--entry F] [options] [--json]` (issue 29): the classes of
-//! inputs on which two programs behave differently ([`crate::session::diff`]), each with a
-//! witness both programs ran concretely.
+//! `symdbg diff OLD.py NEW.py [--entry F] [options] [--json] [--pytest OUT]` (issue 29):
+//! the classes of inputs on which two programs behave differently
+//! ([`crate::session::diff`]), each with a witness both programs ran concretely;
+//! `--pytest` writes regression tests pinning OLD's behaviour
+//! ([`crate::testgen::regression`]) by the rule of [`crate::files::output`].
 //!
 //! Exit codes: 0 no difference (within the bounds), 1 a difference, 2 an error.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::{ExploreOpts, Failure, Loops};
+use crate::files::output::{self, Target};
 use crate::files::program::display_name;
 use crate::session::{diff, Behaviour, DiffReport, Limits, Policy, Session, Strategy, Value};
+use crate::testgen::{self, regression, Header};
 
 /// Exit code when the programs differ.
 pub const EXIT_DIFFERENT: i32 = 1;
@@ -25,6 +29,12 @@ pub(super) struct DiffArgs {
     /// Print `{"differences": [{"input", "old", "new", "differs"}], "bounded": bool, "undecided": N}`
     #[arg(long)]
     json: bool,
+    /// Write pytest regression tests pinning OLD's behaviour to OUT: one per difference (fails on NEW) and some on inputs where both agree; they run NEW, or the program `SYMDBG_PROGRAM` names
+    #[arg(long, value_name = "OUT")]
+    pytest: Option<PathBuf>,
+    /// Replace OUT even if symdbg did not write it or it is read-only (never OLD or NEW, never through a symbolic link)
+    #[arg(long, requires = "pytest")]
+    force: bool,
     #[command(flatten)]
     explore: ExploreOpts,
 }
@@ -43,10 +53,19 @@ fn explore(args: &DiffArgs, file: &std::path::Path) -> Result<Session, Failure> 
 }
 
 pub(super) fn diff(args: &DiffArgs) -> Result<i32, Failure> {
+    if let Some(out) = &args.pytest {
+        // Refused before the work: OUT is neither program (nor a file symdbg did not write).
+        for program in [&args.old, &args.new] {
+            output::check(&target(args, out, program)).map_err(|e| refused(&e))?;
+        }
+    }
     let mut old = explore(args, &args.old)?;
     let mut new = explore(args, &args.new)?;
     let report = diff::diff(&mut old, &mut new).map_err(|m| Failure::plain(m, &[]))?;
     let (old_name, new_name) = (display_name(&args.old), display_name(&args.new));
+    if let Some(out) = &args.pytest {
+        write_pytest(args, out, &mut old, &mut new, &report)?;
+    }
     let text = if args.json {
         json(&report)
     } else {
@@ -60,41 +79,91 @@ pub(super) fn diff(args: &DiffArgs) -> Result<i32, Failure> {
     })
 }
 
-/// `x = -1, t = (1, 2)`.
-fn inputs_text(inputs: &std::collections::BTreeMap<String, Value>) -> String {
-    if inputs.is_empty() {
-        return "(no inputs)".to_string();
+/// `--pytest OUT`: OUT as a file to write by [`output`]'s rule, `program` never replaced.
+fn target<'a>(args: &'a DiffArgs, out: &'a Path, program: &'a Path) -> Target<'a> {
+    Target {
+        path: out,
+        kind: output::PYTEST,
+        program: Some(program),
+        force: args.force,
     }
-    let v: Vec<String> = inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-    v.join(", ")
 }
 
-/// `returns 1`, `raises ZeroDivisionError at new.py:7`, `ends with y = 2`.
-fn describe(b: &Behaviour, file: &str, what: &[String]) -> String {
-    match (b.outcome, &b.exception) {
-        (_, Some(class)) => match b.line {
-            Some(l) => format!("raises {class} at {file}:{l}"),
-            None => format!("raises {class}"),
-        },
-        ("return", _) => match &b.return_value {
-            Some(v) => format!("returns {v}"),
-            None => "returns None".to_string(),
-        },
-        ("step_limit", _) => "runs past the interpreter's step limit".to_string(),
-        _ => {
-            let vars: Vec<String> = b
-                .store
-                .iter()
-                .filter(|(k, _)| what.contains(k))
-                .map(|(k, v)| format!("{k} = {v}"))
-                .collect();
-            if vars.is_empty() {
-                "ends normally".to_string()
-            } else {
-                format!("ends with {}", vars.join(", "))
-            }
-        }
+fn refused(e: &output::WriteError) -> Failure {
+    let help = match e {
+        output::WriteError::Io { .. } => None,
+        _ if e.forceable() => Some("help: `--force` replaces it; or give `--pytest` another file"),
+        _ => Some("help: give `--pytest` another file"),
+    };
+    let notes: Vec<String> = help.into_iter().map(str::to_string).collect();
+    Failure::plain(e.to_string(), &notes)
+}
+
+/// `--pytest OUT`: the regression tests, run against NEW (python3 runs the programs: not
+/// with verification statements other than `invariant` lines, which the tests blank).
+fn write_pytest(
+    args: &DiffArgs,
+    out: &Path,
+    old: &mut Session,
+    new: &mut Session,
+    report: &DiffReport,
+) -> Result<(), Failure> {
+    for s in [&*old, &*new] {
+        testgen::refuse_non_python(s.program()).map_err(|d| {
+            Failure::plain(
+                format!("--pytest: {}", d.message),
+                &["help: python3 cannot run the program; diff without --pytest".to_string()],
+            )
+        })?;
     }
+    let names = (display_name(&args.old), display_name(&args.new));
+    let suite = regression::suite(old, new, report, (&names.0, &names.1));
+    let mut command = format!("symdbg diff {} {}", args.old.display(), args.new.display());
+    if let Some(f) = &args.explore.entry {
+        command.push_str(&format!(" --entry {f}"));
+    }
+    command.push_str(&format!(" --pytest {}", out.display()));
+    let changed = report.differences.len();
+    let about = format!(
+        "# Regression tests pinning the behaviour of the old program (--unroll {} --recursion {}).\n\
+         #   old: {}\n\
+         #   new: {}\n\
+         # test_changed*: a witness of each class of inputs ({changed}) on which the new program\n\
+         # behaves differently: they fail on it until it behaves as the old one did. test_kept*:\n\
+         # inputs on which both behave the same. Expected results: symdbg's concrete interpreter\n\
+         # (CPython's semantics) on the old program. The tests run the new program;\n\
+         # SYMDBG_PROGRAM=PATH runs them on another version.\n",
+        args.explore.unroll, args.explore.recursion, names.0, names.1
+    );
+    let header = Header {
+        command: crate::base::escape::escape(&command).into_owned(),
+        program_path: super::testgen::program_path(&args.new, Some(out))?,
+        invariants: testgen::has_invariants(old.program())
+            || testgen::has_invariants(new.program()),
+        about: Some(crate::base::escape::escape_text(&about).into_owned()),
+        program_env: true,
+        ..Header::default()
+    };
+    let text = testgen::pytest::render(&suite, &header);
+    output::write(&target(args, out, &args.old), text.as_bytes()).map_err(|e| refused(&e))?;
+    let kept = suite.tests.len().saturating_sub(
+        suite
+            .tests
+            .iter()
+            .filter(|t| t.name.starts_with("test_changed"))
+            .count(),
+    );
+    let changed_tests = suite.tests.len() - kept;
+    eprintln!(
+        "symdbg: wrote {} to {} ({changed_tests} pinning a changed behaviour, {kept} a kept one)",
+        if suite.tests.len() == 1 {
+            "1 test".to_string()
+        } else {
+            format!("{} tests", suite.tests.len())
+        },
+        display_name(out)
+    );
+    Ok(())
 }
 
 fn text(r: &DiffReport, old: &str, new: &str) -> String {
@@ -108,10 +177,8 @@ fn text(r: &DiffReport, old: &str, new: &str) -> String {
         for d in &r.differences {
             let _ = writeln!(
                 out,
-                "  {}: old {}, new {}  (leaves {} and {})",
-                inputs_text(&d.inputs),
-                describe(&d.old, old, &d.what),
-                describe(&d.new, new, &d.what),
+                "  {}  (leaves {} and {})",
+                diff::difference_line(d, old, new),
                 d.old_leaf.0,
                 d.new_leaf.0
             );
@@ -155,8 +222,7 @@ fn behaviour_json(b: &Behaviour) -> serde_json::Value {
         "line": b.line,
         "return_value": b.return_value.as_ref().map(value_json),
         "store": b.store.iter().map(|(k, v)| (k.clone(), value_json(v))).collect::<serde_json::Map<_, _>>(),
-        // Issue 25's `print`: the concrete run's output, once runs record it.
-        "stdout": null,
+        "stdout": b.stdout,
     })
 }
 

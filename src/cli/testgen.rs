@@ -96,6 +96,7 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
                 ),
                 program_path,
                 invariants,
+                ..Header::default()
             },
         ),
         Format::Jsonl => jsonl::render(&suite),
@@ -220,7 +221,7 @@ fn command_line(args: &TestgenArgs) -> String {
 
 /// The program's path as the test file reaches it: relative to the directory of `output`
 /// (or of the current directory, for stdout), with `/` separators.
-fn program_path(file: &Path, output: Option<&Path>) -> Result<String, Failure> {
+pub(super) fn program_path(file: &Path, output: Option<&Path>) -> Result<String, Failure> {
     let fail = |what: &Path, e: std::io::Error| {
         Failure::plain(format!("cannot resolve `{}`: {e}", what.display()), &[])
     };

@@ -8,14 +8,19 @@
 //! that shifts code does not count), the class is a difference if it is satisfiable;
 //! where both end normally, it is one if `pc_old ∧ pc_new ∧ (ret_old ≠ ret_new ∨ x_old ≠
 //! x_new ∨ ...)` is satisfiable (the return value, and in module runs the final value of
-//! every variable both programs have). The solver's minimal model is the witness; both
+//! every variable both programs have, and every item the paths printed: the printed text
+//! is the same exactly when the items are, see [`same_shape_output`]). The solver's minimal model is the witness; both
 //! programs run on it concretely and the difference is kept only if the runs differ too.
 //! Pairs of leaves rather than a product program: the trees exist already (the debugger
 //! shows them), each class is named by the two leaves, and a pair's query is small.
 //! Paths cut by a bound, `unknown` or open leave the result "equivalent only up to the
 //! bounds" ([`DiffReport::bounded`]).
 
+mod text;
+
 use std::collections::BTreeMap;
+
+pub use text::{describe, difference_line, inputs_text, stdout_text};
 
 use super::Session;
 use crate::base::Outcome;
@@ -34,7 +39,8 @@ pub struct Behaviour {
     pub return_value: Option<Value>,
     /// The final variables (module runs).
     pub store: BTreeMap<String, Value>,
-    // Issue 25 (`print`): when concrete runs record their output, compare it here too.
+    /// What the run printed, byte for byte CPython's stdout (up to where it ended).
+    pub stdout: String,
 }
 
 /// One class of inputs on which the programs differ.
@@ -46,7 +52,8 @@ pub struct Difference {
     pub inputs: BTreeMap<String, Value>,
     pub old: Behaviour,
     pub new: Behaviour,
-    /// What differs: `outcome`, `exception`, `line`, `return value`, `x` (a variable).
+    /// What differs: `outcome`, `exception`, `line`, `return value`, `stdout`, `x` (a
+    /// variable).
     pub what: Vec<String>,
 }
 
@@ -102,6 +109,8 @@ struct Leaf {
     pc: Vec<Term>,
     ret: Option<Term>,
     store: BTreeMap<String, Term>,
+    /// What the path printed, line by line (each line its items).
+    output: Vec<std::rc::Rc<[Term]>>,
 }
 
 fn leaves(s: &Session) -> (Vec<Leaf>, bool) {
@@ -125,6 +134,7 @@ fn leaves(s: &Session) -> (Vec<Leaf>, bool) {
                     } else {
                         BTreeMap::new()
                     },
+                    output: s.engine.output(n.id),
                 });
             }
             _ => {}
@@ -145,6 +155,7 @@ pub fn behaviour(run: &RunResult, s: &Session) -> Behaviour {
         } else {
             BTreeMap::new()
         },
+        stdout: run.stdout.clone(),
     }
 }
 
@@ -161,6 +172,9 @@ pub fn differences(old: &Behaviour, new: &Behaviour, map: &BTreeMap<usize, usize
     }
     if old.return_value != new.return_value {
         what.push("return value".to_string());
+    }
+    if old.stdout != new.stdout {
+        what.push("stdout".to_string());
     }
     for (k, v) in &old.store {
         if new.store.get(k).is_some_and(|w| w != v) {
@@ -242,9 +256,39 @@ pub fn diff(old: &mut Session, new: &mut Session) -> Result<DiffReport, String> 
     Ok(report)
 }
 
+/// Could two paths' printed outputs be the same text? `false` when they differ on every
+/// input (another number of lines, or of items in a line, or an item of another sort:
+/// `print` writes an int, a bool and a tuple in forms that never coincide, and a line's
+/// items never hold a line break or split differently); else the output is the same text
+/// exactly when every item is the same value, and `ne` gets an `item ≠ item'` per item.
+fn same_shape_output(
+    a: &[std::rc::Rc<[Term]>],
+    b: &[std::rc::Rc<[Term]>],
+    ne: &mut Vec<Term>,
+) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    for (la, lb) in a.iter().zip(b) {
+        if la.len() != lb.len() {
+            return false;
+        }
+        for (x, y) in la.iter().zip(lb.iter()) {
+            if x.sort() != y.sort() {
+                return false;
+            }
+            if x != y {
+                ne.push(Term::ne(x.clone(), y.clone()));
+            }
+        }
+    }
+    true
+}
+
 /// The condition under which the pair's outcomes differ (on top of both path
-/// conditions), `None` if they never do. (The store is compared at exception leaves
-/// too: the variables when the exception ended the run.)
+/// conditions), `None` if they never do: another kind of end, exception class or raising
+/// line, return value, final value of a shared variable, or printed output. (The store
+/// is compared at exception leaves too: the variables when the exception ended the run.)
 fn goal(a: &Leaf, b: &Leaf, map: &BTreeMap<usize, usize>) -> Option<Term> {
     let kind = |o: Outcome| match o {
         Outcome::Exception(_) => "exception",
@@ -272,6 +316,9 @@ fn goal(a: &Leaf, b: &Leaf, map: &BTreeMap<usize, usize>) -> Option<Term> {
             }
             ne.push(Term::ne(x.clone(), y.clone()));
         }
+    }
+    if !same_shape_output(&a.output, &b.output, &mut ne) {
+        return Some(Term::bool(true));
     }
     let any = Term::or_all(ne);
     (!any.is_false()).then_some(any)

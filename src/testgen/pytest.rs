@@ -39,17 +39,27 @@ pub fn written_by_symdbg(head: &[u8]) -> bool {
 
 fn head(out: &mut String, suite: &Suite, h: &Header) {
     let _ = writeln!(out, "{HEADER}{}: {}", env!("CARGO_PKG_VERSION"), h.command);
-    let _ = writeln!(
-        out,
-        "# One test per leaf of the symbolic execution tree ({}).",
-        h.bounds
-    );
-    out.push_str(
-        "# Inputs: a model of each leaf, minimal but not degenerate (loops run, values non-zero\n\
-         # and distinct where the path allows); expected results: symdbg's concrete interpreter\n\
-         # on them (CPython's semantics), checked against the leaf. The tests read the program\n\
-         # from its path when they run.\n",
-    );
+    match &h.about {
+        Some(about) => {
+            out.push_str(about);
+            if !about.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "# One test per leaf of the symbolic execution tree ({}).",
+                h.bounds
+            );
+            out.push_str(
+                "# Inputs: a model of each leaf, minimal but not degenerate (loops run, values non-zero\n\
+                 # and distinct where the path allows); expected results: symdbg's concrete interpreter\n\
+                 # on them (CPython's semantics), checked against the leaf. The tests read the program\n\
+                 # from its path when they run.\n",
+            );
+        }
+    }
     if !suite.assumptions.is_empty() {
         let list: Vec<String> = suite
             .assumptions
@@ -87,6 +97,9 @@ fn head(out: &mut String, suite: &Suite, h: &Header) {
     if h.invariants {
         out.push_str("import io\n");
     }
+    if h.program_env {
+        out.push_str("import os\n");
+    }
     out.push_str("import pathlib\n");
     if h.invariants {
         out.push_str("import tokenize\n");
@@ -95,11 +108,18 @@ fn head(out: &mut String, suite: &Suite, h: &Header) {
         out.push_str("import types\n");
     }
     out.push_str("\nimport pytest\n\n");
-    let _ = writeln!(
-        out,
-        "SOURCE = pathlib.Path(__file__).parent / {}",
+    let default = format!(
+        "pathlib.Path(__file__).parent / {}",
         py_str(&h.program_path)
     );
+    if h.program_env {
+        let _ = writeln!(
+            out,
+            "SOURCE = pathlib.Path(os.environ.get(\"SYMDBG_PROGRAM\") or {default})"
+        );
+    } else {
+        let _ = writeln!(out, "SOURCE = {default}");
+    }
     let helpers = match &suite.entry {
         Some(f) => {
             let _ = writeln!(out, "ENTRY = {}", py_str(f));

@@ -26,6 +26,7 @@ fn header() -> Header {
         bounds: "--unroll 3 --recursion 5".into(),
         program_path: "../p.py".into(),
         invariants: false,
+        ..Header::default()
     }
 }
 

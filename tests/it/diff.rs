@@ -1,13 +1,14 @@
 //! Issue 29, `symdbg diff`: one-token mutants of the examples and of generated programs
 //! against python3 (`tests/py/run_python.py`):
 //! - every reported witness behaves differently in python3 (outcome, exception class or
-//!   line, return value, a variable both programs have);
+//!   line, return value, a variable both programs have, printed output);
 //! - for bounded-exhaustive inputs (each int in -2..=2, both bools, five small tuples),
 //!   every input on which python3 sees the two programs differ falls in a reported class
 //!   (the pair of leaves whose path conditions hold), unless a cut leaf holds (beyond the
 //!   bounds);
 //! - a program against itself: no difference;
 //! - the command line: text, `--json`, exit codes 0/1/2.
+//! (Printing programs and `--pytest`: `diff_print.rs`.)
 
 use std::collections::BTreeMap;
 
@@ -22,7 +23,7 @@ use crate::differential::{python_output, request, spawn_oracle, Val};
 use crate::gen;
 use crate::util::symdbg;
 
-fn explored(name: &str, src: &str) -> Option<Session> {
+pub(crate) fn explored(name: &str, src: &str) -> Option<Session> {
     let mut config = Config::default();
     config.loops = LoopMode::Unroll;
     let mut s = Session::open(SourceMap::new(name, src), None, config).ok()?;
@@ -40,7 +41,7 @@ fn explored(name: &str, src: &str) -> Option<Session> {
 }
 
 /// Every one-token mutant of `src` (operators swapped, an int literal plus one), as texts.
-fn mutants(src: &str) -> Vec<String> {
+pub(crate) fn mutants(src: &str) -> Vec<String> {
     let swaps = [
         (" < ", " <= "),
         (" <= ", " < "),
@@ -122,13 +123,14 @@ fn exhaustive(inputs: &[(String, Type)], cap: usize) -> Vec<BTreeMap<String, Val
     out
 }
 
-/// python3's observable result: (outcome, exception, line, return value, store).
+/// python3's observable result: (outcome, exception, line, return value, store, stdout).
 type Py = (
     String,
     Option<String>,
     Option<u64>,
     Json,
     BTreeMap<String, Json>,
+    String,
 );
 
 fn py_of(j: &Json) -> Py {
@@ -141,10 +143,11 @@ fn py_of(j: &Json) -> Py {
             .as_object()
             .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
             .unwrap_or_default(),
+        j["stdout"].as_str().unwrap_or("").to_string(),
     )
 }
 
-/// Do the two python3 results differ as `diff` compares them (one-token mutants keep
+/// Do the two python3 results differ as `diff` compares them (printed output included) (one-token mutants keep
 /// every line where it was)?
 fn py_differ(a: &Py, b: &Py) -> bool {
     a.0 != b.0
@@ -152,6 +155,7 @@ fn py_differ(a: &Py, b: &Py) -> bool {
         || (a.1.is_some() && a.2 != b.2)
         || a.3 != b.3
         || a.4.iter().any(|(k, v)| b.4.get(k).is_some_and(|w| w != v))
+        || a.5 != b.5
 }
 
 type Inputs = BTreeMap<String, Value>;
@@ -162,6 +166,8 @@ struct Pair {
     old_path: std::path::PathBuf,
     new_path: std::path::PathBuf,
     witnesses: Vec<BTreeMap<String, Value>>,
+    /// Witnesses whose runs differ only in what they print.
+    stdout_only: usize,
     /// Bounded-exhaustive inputs with their class: (old leaf, new leaf) whose path
     /// conditions hold, `None` when a cut leaf holds or none decides.
     sets: Vec<(Inputs, Option<(NodeId, NodeId)>)>,
@@ -192,11 +198,15 @@ fn values_json(set: &BTreeMap<String, Value>) -> Vec<(String, Val)> {
         .collect()
 }
 
-fn check_pairs(
+/// Every mutation pair of `programs` (at most `per_program` mutants each, spread over
+/// `mutate`'s list) against python3; returns (pairs, witnesses, differing inputs,
+/// witnesses that differ in nothing but their printed output).
+pub(crate) fn check_pairs(
     tag: &str,
     programs: Vec<(String, String)>,
     per_program: usize,
-) -> (usize, usize, usize) {
+    mutate: fn(&str) -> Vec<String>,
+) -> (usize, usize, usize, usize) {
     let dir = std::env::temp_dir().join(format!("symdbg-diff-{tag}-{}", std::process::id()));
     let keep = dir.clone();
     std::fs::create_dir_all(&dir).unwrap();
@@ -208,7 +218,7 @@ fn check_pairs(
                 let Some(mut old) = explored(name, src) else {
                     continue;
                 };
-                let ms = mutants(src);
+                let ms = mutate(src);
                 let step = (ms.len() / per_program).max(1);
                 for (j, m) in ms.iter().step_by(step).take(per_program).enumerate() {
                     let Some(mut new) = explored(name, m) else {
@@ -232,6 +242,11 @@ fn check_pairs(
                         name: format!("{name} mutant {j}"),
                         old_path,
                         new_path,
+                        stdout_only: report
+                            .differences
+                            .iter()
+                            .filter(|d| d.what == ["stdout"])
+                            .count(),
                         witnesses: report
                             .differences
                             .iter()
@@ -323,7 +338,8 @@ fn check_pairs(
         failures.len(),
         failures[..failures.len().min(4)].join("\n---\n")
     );
-    (pairs.len(), witnesses, differing_inputs)
+    let stdout_only = pairs.iter().map(|p| p.stdout_only).sum();
+    (pairs.len(), witnesses, differing_inputs, stdout_only)
 }
 
 #[test]
@@ -338,7 +354,7 @@ fn mutants_of_generated_programs_against_python3() {
             )
         })
         .collect();
-    let (pairs, witnesses, differing) = check_pairs("gen", programs, 4);
+    let (pairs, witnesses, differing, _) = check_pairs("gen", programs, 4, mutants);
     assert!(pairs >= 60, "{pairs} pairs");
     assert!(witnesses > 20, "{witnesses} witnesses");
     assert!(differing > 20, "{differing} differing inputs");
@@ -370,7 +386,7 @@ fn mutants_of_the_examples_against_python3() {
             .all(|v| !t.lines().any(|l| l.trim_start().starts_with(v)))
         })
         .collect();
-    let (pairs, witnesses, _) = check_pairs("examples", programs, 3);
+    let (pairs, witnesses, _, _) = check_pairs("examples", programs, 3, mutants);
     assert!(pairs >= 20, "{pairs} pairs");
     assert!(witnesses > 5, "{witnesses} witnesses");
 }

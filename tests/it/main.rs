@@ -31,6 +31,8 @@ mod dap;
 mod dap_client;
 /// Issue 29, `symdbg diff`: one-token mutants against python3, exit codes, --json.
 mod diff;
+/// Issue 29, `symdbg diff` on printing programs and `diff --pytest` (real pytest).
+mod diff_print;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.

@@ -61,6 +61,7 @@ pub fn write(session: &mut Session, id: NodeId) -> String {
         ),
         program_path: file.to_string(),
         invariants: false,
+        ..Header::default()
     };
     let out = path.with_file_name(&name);
     let text = testgen::pytest::render(&suite, &header);
