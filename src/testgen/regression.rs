@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 
 use super::{Expect, Suite, Test};
-use crate::concrete::Config as ConcreteConfig;
+use crate::session::program::ConcreteConfig;
 use crate::session::{diff, DiffReport, NodeId, Session};
 
 /// At most this many tests of inputs on which the programs agree.
