@@ -184,6 +184,23 @@ pub fn differences(old: &Behaviour, new: &Behaviour, map: &BTreeMap<usize, usize
     what
 }
 
+/// How many pairs of leaves [`diff`] compares (its work: at most one solver query and
+/// two concrete runs per pair), for a caller that caps it.
+pub fn leaf_pairs(old: &Session, new: &Session) -> usize {
+    let ends = |s: &Session| {
+        s.tree()
+            .nodes()
+            .filter(|n| {
+                matches!(
+                    n.kind,
+                    NodeKind::Leaf(Outcome::Normal | Outcome::Return | Outcome::Exception(_))
+                ) && !n.invariant_failure()
+            })
+            .count()
+    };
+    ends(old).saturating_mul(ends(new))
+}
+
 /// Compare `old` and `new`, both explored (the same inputs, by name and type).
 pub fn diff(old: &mut Session, new: &mut Session) -> Result<DiffReport, String> {
     if old.inputs() != new.inputs() {

@@ -11,6 +11,7 @@ mod assume;
 mod describe;
 mod fold;
 mod reload;
+pub use reload::MAX_PAIRS;
 mod replay;
 mod tests_file;
 mod why;

@@ -133,6 +133,8 @@ mod tui_keys;
 mod tui_readable;
 /// Issue 16: reload the program (`L`) when it changed on disk.
 mod tui_reload;
+/// Issue 29: `L` reports how the reloaded program's behaviour changed (session::diff).
+mod tui_reload_diff;
 /// Issue 16: save a session (`S`) and restore it (`--session`).
 mod tui_session;
 /// The TUI's why: origins in the path pane, pruned ghost rows (`p`), explanations (`w`).

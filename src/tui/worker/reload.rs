@@ -11,11 +11,19 @@ use std::path::PathBuf;
 
 use super::{Progress, Worker};
 use crate::diagnostics::{count, render_all};
+use crate::session::diff;
 use crate::session::{FrontierStep, NodeId, Session};
 use crate::tui::carry::{self, Carry};
 use crate::tui::program_file::{display_name, read_program, Stamp};
 use crate::tui::protocol::Reply;
 use crate::tui::session_file;
+
+/// A reload compares the old and new program's behaviour (`L`) on at most this many
+/// pairs of leaves.
+pub const MAX_PAIRS: usize = 2_000;
+
+/// At most this many witnesses in the message (`M` shows it whole).
+const WITNESSES_SHOWN: usize = 5;
 
 impl Worker {
     /// `L`: read the program again; a new session if it loads.
@@ -69,7 +77,7 @@ impl Worker {
         let mut notes = Vec::new();
         carry.breakpoints = remap(&mut carry, texts, &source, &mut notes);
         let unchanged = old.text == source.text;
-        self.session = session;
+        let previous = std::mem::replace(&mut self.session, session);
         self.sent = 0;
         self.open_sent.clear();
         emit(Reply::Reloaded {
@@ -83,7 +91,9 @@ impl Worker {
         } else {
             "reloaded"
         };
-        self.replay(what, &frontier, &path_to, notes, emit);
+        // (the same text behaves the same: nothing to compare)
+        let previous = (!unchanged).then_some(previous);
+        self.replay(what, &frontier, &path_to, notes, previous, emit);
     }
 
     /// A session on a new text of the program with this session's entry and options and
@@ -219,17 +229,19 @@ impl Worker {
                 r.other_options.join(" ")
             )
         };
-        self.replay(&what, &r.frontier, &r.selected, notes, emit);
+        self.replay(&what, &r.frontier, &r.selected, notes, None, emit);
     }
 
     /// Replay `frontier`, select the node `path` names (or its deepest existing ancestor)
-    /// and finish with a message: `what`, what did not apply, `notes`.
+    /// and finish with a message: `what`, how the behaviour compares with `previous`'s
+    /// (a reload's old session, [`Worker::compare`]), what did not apply, `notes`.
     fn replay(
         &mut self,
         what: &str,
         frontier: &[FrontierStep],
         path: &[u32],
         notes: Vec<String>,
+        previous: Option<Session>,
         emit: &dyn Fn(Reply),
     ) {
         let progress = Progress::new(emit);
@@ -238,6 +250,9 @@ impl Worker {
             .replay_frontier(frontier, self.max_nodes, &|n| progress.tick(n));
         let (node, followed) = self.session.follow(path);
         let mut parts = vec![format!("{what}: {} replayed", count(r.stepped, "step"))];
+        if let Some(mut previous) = previous {
+            parts.push(self.compare(&mut previous));
+        }
         if r.cancelled {
             parts.push("the replay was interrupted (Esc)".to_string());
         }
@@ -258,6 +273,43 @@ impl Worker {
         }
         parts.extend(notes);
         self.finish(emit, Some(node), parts.join("; "));
+    }
+
+    /// How the reloaded program behaves on the explored paths against the previous one
+    /// (`session::diff` over the two trees, the old one as explored, the new one as
+    /// replayed): `behaviour changed on N paths: WITNESS; ...`, `behaviour unchanged on
+    /// the explored paths`, or why they were not compared (trees over [`MAX_PAIRS`]
+    /// pairs of leaves: the work is a solver query per pair).
+    fn compare(&mut self, previous: &mut Session) -> String {
+        let pairs = diff::leaf_pairs(previous, &self.session);
+        if pairs > MAX_PAIRS {
+            return format!(
+                "behaviour not compared: tree too large ({pairs} pairs of leaves, over {MAX_PAIRS})"
+            );
+        }
+        let report = match diff::diff(previous, &mut self.session) {
+            Ok(r) => r,
+            Err(_) => return "behaviour not compared: the inputs changed".to_string(),
+        };
+        let n = report.differences.len();
+        if n == 0 {
+            return "behaviour unchanged on the explored paths".to_string();
+        }
+        let name = self.session.source().name.clone();
+        let mut witnesses: Vec<String> = report
+            .differences
+            .iter()
+            .take(WITNESSES_SHOWN)
+            .map(|d| diff::difference_line(d, &name, &name))
+            .collect();
+        if n > WITNESSES_SHOWN {
+            witnesses.push(format!("{} more", n - WITNESSES_SHOWN));
+        }
+        format!(
+            "behaviour changed on {}: {}",
+            count(n, "path"),
+            witnesses.join("; ")
+        )
     }
 
     /// The path of child indices to a node the UI names (the root if it does not exist).
