@@ -225,7 +225,7 @@ pub const ROWS: &[Row] = &[
     Row {
         context: Normal,
         keys: &[(ch('L'), Reload)],
-        what: "reload the program file (the status line says when it changed on disk); keeps breakpoints, watches, preconditions, the explored tree and the selection where they still exist",
+        what: "reload the program file (the status line says when it changed on disk); keeps breakpoints, watches, preconditions, the explored tree and the selection where they still exist, and says whether the behaviour on the explored paths changed (`behaviour changed on N paths` with witnesses; `M` shows them all)",
     },
     Row {
         context: Normal,
