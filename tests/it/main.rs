@@ -33,6 +33,8 @@ mod dap_client;
 mod diff;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
+/// Issue 30: the first counterexample whatever the branch order (`run --first`, `e`).
+mod directed;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
 mod engine_api;
 /// Issue 23, the command line: misspelt commands, `check`'s exit code and minimal
