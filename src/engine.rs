@@ -15,6 +15,8 @@
 
 /// Contracts at calls: the choice, abstract nodes, contract failures (issue 28).
 mod contract;
+/// The first exception leaf whatever the branch order (issue 30 item 1).
+mod directed;
 mod discriminate;
 mod eval;
 pub mod explain;
@@ -235,6 +237,9 @@ pub struct Engine {
     folds: fold::Folds,
     /// Counters for a progress display ([`Engine::live`]).
     live: Arc<live::Live>,
+    /// During [`Engine::run_to_exception`]: the failure formula; an open node whose path
+    /// condition contradicts it is not stepped ([`directed`]).
+    prune: Option<Term>,
 }
 
 impl Engine {
@@ -337,6 +342,7 @@ impl Engine {
             recorded: None,
             folds: fold::Folds::default(),
             live: Arc::default(),
+            prune: None,
         };
         engine.config.calls = Some(engine.call_mode());
         // Module runs: every declared input is bound from the start, whatever line declares it.
@@ -794,6 +800,10 @@ impl Engine {
             }
             if limits.time.is_some_and(|t| started.elapsed() >= t) {
                 return (None, Stop::TimeLimit);
+            }
+            // (a directed search: no exception leaf under `id`, left open)
+            if self.prune.is_some() && !self.may_fail(id) {
+                continue;
             }
             let children = self.step_inner(id);
             self.live.set_solver_checks(self.solver.stats().checks);

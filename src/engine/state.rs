@@ -281,6 +281,15 @@ impl Output {
         })))
     }
 
+    /// The same lines (the same cells)?
+    pub fn ptr_eq(&self, other: &Output) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
     /// How many lines were printed.
     pub fn len(&self) -> usize {
         self.0.as_ref().map_or(0, |c| c.len)

@@ -9,7 +9,7 @@
 use std::sync::atomic::Ordering;
 
 use super::Session;
-use crate::engine::{Limits, LoopMode, Node, NodeId, Outcome, Stop};
+use crate::engine::{Limits, LoopMode, Node, NodeId, Stop};
 
 /// What [`Session::step`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -171,9 +171,8 @@ impl Session {
                 return self.continue_from(from, breakpoints, limits, progress)
             }
             Policy::FirstException => {
-                let found = self.engine.run_to(from, limits, &|n: &Node| {
-                    matches!(n.outcome(), Some(Outcome::Exception(_)))
-                });
+                // (issue 30: subtrees proved free of exceptions are left open)
+                let found = self.engine.run_to_exception(from, limits);
                 return match found {
                     Ok(leaf) => Ran {
                         ended: Ended::Done,

@@ -51,6 +51,10 @@ pub enum Cmd {
     Locate(String),
     /// Run the whole subtree within the bounds.
     Run(NodeId),
+    /// `e` when the explored tree has no exception leaf: grow the tree from the node to
+    /// the first exception leaf in depth-first order, without the paths before it
+    /// (`Policy::FirstException`; issue 30).
+    FirstException(NodeId),
     /// Path condition, store and call stack of a node.
     Details(NodeId),
     /// A model (concrete inputs) that reaches the node.

@@ -195,6 +195,22 @@ impl Worker {
                 let message = self.message(ran.ended, done);
                 self.finish(&emit, ran.select, message);
             }
+            Cmd::FirstException(id) => {
+                let progress = Progress::new(&emit);
+                let ran = self
+                    .session
+                    .run(id, Policy::FirstException, self.limits(), &|n| {
+                        progress.tick(n)
+                    });
+                let message = match (ran.ended, ran.select) {
+                    (Ended::Done, Some(_)) => "the first exception leaf (depth-first); \
+                        the paths before it that cannot raise stay open"
+                        .to_string(),
+                    (Ended::Done, None) => "no exception leaf: the tree is explored".to_string(),
+                    (ended, _) => self.message(ended, ""),
+                };
+                self.finish(&emit, ran.select, message);
+            }
             Cmd::Locate(text) => emit(Reply::Located(self.session.locate(&text))),
             Cmd::Resume {
                 from,
@@ -286,6 +302,7 @@ impl Worker {
             | Cmd::StepOver(id)
             | Cmd::Finish(id)
             | Cmd::Run(id)
+            | Cmd::FirstException(id)
             | Cmd::Tests(id)
             | Cmd::Details(id)
             | Cmd::Model(id)

@@ -35,6 +35,8 @@ mod diff;
 mod diff_print;
 /// Differential tests against python3: the corpus in tests/data/programs and the examples.
 mod differential;
+/// Issue 30: the first counterexample whatever the branch order (`run --first`, `e`).
+mod directed;
 /// The engine's API for front-ends: step, step over, finish frame, run to a line, limits.
 mod engine_api;
 /// Issue 23, the command line: misspelt commands, `check`'s exit code and minimal

@@ -2,6 +2,7 @@
 
 use super::{App, Pane};
 use crate::session::NodeId;
+use crate::tui::protocol::Cmd;
 use crate::tui::tree::RowKind;
 
 impl App {
@@ -171,10 +172,11 @@ impl App {
                 self.select(id);
                 self.message = format!("exception leaf {} of {}", k + 1, leaves.len());
             }
-            None => {
-                self.message =
-                    "no exception leaf in the explored tree (r runs the subtree)".to_string()
+            // (issue 30: on a tree not explored to the end, the worker searches for one)
+            None if self.stats.open > 0 => {
+                self.send_work("exception", Cmd::FirstException(NodeId(0)));
             }
+            None => self.message = "no exception leaf: the tree is explored".to_string(),
         }
     }
 

@@ -210,7 +210,7 @@ pub const ROWS: &[Row] = &[
     Row {
         context: Normal,
         keys: &[(ch('e'), NextException), (ch('E'), PrevException)],
-        what: "next / previous exception leaf",
+        what: "next / previous exception leaf; when the explored tree has none and open nodes are left, `e` searches for the first one (depth-first) without the paths before it that cannot raise (they stay open)",
     },
     Row {
         context: Normal,

@@ -1,0 +1,169 @@
+//! The first exception leaf whatever the branch order (issue 30 item 1).
+//!
+//! [`Engine::run_to`] with an exception target walks the tree depth-first: on `N`
+//! independent `if`s whose only failing path is the last one, it enumerates `2^N` paths
+//! first. [`Engine::run_to_exception`] finds the same leaf without them:
+//!
+//! 1. a short plain walk (a failure early in the walk's order costs nothing more);
+//! 2. a lookahead from the start node that steps states without making nodes and merges
+//!    the states that meet at one program point ([`merge`]: seed 001's m→1 merging, the
+//!    formula kept exact); every exception successor's path condition goes into one
+//!    failure formula `F`, the disjunction of the path conditions of every exception
+//!    leaf under the start node (the lookahead steps with the tree's own transition, so
+//!    its unmerged states are the tree's states);
+//! 3. the walk again, in its own order, skipping every open node whose path condition and
+//!    `F` are unsatisfiable together: no exception leaf is under it. The nodes skipped
+//!    stay open (the rest of the tree is explored later, when asked for), and the leaf
+//!    found is the one the plain walk would find, with the same path: only subtrees
+//!    without exception leaves were left out.
+//!
+//! The lookahead gives up (and the plain walk runs) when it meets an `unknown`, when a
+//! merged state reaches a loop (loop bounds depend on which conditions are constants),
+//! after [`LOOKAHEAD_STEPS`] steps, under opaque calls or with folded loops.
+
+mod merge;
+
+use std::sync::atomic::Ordering;
+
+use super::step::Settled;
+use super::{Engine, Limits, Node, NodeId, Outcome, State, Stop};
+use crate::solver::SatResult;
+use crate::term::Term;
+
+/// Nodes the plain walk adds before the lookahead starts.
+pub const WARM_NODES: usize = 256;
+
+/// Steps (successor computations) the lookahead may take before it gives up.
+pub const LOOKAHEAD_STEPS: usize = 20_000;
+
+fn is_exception(n: &Node) -> bool {
+    n.kind.is_exception()
+}
+
+impl Engine {
+    /// The first exception leaf under `from` in the walk's order (`limits.strategy`),
+    /// exploring like [`Engine::run_to`] but skipping subtrees proved to hold none; `Err`:
+    /// why the exploration stopped without one.
+    pub fn run_to_exception(&mut self, from: NodeId, limits: Limits) -> Result<NodeId, Stop> {
+        self.run_to_exception_after(from, limits, WARM_NODES)
+    }
+
+    /// [`Engine::run_to_exception`] with `warm` nodes of plain walk first.
+    pub fn run_to_exception_after(
+        &mut self,
+        from: NodeId,
+        limits: Limits,
+        warm: usize,
+    ) -> Result<NodeId, Stop> {
+        let cap = self.tree.len().saturating_add(warm);
+        let warm_limits = Limits {
+            max_nodes: Some(limits.max_nodes.map_or(cap, |m| m.min(cap))),
+            ..limits
+        };
+        match self.run_to(from, warm_limits, &is_exception) {
+            Err(Stop::NodeLimit) if limits.max_nodes.is_none_or(|m| self.tree.len() < m) => {}
+            done => return done,
+        }
+        let failure = self.failure_formula(from);
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Stop::Cancelled);
+        }
+        // (`true`: every path may fail, nothing to skip)
+        let Some(failure) = failure.filter(|f| !f.is_true()) else {
+            return self.run_to(from, limits, &is_exception);
+        };
+        self.prune = Some(failure);
+        let found = self.run_to(from, limits, &is_exception);
+        self.prune = None;
+        found
+    }
+
+    /// May an exception leaf be under the open node `id`? `false` only when its path
+    /// condition contradicts the failure formula of the search under way.
+    pub(super) fn may_fail(&mut self, id: NodeId) -> bool {
+        let Some(failure) = self.prune.clone().filter(|f| !f.is_true()) else {
+            return true;
+        };
+        let pc = self.tree.node(id).state.pc.push(failure);
+        !matches!(self.solver.check_pc(&pc), SatResult::Unsat)
+    }
+
+    /// The failure formula of the subtree under `from` (see the module documentation);
+    /// `None` when the lookahead gave up or found no exception.
+    pub fn failure_formula(&mut self, from: NodeId) -> Option<Term> {
+        if !self.config.frames
+            || self.config.fold != super::fold::FoldMode::Off
+            || self.tree.node(from).is_leaf()
+        {
+            return None;
+        }
+        self.cancel.store(false, Ordering::Relaxed);
+        let cancel = self.cancel.clone();
+        let start = State::clone(&self.tree.node(from).state);
+        crate::solver::interruptible(&cancel, || self.lookahead(start))
+    }
+
+    fn lookahead(&mut self, start: State) -> Option<Term> {
+        // (state, merged from several paths)
+        let mut pending: Vec<(State, bool)> = vec![(start, false)];
+        let mut failures: Vec<Term> = Vec::new();
+        let mut steps = 0;
+        while !pending.is_empty() {
+            let positions: Vec<Vec<usize>> = pending
+                .iter()
+                .map(|(s, _)| merge::position(&s.cont))
+                .collect();
+            let k = (0..pending.len())
+                .min_by(|&i, &j| merge::earlier(&positions[i], &positions[j]))
+                .expect("pending is not empty");
+            let mut chosen = None;
+            let mut rest = Vec::with_capacity(pending.len());
+            for (i, (entry, pos)) in pending.drain(..).zip(positions).enumerate() {
+                if i == k {
+                    chosen = Some((entry, pos));
+                } else {
+                    rest.push((entry, pos));
+                }
+            }
+            let ((mut state, mut merged), pos) = chosen.expect("k is an index of pending");
+            for ((other, other_merged), other_pos) in rest {
+                if other_pos == pos {
+                    if let Some(m) = merge::merge(&state, &other) {
+                        state = m;
+                        merged = true;
+                        continue;
+                    }
+                }
+                pending.push((other, other_merged));
+            }
+            if merged && merge::in_loop(&state) {
+                return None;
+            }
+            steps += 1;
+            if steps > LOOKAHEAD_STEPS || self.cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            for c in self.successors(&state, None) {
+                if c.unknown_reason.is_some() {
+                    return None;
+                }
+                let outcome = c.forced.or(match c.settled {
+                    Settled::Done { outcome, .. } => Some(outcome),
+                    Settled::Running => None,
+                });
+                match outcome {
+                    Some(Outcome::Exception(_)) => {
+                        failures.push(Term::and_all(c.state.pc.to_vec()));
+                    }
+                    Some(Outcome::Unknown) => return None,
+                    Some(_) => {}
+                    None => pending.push((c.state, merged)),
+                }
+            }
+        }
+        (!failures.is_empty()).then(|| Term::or_all(failures))
+    }
+}
+
+#[cfg(test)]
+mod tests;
