@@ -126,6 +126,79 @@ fn resolve(state: &State, scope: Scope, name: &str) -> Option<(Scope, Rc<str>)> 
     })
 }
 
+/// How many continuation items [`silent_assignment`] looks at.
+const CONT_WINDOW: usize = 64;
+
+/// A silent assignment (see [`is_silent_assign`]) of `name` that the settling after the
+/// step `p → c` ran: the settling only enters blocks (a loop's, a `try`'s, a function's)
+/// and runs silent assignments until the next action, so they are the silent instructions
+/// just before each new item of `c`'s continuation (items `p` does not share), down to
+/// `p`'s own action.
+fn silent_assignment(
+    p: &State,
+    c: &State,
+    action: Option<&Action>,
+    name: &str,
+) -> Option<SilentAssign> {
+    let own = match (p.cont.top(), action) {
+        (Some(Kont::Block { block, index }), Some(Action::Instr(_))) => Some((block, *index)),
+        _ => None,
+    };
+    let mut old = Vec::with_capacity(CONT_WINDOW);
+    let mut cur = p.cont.clone();
+    while let Some(id) = cur.top_id() {
+        if old.len() == CONT_WINDOW {
+            break;
+        }
+        old.push(id);
+        cur = cur.pop();
+    }
+    let mut cur = c.cont.clone();
+    for _ in 0..CONT_WINDOW {
+        let (Some(id), Some(item)) = (cur.top_id(), cur.top()) else {
+            break;
+        };
+        if old.contains(&id) {
+            break;
+        }
+        let (block, end) = match item {
+            Kont::Block { block, index } => (block, *index),
+            Kont::Loop { block, index, .. } => (block, *index as usize),
+            Kont::Try { block, index } | Kont::LoopScope { block, index } => (block, *index),
+            Kont::Return { .. } | Kont::EnterEntry { .. } => break,
+            _ => {
+                cur = cur.pop();
+                continue;
+            }
+        };
+        for k in (0..end).rev() {
+            if own.is_some_and(|(b, i)| Rc::ptr_eq(b, block) && i == k) {
+                return None;
+            }
+            let InstrKind::Assign { target, value } = &block[k].kind else {
+                break;
+            };
+            if !is_silent_assign(target, value) {
+                break;
+            }
+            if target == name {
+                return Some(SilentAssign {
+                    span: block[k].span,
+                    value: value.clone(),
+                });
+            }
+        }
+        cur = cur.pop();
+    }
+    None
+}
+
+/// What [`silent_assignment`] found.
+struct SilentAssign {
+    span: Span,
+    value: Expr,
+}
+
 impl Engine {
     /// The scope of the store `--json` shows at `id` (see [`Engine::store_entries`]).
     pub fn store_scope(&self, id: NodeId) -> Scope {
@@ -288,31 +361,12 @@ impl Engine {
         }
         // The silent assignments the settling ran before the child's next action.
         if bind_scope(c) == scope {
-            if let Some(Kont::Block { block, index }) = c.cont.top() {
-                let own = match (p.cont.top(), &action) {
-                    (Some(Kont::Block { block: b, index: k }), Some(Action::Instr(_))) => {
-                        Some((b, *k))
-                    }
-                    _ => None,
-                };
-                for k in (0..*index).rev() {
-                    if own.is_some_and(|(b, i)| Rc::ptr_eq(b, block) && i == k) {
-                        break;
-                    }
-                    let InstrKind::Assign { target, value } = &block[k].kind else {
-                        break;
-                    };
-                    if !is_silent_assign(target, value) {
-                        break;
-                    }
-                    if target == name {
-                        return Some(origin(
-                            block[k].span,
-                            OriginKind::Assign,
-                            reads_of([value], c, scope),
-                        ));
-                    }
-                }
+            if let Some(o) = silent_assignment(p, c, action.as_ref(), name) {
+                return Some(origin(
+                    o.span,
+                    OriginKind::Assign,
+                    reads_of([&o.value], c, scope),
+                ));
             }
         }
         // Any other change of the value.
@@ -342,15 +396,20 @@ impl Engine {
                     })
                     .map(|(k, _)| (scope, k.clone()))
                     .collect();
-                if let Some(Action::Instr(Instr {
-                    kind: InstrKind::While { cond, .. },
-                    ..
-                })) = &action
-                {
-                    for r in reads_of([cond], p, scope) {
-                        if !reads.contains(&r) {
-                            reads.push(r);
-                        }
+                let cond = match &action {
+                    Some(Action::Instr(Instr {
+                        kind: InstrKind::While { cond, .. },
+                        ..
+                    })) => Some(cond),
+                    Some(Action::Guard { block, index, .. }) => match &block[*index].kind {
+                        InstrKind::While { cond, .. } => Some(cond),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                for r in reads_of(cond, p, scope) {
+                    if !reads.contains(&r) {
+                        reads.push(r);
                     }
                 }
                 Some(origin(span, kind, reads))

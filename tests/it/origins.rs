@@ -362,3 +362,231 @@ fn every_node_of_the_example_trees_has_structurally_sound_origins() {
     }
     assert!(total > 1000, "only {total} origins checked");
 }
+
+/// The explored session of `text` (every path, up to 2000 nodes).
+fn explored(text: &str, entry: Option<&str>, config: Config) -> Session {
+    let mut session = Session::open(SourceMap::new("t.py", text.to_string()), entry, config)
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    let root = session.tree().root();
+    session.run(
+        root,
+        Policy::Subtree,
+        Limits {
+            max_nodes: Some(2000),
+            ..Limits::default()
+        },
+        &|_| {},
+    );
+    session
+}
+
+/// The first leaf that ends normally or returns.
+fn first_leaf(session: &Session) -> NodeId {
+    session
+        .tree()
+        .nodes()
+        .find(|n| matches!(n.outcome(), Some(Outcome::Normal | Outcome::Return)))
+        .expect("a leaf")
+        .id
+}
+
+/// An origin chain as `(level, name, line, kind)`.
+fn chain(session: &Session, id: NodeId, name: &str) -> Vec<(usize, String, usize, &'static str)> {
+    session
+        .origin_chain(id, name)
+        .into_iter()
+        .map(|l| (l.level, l.name, l.origin.line, l.origin.kind))
+        .collect()
+}
+
+fn unrolled(k: u32) -> Config {
+    let mut c = Config::default();
+    c.loops = LoopMode::Unroll;
+    c.unroll = k;
+    c
+}
+
+#[test]
+fn a_chain_follows_what_each_assignment_read_and_a_reassignment_of_the_same_value_counts() {
+    // `y = 0` twice: the second is y's origin, though its term is the first one's.
+    let s = explored(
+        "x: int\ny = x * 2\nz = y + 1\ny = 0\ny = 0\nw = z\n",
+        None,
+        Config::default(),
+    );
+    let leaf = first_leaf(&s);
+    let lines: Vec<(String, usize, &str)> = s
+        .store_origins(leaf)
+        .into_iter()
+        .map(|(n, o)| (n, o.line, o.kind))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("w".into(), 6, "assignment"),
+            ("x".into(), 1, "input"),
+            ("y".into(), 5, "assignment"),
+            ("z".into(), 3, "assignment"),
+        ]
+    );
+    assert_eq!(
+        chain(&s, leaf, "w"),
+        [
+            (0, "w".into(), 6, "assignment"),
+            (1, "z".into(), 3, "assignment"),
+            (2, "y".into(), 2, "assignment"),
+            (3, "x".into(), 1, "input"),
+        ]
+    );
+    let link = &s.origin_chain(leaf, "z")[0];
+    assert_eq!(link.statement, "z = y + 1");
+    assert!(s.origin_chain(leaf, "nosuch").is_empty());
+}
+
+#[test]
+fn augmented_assignment_and_for_targets_chain_through_the_loop() {
+    let s = explored(
+        "t: tuple\nn = 0\nfor e in t:\n    n += e\n",
+        None,
+        unrolled(2),
+    );
+    // The path through two iterations: n's origin is the second `n += e`, which read e
+    // (the `for` target, from t) and n (the first `n += e`, back to `n = 0`).
+    let two = s
+        .tree()
+        .nodes()
+        .filter(|n| n.is_leaf() && n.outcome() == Some(Outcome::Normal))
+        .max_by_key(|n| n.depth)
+        .unwrap()
+        .id;
+    let c = chain(&s, two, "n");
+    assert_eq!(c[0], (0, "n".into(), 4, "assignment"));
+    assert!(c.contains(&(1, "e".into(), 3, "assignment")), "{c:?}");
+    assert!(c.contains(&(1, "n".into(), 4, "assignment")), "{c:?}");
+    assert!(c.contains(&(2, "n".into(), 2, "assignment")), "{c:?}");
+    // The loop's hidden variables are looked through: e came from t.
+    assert!(c.iter().any(|l| l.1 == "t" && l.3 == "input"), "{c:?}");
+    assert!(c.iter().all(|l| !l.1.starts_with('$')), "{c:?}");
+    // The path that skips the loop: n is still `n = 0`'s.
+    let zero = s
+        .tree()
+        .nodes()
+        .filter(|n| n.is_leaf())
+        .min_by_key(|n| n.depth)
+        .unwrap()
+        .id;
+    assert_eq!(chain(&s, zero, "n"), [(0, "n".into(), 2, "assignment")]);
+}
+
+#[test]
+fn a_call_result_comes_from_the_return_and_a_parameter_from_the_call() {
+    let s = explored(
+        "def f(a: int) -> int:\n    b = a + 1\n    return b\nx: int\ny = f(x)\n",
+        None,
+        Config::default(),
+    );
+    let leaf = first_leaf(&s);
+    assert_eq!(
+        chain(&s, leaf, "y"),
+        [
+            (0, "y".into(), 5, "return"),
+            (1, "b".into(), 2, "assignment"),
+            (2, "a".into(), 5, "parameter"),
+            (3, "x".into(), 4, "input"),
+        ]
+    );
+    // Inside the call (about to return): the callee's frame, the parameter's call.
+    let ret = s
+        .tree()
+        .nodes()
+        .find(|n| n.at.is_some_and(|a| s.source().line(a.start) == 3))
+        .unwrap()
+        .id;
+    let o: BTreeMap<String, StoreOrigin> = s.store_origins(ret).into_iter().collect();
+    assert_eq!((o["a"].line, o["a"].kind), (5, "parameter"));
+    assert_eq!((o["b"].line, o["b"].kind), (2, "assignment"));
+    // An entry run: the parameters are inputs, at the `def` line.
+    let s = explored(
+        "def f(a: int) -> int:\n    b = a + 1\n    return b\n",
+        Some("f"),
+        Config::default(),
+    );
+    let at_return = s
+        .tree()
+        .nodes()
+        .find(|n| n.at.is_some_and(|a| s.source().line(a.start) == 3))
+        .unwrap()
+        .id;
+    assert_eq!(
+        chain(&s, at_return, "b"),
+        [
+            (0, "b".into(), 2, "assignment"),
+            (1, "a".into(), 1, "input")
+        ]
+    );
+}
+
+#[test]
+fn a_folded_loop_is_the_origin_of_what_it_changed() {
+    let mut f = Config::default();
+    f.fold = FoldMode::Auto;
+    let s = explored(
+        "n: int\ni = 0\ns = 0\nwhile i < n:\n    i = i + 1\n    s = s + 2\nr = s\n",
+        None,
+        f,
+    );
+    let folded = s
+        .tree()
+        .nodes()
+        .filter(|n| n.is_leaf() && n.outcome() == Some(Outcome::Normal))
+        .find(|n| chain(&s, n.id, "r").iter().any(|l| l.3 == "step"))
+        .expect("a leaf after the fold")
+        .id;
+    let c = chain(&s, folded, "r");
+    assert_eq!(c[0], (0, "r".into(), 7, "assignment"));
+    assert_eq!(c[1], (1, "s".into(), 4, "step"));
+    // The fold read the loop's variables before it and its condition's n.
+    for want in [
+        (2, "s".into(), 3, "assignment"),
+        (2, "i".into(), 2, "assignment"),
+        (2, "n".into(), 1, "input"),
+    ] {
+        assert!(c.contains(&want), "{want:?} in {c:?}");
+    }
+}
+
+#[test]
+fn havoc_of_an_invariant_loop_and_a_contract_use() {
+    // The invariant transition havocs the loop's variables at the loop.
+    let s = explored(
+        "n: int\ni = 0\nwhile i < n:\n    invariant i >= 0\n    i = i + 1\nr = i\n",
+        None,
+        Config::default(),
+    );
+    let leaf = first_leaf(&s);
+    assert_eq!(
+        chain(&s, leaf, "r"),
+        [
+            (0, "r".into(), 6, "assignment"),
+            (1, "i".into(), 3, "havoc")
+        ]
+    );
+    // A contract used at a call: the result is havoc'ed (`gcd@n`) at the callee's `def`.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/contracts.py"
+    ))
+    .unwrap();
+    let mut k = Config::default();
+    k.calls = Some(CallMode::Contract);
+    let s = explored(&text, Some("area"), k);
+    let after = s
+        .tree()
+        .nodes()
+        .find(|n| !chain(&s, n.id, "g").is_empty())
+        .expect("a node after g = gcd(w, h)")
+        .id;
+    let c = chain(&s, after, "g");
+    assert_eq!(c[0], (0, "g".into(), 24, "return"));
+    assert_eq!(c[1], (1, "result".into(), 14, "havoc"));
+}
