@@ -28,6 +28,7 @@ pub mod inspect;
 pub mod label;
 pub mod live;
 mod no_model;
+pub mod origin;
 pub mod state;
 mod step;
 pub mod tag;

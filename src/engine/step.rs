@@ -27,7 +27,7 @@ mod settle;
 mod verify;
 
 use settle::enter_guard;
-pub use settle::{settle, settle_in};
+pub use settle::{is_silent_assign, settle, settle_in};
 
 /// What a settled state does next.
 #[derive(Clone, Debug)]

@@ -83,6 +83,8 @@ mod invariants;
 mod jobs;
 /// `testgen`'s mutation score on generated programs (issue 31).
 mod mutation;
+/// Issue 29, value origins: every node of the example trees, structurally; each construct.
+mod origins;
 /// Front-end on files: diagnostics snapshots, round trips, generated programs.
 mod parse;
 /// Issue 25's `print`: generated programs that print against python3 (interpreter, every

@@ -49,6 +49,12 @@
 //!   "line", "node", "transition"}], "minimal"}]` (the core: the conditions that together
 //!   rule the branch out; `minimal`: dropping any one makes the rest satisfiable); null on
 //!   other nodes;
+//! - `store_origins` (issue 29): where each variable of `store` got its value,
+//!   `{"x": {"line", "node", "kind"}}` (the assignment's line, the node whose step assigned
+//!   it, and `kind`: `assignment`, `parameter` (bound at a call: the call's line), `return`
+//!   (`x = f(...)`: the call's line, the `return`'s node), `havoc`, `step` (another step,
+//!   e.g. a folded loop), `input` (a declared input or an entry parameter: its declaration's
+//!   line or the `def` line, the first node that has it));
 //! - `explanation`: on infeasible and unknown leaves, `{"verdict", "reason", "core",
 //!   "minimal", "features": [{"kind", "term", "line"}], "summary"}`; null elsewhere.
 //!   `verdict` is `infeasible`, `infeasible_without_features` (undecided, but unsat without
@@ -223,9 +229,23 @@ fn explain_fields(x: &Explored, id: NodeId, b: &mut Vec<u8>) {
             .collect()
     });
     let explanation = ex.leaves.get(&id).map(|w| explanation(w));
+    let store_origins: serde_json::Map<String, serde_json::Value> = x
+        .session
+        .store_origins(id)
+        .into_iter()
+        .map(|(name, o)| {
+            let v = serde_json::json!({
+                "line": file_line(o.line),
+                "node": o.node.0,
+                "kind": o.kind,
+            });
+            (name, v)
+        })
+        .collect();
     field(b, "origins", &origins);
     field(b, "pruned", &pruned);
     field(b, "explanation", &explanation);
+    field(b, "store_origins", &store_origins);
 }
 
 /// `,"name":value`.

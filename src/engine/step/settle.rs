@@ -38,7 +38,7 @@ fn bind_silent_temp(cx: &Context, state: &mut State) -> bool {
     let Some(InstrKind::Assign { target, value }) = block.get(index).map(|i| &i.kind) else {
         return false;
     };
-    if !crate::transform::ir::is_temp(target) && !reads_for_vars(value) {
+    if !is_silent_assign(target, value) {
         return false;
     }
     let outer = cx.limit.take();
@@ -55,6 +55,12 @@ fn bind_silent_temp(cx: &Context, state: &mut State) -> bool {
     });
     bind(state, &target, value);
     true
+}
+
+/// An assignment the settling runs without a node of its own when it cannot branch or
+/// raise (a temporary's, a `for` loop's variable's; see [`bind_silent_temp`]).
+pub fn is_silent_assign(target: &str, value: &crate::lang::Expr) -> bool {
+    crate::transform::ir::is_temp(target) || reads_for_vars(value)
 }
 
 /// `i = $for1.pos` or `x = $item($for1.items, $for1.pos)`: a `for` loop's binding of its

@@ -67,7 +67,7 @@ fn origins_are_parallel_and_the_tree_is_unchanged() {
         assert_eq!(shape(&plain), shape(&doc), "{file} {opts:?}");
         let nodes = doc["nodes"].as_array().unwrap();
         for (p, n) in plain["nodes"].as_array().unwrap().iter().zip(nodes) {
-            for key in ["origins", "pruned", "explanation"] {
+            for key in ["origins", "pruned", "explanation", "store_origins"] {
                 assert!(p.get(key).is_none(), "{file}: {key} without --explain");
                 assert!(n.get(key).is_some(), "{file}: no {key} with --explain");
             }
@@ -91,6 +91,24 @@ fn origins_are_parallel_and_the_tree_is_unchanged() {
                 assert_eq!(nodes[from as usize]["line"], o["line"], "{file}: {o}");
                 assert!(!o["transition"].as_str().unwrap().is_empty());
                 origins += 1;
+            }
+            // Issue 29: every store variable has its value's origin, at the node or above it.
+            let store: Vec<&String> = n["store"].as_object().unwrap().keys().collect();
+            let so = n["store_origins"].as_object().unwrap();
+            assert_eq!(
+                store,
+                so.keys().collect::<Vec<_>>(),
+                "{file} node {}",
+                n["id"]
+            );
+            for o in so.values() {
+                let from = o["node"].as_u64().unwrap();
+                assert!(
+                    from == n["id"].as_u64().unwrap() || path.contains(&from),
+                    "{file}: {o}"
+                );
+                assert!(o["line"].is_u64() || o["line"].is_null(), "{file}: {o}");
+                assert!(o["kind"].is_string(), "{file}: {o}");
             }
             let leaf_to_explain = matches!(n["outcome"].as_str(), Some("infeasible" | "unknown"));
             assert_eq!(n["explanation"].is_object(), leaf_to_explain, "{file}: {n}");

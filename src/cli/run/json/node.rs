@@ -22,7 +22,7 @@
 //! fold's parameter and its value), `stdout` (at a leaf: the printed lines, each a list
 //! of its items in minipy; null elsewhere), `model_stdout` (the text those lines print
 //! under the model: CPython's stdout on the model's inputs), and with `--explain` only: `origins`, `pruned`,
-//! `explanation`.
+//! `explanation`, `store_origins`.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
