@@ -5,11 +5,13 @@
 pub mod bindings;
 pub mod escape;
 pub mod exc;
+pub mod fasthash;
 pub mod natural;
 pub mod outcome;
 pub mod rng;
 pub mod span;
 
 pub use exc::ExcClass;
+pub use fasthash::{FastMap, FastSet};
 pub use outcome::Outcome;
 pub use span::{SourceMap, Span};

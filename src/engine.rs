@@ -376,6 +376,25 @@ impl Engine {
         &self.tree
     }
 
+    /// Derive leaves' models from the previous model when their component has at least
+    /// `n` conjuncts (`solver::DERIVE_FROM` by default; `0`: always; for tests and
+    /// experiments).
+    pub fn set_model_derivation_from(&mut self, n: usize) {
+        self.solver.set_derive_from(n);
+    }
+
+    /// How many leaves' models were derived so far (see `set_model_derivation_from`).
+    pub fn derived_models(&self) -> u64 {
+        self.solver.derived_models()
+    }
+
+    /// Never free the tree, the states and the solver: for a process that exits right
+    /// after (`Session::leak_at_exit`). The solver process of hard queries is ended first.
+    pub fn leak_at_exit(mut self) {
+        self.solver.stop_process();
+        std::mem::forget(self);
+    }
+
     pub fn config(&self) -> &Config {
         &self.config
     }

@@ -45,7 +45,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::term::{Model, PathCondition, Sym, Term};
-use cache::{Cache, Key};
+use cache::{Cache, Key, Scratch};
 use incremental::Incremental;
 use slice::VarsMemo;
 
@@ -134,6 +134,8 @@ pub struct SolverStats {
 pub struct Solver {
     inc: Incremental,
     cache: Cache,
+    /// The buffer answer-cache lookups sort their conjuncts into (no key per lookup).
+    scratch: Scratch,
     /// The conjuncts of the last sliced query, their components and how much of them is
     /// known satisfiable (`solver/clusters.rs`).
     clusters: clusters::Clusters,
@@ -147,7 +149,18 @@ pub struct Solver {
     minimize: bool,
     /// The solver process for hard queries (`solver/isolate.rs`).
     isolation: isolate::Isolation,
+    /// The last component model found: the seed the next one is derived from.
+    seed: Option<Rc<Model>>,
+    /// Components of at least this many conjuncts derive their first model from `seed`.
+    derive_from: usize,
 }
+
+/// Components of at least this many conjuncts start their minimal model from the previous
+/// model, repaired by evaluation, rather than from Z3's (`solver/refute/derive.rs`): Z3's
+/// model construction costs more than the check from a few dozen asserted conjuncts on,
+/// and grows with them; below, Z3's models are cheap and kept (so are the printed models
+/// of small programs).
+pub const DERIVE_FROM: usize = 32;
 
 /// The conjuncts that are not `True`, or the answer if one is `False` or none is left.
 fn nontrivial(pc: &[Term]) -> Result<Vec<Term>, SatResult> {
@@ -166,6 +179,7 @@ impl Solver {
         Solver {
             inc: Incremental::new(config.timeout_ms),
             cache: Cache::default(),
+            scratch: Scratch::default(),
             clusters: clusters::Clusters::default(),
             z3_same: 0,
             vars: VarsMemo::default(),
@@ -174,7 +188,21 @@ impl Solver {
             slicing: true,
             minimize: true,
             isolation: isolate::Isolation::default(),
+            seed: None,
+            derive_from: DERIVE_FROM,
         }
+    }
+
+    /// Derive the models of components of at least `n` conjuncts from the previous model
+    /// ([`DERIVE_FROM`] by default; `usize::MAX`: never, `0`: always; for tests and
+    /// experiments).
+    pub fn set_derive_from(&mut self, n: usize) {
+        self.derive_from = n;
+    }
+
+    /// Minimal models that started from a derived model instead of Z3's.
+    pub fn derived_models(&self) -> u64 {
+        self.inc.derived
     }
 
     /// Report a check that ends `unknown` while `flag` is set as [`INTERRUPTED`] (and never
@@ -211,6 +239,12 @@ impl Solver {
         self.inc.reuse = on;
     }
 
+    /// End the solver process of hard queries, if one runs: before a solver is leaked at
+    /// the end of a process (`Session::leak_at_exit`), so that no process outlives it.
+    pub fn stop_process(&mut self) {
+        self.isolation.stop();
+    }
+
     pub fn stats(&self) -> SolverStats {
         self.stats.clone()
     }
@@ -241,17 +275,22 @@ impl Solver {
         // A whole path condition is keyed (a sorted copy, O(n log n)) only while it is
         // short: in a depth-first exploration a long one recurs only as a prefix of the
         // last query, which `clusters` recognises by pointer (see `check_sliced`).
-        let key = (self.caching && pc.len() <= PATH_KEY_LIMIT).then(|| Key::new(&pc.to_vec()));
-        if let Some(r) = key.as_ref().and_then(|k| self.cache.get(k)) {
-            self.stats.cache_hits += 1;
-            return r.clone();
+        let keyed = self.caching && pc.len() <= PATH_KEY_LIMIT;
+        if keyed {
+            let key = self.scratch.sorted(pc.iter_newest());
+            if let Some(r) = self.cache.get(key) {
+                self.stats.cache_hits += 1;
+                return r.clone();
+            }
         }
         let r = self.check_uncached(pc);
         if r.is_interrupted() {
             return r;
         }
-        if let Some(k) = key {
-            self.cache.insert_path(k, r.clone());
+        if keyed {
+            // (the scratch buffer was reused meanwhile)
+            let key = Key::of_sorted(self.scratch.sorted(pc.iter_newest()));
+            self.cache.insert_path(key, r.clone());
         }
         r
     }
@@ -295,13 +334,13 @@ impl Solver {
         if !self.caching {
             return self.solve(&cluster);
         }
-        let key = Key::new(&cluster);
-        if let Some(r) = self.cache.get(&key) {
+        if let Some(r) = self.cache.get(self.scratch.sorted(&cluster)) {
             self.stats.cache_hits += 1;
             return r.clone();
         }
         let r = self.solve(&cluster);
         if !r.is_interrupted() {
+            let key = Key::of_sorted(self.scratch.sorted(&cluster));
             self.cache.insert_cluster(key, r.clone());
         }
         r
@@ -311,14 +350,14 @@ impl Solver {
     /// satisfiable: the common prefix with the last satisfiable path condition, or all but
     /// the last conjunct if the cache says so (short path conditions only, see
     /// `PATH_KEY_LIMIT`).
-    fn known_sat_prefix(&self) -> usize {
+    fn known_sat_prefix(&mut self) -> usize {
         let pc = self.clusters.terms();
         let n = pc.len();
         let common = self.clusters.known_sat();
         if common + 1 >= n || !self.caching || n - 1 > PATH_KEY_LIMIT {
             return common;
         }
-        match self.cache.get(&Key::new(&pc[..n - 1])) {
+        match self.cache.get(self.scratch.sorted(&pc[..n - 1])) {
             Some(SatResult::Sat) => n - 1,
             _ => common,
         }
@@ -412,7 +451,10 @@ impl Solver {
     /// A model of one component, for all its symbols.
     fn part_model(&mut self, part: &[Term]) -> Result<Rc<Model>, SatResult> {
         let key = self.caching.then(|| Key::new(part));
-        if let Some(m) = key.as_ref().and_then(|k| self.cache.model(k)) {
+        if let Some(m) = key
+            .as_ref()
+            .and_then(|k| self.cache.model(std::borrow::Borrow::borrow(k)))
+        {
             self.stats.cache_hits += 1;
             return Ok(m.clone());
         }
@@ -436,7 +478,11 @@ impl Solver {
                 .inc
                 .budget()
                 .map_or(minimize_budget(), |b| b.min(minimize_budget()));
-            self.inc.minimal_model(part, &syms, budget)
+            let seed = self
+                .seed
+                .as_deref()
+                .filter(|_| part.len() >= self.derive_from);
+            self.inc.minimal_model(part, &syms, budget, seed)
         } else {
             let _armed = self.inc.arm(self.inc.budget());
             self.inc.model(&syms)
@@ -450,6 +496,7 @@ impl Solver {
             }));
         };
         let m = Rc::new(m);
+        self.seed = Some(m.clone());
         if let Some(k) = key {
             self.cache.insert_model(k, m.clone());
         }

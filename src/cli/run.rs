@@ -146,6 +146,13 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
         eprintln!("{}", counterexamples::none_found(&x));
     }
     let has_exception = x.session.tree().nodes().any(is_exception);
+    // Everything is written and flushed (stdout above, the lcov file and stderr's lines are
+    // unbuffered): the process exits next, so the tree is not freed (issue 30).
+    let Explored {
+        session, explained, ..
+    } = x;
+    session.leak_at_exit();
+    std::mem::forget(explained);
     Ok(if args.fail_on_exception && has_exception {
         EXIT_EXCEPTION
     } else {

@@ -8,11 +8,17 @@
 //! time (the same `x > 0` under every path of an unrelated subtree) and are small, so many
 //! are kept. A full map is simply cleared: the cache holds its terms alive, and an exact
 //! cache (no fingerprints) never gives a wrong answer.
+//!
+//! A lookup does not build a [`Key`]: the conjuncts are sorted into a buffer the solver
+//! reuses ([`Scratch`]) and looked up as a slice (a `Key` borrows as one); a key is
+//! allocated only when an answer is stored (issue 30: building and freeing a key per check
+//! was ~8% of a large exploration).
 
-use std::collections::HashMap;
+use std::borrow::Borrow;
 use std::rc::Rc;
 
 use super::{Model, SatResult};
+use crate::base::FastMap;
 use crate::term::Term;
 
 /// Whole path conditions kept at most.
@@ -29,22 +35,49 @@ pub struct Key(Box<[Term]>);
 
 impl Key {
     pub fn new(terms: &[Term]) -> Key {
-        let mut v = terms.to_vec();
-        v.sort_by_key(Term::hash_code);
-        v.dedup();
-        Key(v.into())
+        let mut s = Scratch::default();
+        Key::of_sorted(s.sorted(terms))
+    }
+
+    /// The key of conjuncts that [`Scratch::sorted`] put in key order.
+    pub fn of_sorted(sorted: &[Term]) -> Key {
+        Key(sorted.into())
+    }
+}
+
+/// A `Key` hashes and compares as its sorted slice (the derived `Hash` of a boxed slice is
+/// the slice's), so a map of keys is searched with a `&[Term]`.
+impl Borrow<[Term]> for Key {
+    fn borrow(&self) -> &[Term] {
+        &self.0
+    }
+}
+
+/// A reusable buffer that puts conjuncts in key order (sorted by hash, duplicates removed).
+#[derive(Default)]
+pub struct Scratch(Vec<Term>);
+
+impl Scratch {
+    /// `terms` in key order (the buffer's previous contents are dropped).
+    pub fn sorted<'a, 'b>(&'a mut self, terms: impl IntoIterator<Item = &'b Term>) -> &'a [Term] {
+        self.0.clear();
+        self.0.extend(terms.into_iter().cloned());
+        self.0.sort_by_key(Term::hash_code);
+        self.0.dedup();
+        &self.0
     }
 }
 
 #[derive(Default)]
 pub struct Cache {
-    paths: HashMap<Key, SatResult>,
-    clusters: HashMap<Key, SatResult>,
-    models: HashMap<Key, Rc<Model>>,
+    paths: FastMap<Key, SatResult>,
+    clusters: FastMap<Key, SatResult>,
+    models: FastMap<Key, Rc<Model>>,
 }
 
 impl Cache {
-    pub fn get(&self, key: &Key) -> Option<&SatResult> {
+    /// The answer for conjuncts in key order ([`Scratch::sorted`]).
+    pub fn get(&self, key: &[Term]) -> Option<&SatResult> {
         self.clusters.get(key).or_else(|| self.paths.get(key))
     }
 
@@ -59,7 +92,7 @@ impl Cache {
     }
 
     /// The model found for a component of a path condition.
-    pub fn model(&self, key: &Key) -> Option<&Rc<Model>> {
+    pub fn model(&self, key: &[Term]) -> Option<&Rc<Model>> {
         self.models.get(key)
     }
 
@@ -68,7 +101,7 @@ impl Cache {
     }
 }
 
-fn insert<V>(map: &mut HashMap<Key, V>, limit: usize, key: Key, r: V) {
+fn insert<V>(map: &mut FastMap<Key, V>, limit: usize, key: Key, r: V) {
     if map.len() >= limit {
         map.clear();
     }

@@ -21,8 +21,6 @@
 //! `incremental_cluster_equals_from_scratch` checks both against each other on random
 //! depth-first sequences of pushes and pops.
 
-use std::collections::HashMap;
-
 use super::slice::VarsMemo;
 use crate::term::{Mirror, PathCondition, Sym, Term};
 
@@ -47,7 +45,7 @@ pub struct Clusters {
     /// Members of a component form a circular list through `next`.
     next: Vec<u32>,
     /// The first conjunct that mentions a symbol.
-    owner: HashMap<Sym, u32>,
+    owner: crate::base::FastMap<Sym, u32>,
     undo: Vec<Undo>,
     /// `marks[i]`: the length of `undo` before conjunct `i` was pushed.
     marks: Vec<usize>,

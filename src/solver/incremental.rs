@@ -59,6 +59,9 @@ pub struct Incremental {
     pub cancel: Option<Arc<AtomicBool>>,
     /// The solver of a successful [`retry`](Self::retry) after the last check.
     pub(super) retried: Option<z3::Solver>,
+    /// Minimal models that started from a derived model instead of Z3's (see
+    /// `refute/derive.rs`).
+    pub derived: u64,
 }
 
 impl Incremental {
@@ -73,6 +76,7 @@ impl Incremental {
             pops: 0,
             cancel: None,
             retried: None,
+            derived: 0,
         }
     }
 

@@ -33,7 +33,6 @@
 
 pub(super) mod wire;
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -95,12 +94,17 @@ pub(super) struct Isolation {
     /// No factory, or it made no process: everything runs here.
     off: bool,
     /// Is the term hard (does it hold a hard feature; see the module doc)?
-    memo: HashMap<Term, bool>,
+    memo: crate::term::TermMap<bool>,
     /// `prefix[i]`: is one of the first `i + 1` conjuncts of the solver's `clusters` hard?
     pub prefix: Vec<bool>,
 }
 
 impl Isolation {
+    /// End the solver process, if one runs (its `Drop` kills and reaps it).
+    pub(super) fn stop(&mut self) {
+        self.process = None;
+    }
+
     /// Is `t` hard for Z3 (a nonlinear product or a symbolic divisor)? Known for every
     /// subterm walked so far: a conjunct costs its new nodes only (a path's conjuncts share
     /// most of theirs).

@@ -209,27 +209,35 @@ impl Proofs<'_> {
 impl Incremental {
     /// After a `Sat` answer of [`Incremental::check`] on `part`: a model of the asserted
     /// conjuncts, minimised (see the module doc) for at most `budget`. `None` if Z3 gives
-    /// no model.
+    /// no model. With a `seed` (a neighbouring leaf's model), the starting model is
+    /// derived from it by evaluation and repair ([`Refuter::derive`]) instead of asking
+    /// Z3 for one, when that succeeds (Z3's model construction is what costs on deep paths).
     pub fn minimal_model(
         &mut self,
         part: &[Term],
         syms: &[Sym],
         budget: Duration,
+        seed: Option<&Model>,
     ) -> Option<Model> {
         if self.retried.is_some() || budget.is_zero() {
             // A model from a retry's solver: the main one cannot search around it.
             let _armed = self.arm(self.budget());
             return self.model(syms);
         }
-        let mut best = {
-            let _armed = self.arm(self.budget());
-            Best::read(self.z3.get_model()?, syms, None)
-        };
-        let deadline = Instant::now() + budget;
         let mut proofs = Proofs {
             part,
             refuter: None,
         };
+        let derived = seed.and_then(|seed| proofs.get().derive(seed, syms));
+        self.derived += u64::from(derived.is_some());
+        let mut best = match derived {
+            Some(m) => Best::Decoded(m),
+            None => {
+                let _armed = self.arm(self.budget());
+                Best::read(self.z3.get_model()?, syms, None)
+            }
+        };
+        let deadline = Instant::now() + budget;
         self.z3.push();
         let mut measures: Vec<Measure> = syms
             .iter()

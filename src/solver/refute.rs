@@ -20,10 +20,9 @@
 //! answered `sat` too (with some other model: the minimum found is the same, the model
 //! that reaches it may differ).
 
-use std::collections::{HashMap, HashSet};
-
 use num_bigint::BigInt;
 
+use crate::base::{FastMap as HashMap, FastSet as HashSet};
 use crate::concrete::Value;
 use crate::term::{Model, Sort, Sym, Term, TermKind as K};
 
@@ -78,9 +77,9 @@ impl Refuter {
         let mut conjuncts = Vec::new();
         let mut atoms_of = Vec::new();
         let mut others = Vec::new();
-        let mut by_atom: HashMap<Atom, Vec<usize>> = HashMap::new();
-        let mut bounds: HashMap<Atom, Bounds> = HashMap::new();
-        let mut tied: HashMap<Atom, Vec<Atom>> = HashMap::new();
+        let mut by_atom: HashMap<Atom, Vec<usize>> = HashMap::default();
+        let mut bounds: HashMap<Atom, Bounds> = HashMap::default();
+        let mut tied: HashMap<Atom, Vec<Atom>> = HashMap::default();
         for c in part.iter().rev() {
             if let Some((x, e)) = partners(c) {
                 tied.entry(x).or_default().push(e);
@@ -94,7 +93,7 @@ impl Refuter {
                     b.hi = Some(b.hi.take().map_or(hi.clone(), |old| old.min(hi)));
                 }
             }
-            let mut atoms = HashSet::new();
+            let mut atoms = HashSet::default();
             if c.tree_size() > MAX_CONJUNCT_SIZE || !collect(c, &mut atoms) {
                 others.push(c.clone());
                 continue;
@@ -112,7 +111,7 @@ impl Refuter {
             atoms: atoms_of,
             others,
             by_atom,
-            fixed: HashMap::new(),
+            fixed: HashMap::default(),
             bounds,
             tied,
         }
@@ -143,7 +142,7 @@ impl Refuter {
         let mut budget = QUERY_BUDGET;
         let mut v = lo.clone();
         while &v <= hi {
-            let trial = HashMap::from([(atom.clone(), v.clone())]);
+            let trial = HashMap::from_iter([(atom.clone(), v.clone())]);
             if !self.refutes_within(&trial, &mut budget) {
                 return false;
             }
@@ -161,7 +160,7 @@ impl Refuter {
     /// target finds no such value, a conjunct that was not analysed is not true at the
     /// end, or the budget runs out: then only Z3 knows.
     pub(super) fn repair(&self, best: &Model, targets: &[Atom], mid: &BigInt) -> Option<Model> {
-        let mut moved: HashMap<Atom, BigInt> = HashMap::new();
+        let mut moved: HashMap<Atom, BigInt> = HashMap::default();
         let mut budget = QUERY_BUDGET;
         for a in targets {
             if read(best, a)?.magnitude() <= mid.magnitude() {
@@ -241,7 +240,7 @@ impl Refuter {
     }
 
     fn refutes_within(&self, trial: &HashMap<Atom, BigInt>, budget: &mut usize) -> bool {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let value = |a: &Atom| trial.get(a).or_else(|| self.fixed.get(a)).cloned();
         for a in trial.keys() {
             for &i in self.by_atom.get(a).map_or(&[][..], |v| v) {
@@ -265,6 +264,14 @@ impl Refuter {
 /// it needs is unknown, an element lies beyond its tuple's end, or `c` is meaningless).
 /// Unknown atoms read as meaningless, so a result is one every such model agrees on.
 fn eval_atoms(c: &Term, value: &dyn Fn(&Atom) -> Option<BigInt>) -> Option<bool> {
+    match compare_atoms(c, value) {
+        Some(quick) => quick,
+        None => eval_atoms_in_full(c, value),
+    }
+}
+
+/// [`eval_atoms`] by the general evaluator.
+fn eval_atoms_in_full(c: &Term, value: &dyn Fn(&Atom) -> Option<BigInt>) -> Option<bool> {
     let reads = |t: &Term| -> Option<Option<Value>> {
         match t.kind() {
             K::Var(x) if x.sort == Sort::Int => Some(value(&Atom::Int(x.clone())).map(Value::Int)),
@@ -286,6 +293,42 @@ fn eval_atoms(c: &Term, value: &dyn Fn(&Atom) -> Option<BigInt>) -> Option<bool>
     };
     match Model::default().eval_with(c, &reads)? {
         Value::Bool(b) => Some(b),
+        _ => None,
+    }
+}
+
+/// [`eval_atoms`] of a comparison of two atoms or constants (`k < len(t)`, `t[k] != x`,
+/// and their negations), without the general evaluator: most conjuncts of a path
+/// condition are such, and each is evaluated many times. `None`: not of that shape.
+fn compare_atoms(c: &Term, value: &dyn Fn(&Atom) -> Option<BigInt>) -> Option<Option<bool>> {
+    use crate::lang::ast::CmpOp as Op;
+    match c.kind() {
+        K::Not(a) => compare_atoms(a, value).map(|r| r.map(|b| !b)),
+        K::Cmp(op, a, b) => {
+            // (an element reads as unknown beyond its tuple's known length, as in `reads`)
+            let side = |t: &Term| match t.as_int() {
+                Some(k) => Some(Some(k.clone())),
+                None => atom_of(t).map(|a| match &a {
+                    Atom::Elem(s, k) => value(&Atom::Len(s.clone()))
+                        .filter(|n| &BigInt::from(*k) < n)
+                        .and_then(|_| value(&a)),
+                    _ => value(&a),
+                }),
+            };
+            let (x, y) = (side(a)?, side(b)?);
+            let (Some(x), Some(y)) = (x, y) else {
+                return Some(None);
+            };
+            Some(Some(match op {
+                Op::Lt => x < y,
+                Op::Le => x <= y,
+                Op::Gt => x > y,
+                Op::Ge => x >= y,
+                Op::Eq => x == y,
+                Op::Ne => x != y,
+                Op::In | Op::NotIn => return None,
+            }))
+        }
         _ => None,
     }
 }
@@ -438,5 +481,6 @@ fn collect(t: &Term, out: &mut HashSet<Atom>) -> bool {
     }
 }
 
+mod derive;
 #[cfg(test)]
 mod tests;

@@ -33,7 +33,7 @@ const MEMO_LIMIT: usize = 200_000;
 /// below them in the tree).
 #[derive(Default)]
 pub struct VarsMemo {
-    memo: HashMap<Term, Rc<[Sym]>>,
+    memo: crate::term::TermMap<Rc<[Sym]>>,
 }
 
 impl VarsMemo {

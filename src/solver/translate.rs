@@ -34,7 +34,7 @@
 //! fresh constant, and every conjunct that mentions it carries its definition (so a pop
 //! never leaves a name undefined; asserting a definition twice is harmless).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::str::FromStr;
 
 use num_bigint::BigInt;
@@ -111,13 +111,13 @@ fn apply(f: &FuncDecl, k: &Int) -> Int {
 /// Translates terms, memoising closed subterms.
 #[derive(Default)]
 pub struct Translator {
-    memo: HashMap<Term, Z>,
+    memo: crate::term::TermMap<Z>,
     /// Quantifier-bound variables in scope, innermost last.
     env: Vec<(Sym, Int)>,
     /// Polynomial degrees of product terms (see [`NAME_DEGREE`]).
-    degrees: HashMap<Term, u32>,
+    degrees: crate::term::TermMap<u32>,
     /// Named products: their definitions `name == a * b`.
-    named: HashMap<Term, Bool>,
+    named: crate::term::TermMap<Bool>,
     /// Names given so far (the names stay unique when the memo is cleared).
     names: u64,
     /// Bound variables whose range starts at a constant ≥ 0 (index-normal form, issue 15).

@@ -100,6 +100,11 @@ impl PathCondition {
         out
     }
 
+    /// The conjuncts, newest first, without copying them. O(length).
+    pub fn iter_newest(&self) -> impl Iterator<Item = &Term> {
+        self.cells().map(|c| &c.term)
+    }
+
     /// The conjuncts, oldest first. O(length).
     pub fn to_vec(&self) -> Vec<Term> {
         self.newest(self.len())

@@ -36,6 +36,8 @@ struct Checked {
     sets: Vec<(Inputs, Option<Observed>, String)>,
     failures: Vec<String>,
     leaves: usize,
+    /// Leaf models derived from a neighbour's instead of built by Z3.
+    derived: u64,
 }
 
 fn observed_at(engine: &Engine, leaf: NodeId, model: &Model, entry: bool) -> Option<Observed> {
@@ -113,7 +115,12 @@ fn model_of(params: &[(String, Type)], set: &Inputs) -> Model {
     }
 }
 
-fn check_program(path: &Path, max_nodes: usize, config: &Config) -> Checked {
+fn check_program(
+    path: &Path,
+    max_nodes: usize,
+    config: &Config,
+    derive_from: Option<usize>,
+) -> Checked {
     let name = crate::differential::name_of(path);
     let src = std::fs::read_to_string(path).unwrap();
     let entry = entry_of(&src);
@@ -123,6 +130,7 @@ fn check_program(path: &Path, max_nodes: usize, config: &Config) -> Checked {
         sets: Vec::new(),
         failures: Vec::new(),
         leaves: 0,
+        derived: 0,
     };
     let (program, types, ir) = match transform::load(&src) {
         Ok(x) => x,
@@ -134,6 +142,9 @@ fn check_program(path: &Path, max_nodes: usize, config: &Config) -> Checked {
     let params = params_of(&program, entry.as_deref()).unwrap();
     let mut engine = Engine::new(&program, types, ir, entry.as_deref(), config.clone())
         .unwrap_or_else(|d| panic!("{name}: {d:?}"));
+    if let Some(n) = derive_from {
+        engine.set_model_derivation_from(n);
+    }
     let root = engine.tree().root();
     engine.run(
         root,
@@ -173,10 +184,17 @@ fn check_program(path: &Path, max_nodes: usize, config: &Config) -> Checked {
             .map(|(n, _)| (n.clone(), Val::from_value(&m.inputs[n])))
             .collect();
         let model = with_kappas(&engine, leaf, model_of(&params, &set));
+        if derive_from.is_some() && !holds(&model, &engine.path_condition(leaf)) {
+            out.failures.push(format!(
+                "{name}: the model of leaf {} does not satisfy its path condition",
+                leaf.0
+            ));
+        }
         let expected = observed_at(&engine, leaf, &model, entry.is_some());
         let what = format!("{} (model of leaf {})", how(&set), leaf.0);
         out.sets.push((set, expected, what));
     }
+    out.derived = engine.derived_models();
     // 2. Random inputs: exactly one leaf (or still-open node) matches.
     let candidates: Vec<(NodeId, Vec<Term>)> = engine
         .tree()
@@ -278,12 +296,44 @@ pub(crate) fn differential_over_with(
     max_nodes: usize,
     config: Config,
 ) -> usize {
+    differential_run(files, max_nodes, config, None).0
+}
+
+/// Leaf models derived from the previous leaf's at every depth (issue 30; by default only
+/// components of `solver::DERIVE_FROM` conjuncts or more are): each must satisfy its
+/// leaf's path condition and replay to the leaf in python3, as Z3's models do.
+#[test]
+fn derived_leaf_models_replay_to_their_leaves() {
+    let mut files: Vec<PathBuf> = py_files(&root().join("tests/data/programs"));
+    let dir = std::env::temp_dir().join(format!("symdbg-derived-gen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = symdbg::base::rng::SplitMix64::new(0x5eed_0030);
+    for k in 0..60 {
+        let choices: Vec<u32> = (0..160).map(|_| rng.next_u64() as u32).collect();
+        let src = symdbg::lang::pretty::program(&crate::gen::program(&choices));
+        let path = dir.join(format!("gen_{k:04}.py"));
+        std::fs::write(&path, src).unwrap();
+        files.push(path);
+    }
+    let (compared, derived) = differential_run(files, 5_000, Config::default(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(compared > 500, "only {compared} comparisons");
+    assert!(derived > 200, "only {derived} models derived");
+}
+
+/// Explore and replay as [`differential_over_with`]; also the number of derived models.
+fn differential_run(
+    files: Vec<PathBuf>,
+    max_nodes: usize,
+    config: Config,
+    derive_from: Option<usize>,
+) -> (usize, u64) {
     let checked: Vec<Checked> = std::thread::Builder::new()
         .stack_size(STACK_SIZE)
         .spawn(move || {
             files
                 .iter()
-                .map(|p| check_program(p, max_nodes, &config))
+                .map(|p| check_program(p, max_nodes, &config, derive_from))
                 .collect()
         })
         .unwrap()
@@ -342,5 +392,5 @@ pub(crate) fn differential_over_with(
             .collect::<Vec<_>>()
             .join("\n\n")
     );
-    compared
+    (compared, checked.iter().map(|c| c.derived).sum())
 }
