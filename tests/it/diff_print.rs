@@ -1,4 +1,5 @@
 //! Issue 29, `symdbg diff` on programs that print, and `diff --pytest OUT`:
+//! - a printing program against itself: no difference;
 //! - mutation pairs of printing programs (generated ones, `examples/print_steps.py`) with
 //!   mutants of their `print` lines (`print(x)` → `print(x + 1)`, `print(0, x)`, `pass`)
 //!   among the one-token mutants, against python3 as in `diff.rs` (printed output is
@@ -95,6 +96,32 @@ fn mutants_of_printing_programs_against_python3() {
     // (some classes differ in nothing but what they print)
     eprintln!("diff on printing programs: {printed} witnesses differ only in stdout");
     assert!(printed > 5, "{printed} witnesses differ only in stdout");
+}
+
+#[test]
+fn printing_programs_against_themselves_have_no_difference() {
+    std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(|| {
+            let mut compared = 0;
+            for k in 0..12 {
+                let src = crate::print::generated(k);
+                let (Some(mut a), Some(mut b)) = (
+                    crate::diff::explored("p.py", &src),
+                    crate::diff::explored("p.py", &src),
+                ) else {
+                    continue;
+                };
+                let r = symdbg::session::diff::diff(&mut a, &mut b).unwrap();
+                assert!(r.differences.is_empty(), "{:?}\n{src}", r.differences);
+                assert_eq!(r.undecided, 0, "{src}");
+                compared += 1;
+            }
+            assert!(compared >= 10, "{compared} programs compared");
+        })
+        .unwrap()
+        .join()
+        .expect("a printing program differs from itself");
 }
 
 fn repo(rel: &str) -> PathBuf {

@@ -82,3 +82,46 @@ pub fn difference_line(d: &Difference, old: &str, new: &str) -> String {
         describe(&d.new, new, &d.what)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn normal(stdout: &str) -> Behaviour {
+        Behaviour {
+            outcome: "normal",
+            exception: None,
+            line: None,
+            return_value: None,
+            store: BTreeMap::new(),
+            stdout: stdout.to_string(),
+        }
+    }
+
+    #[test]
+    fn printed_output_reads_on_one_line_escaped_and_cut() {
+        assert_eq!(stdout_text(""), "nothing");
+        assert_eq!(stdout_text("1 True\n(1, 2)\n"), "\"1 True\\n(1, 2)\\n\"");
+        let long = "7\n".repeat(100);
+        let shown = stdout_text(&long);
+        assert!(shown.ends_with("...\""), "{shown}");
+        assert_eq!(shown.matches("7").count(), STDOUT_SHOWN / 2);
+        // A control character never reaches the terminal raw.
+        assert!(!stdout_text("a\x1b[2Jb").contains('\x1b'));
+    }
+
+    #[test]
+    fn a_normal_end_that_differs_in_its_output_says_prints() {
+        let what = vec!["stdout".to_string()];
+        assert_eq!(describe(&normal("1\n"), "p.py", &what), "prints \"1\\n\"");
+        assert_eq!(describe(&normal("1\n"), "p.py", &[]), "ends normally");
+        let mut raised = normal("");
+        raised.outcome = "exception";
+        raised.exception = Some("IndexError".into());
+        raised.line = Some(4);
+        assert_eq!(
+            describe(&raised, "p.py", &what),
+            "raises IndexError at p.py:4, printing nothing"
+        );
+    }
+}

@@ -292,8 +292,13 @@ impl Worker {
             Err(_) => return "behaviour not compared: the inputs changed".to_string(),
         };
         let n = report.differences.len();
+        // (an interrupted or hard query leaves a pair undecided: said, not hidden)
+        let undecided = match report.undecided {
+            0 => String::new(),
+            k => format!(" ({} the solver did not decide)", count(k, "pair")),
+        };
         if n == 0 {
-            return "behaviour unchanged on the explored paths".to_string();
+            return format!("behaviour unchanged on the explored paths{undecided}");
         }
         let name = self.session.source().name.clone();
         let mut witnesses: Vec<String> = report
@@ -306,7 +311,7 @@ impl Worker {
             witnesses.push(format!("{} more", n - WITNESSES_SHOWN));
         }
         format!(
-            "behaviour changed on {}: {}",
+            "behaviour changed on {}: {}{undecided}",
             count(n, "path"),
             witnesses.join("; ")
         )
