@@ -240,7 +240,7 @@ pub struct Engine {
     live: Arc<live::Live>,
     /// During [`Engine::run_to_exception`]: the failure formula; an open node whose path
     /// condition contradicts it is not stepped ([`directed`]).
-    prune: Option<Term>,
+    prune: Option<directed::Prune>,
 }
 
 impl Engine {

@@ -23,6 +23,7 @@
 
 mod merge;
 
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 
 use super::step::Settled;
@@ -31,10 +32,20 @@ use crate::solver::SatResult;
 use crate::term::Term;
 
 /// Nodes the plain walk adds before the lookahead starts.
-pub const WARM_NODES: usize = 256;
+pub const WARM_NODES: usize = 64;
 
 /// Steps (successor computations) the lookahead may take before it gives up.
 pub const LOOKAHEAD_STEPS: usize = 20_000;
+
+/// A search under way: the failure formula (not `true`) and what the walk learnt of
+/// the open nodes it popped.
+pub(super) struct Prune {
+    failure: Term,
+    /// Nodes whose path condition and the failure formula may hold together.
+    may: HashSet<NodeId>,
+    /// Nodes proved to have no exception leaf under them (left open).
+    cannot: HashSet<NodeId>,
+}
 
 fn is_exception(n: &Node) -> bool {
     n.kind.is_exception()
@@ -72,20 +83,45 @@ impl Engine {
         let Some(failure) = failure.filter(|f| !f.is_true()) else {
             return self.run_to(from, limits, &is_exception);
         };
-        self.prune = Some(failure);
+        self.prune = Some(Prune {
+            failure,
+            may: Default::default(),
+            cannot: Default::default(),
+        });
         let found = self.run_to(from, limits, &is_exception);
         self.prune = None;
         found
     }
 
     /// May an exception leaf be under the open node `id`? `false` only when its path
-    /// condition contradicts the failure formula of the search under way.
+    /// condition contradicts the failure formula of the search under way. A node whose
+    /// parent may fail and whose siblings were all proved not to (the children of a step
+    /// partition its inputs), or whose path condition is its parent's, may fail: no check.
     pub(super) fn may_fail(&mut self, id: NodeId) -> bool {
-        let Some(failure) = self.prune.clone().filter(|f| !f.is_true()) else {
+        let Some(prune) = self.prune.as_mut() else {
             return true;
         };
-        let pc = self.tree.node(id).state.pc.push(failure);
-        !matches!(self.solver.check_pc(&pc), SatResult::Unsat)
+        let node = self.tree.node(id);
+        if let Some(p) = node.parent.filter(|p| prune.may.contains(p)) {
+            let parent = self.tree.node(p);
+            let others_cannot = parent
+                .children
+                .iter()
+                .all(|&c| c == id || prune.cannot.contains(&c));
+            if others_cannot || node.state.pc.ptr_eq(&parent.state.pc) {
+                prune.may.insert(id);
+                return true;
+            }
+        }
+        let pc = node.state.pc.push(prune.failure.clone());
+        let may = !matches!(self.solver.check_pc(&pc), SatResult::Unsat);
+        let prune = self.prune.as_mut().expect("set above");
+        if may {
+            prune.may.insert(id);
+        } else {
+            prune.cannot.insert(id);
+        }
+        may
     }
 
     /// The failure formula of the subtree under `from` (see the module documentation);
