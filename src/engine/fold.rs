@@ -10,7 +10,9 @@
 //! (abrupt completion, exception class and position, continuation shape).
 
 mod calls;
+mod enumerate;
 pub mod instance;
+pub mod multi;
 mod rec_info;
 pub mod recursion;
 pub mod template;
@@ -75,6 +77,8 @@ pub struct FoldInfo {
     pub body: Term,
     /// Each changed variable's value after κ iterations (over the head's values).
     pub after: Vec<(String, Term)>,
+    /// A two-parameter fold (issue 27): λ, the prefix counts ω and the paths' conditions.
+    pub multi: Option<Rc<multi::MultiParams>>,
 }
 
 /// A fold's exit child.
@@ -94,6 +98,8 @@ type LoopKey = (usize, usize, Option<Rc<str>>);
 #[derive(Default)]
 pub(super) struct Folds {
     templates: RefCell<HashMap<LoopKey, Result<Rc<Template>, NoTemplate>>>,
+    /// Two-parameter templates by loop (issue 27).
+    multi_templates: RefCell<HashMap<LoopKey, TemplateResult>>,
     /// Recursion templates by function (`None`: the function does not call itself).
     rec_templates: RefCell<HashMap<Rc<str>, Option<TemplateResult>>>,
     nodes: HashMap<NodeId, Rc<FoldInfo>>,
@@ -152,7 +158,7 @@ impl Engine {
             let inst = recursion::instantiate(&stepper, &tpl, state).ok()?;
             (tpl, inst)
         };
-        self.fold_children(state, key, tpl, inst)
+        self.fold_children(state, key, tpl, inst, None)
     }
 
     fn template_cached(
@@ -190,6 +196,9 @@ impl Engine {
         if self.folds.undecided.contains(&key) {
             return None;
         }
+        if let Some(children) = self.multi_fold_successors(state, &block, index, iteration) {
+            return Some(children);
+        }
         let config = self.replay_config();
         let inst = {
             let stepper = Stepper {
@@ -213,7 +222,7 @@ impl Engine {
             (tpl, inst)
         };
         let (tpl, inst) = inst;
-        self.fold_children(state, key, tpl, inst)
+        self.fold_children(state, key, tpl, inst, None)
     }
 
     /// The checked children of a fold (loop or recursion) and its pending record.
@@ -223,6 +232,7 @@ impl Engine {
         key: LoopKey,
         tpl: Rc<Template>,
         inst: instance::Instance,
+        multi: Option<multi::MultiParams>,
     ) -> Option<Vec<Child>> {
         let mut children = Vec::new();
         let mut kinds = Vec::new();
@@ -268,6 +278,7 @@ impl Engine {
             tau: inst.tau,
             body: inst.body,
             after: inst.after,
+            multi: multi.map(Rc::new),
         });
         self.folds.pending = Some((info, kinds));
         Some(children)
@@ -356,7 +367,19 @@ impl Engine {
                     v
                 }
             };
-            m.values.insert(kappa, value?);
+            let value = value?;
+            match &self.folds.nodes[&node].multi {
+                Some(p) => {
+                    let (k, l) = multi::kappa_lambda(&value)?;
+                    m.values.insert(kappa, crate::concrete::Value::Int(k));
+                    m.values
+                        .insert(p.lambda.clone(), crate::concrete::Value::Int(l));
+                    m.values.insert(p.omega.clone(), value);
+                }
+                None => {
+                    m.values.insert(kappa, value);
+                }
+            }
         }
         Some(m)
     }
@@ -375,6 +398,12 @@ impl Engine {
             .to_vec()
             .iter()
             .all(|t| m.eval(t) != Some(crate::concrete::Value::Bool(false)));
+        if let Some(p) = &f.multi {
+            if !reached {
+                return Some(crate::concrete::Value::Tuple(vec![0.into()].into()));
+            }
+            return multi::omega_of(p, &f.tau, m, limit);
+        }
         if !reached {
             return Some(crate::concrete::Value::Int(0.into()));
         }
@@ -398,11 +427,7 @@ impl Engine {
     /// Every `while` of the program with its template or why it has none (for
     /// `run --templates`), in source order.
     pub fn templates(&self) -> Vec<(Span, Result<Rc<Template>, NoTemplate>)> {
-        let mut loops = Vec::new();
-        collect_loops(&self.ir.body, None, &mut loops);
-        for (name, f) in &self.ir.functions {
-            collect_loops(&f.body, Some(Rc::from(name.as_str())), &mut loops);
-        }
+        let loops = all_loops(&self.ir);
         let config = self.replay_config();
         let stepper = Stepper {
             cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
@@ -444,6 +469,16 @@ impl Engine {
         out.sort_by_key(|(s, _)| s.start);
         out
     }
+}
+
+/// Every `while` of the program: its block, index and function.
+fn all_loops(ir: &crate::transform::ir::Program) -> Vec<(Block, usize, Option<Rc<str>>)> {
+    let mut loops = Vec::new();
+    collect_loops(&ir.body, None, &mut loops);
+    for (name, f) in &ir.functions {
+        collect_loops(&f.body, Some(Rc::from(name.as_str())), &mut loops);
+    }
+    loops
 }
 
 fn collect_loops(

@@ -13,7 +13,12 @@ use crate::term::display_name;
 
 /// `4 enter, 5 else, 7`: the folded path, one step per entry.
 pub fn path_text(source: &SourceMap, tpl: &Template) -> String {
-    tpl.steps
+    steps_text(source, &tpl.steps)
+}
+
+/// `4 enter, 5 else, 7`: each step's line and which way it went.
+pub fn steps_text(source: &SourceMap, steps: &[(crate::base::Span, &'static str)]) -> String {
+    steps
         .iter()
         .map(|(span, word)| {
             let line = source.line(span.start);
@@ -75,6 +80,15 @@ impl Session {
                     path_text(source, &f.template)
                 ));
             }
+            if let (Some(m), Some(p)) = (&f.template.multi, &f.multi) {
+                return Some(format!(
+                    "fold: {} iterations of path 1 ({}) and {} of path 2 ({}), in any order",
+                    display_name(&f.kappa.name),
+                    steps_text(source, &m.steps[0]),
+                    display_name(&p.lambda.name),
+                    steps_text(source, &m.steps[1]),
+                ));
+            }
             return Some(format!(
                 "fold: {} iterations of the path ({})",
                 display_name(&f.kappa.name),
@@ -84,7 +98,10 @@ impl Session {
         let exit = e.fold_exit(id)?;
         let fold = e.fold_at(exit.fold)?;
         let kappa = fold.kappa.name.clone();
-        let k = display_name(&kappa);
+        let mut k = display_name(&kappa);
+        if let Some(p) = &fold.multi {
+            k = format!("{k} + {}", display_name(&p.lambda.name)).into();
+        }
         let iterations = if fold.template.recursion.is_some() {
             "recursive calls"
         } else {

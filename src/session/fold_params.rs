@@ -69,17 +69,26 @@ impl Session {
         }
         let model = self.input_model(inputs);
         let real = engine.with_fold_params(leaf, &model, super::kappa_limit(run));
+        let real = real.as_ref();
         on_path
             .into_iter()
             .filter_map(|(node, kappa)| {
                 let f = engine.fold_at(node)?;
-                Some(FoldParam {
-                    name: display_name(&kappa.name).to_string(),
-                    loop_line: self.source().line(f.template.span.start),
-                    value: havoc.get(&*kappa.name).cloned(),
-                    real: real.as_ref().and_then(|m| m.values.get(&kappa).cloned()),
-                })
+                // A two-parameter fold (issue 27) has λ beside κ.
+                let lambda = f.multi.as_ref().map(|p| p.lambda.clone());
+                let loop_line = self.source().line(f.template.span.start);
+                Some(
+                    std::iter::once(kappa)
+                        .chain(lambda)
+                        .map(move |k| FoldParam {
+                            name: display_name(&k.name).to_string(),
+                            loop_line,
+                            value: havoc.get(&*k.name).cloned(),
+                            real: real.and_then(|m| m.values.get(&k).cloned()),
+                        }),
+                )
             })
+            .flatten()
             .collect()
     }
 }

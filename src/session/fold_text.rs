@@ -4,9 +4,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
-use super::fold::path_text;
+use super::fold::{path_text, steps_text};
 use super::Session;
 use crate::concrete::Value;
+use crate::engine::fold::multi::Multi;
 use crate::engine::fold::recursion::Recursion;
 use crate::engine::fold::{NoTemplate, Template};
 use crate::engine::NodeId;
@@ -39,6 +40,14 @@ pub struct FoldJson {
     function: Option<String>,
     /// A recursion fold: what κ returns do to the returned value `r` (`r + κ·e`).
     returns: Option<String>,
+    /// A two-parameter fold (issue 27): λ (`λ1`), the iterations of `path2`; `path` is
+    /// path 1, taken κ times; `counts` names the prefix counts ω of path-1 iterations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lambda: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path2: Option<Vec<PathStep>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counts: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -66,11 +75,17 @@ impl Session {
                         display_name(&kappa.name)
                     ));
                 }
-                Some(format!(
+                let mut line = format!(
                     "loop at line {}: {} = {v}",
                     source.line(f.template.span.start),
                     display_name(&kappa.name)
-                ))
+                );
+                if let Some(p) = &f.multi {
+                    if let Some(l) = values.get(&*p.lambda.name) {
+                        let _ = write!(line, ", {} = {l}", display_name(&p.lambda.name));
+                    }
+                }
+                Some(line)
             })
             .collect()
     }
@@ -83,10 +98,16 @@ impl Session {
         let mut all = engine.templates();
         all.extend(engine.rec_templates());
         all.sort_by_key(|(s, _)| s.start);
+        let multi: HashMap<usize, _> = engine
+            .multi_templates()
+            .into_iter()
+            .map(|(s, t)| (s.start, t))
+            .collect();
         for (span, t) in all {
             let line = source.line(span.start);
             let text = source.shown_line(line);
             let text = text.trim();
+            let one_path_why = t.as_ref().err().map(|e| e.why.clone());
             match t {
                 Ok(tpl) if tpl.recursion.is_some() => {
                     rec_template_text(&mut out, file, line, text, source, &tpl, &kappa);
@@ -122,6 +143,18 @@ impl Session {
                     );
                 }
             }
+            match multi.get(&span.start) {
+                Some(Ok(tpl)) => multi_template_text(&mut out, file, line, source, tpl),
+                Some(Err(e)) if Some(&e.why) != one_path_why.as_ref() => {
+                    let _ = writeln!(
+                        out,
+                        "{file}:{line}: no two-parameter template: {} (line {})",
+                        e.why,
+                        source.line(e.at.start)
+                    );
+                }
+                _ => {}
+            }
         }
         if out.is_empty() {
             out.push_str("no loops and no recursive functions\n");
@@ -149,21 +182,44 @@ impl Session {
                     step: w,
                 })
                 .collect(),
-            closed_forms: tpl
-                .closed
-                .iter()
-                .map(|(n, s, _)| (n.to_string(), over_names(tpl, &after[s]).to_string()))
-                .collect(),
+            closed_forms: match (&tpl.multi, &f.multi) {
+                (Some(m), Some(p)) => multi_forms(tpl, m, &kappa, &Term::var(p.lambda.clone()))
+                    .into_iter()
+                    .collect(),
+                _ => tpl
+                    .closed
+                    .iter()
+                    .map(|(n, s, _)| (n.to_string(), over_names(tpl, &after[s]).to_string()))
+                    .collect(),
+            },
             iteration_condition: f.phi.iter().map(|t| t.to_string()).collect(),
             function: tpl.recursion.as_ref().map(|r| r.func.to_string()),
             returns: tpl
                 .recursion
                 .as_ref()
                 .map(|r| returns_text(tpl, r, &kappa).to_string()),
+            lambda: f
+                .multi
+                .as_ref()
+                .map(|p| display_name(&p.lambda.name).to_string()),
+            path2: tpl.multi.as_ref().map(|m| {
+                m.steps[1]
+                    .iter()
+                    .map(|(s, w)| PathStep {
+                        line: self.source().line(s.start),
+                        step: w,
+                    })
+                    .collect()
+            }),
+            counts: f
+                .multi
+                .as_ref()
+                .map(|p| display_name(&p.omega.name).to_string()),
         })
     }
 
-    /// The `model_params` field: `{"κ1": 2}` for the folds on the path to `id`.
+    /// The `model_params` field: `{"κ1": 2}` for the folds on the path to `id` (a
+    /// two-parameter fold's λ too).
     pub fn fold_params_json(
         &self,
         id: NodeId,
@@ -173,7 +229,14 @@ impl Session {
             .engine
             .folds_on_path(id)
             .into_iter()
-            .filter_map(|(_, k)| {
+            .flat_map(|(node, k)| {
+                let lambda = self
+                    .engine
+                    .fold_at(node)
+                    .and_then(|f| Some(f.multi.as_ref()?.lambda.clone()));
+                std::iter::once(k).chain(lambda)
+            })
+            .filter_map(|k| {
                 havoc
                     .get(&*k.name)
                     .map(|v| (display_name(&k.name).to_string(), v.to_json()))
@@ -229,4 +292,53 @@ fn rec_template_text(
         over_names(tpl, &tpl.step_cond)
     );
     let _ = writeln!(out, "    return phase: {}", returns_text(tpl, rec, kappa));
+}
+
+/// A two-parameter template's closed forms: `x ↦ x + κ·d1 + λ·d2` (over the names).
+fn multi_forms(tpl: &Template, m: &Multi, kappa: &Term, lambda: &Term) -> Vec<(String, String)> {
+    m.incs
+        .iter()
+        .map(|(name, sym, d1, d2)| {
+            let v = Term::add(
+                Term::add(
+                    Term::var(sym.clone()),
+                    Term::mul(Term::int(d1.clone()), kappa.clone()),
+                ),
+                Term::mul(Term::int(d2.clone()), lambda.clone()),
+            );
+            (name.to_string(), over_names(tpl, &v).to_string())
+        })
+        .collect()
+}
+
+/// `run --templates` for a loop with a two-parameter template.
+fn multi_template_text(
+    out: &mut String,
+    file: &str,
+    line: usize,
+    source: &crate::base::SourceMap,
+    tpl: &Template,
+) {
+    let Some(m) = &tpl.multi else { return };
+    let _ = writeln!(
+        out,
+        "{file}:{line}: two-parameter template: κ iterations of path 1 ({}) and λ of path 2 ({}), in any order",
+        steps_text(source, &m.steps[0]),
+        steps_text(source, &m.steps[1]),
+    );
+    let forms: Vec<String> = multi_forms(
+        tpl,
+        m,
+        &Term::var(Sym::new("κ", Sort::Int)),
+        &Term::var(Sym::new("λ", Sort::Int)),
+    )
+    .into_iter()
+    .map(|(n, v)| format!("{n} ↦ {v}"))
+    .collect();
+    let _ = writeln!(
+        out,
+        "    {} ;  each iteration: {}",
+        forms.join(", "),
+        over_names(tpl, &tpl.step_cond)
+    );
 }

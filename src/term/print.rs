@@ -225,6 +225,9 @@ pub fn display_name(name: &str) -> std::borrow::Cow<'_, str> {
     match name.split_once('@') {
         Some(("k", n)) if n.bytes().all(|b| b.is_ascii_digit()) => format!("κ{n}").into(),
         Some(("j", n)) if n.bytes().all(|b| b.is_ascii_digit()) => format!("τ{n}").into(),
+        // A two-parameter fold's second parameter and prefix counts (issue 27).
+        Some(("l", n)) if n.bytes().all(|b| b.is_ascii_digit()) => format!("λ{n}").into(),
+        Some(("w", n)) if n.bytes().all(|b| b.is_ascii_digit()) => format!("ω{n}").into(),
         _ => name.into(),
     }
 }

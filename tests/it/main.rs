@@ -51,6 +51,9 @@ mod explain;
 mod expressions;
 /// Compact symbolic execution: folded loops against unrolling and the interpreter.
 mod fold;
+/// Two-parameter templates (issue 27, seed 004 §6): two-path loops against the
+/// interpreter, classic unrolling and python3.
+mod fold_multi;
 /// Recursion templates (issue 27): folded recursion against the interpreter and python3.
 mod fold_rec;
 /// Issue 25, `for` loops: generated programs against python3, check, folds, invariants,

@@ -1,0 +1,541 @@
+//! Two-parameter templates (seed 004 §6, issue 27): a loop with exactly two cyclic paths
+//! whose updates commute — every variable either path changes is an `int` that grows by a
+//! constant on each path (`k += 1` on one, nothing on the other; `i += 1` on both) — is
+//! folded into one node with κ (iterations of path 1) and λ (iterations of path 2), in any
+//! interleaving. After κ + λ iterations `x ↦ x + κ·d1 + λ·d2`.
+//!
+//! Which path each iteration takes is not a plain `∀`: the store at iteration τ depends on
+//! how many of the iterations before it took path 1. The fold introduces a fresh tuple ω
+//! (`w@n`, shown `ωn`) of prefix counts, defined by the folded condition itself:
+//! `len(ω) = κ + λ + 1`, `ω[0] = 0`, `ω[κ + λ] = κ` and for every τ < κ + λ: the iteration
+//! stays on one of the two paths (the store at τ is `x + ω[τ]·d1 + (τ − ω[τ])·d2`) and
+//! `ω[τ + 1] = ω[τ] + 1` if it takes path 1, `ω[τ]` otherwise. Given the inputs, ω is the
+//! real run's prefix count and κ its count of path-1 iterations, so the condition is exact
+//! (no run is lost, none invented); κ-search computes ω, κ and λ by evaluation.
+
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+use num_bigint::BigInt;
+use num_traits::{One, Zero};
+
+use super::super::state::{Abrupt, State};
+use super::super::step::{action_span, next_action, settle, Action, Settled, Stepper, Succ};
+use super::super::tree::Outcome;
+use super::instance::{bind, lookup, Instance, Params};
+use super::template::{refuse, sig_of, Cyclic, NoTemplate, Template};
+use super::{ExitKind, StepSig};
+use crate::base::Span;
+use crate::term::linear::linear_in;
+use crate::term::{qe, Sort, Sym, Term, TermKind};
+use crate::transform::ir::{Block, InstrKind};
+
+/// The two paths of a two-parameter template and what they do, over head symbols.
+#[derive(Clone, Debug)]
+pub struct Multi {
+    /// Path 1 and path 2: one signature per step after the head.
+    pub paths: [Vec<StepSig>; 2],
+    /// For display: each path's steps (as [`Template::steps`]).
+    pub steps: [Vec<(Span, &'static str)>; 2],
+    /// The first step where the paths differ.
+    pub split: usize,
+    /// What both paths require (the guard first).
+    pub common: Vec<Term>,
+    /// What each path requires beyond `common`.
+    pub only: [Vec<Term>; 2],
+    /// Each changed variable with its increment on path 1 and on path 2.
+    pub incs: Vec<Inc>,
+}
+
+/// A changed variable, its head symbol, its increment on path 1 and on path 2.
+pub type Inc = (Rc<str>, Sym, BigInt, BigInt);
+
+/// A two-parameter fold's own symbols and iteration conditions.
+#[derive(Clone, Debug)]
+pub struct MultiParams {
+    /// λ, the iterations of path 2.
+    pub lambda: Sym,
+    /// ω, the prefix counts of path-1 iterations (a tuple of κ + λ + 1 values).
+    pub omega: Sym,
+    /// Iteration τ takes path 1 / path 2 (over τ, ω and the head's values).
+    pub takes: [Term; 2],
+}
+
+/// The two-parameter template of the `while` at `block[index]`, or why it has none.
+pub fn multi_template_for(
+    stepper: &Stepper,
+    block: &Block,
+    index: usize,
+    func: Option<&Rc<str>>,
+) -> Result<Template, NoTemplate> {
+    let span = block[index].span;
+    let (head, mut cyclic) = super::enumerate::cyclic_paths(stepper, block, index, func)?;
+    match cyclic.len() {
+        2 => {}
+        1 => {
+            return Err(refuse(
+                "one path through the body comes back to the loop head",
+                span,
+            ))
+        }
+        n => {
+            return Err(refuse(
+                format!("{n} paths through the body come back to the loop head (not two)"),
+                span,
+            ))
+        }
+    }
+    let c2 = cyclic.pop().expect("two paths");
+    let c1 = cyclic.pop().expect("two paths");
+    let incs = increments(span, &head, [&c1, &c2])?;
+    let split = c1
+        .sigs
+        .iter()
+        .zip(&c2.sigs)
+        .position(|(a, b)| a != b)
+        .unwrap_or(c1.sigs.len().min(c2.sigs.len()));
+    let conj = |c: &Cyclic| -> Vec<Term> {
+        let mut out = Vec::new();
+        for t in &c.conds {
+            match t.kind() {
+                TermKind::And(xs) => out.extend(xs.iter().cloned()),
+                _ if t.is_true() => {}
+                _ => out.push(t.clone()),
+            }
+        }
+        out
+    };
+    let (k1, k2) = (conj(&c1), conj(&c2));
+    let common: Vec<Term> = k1.iter().filter(|t| k2.contains(t)).cloned().collect();
+    let only1: Vec<Term> = k1.iter().filter(|t| !common.contains(t)).cloned().collect();
+    let only2: Vec<Term> = k2.iter().filter(|t| !common.contains(t)).cloned().collect();
+    let step_cond = Term::and(
+        Term::and_all(common.clone()),
+        either(&Term::and_all(only1.clone()), &Term::and_all(only2.clone())),
+    );
+    let multi = Multi {
+        paths: [c1.sigs.clone(), c2.sigs.clone()],
+        steps: [c1.steps.clone(), c2.steps.clone()],
+        split,
+        common,
+        only: [only1, only2],
+        incs,
+    };
+    Ok(Template {
+        span,
+        path: c1.sigs,
+        steps: c1.steps,
+        head,
+        closed: Vec::new(),
+        step_cond,
+        recursion: None,
+        multi: Some(Rc::new(multi)),
+    })
+}
+
+/// `a or b`, `true` when one is the other's negation (the two sides of an `if`).
+fn either(a: &Term, b: &Term) -> Term {
+    if Term::not(a.clone()) == *b {
+        Term::bool(true)
+    } else {
+        Term::or(a.clone(), b.clone())
+    }
+}
+
+/// Each variable either path changes, with its constant increment on each path.
+fn increments(
+    span: Span,
+    head: &[(Rc<str>, Sym)],
+    paths: [&Cyclic; 2],
+) -> Result<Vec<Inc>, NoTemplate> {
+    let mut out = Vec::new();
+    for (name, sym) in head {
+        let mut d = [BigInt::zero(), BigInt::zero()];
+        let mut changed = false;
+        for (p, c) in paths.iter().enumerate() {
+            let Some(v) = c.env.get(&**name) else {
+                continue;
+            };
+            if *v == Term::var(sym.clone()) {
+                continue;
+            }
+            changed = true;
+            let why = match (sym.sort, linear_in(v, sym)) {
+                (Sort::Int, Some((k, step))) if k.is_one() => match step.as_int() {
+                    Some(s) => {
+                        d[p] = s.clone();
+                        continue;
+                    }
+                    None => "grows by a value that is not a constant",
+                },
+                (Sort::Int, _) => "is not increased by a constant",
+                _ => "is not an int",
+            };
+            return Err(refuse(
+                format!(
+                    "`{name}` changes on path {} and {why} (the paths' updates must commute)",
+                    p + 1
+                ),
+                span,
+            ));
+        }
+        if changed {
+            let [d1, d2] = d;
+            out.push((name.clone(), sym.clone(), d1, d2));
+        }
+    }
+    Ok(out)
+}
+
+/// `t + c·x` through the smart constructors.
+fn plus(t: Term, c: &BigInt, x: Term) -> Term {
+    if c.is_zero() {
+        t
+    } else if c.is_one() {
+        Term::add(t, x)
+    } else if *c == BigInt::from(-1) {
+        Term::sub(t, x)
+    } else if c < &BigInt::zero() {
+        Term::sub(t, Term::mul(Term::int(-c), x))
+    } else {
+        Term::add(t, Term::mul(Term::int(c.clone()), x))
+    }
+}
+
+/// Instantiate a two-parameter template at `state` (settled at the loop's guard,
+/// `iteration` classic iterations done; `unroll` bounds the exits inside the body as for
+/// one-path folds). `Err`: why the head is not folded with two parameters here.
+pub fn instantiate(
+    replay: &Stepper,
+    tpl: &Template,
+    state: &State,
+    iteration: u32,
+    unroll: u32,
+) -> Result<(Instance, MultiParams), String> {
+    let multi = tpl.multi.as_ref().ok_or("not a two-parameter template")?;
+    // σ: the head's values of what the paths read or change.
+    let mut used = BTreeSet::new();
+    for t in multi.common.iter().chain(multi.only.iter().flatten()) {
+        t.vars(&mut used);
+    }
+    for (_, s, _, _) in &multi.incs {
+        used.insert(s.clone());
+    }
+    let mut sigma: HashMap<Sym, Term> = HashMap::new();
+    for (name, sym) in &tpl.head {
+        if used.contains(sym) {
+            let v = lookup(replay, state, name)
+                .ok_or_else(|| format!("`{name}` may be unbound at the loop head"))?;
+            sigma.insert(sym.clone(), v);
+        }
+    }
+    let Params { n, kappa, tau, k } = Params::fresh(state);
+    let lambda = Sym::new(&format!("l@{n}"), Sort::Int);
+    let omega = Sym::new(&format!("w@{n}"), Sort::Seq);
+    let (l, w, j) = (
+        Term::var(lambda.clone()),
+        Term::var(omega.clone()),
+        Term::var(tau.clone()),
+    );
+    let total = Term::add(k.clone(), l.clone());
+    // The store at iteration τ: ω[τ] iterations of path 1 before it, τ − ω[τ] of path 2.
+    let w_tau = Term::index(w.clone(), j.clone());
+    let mut at_tau = sigma.clone();
+    for (_, s, d1, d2) in &multi.incs {
+        let x0 = sigma[s].clone();
+        let v = if d1 == d2 {
+            plus(x0, d1, j.clone())
+        } else {
+            plus(
+                plus(x0, d1, w_tau.clone()),
+                d2,
+                Term::sub(j.clone(), w_tau.clone()),
+            )
+        };
+        at_tau.insert(s.clone(), v);
+    }
+    let at = |ts: &[Term]| Term::and_all(ts.iter().map(|t| t.subst(&at_tau)));
+    let common = at(&multi.common);
+    let only = [at(&multi.only[0]), at(&multi.only[1])];
+    // Runs that stay on the two paths forever: this fold has no child for them, so the
+    // condition both paths share must fail for some τ (a guard bounding an index).
+    match qe::forall_from_zero(&tau, &common) {
+        Some(psi) if psi.is_false() => {}
+        _ => return Err("the two paths might repeat forever".to_string()),
+    }
+    let count = Term::eq(
+        Term::index(w.clone(), Term::add(j.clone(), Term::int(1))),
+        Term::ite(
+            only[0].clone(),
+            Term::add(w_tau.clone(), Term::int(1)),
+            w_tau.clone(),
+        ),
+    );
+    let body = Term::and_all([common.clone(), either(&only[0], &only[1]), count]);
+    if let Some(reason) = body.limit_exceeded() {
+        return Err(reason);
+    }
+    let mut phi = vec![
+        Term::ge(k.clone(), Term::int(0)),
+        Term::ge(l.clone(), Term::int(0)),
+        Term::eq(Term::len(w.clone()), Term::add(total.clone(), Term::int(1))),
+        Term::eq(Term::index(w.clone(), Term::int(0)), Term::int(0)),
+        Term::eq(Term::index(w.clone(), total.clone()), k.clone()),
+    ];
+    phi.extend(qe::forall_upto(&tau, &total, &body));
+    // The state after κ + λ iterations.
+    let mut post = state.clone();
+    post.fresh = n;
+    let mut after = Vec::new();
+    for (name, s, d1, d2) in &multi.incs {
+        let v = plus(plus(sigma[s].clone(), d1, k.clone()), d2, l.clone());
+        bind(replay, &mut post, name, v.clone());
+        after.push((name.to_string(), v));
+    }
+    // Exits: replay path 1 (collecting every way off it, except path 2 at the split),
+    // then path 2 from the split on.
+    let mut succs = Vec::new();
+    let other = (multi.split, &multi.paths[1][multi.split]);
+    replay_exits(
+        replay,
+        tpl,
+        (&multi.paths[0], &multi.steps[0]),
+        &post,
+        &phi,
+        (0, Some(other)),
+        (iteration, unroll),
+        &mut succs,
+    )?;
+    replay_exits(
+        replay,
+        tpl,
+        (&multi.paths[1], &multi.steps[1]),
+        &post,
+        &phi,
+        (multi.split + 1, None),
+        (iteration, unroll),
+        &mut succs,
+    )?;
+    let takes = [
+        Term::and(common.clone(), only[0].clone()),
+        Term::and(common, only[1].clone()),
+    ];
+    Ok((
+        Instance {
+            kappa,
+            tau,
+            body,
+            phi,
+            after,
+            succs,
+        },
+        MultiParams {
+            lambda,
+            omega,
+            takes,
+        },
+    ))
+}
+
+/// Step along `path` from `post`; every successor off the path at a step `>= from`
+/// (other than `also`, the other path at its split) is an exit.
+#[allow(clippy::too_many_arguments)]
+fn replay_exits(
+    replay: &Stepper,
+    tpl: &Template,
+    (path, steps): (&[StepSig], &[(Span, &'static str)]),
+    post: &State,
+    phi: &[Term],
+    (from, also): (usize, Option<(usize, &StepSig)>),
+    (iteration, unroll): (u32, u32),
+    out: &mut Vec<(Succ, ExitKind)>,
+) -> Result<(), String> {
+    let mut prefix = phi.to_vec();
+    let mut cur = post.clone();
+    for (step, sig) in path.iter().enumerate() {
+        let result = replay.step(&cur);
+        if let Some(reason) = replay.cx.limit.take() {
+            return Err(reason);
+        }
+        let at = action_span(&cur);
+        let is_if = matches!(next_action(&cur),
+            Some(Action::Instr(i)) if matches!(i.kind, InstrKind::If { .. }));
+        let mut next = None;
+        for succ in result.succs {
+            if succ.cond.is_false() {
+                continue;
+            }
+            let s = sig_of(&cur, &succ.state);
+            if next.is_none() && s == *sig {
+                next = Some(succ);
+                continue;
+            }
+            if step < from || also.is_some_and(|(k, o)| k == step && s == *o) {
+                continue;
+            }
+            let kind = match (succ.state.abrupt.as_deref(), step) {
+                (Some(Abrupt::Exception(c, at)), _) => ExitKind::Raises(*c, *at),
+                (_, 0) => ExitKind::GuardFails,
+                _ if is_if => ExitKind::Leaves(
+                    at.unwrap_or(tpl.span),
+                    if steps[step].1 == "else" {
+                        "then"
+                    } else {
+                        "else"
+                    },
+                ),
+                _ => ExitKind::Leaves(at.unwrap_or(tpl.span), ""),
+            };
+            let forced = if step > 0 && iteration >= unroll {
+                Some(Outcome::Bound)
+            } else {
+                succ.forced
+            };
+            let mut conds = prefix.clone();
+            conds.push(succ.cond);
+            out.push((
+                Succ {
+                    cond: Term::and_all(conds),
+                    state: succ.state,
+                    forced,
+                    tag: succ.tag,
+                },
+                kind,
+            ));
+        }
+        let Some(next) = next else {
+            return Err("a folded path is impossible here".to_string());
+        };
+        prefix.push(next.cond);
+        cur = next.state;
+        if step + 1 < path.len() && !matches!(settle(&mut cur, replay.cx.program), Settled::Running)
+        {
+            return Err("a folded path ends early here".to_string());
+        }
+    }
+    Ok(())
+}
+
+/// κ-search for a two-parameter fold: the prefix counts ω of the run under `m` (the
+/// iteration conditions evaluated in Rust), as a tuple; `None` when a condition cannot be
+/// evaluated or the run stays on the paths past `limit` iterations.
+pub(super) fn omega_of(
+    p: &MultiParams,
+    tau: &Sym,
+    m: &mut crate::term::Model,
+    limit: u64,
+) -> Option<crate::concrete::Value> {
+    use crate::concrete::Value;
+    let mut counts: Vec<BigInt> = vec![BigInt::zero()];
+    let mut n = 0u64;
+    let found = loop {
+        if n > limit {
+            break None;
+        }
+        m.values.insert(tau.clone(), Value::Int(n.into()));
+        m.values
+            .insert(p.omega.clone(), Value::Tuple(counts.clone().into()));
+        let last = counts.last().expect("ω[0]").clone();
+        match m.eval(&p.takes[0]) {
+            Some(Value::Bool(true)) => counts.push(last + 1),
+            Some(_) => match m.eval(&p.takes[1]) {
+                Some(Value::Bool(true)) => counts.push(last),
+                Some(_) => break Some(Value::Tuple(counts.clone().into())),
+                None => break None,
+            },
+            None => break None,
+        }
+        n += 1;
+    };
+    m.values.remove(tau);
+    m.values.remove(&p.omega);
+    found
+}
+
+/// κ and λ from prefix counts ω (as [`omega_of`] returns them).
+pub(super) fn kappa_lambda(omega: &crate::concrete::Value) -> Option<(BigInt, BigInt)> {
+    let crate::concrete::Value::Tuple(c) = omega else {
+        return None;
+    };
+    let kappa = c.last()?.clone();
+    let total = BigInt::from(c.len() - 1);
+    Some((kappa.clone(), total - kappa))
+}
+
+impl super::super::Engine {
+    /// Every `while` of the program with its two-parameter template or why it has none
+    /// (for `run --templates`), in source order.
+    pub fn multi_templates(&self) -> Vec<(Span, Result<Rc<Template>, NoTemplate>)> {
+        let config = self.replay_config();
+        let stepper = Stepper {
+            cx: super::super::eval::Context::new(&self.ir, &self.locals, &self.input_names),
+            config: &config,
+            types: &self.types,
+        };
+        let mut out: Vec<_> = super::all_loops(&self.ir)
+            .into_iter()
+            .map(|(block, index, func)| {
+                let t = self.multi_template_cached(&stepper, &block, index, func.as_ref());
+                (block[index].span, t)
+            })
+            .collect();
+        out.sort_by_key(|(s, _)| s.start);
+        out
+    }
+
+    /// The two-parameter template of a loop (cached).
+    pub(super) fn multi_template_cached(
+        &self,
+        stepper: &Stepper,
+        block: &Block,
+        index: usize,
+        func: Option<&Rc<str>>,
+    ) -> Result<Rc<Template>, NoTemplate> {
+        let key = (block.as_ptr() as usize, index, func.cloned());
+        if let Some(t) = self.folds.multi_templates.borrow().get(&key) {
+            return t.clone();
+        }
+        let t = multi_template_for(stepper, block, index, func).map(Rc::new);
+        self.folds
+            .multi_templates
+            .borrow_mut()
+            .insert(key, t.clone());
+        t
+    }
+
+    /// The two-parameter fold at a loop head, checked: `None` when the loop has no such
+    /// template, it does not apply here, or a check is undecided (then the one-path fold or
+    /// the classic step is tried).
+    pub(super) fn multi_fold_successors(
+        &mut self,
+        state: &State,
+        block: &Block,
+        index: usize,
+        iteration: u32,
+    ) -> Option<Vec<super::super::Child>> {
+        // Its own key: an undecided two-parameter fold leaves the one-path fold possible.
+        let key = (
+            block.as_ptr() as usize,
+            index | (1 << (usize::BITS - 2)),
+            state.func().cloned(),
+        );
+        if self.folds.undecided.contains(&key) {
+            return None;
+        }
+        let config = self.replay_config();
+        let (tpl, inst, params) = {
+            let stepper = Stepper {
+                cx: super::super::eval::Context::new(&self.ir, &self.locals, &self.input_names),
+                config: &config,
+                types: &self.types,
+            };
+            let tpl = self
+                .multi_template_cached(&stepper, block, index, state.func())
+                .ok()?;
+            let (inst, params) =
+                instantiate(&stepper, &tpl, state, iteration, self.config.unroll).ok()?;
+            (tpl, inst, params)
+        };
+        self.fold_children(state, key, tpl, inst, Some(params))
+    }
+}
