@@ -20,11 +20,12 @@
 use std::collections::BTreeMap;
 
 use crate::base::rng::SplitMix64;
-use crate::session::program::{ConcreteConfig, RunResult};
+use crate::session::program::{ConcreteConfig, ContractCall, RunResult};
 use crate::session::{
     Candidate, Hits, Model, NoModel, NodeId, Outcome, ReplayError, Session, Type, Value,
 };
 
+mod contracts;
 mod merge;
 pub mod parallel;
 #[cfg(test)]
@@ -98,6 +99,13 @@ pub struct Report {
     /// (also counted in [`Report::leaves_checked`], and in [`Report::unevaluated`] or
     /// [`Report::unfinished`] as their reason says).
     pub not_replayed: Vec<(NodeId, NotReplayed)>,
+    /// `--calls contract` (issue 28): the first run (a random input or a leaf's model) in
+    /// which a contracted function called with its precondition true raised or returned a
+    /// value its postcondition rejects: a failure CPython shows that the tree, which
+    /// trusts the contract, does not. The function, and the run.
+    pub broken: Option<(String, Counterexample)>,
+    /// How many runs broke a contract that way (random inputs are then not compared).
+    pub contracts_broken: usize,
 }
 
 /// Why a leaf's model gave no precision verdict.
@@ -113,6 +121,12 @@ pub enum NotReplayed {
     /// The solver found no model of the leaf's path (it gave up: a timeout), though the
     /// exploration decided the path (issue 31: such a leaf is named, never left out).
     NoModel,
+    /// An abstract leaf (below a use of a contract): the body's real results differ from
+    /// the results its model gives the calls, so the run may take another path. The run
+    /// was checked against the whole tree instead (issue 28).
+    ContractTooWeak,
+    /// The model's run broke a contract ([`Report::broken`]).
+    ContractBroken,
 }
 
 impl NotReplayed {
@@ -127,6 +141,11 @@ impl NotReplayed {
             NotReplayed::NoModel => {
                 "the solver found no model of its path (it gave up, e.g. a timeout)"
             }
+            NotReplayed::ContractTooWeak => {
+                "not reproduced: the contract it uses may be too weak (the real results of \
+                 the calls differ from its model's; the run agrees with the leaf it reaches)"
+            }
+            NotReplayed::ContractBroken => "its model's run breaks a contract",
         }
     }
 
@@ -137,6 +156,8 @@ impl NotReplayed {
             NotReplayed::Unfinished => "unfinished",
             NotReplayed::RunFailed => "run_failed",
             NotReplayed::NoModel => "no_model",
+            NotReplayed::ContractTooWeak => "contract_too_weak",
+            NotReplayed::ContractBroken => "contract_broken",
         }
     }
 }
@@ -257,13 +278,23 @@ pub fn check(session: &mut Session, runs: usize, seed: u64) -> Report {
 }
 
 /// The concrete behaviour of a run on `inputs` (`None`: the interpreter refused them),
-/// with the most iterations any loop of it made ([`kappa_limit`]).
-fn run(session: &Session, inputs: &BTreeMap<String, Value>) -> Option<(Behaviour, u64)> {
+/// with the most iterations any loop of it made ([`kappa_limit`]) and the run's
+/// [`RunResult::contract_calls`].
+fn run_calls(
+    session: &Session,
+    inputs: &BTreeMap<String, Value>,
+) -> Option<(Behaviour, u64, Vec<ContractCall>)> {
     let is_entry = session.entry().is_some();
     session
         .run_concrete(inputs, &ConcreteConfig::default())
         .ok()
-        .map(|r| (concrete_behaviour(&r, is_entry), kappa_limit(&r)))
+        .map(|r| {
+            (
+                concrete_behaviour(&r, is_entry),
+                kappa_limit(&r),
+                r.contract_calls,
+            )
+        })
 }
 
 pub use crate::session::kappa_limit;
@@ -277,6 +308,10 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
     } = *options;
     let is_entry = session.entry().is_some();
     let candidates = candidates(session, |_| true);
+    // `--calls contract` (issue 28): each use's fresh result is bound to the body's real
+    // result in the run (see `contracts.rs`).
+    let uses_contracts = session.uses_contracts();
+    let (mut broken, mut contracts_broken) = (None, 0);
 
     // Exhaustiveness.
     let mut exhaustive = None;
@@ -285,19 +320,34 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
     let mut unfinished = 0;
     let (mut rejected, mut compared) = (0, 0);
     for inputs in random_inputs(session, runs, seed) {
-        let (concrete, limit) = match input_run(session, &inputs) {
-            InputRun::Skipped => {
+        let (concrete, limit, calls) = match input_run_calls(session, &inputs) {
+            (InputRun::Skipped, _) => {
                 rejected += 1;
                 continue;
             }
-            InputRun::Unfinished => {
+            (InputRun::Unfinished, _) => {
                 unfinished += 1;
                 continue;
             }
-            InputRun::Ran(c, limit) => (c, limit),
+            (InputRun::Ran(c, limit), calls) => (c, limit, calls),
         };
+        if uses_contracts {
+            match contracts::classify(&calls) {
+                contracts::Calls::Kept => {}
+                contracts::Calls::Broken(f) => {
+                    contracts_broken += 1;
+                    broken.get_or_insert_with(|| contracts::broken(f, &inputs, &concrete, None));
+                    continue;
+                }
+                contracts::Calls::Other => {
+                    rejected += 1;
+                    continue;
+                }
+            }
+        }
         let model = session.input_model(&inputs);
-        let mut hits = holding(session, &candidates, &model, limit);
+        let mut hits =
+            session.holding_run(&candidates, &model, limit, uses_contracts.then_some(&calls));
         let first = (!hits.all.is_empty()).then(|| hits.all.swap_remove(0));
         let leaf = first.as_ref().map(|(id, _)| *id);
         if leaf.is_none() && hits.any_undecided {
@@ -330,9 +380,17 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
     // Precision: every satisfiable leaf that claims a result, its model asked in the order
     // `testgen` asks (`Session::leaf_models`: one model path, issue 31).
     let leaves = claiming_leaves(session, |_| true);
-    let verdicts = leaves
-        .into_iter()
-        .map(|leaf| (leaf, precision(session, leaf, is_entry)));
+    let verdicts = leaves.into_iter().map(|leaf| {
+        let verdict = match precision(session, leaf, is_entry) {
+            LeafCheck::Broken(f, c) => {
+                contracts_broken += 1;
+                broken.get_or_insert((f, *c));
+                LeafCheck::NotReproduced(NotReplayed::ContractBroken)
+            }
+            v => v,
+        };
+        (leaf, verdict)
+    });
     let (precise, checked, not_replayed) = tally(verdicts, &mut unevaluated, &mut unfinished);
     Report {
         runs,
@@ -345,6 +403,8 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
         rejected,
         compared,
         not_replayed,
+        broken,
+        contracts_broken,
     }
 }
 
@@ -410,11 +470,23 @@ pub(crate) enum InputRun {
 }
 
 pub(crate) fn input_run(session: &Session, inputs: &BTreeMap<String, Value>) -> InputRun {
-    match run(session, inputs) {
-        None => InputRun::Skipped,
-        Some((c, _)) if c.outcome == Some(Outcome::StepLimit) => InputRun::Unfinished,
-        Some((c, _)) if c.outcome == Some(Outcome::Infeasible) => InputRun::Skipped,
-        Some((c, limit)) => InputRun::Ran(c, limit),
+    input_run_calls(session, inputs).0
+}
+
+/// [`input_run`], with the run's [`RunResult::contract_calls`] (empty unless it ran).
+fn input_run_calls(
+    session: &Session,
+    inputs: &BTreeMap<String, Value>,
+) -> (InputRun, Vec<ContractCall>) {
+    match run_calls(session, inputs) {
+        None => (InputRun::Skipped, Vec::new()),
+        Some((c, _, _)) if c.outcome == Some(Outcome::StepLimit) => {
+            (InputRun::Unfinished, Vec::new())
+        }
+        Some((c, _, _)) if c.outcome == Some(Outcome::Infeasible) => {
+            (InputRun::Skipped, Vec::new())
+        }
+        Some((c, limit, calls)) => (InputRun::Ran(c, limit), calls),
     }
 }
 
@@ -449,6 +521,10 @@ pub(crate) enum LeafCheck {
     Agrees,
     /// It does not.
     Wrong(Box<Counterexample>),
+    /// No verdict on the leaf, for this reason (an abstract leaf, issue 28).
+    NotReproduced(NotReplayed),
+    /// The model's run broke the contract of this function ([`Report::broken`]).
+    Broken(String, Box<Counterexample>),
 }
 
 /// The leaves' precision verdicts, in leaf order, summed up: the first wrong leaf (no later
@@ -475,6 +551,8 @@ pub(crate) fn tally(
             }
             LeafCheck::RunFailed => not_replayed.push((leaf, NotReplayed::RunFailed)),
             LeafCheck::NoModel => not_replayed.push((leaf, NotReplayed::NoModel)),
+            LeafCheck::NotReproduced(why) => not_replayed.push((leaf, why)),
+            LeafCheck::Broken(..) => not_replayed.push((leaf, NotReplayed::ContractBroken)),
             LeafCheck::Wrong(c) => return (Some(*c), checked, not_replayed),
             LeafCheck::Agrees => {}
         }
@@ -492,10 +570,19 @@ pub(crate) fn precision(session: &mut Session, leaf: NodeId, is_entry: bool) -> 
         Err(ReplayError::NoModel(_)) => return LeafCheck::NoModel,
         Err(ReplayError::Run(_)) => return LeafCheck::RunFailed,
     };
-    let inputs = replay.inputs;
+    let inputs = replay.inputs.clone();
     let model = session.input_model(&inputs);
     // Folds (issue 15): the real iteration counts, which the model's κs must equal.
     let limit = kappa_limit(&replay.run);
+    // Contracts (issue 28): the calls' real results, which the model's `f@n` may not be.
+    let model = if session.is_abstract(leaf) {
+        match contracts::abstract_leaf(session, leaf, &inputs, &replay, is_entry) {
+            Ok(bound) => bound,
+            Err(verdict) => return verdict,
+        }
+    } else {
+        model
+    };
     let Some(model) = session.with_fold_params(leaf, &model, limit) else {
         return LeafCheck::Unevaluated;
     };

@@ -246,6 +246,16 @@ impl ExploreOpts {
         })
     }
 
+    /// For `check`: calls of contracted functions are inlined unless `--calls contract`
+    /// asks for the contracts (issue 28: the uses' results are then bound to each run's
+    /// real call results, see `check/contracts.rs`).
+    fn check_calls(&self) -> ExploreOpts {
+        ExploreOpts {
+            calls: Some(self.calls.unwrap_or(Calls::Inline)),
+            ..self.clone()
+        }
+    }
+
     /// The session for a loaded program with these options (the `--entry` warning on
     /// stderr first, and the note when no code runs at module level).
     fn session(&self, loaded: Loaded, loops: Loops, frames: bool) -> Result<Session, Failure> {

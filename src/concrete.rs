@@ -85,6 +85,33 @@ pub struct RunResult {
     /// What the run printed, byte for byte what CPython writes to stdout (every line
     /// ends with `\n`), up to where it ended.
     pub stdout: String,
+    /// The calls of contracted functions made outside every other contracted function's
+    /// body (the entry function's own frame aside), in call order: the calls a tree
+    /// explored with `--calls contract` uses the contracts for, so `check` can give each
+    /// use's fresh result `f@n` the value the body really returned (issue 28).
+    pub contract_calls: Vec<ContractCall>,
+}
+
+/// A call of a contracted function and how it ended ([`RunResult::contract_calls`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractCall {
+    pub function: String,
+    pub end: CallEnd,
+}
+
+/// How a [`ContractCall`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallEnd {
+    /// The precondition held and the call returned (the value; `None` for a procedure),
+    /// the postcondition held too.
+    Returned(Option<Value>),
+    /// A `requires` line did not hold for the arguments (the caller's fault).
+    PreconditionFailed,
+    /// The precondition held, but the call raised (in its body, or a false `ensures`): the
+    /// function broke its contract, which promises a normal return.
+    Raised,
+    /// Anything else: a `halt`, the step budget, or the run stopped inside it.
+    Other,
 }
 
 /// One frame of a traceback: the function (`None`: module code) and where it was.
@@ -142,6 +169,7 @@ pub fn run(
         raising_locals: None,
         trace: Vec::new(),
         stdout: String::new(),
+        contract_calls: Vec::new(),
     };
     let ended = match entry {
         None => {
@@ -173,6 +201,7 @@ pub fn run(
     };
     result.trace = std::mem::take(&mut it.trace);
     result.stdout = std::mem::take(&mut it.stdout);
+    result.contract_calls = std::mem::take(&mut it.contract_calls);
     if let Err(Abrupt::Exception(_, at) | Abrupt::Invariant(_, at)) = &ended {
         result.traceback = traceback(&mut it, *at);
         result.raising_locals = it.raising_locals.take();

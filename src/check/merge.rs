@@ -195,6 +195,9 @@ pub(super) fn report(options: &Options, mut found: Found) -> Option<Report> {
         rejected,
         compared,
         not_replayed,
+        // `--calls contract` is checked on one thread (`cli/check.rs`).
+        broken: None,
+        contracts_broken: 0,
     })
 }
 

@@ -29,7 +29,8 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         ));
     }
     let loaded = super::load(&args.file)?;
-    let explore = args.explore.inline_calls("check")?;
+    let explore = args.explore.check_calls();
+    let contract_calls = explore.calls == Some(super::Calls::Contract);
     let mut session = explore.session(loaded, args.loops, true)?;
     let options = check::Options {
         runs: args.runs,
@@ -44,7 +45,9 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
     let root = session.tree().root();
     // (before the run: an unexplored session's recipe)
     let recipe = parallel::Recipe::of(&session);
-    let mut report = if args.jobs > 1 {
+    // `--calls contract` (issue 28) binds the contract uses to each run's calls, which
+    // the workers of `--jobs` do not: it is checked on this thread.
+    let mut report = if args.jobs > 1 && !contract_calls {
         // A small tree is checked on this thread (the workers' start costs more than they
         // save): explore up to `SEQUENTIAL_BELOW` nodes; a tree that ends there is the
         // whole sequential tree.
@@ -112,6 +115,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             } else {
                 side(&report.precise)
             },
+            "contracts": contracts_json(&report, contract_calls),
             "runs": report.runs,
             "compared": report.compared,
             "leaves_checked": report.leaves_checked,
@@ -123,6 +127,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
                 "not_replayed": report.not_replayed.iter().map(|(leaf, why)| json!({
                     "leaf": leaf.0,
                     "why": why.name(),
+                    "contracts_used": session.contracts_used(*leaf),
                 })).collect::<Vec<_>>(),
             },
         }))
@@ -184,11 +189,41 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             )),
         }
         for (leaf, why) in &report.not_replayed {
+            if *why == check::NotReplayed::ContractTooWeak {
+                let of: Vec<String> = session
+                    .contracts_used(*leaf)
+                    .iter()
+                    .map(|f| format!("of {f}"))
+                    .collect();
+                s.push_str(&format!(
+                    "  leaf {} (abstract) not reproduced: the contract {} may be too weak (the \
+                     body's results differ from the model's; the run agrees with the leaf it \
+                     reaches)\n",
+                    leaf.0,
+                    of.join(", ")
+                ));
+                continue;
+            }
             s.push_str(&format!(
                 "  leaf {} not replayed: {}\n",
                 leaf.0,
                 why.describe()
             ));
+        }
+        if let Some((f, c)) = &report.broken {
+            s.push_str(&format!(
+                "contracts: broken: a call of {f} with a true precondition raised or failed \
+                 its postcondition (a contract promises a normal return; {} broke one)\n  counterexample: {}\n  concrete \
+                 run:   {}\n  (the tree trusts the contract: prove it with `symdbg check \
+                 FILE --contracts`)\n",
+                count(report.contracts_broken, "run"),
+                literal_inputs(&c.inputs),
+                behaviour_text(&c.concrete)
+            ));
+        } else if contract_calls {
+            s.push_str(
+                "contracts: every call with a true precondition returned as its contract says\n",
+            );
         }
         // The random inputs skipped (the leaves not replayed are listed above).
         let leaves = |kind| {
@@ -219,7 +254,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
 /// 1 when a check failed (a counterexample to exhaustiveness or precision), else 0 (as
 /// `crosshair check`: 0 passes, 1 a check says no, 2 errors).
 fn exit_code(report: &check::Report) -> i32 {
-    if report.exhaustive.is_some() || report.precise.is_some() {
+    if report.exhaustive.is_some() || report.precise.is_some() || report.broken.is_some() {
         EXIT_CHECK_FAILED
     } else {
         0
@@ -285,6 +320,21 @@ fn counterexample_json(c: &Counterexample) -> serde_json::Value {
         "concrete": b(&c.concrete),
         "symbolic": c.symbolic.as_ref().map(b),
         "leaf": c.leaf.map(|l| l.0),
+    })
+}
+
+/// `"contracts"` of `--json` (issue 28): `null` unless `--calls contract`; else `ok`
+/// (no run broke a contract), `broken` (how many runs did), `function` and
+/// `counterexample` of the first.
+fn contracts_json(report: &check::Report, contract_calls: bool) -> serde_json::Value {
+    if !contract_calls {
+        return serde_json::Value::Null;
+    }
+    json!({
+        "ok": report.broken.is_none(),
+        "broken": report.contracts_broken,
+        "function": report.broken.as_ref().map(|(f, _)| f),
+        "counterexample": report.broken.as_ref().map(|(_, c)| counterexample_json(c)),
     })
 }
 

@@ -101,6 +101,10 @@ pub(crate) struct Interp<'p> {
     pub(crate) contract_failure: Option<ContractFailure>,
     /// The next `call_user` is the entry call of an entry run.
     entering: bool,
+    /// See [`super::RunResult::contract_calls`].
+    pub(crate) contract_calls: Vec<super::ContractCall>,
+    /// Frames of contracted functions on the stack (the entry call's aside).
+    pub(super) contracted_frames: u32,
 }
 
 impl<'p> Interp<'p> {
@@ -129,6 +133,8 @@ impl<'p> Interp<'p> {
             formula: false,
             contract_failure: None,
             entering: false,
+            contract_calls: Vec::new(),
+            contracted_frames: 0,
         }
     }
 

@@ -76,3 +76,42 @@ impl Engine {
         Some(crate::lang::ContractFailure { clause, function })
     }
 }
+
+impl Engine {
+    /// The uses of contracts on the path to `id`, in path order: the function and the
+    /// fresh symbol `f@n` its result became (`None`: a procedure, or the path ends before
+    /// the result, at a violated precondition). `check --calls contract` binds each to
+    /// the value the concrete run's call returned (issue 28).
+    pub fn contract_uses(&self, id: NodeId) -> Vec<(std::rc::Rc<str>, Option<crate::term::Sym>)> {
+        let path = self.tree.path(id);
+        let mut out: Vec<(std::rc::Rc<str>, Option<crate::term::Sym>)> = Vec::new();
+        for (k, &n) in path.iter().enumerate() {
+            let node = self.tree.node(n);
+            if let Some(Tag::UseContract(f)) = &node.tag {
+                out.push((f.clone(), None));
+            }
+            if node.label() == Some(super::label::USE_RESULT) {
+                let bound = path.get(k + 1).and_then(|&c| {
+                    match self
+                        .tree
+                        .node(c)
+                        .state
+                        .frame()
+                        .locals
+                        .get(crate::lang::RESULT)
+                    {
+                        Some(t) => match t.kind() {
+                            crate::term::TermKind::Var(s) => Some(s.clone()),
+                            _ => None,
+                        },
+                        None => None,
+                    }
+                });
+                if let Some(last) = out.last_mut() {
+                    last.1 = bound;
+                }
+            }
+        }
+        out
+    }
+}

@@ -379,7 +379,21 @@ impl Stepper<'_> {
                     exhaustive: false,
                 }
             }
-            InstrKind::AssumeInvariant(e) => self.assume_invariant(state, e),
+            InstrKind::AssumeInvariant(e) => {
+                let mut r = self.assume_invariant(state, e);
+                // A contract's clause assumed (issue 28): named as such in explanations.
+                let clause = match instr.form {
+                    Some(FormStep::AssumeEnsures) => Some(crate::lang::Clause::Ensures),
+                    Some(FormStep::AssumeRequires) => Some(crate::lang::Clause::Requires),
+                    _ => None,
+                };
+                if let Some(c) = clause {
+                    for s in &mut r.succs {
+                        s.tag = Tag::AssumeClause(c);
+                    }
+                }
+                r
+            }
             InstrKind::CheckInvariant(invs) => {
                 let check = match instr.form {
                     Some(FormStep::InitialCheck) => Check::Initially,

@@ -39,6 +39,9 @@ pub enum Tag {
     Havoc,
     /// The loop-scope form's `assume Inv`.
     AssumeInvariant,
+    /// A contract's clause assumed (issue 28): `ensures` where a call uses the contract,
+    /// `requires` at the start of a contract's proof.
+    AssumeClause(crate::lang::Clause),
     /// A check of invariant lines: all hold.
     InvariantHolds(Check),
     /// A check of invariant lines: one fails (AssertionError) or raises while evaluated
@@ -111,6 +114,30 @@ pub(crate) fn at(src: &SourceMap, span: Span) -> String {
 impl Tag {
     /// A short text for people: "then", "enter the loop", "IndexError at 5:12", ...
     pub fn text(&self, src: &SourceMap) -> String {
+        self.text_in(src, None)
+    }
+
+    /// [`Tag::text`], naming the contracted function `func` (the step's function) in the
+    /// steps of its contract (issue 28): "precondition of gcd violated at 15:14",
+    /// "postcondition of power assumed (use contract)".
+    pub fn text_in(&self, src: &SourceMap, func: Option<&str>) -> String {
+        let text = self.plain_text(src);
+        let contract =
+            matches!(self, Tag::AssumeClause(_)) || self.check().and_then(Check::clause).is_some();
+        match func {
+            Some(f) if contract => {
+                for word in ["precondition", "postcondition"] {
+                    if let Some(rest) = text.strip_prefix(word) {
+                        return format!("{word} of {f}{rest}");
+                    }
+                }
+                text
+            }
+            _ => text,
+        }
+    }
+
+    fn plain_text(&self, src: &SourceMap) -> String {
         match self {
             Tag::Next => "normal completion".to_string(),
             Tag::Then => "then".to_string(),
@@ -129,6 +156,12 @@ impl Tag {
             Tag::Assume => "assume".to_string(),
             Tag::Havoc => "havoc".to_string(),
             Tag::AssumeInvariant => "invariant assumed".to_string(),
+            Tag::AssumeClause(crate::lang::Clause::Ensures) => {
+                "postcondition assumed (use contract)".to_string()
+            }
+            Tag::AssumeClause(crate::lang::Clause::Requires) => {
+                "precondition assumed (proof of the contract)".to_string()
+            }
             Tag::InvariantHolds(Check::Initially) => "invariant initially valid".to_string(),
             Tag::InvariantHolds(Check::Preserved) => "invariant preserved".to_string(),
             Tag::InvariantHolds(Check::BeforeTest) => "invariant holds".to_string(),
@@ -153,11 +186,28 @@ impl Tag {
             Tag::Loop(LoopMode::Unroll) => "unroll the loop".to_string(),
             Tag::Loop(LoopMode::UnrollOnce) => "unroll one iteration".to_string(),
             Tag::Call(f) => format!("call {f}"),
-            Tag::UseContract(f) => format!("use the contract of {f}"),
+            Tag::UseContract(f) => format!("use contract of {f}"),
             Tag::Return => "return".to_string(),
             Tag::Handler => "enter the handler".to_string(),
             Tag::Limit => "past the engine's limits".to_string(),
             Tag::Forever => "the folded loop repeats forever".to_string(),
+        }
+    }
+
+    /// The contract clause this step checks or assumes, if it is a contract's step
+    /// (issue 28).
+    pub fn contract_clause(&self) -> Option<crate::lang::Clause> {
+        match self {
+            Tag::AssumeClause(c) => Some(*c),
+            _ => self.check().and_then(Check::clause),
+        }
+    }
+
+    /// The clause whose failure this step is (a contract check's failing alternative).
+    pub fn contract_failure(&self) -> Option<crate::lang::Clause> {
+        match self {
+            Tag::InvariantFails(c, ..) => c.clause(),
+            _ => None,
         }
     }
 
@@ -189,6 +239,35 @@ mod tests {
         );
         assert_eq!(Tag::Call(Rc::from("f")).text(&src), "call f");
         assert_eq!(fails.check(), Some(Check::Preserved));
+        // Contract steps name their function (issue 28).
+        let pre = Tag::InvariantFails(
+            Check::UseRequires,
+            ExcClass::AssertionError,
+            Span::new(6, 7),
+        );
+        assert_eq!(
+            pre.text_in(&src, Some("gcd")),
+            "precondition of gcd violated at 2:1"
+        );
+        assert_eq!(pre.text(&src), "precondition violated at 2:1");
+        let post = Tag::AssumeClause(crate::lang::Clause::Ensures);
+        assert_eq!(
+            post.text_in(&src, Some("power")),
+            "postcondition of power assumed (use contract)"
+        );
+        assert_eq!(
+            Tag::InvariantHolds(Check::Ensures).text_in(&src, Some("f")),
+            "postcondition of f holds"
+        );
+        // Other steps ignore the function.
+        assert_eq!(
+            fails.text_in(&src, Some("f")),
+            "invariant not preserved at 2:1"
+        );
+        assert_eq!(
+            Tag::UseContract(Rc::from("f")).text(&src),
+            "use contract of f"
+        );
         assert_eq!(Tag::Then.check(), None);
     }
 }

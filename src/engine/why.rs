@@ -119,7 +119,7 @@ impl Engine {
                 span,
                 line,
                 column,
-                transition: tag.text(src),
+                transition: tag.text_in(src, p.state.func().map(|f| &**f)),
                 tag,
                 function: p.state.func().map(|f| f.to_string()),
             };
@@ -144,7 +144,7 @@ impl Engine {
             let span = span.unwrap_or_default();
             let (line, column) = src.line_col(span.start);
             Pruned {
-                text: tag.text(src),
+                text: tag.text_in(src, node.state.func().map(|f| &**f)),
                 tag,
                 cond,
                 given,

@@ -119,6 +119,19 @@ impl Session {
         out
     }
 
+    /// How calls of contracted functions run when no choice is made: `--calls`, else the
+    /// default (the contract when proving the `--entry` function's, else inline).
+    pub fn call_mode(&self) -> crate::engine::CallMode {
+        self.engine.call_mode()
+    }
+
+    /// Does the tree use a contract anywhere (a node below a use of one)?
+    pub fn uses_contracts(&self) -> bool {
+        self.tree()
+            .nodes()
+            .any(|n| matches!(n.tag, Some(crate::engine::Tag::UseContract(_))))
+    }
+
     /// Is node `id` below a use of a contract (see [`Session::contracts_used`])?
     pub fn is_abstract(&self, id: NodeId) -> bool {
         self.engine.is_abstract(id)

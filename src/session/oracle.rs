@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::Session;
-use crate::concrete::Value;
+use crate::concrete::{CallEnd, ContractCall, Value};
 use crate::engine::NodeId;
 use crate::term::{display_name, Model, Term};
 
@@ -14,6 +14,39 @@ use crate::term::{display_name, Model, Term};
 pub struct Candidate {
     pub id: NodeId,
     pc: Vec<Term>,
+    /// The uses of contracts on its path ([`crate::engine::Engine::contract_uses`]).
+    uses: Vec<Use>,
+}
+
+/// A use of a contract on a path: the function, and its fresh result (if it has one).
+type Use = (std::rc::Rc<str>, Option<crate::term::Sym>);
+
+/// `model` with each of `uses` given the result of the run's matching call (the i-th use
+/// is the run's i-th recorded call); `None` when the run did not make those calls.
+fn bind_uses<'m>(
+    uses: &[Use],
+    model: &'m Model,
+    calls: &[ContractCall],
+) -> Option<std::borrow::Cow<'m, Model>> {
+    if uses.is_empty() {
+        return Some(std::borrow::Cow::Borrowed(model));
+    }
+    let mut out = model.clone();
+    for (k, (f, sym)) in uses.iter().enumerate() {
+        let call = calls.get(k)?;
+        if *call.function != **f {
+            return None;
+        }
+        if let Some(sym) = sym {
+            match &call.end {
+                CallEnd::Returned(Some(v)) => {
+                    out.values.insert(sym.clone(), v.clone());
+                }
+                _ => return None,
+            }
+        }
+    }
+    Some(std::borrow::Cow::Owned(out))
 }
 
 /// The candidates whose path condition holds under one input's model.
@@ -55,12 +88,28 @@ impl Session {
         Candidate {
             id,
             pc: self.engine.path_condition(id),
+            uses: self.engine.contract_uses(id),
         }
     }
 
     /// Which of `candidates` hold under `model` (`limit`: the run's
     /// [`super::kappa_limit`]).
     pub fn holding(&self, candidates: &[Candidate], model: &Model, limit: u64) -> Hits {
+        self.holding_run(candidates, model, limit, None)
+    }
+
+    /// [`Session::holding`]; `calls`: the run's [`RunResult::contract_calls`], which give
+    /// the contract uses' fresh results on each candidate's path (a candidate whose calls
+    /// the run did not make does not hold). `None`: those symbols stay unbound.
+    ///
+    /// [`RunResult::contract_calls`]: crate::concrete::RunResult::contract_calls
+    pub fn holding_run(
+        &self,
+        candidates: &[Candidate],
+        model: &Model,
+        limit: u64,
+        calls: Option<&[ContractCall]>,
+    ) -> Hits {
         // Folds (issue 15): each candidate's κs by κ-search under these inputs.
         let mut kappas = HashMap::new();
         let mut hits = Hits {
@@ -68,6 +117,14 @@ impl Session {
             any_undecided: false,
         };
         for c in candidates {
+            let bound = match calls {
+                Some(calls) => match bind_uses(&c.uses, model, calls) {
+                    Some(m) => m,
+                    None => continue,
+                },
+                None => std::borrow::Cow::Borrowed(model),
+            };
+            let model = &*bound;
             let m = self
                 .engine
                 .with_fold_params_memo(c.id, model, limit, &mut kappas);
@@ -78,6 +135,41 @@ impl Session {
             }
         }
         hits
+    }
+
+    /// `model` with each use of a contract on the path to `id` given the result of the
+    /// run's matching call (the i-th use is the run's i-th recorded call, see
+    /// [`RunResult::contract_calls`]); `None` when the run did not make the path's calls
+    /// (another function, or a call that raised where the path has a result): the run
+    /// is not on that path.
+    ///
+    /// [`RunResult::contract_calls`]: crate::concrete::RunResult::contract_calls
+    pub fn with_contract_results(
+        &self,
+        id: NodeId,
+        model: &Model,
+        calls: &[ContractCall],
+    ) -> Option<Model> {
+        bind_uses(&self.engine.contract_uses(id), model, calls).map(|m| m.into_owned())
+    }
+
+    /// The uses of contracts on the path to `id` whose fresh result has another value in
+    /// `claimed` (a leaf's model, by symbol name) than in `real` (bound from a run by
+    /// [`Session::with_contract_results`]): the functions, each once.
+    pub fn contract_results_differ(
+        &self,
+        id: NodeId,
+        claimed: &BTreeMap<String, Value>,
+        real: &Model,
+    ) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for (f, sym) in self.engine.contract_uses(id) {
+            let Some(sym) = sym else { continue };
+            if claimed.get(&*sym.name) != real.values.get(&sym) && !out.iter().any(|g| **g == *f) {
+                out.push(f.to_string());
+            }
+        }
+        out
     }
 
     /// `model` with the κ of every fold on the path to `id`, found by κ-search up to

@@ -10,7 +10,8 @@ use crate::diagnostics::Diagnostic;
 use crate::lang::Program;
 
 pub use crate::concrete::{
-    article, check_inputs, describe, outcome_text, Config as ConcreteConfig, InputSpec, RunResult,
+    article, check_inputs, describe, outcome_text, CallEnd, Config as ConcreteConfig, ContractCall,
+    InputSpec, RunResult,
 };
 
 use crate::concrete::Value;

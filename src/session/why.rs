@@ -41,6 +41,8 @@ pub struct ConjunctOrigin {
     pub transition: String,
     /// The function that step was in (`None`: module code).
     pub function: Option<String>,
+    /// The contract clause that step checked or assumed, if it was a contract's step.
+    pub contract: Option<crate::lang::Clause>,
 }
 
 /// An alternative of a step that was infeasible.
@@ -180,6 +182,7 @@ impl Session {
                 node: o.node,
                 transition: o.transition,
                 function: o.function,
+                contract: o.tag.contract_clause(),
             })
             .collect()
     }

@@ -34,8 +34,10 @@ pub const SUFFIX: &str = ".symdbg-session";
 ///   symdbg read it (UTF-8, byte-order mark dropped, line ends normalised). When it
 ///   differs, the session is restored where it still applies and the status line says so.
 /// - `options`: the options of the run that saved it (`entry`, `unroll`, `recursion`,
-///   `loops`, `fold`); informational: the command line's options win, a difference is
-///   named in the status line.
+///   `loops`, `fold`, `calls`); informational: the command line's options win, a
+///   difference is named in the status line. `calls` (`"inline"` or `"contract"`, the
+///   mode in effect, issue 28; absent in older files) is the exception: without `--calls`
+///   on the command line the saved mode is used, so the steps at calls replay the same.
 /// - `breakpoints`: `[{"line": 1-based, "enabled": bool, "condition": null | "minipy
 ///   expression", "text": "the line's text when saved"}]`; `text` lets a breakpoint follow
 ///   its line in a changed program.
@@ -72,6 +74,9 @@ pub struct SavedOptions {
     pub recursion: u32,
     pub loops: String,
     pub fold: String,
+    /// Absent in files written before issue 28 (they load as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calls: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,6 +135,9 @@ pub struct Restore {
     pub other_options: Vec<String>,
     /// Entries the file had that make no sense (an unknown step or exception class).
     pub ignored: usize,
+    /// The saved `--calls` mode, to use when the command line gave none (`None`: it
+    /// did, or the file has none).
+    pub calls: Option<CallMode>,
 }
 
 /// Read and check a session file for `source` opened with `config` and `entry`.
@@ -268,6 +276,24 @@ pub fn parse(
             other_options.push(format!("{name} {was}"));
         }
     }
+    // `--calls` (issue 28): the saved mode applies unless the command line names one.
+    let saved_calls = match o.calls.as_deref() {
+        Some("inline") => Some(CallMode::Inline),
+        Some("contract") => Some(CallMode::Contract),
+        Some(_) => {
+            ignored += 1;
+            None
+        }
+        None => None,
+    };
+    let calls = match (saved_calls, config.calls) {
+        (Some(was), Some(is)) if was != is => {
+            other_options.push(format!("--calls {}", call_name(was)));
+            None
+        }
+        (Some(was), None) => Some(was),
+        _ => None,
+    };
     Ok(Restore {
         carry: Carry {
             breakpoints,
@@ -281,6 +307,7 @@ pub fn parse(
         changed: file.program_hash != program_hash(&source.text),
         other_options,
         ignored,
+        calls,
     })
 }
 
@@ -296,6 +323,15 @@ pub fn options(config: &Config, entry: Option<&str>) -> SavedOptions {
             FoldMode::Auto => "auto",
         }
         .to_string(),
+        calls: config.calls.map(|c| call_name(c).to_string()),
+    }
+}
+
+/// A `--calls` mode's name, as the command line and session files spell it.
+pub fn call_name(mode: CallMode) -> &'static str {
+    match mode {
+        CallMode::Inline => "inline",
+        CallMode::Contract => "contract",
     }
 }
 
@@ -307,11 +343,12 @@ fn loop_name(mode: LoopMode) -> &'static str {
     }
 }
 
-/// The file for a session: its settings, tree and selection.
+/// The file for a session: its settings (`calls`: the mode in effect), tree and selection.
 pub fn build(
     source: &SourceMap,
     config: &Config,
     entry: Option<&str>,
+    calls: CallMode,
     carry: &Carry,
     frontier: &[FrontierStep],
     selected: Vec<u32>,
@@ -321,7 +358,10 @@ pub fn build(
         version: VERSION,
         program: source.name.clone(),
         program_hash: program_hash(&source.text),
-        options: options(config, entry),
+        options: SavedOptions {
+            calls: Some(call_name(calls).to_string()),
+            ..options(config, entry)
+        },
         breakpoints: carry
             .breakpoints
             .iter()

@@ -44,6 +44,8 @@ pub struct Worker {
     open_sent: Vec<NodeId>,
     /// The program's file and the session file (reload, save, restore).
     pub files: Files,
+    /// `--calls` was given on the command line (else a session file's mode applies).
+    calls_given: bool,
 }
 
 impl Worker {
@@ -62,6 +64,7 @@ impl Worker {
             sent: 0,
             open_sent: Vec::new(),
             files: Files::default(),
+            calls_given: setup.config.calls.is_some(),
         })
     }
 

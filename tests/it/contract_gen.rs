@@ -157,6 +157,7 @@ impl Program {
             self.caller
         ));
         let req = self.guard();
+        let grid = GRID;
         s.push_str(&format!(
             "
 def fails(call):
@@ -167,7 +168,7 @@ def fails(call):
         return True
 
 out = []
-for x in range(-4, 16):
+{grid}
     out.append([x, ({req}) and fails(lambda: f(x)), fails(lambda: g(x))])
 print(json.dumps(out))
 "
@@ -175,6 +176,9 @@ print(json.dumps(out))
         s
     }
 }
+
+/// The inputs python3 runs each program on.
+const GRID: &str = "for x in range(-12, 16):";
 
 /// `[x, f fails (requires holding), g fails]` for each x of the grid.
 fn run_python(src: &str) -> Vec<(i64, bool, bool)> {
@@ -218,6 +222,13 @@ struct Counts {
     python_g_fails: usize,
     cex_reproduced: usize,
     cex_not_reproduced: usize,
+    /// `check --entry g --calls contract`: runs in which `f` broke its contract, with
+    /// the input python3 fails on too (in the grid), or outside the grid.
+    check_broken: usize,
+    check_broken_reproduced: usize,
+    /// Abstract leaves of `g` that `check` could not reproduce (the contract is weaker
+    /// than the body): said, never a disagreement.
+    check_too_weak: usize,
     unsound: Vec<String>,
 }
 
@@ -237,6 +248,7 @@ fn campaign(seed: u64, cases: usize) -> Counts {
         let g_fails = py.iter().any(|r| r.2);
         counts.python_f_fails += usize::from(f_fails);
         counts.python_g_fails += usize::from(g_fails);
+        check_with_contracts(path, &p, &py, &mut counts);
         let (code, out, err) = symdbg(&["check", path, "--contracts"]);
         assert!(code == 0 || code == 1, "{src}\n{err}");
         let verified = out.starts_with("f: verified");
@@ -279,6 +291,55 @@ fn campaign(seed: u64, cases: usize) -> Counts {
     counts
 }
 
+/// `check --entry g --calls contract` (issue 28): never a disagreement (the leaves below
+/// the use of `f`'s contract are abstract), and a run in which `f` broke its contract is
+/// reported with an input on which python3 fails in `f` too.
+fn check_with_contracts(path: &str, p: &Program, py: &[(i64, bool, bool)], counts: &mut Counts) {
+    let src = &p.minipy();
+    let (code, json, err) = symdbg(&[
+        "check", path, "--entry", "g", "--calls", "contract", "--json",
+    ]);
+    assert!(code == 0 || code == 1, "{src}\n{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    for test in ["exhaustive", "precise"] {
+        if v[test]["ok"] == false {
+            counts.unsound.push(format!(
+                "check --calls contract: {test} disagrees:\n{src}\n{json}"
+            ));
+        }
+    }
+    counts.check_too_weak += v["skipped"]["not_replayed"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter(|l| l["why"] == "contract_too_weak")
+        .count();
+    if v["contracts"]["ok"] == false {
+        assert_eq!(code, 1, "{src}\n{json}");
+        assert_eq!(v["contracts"]["function"], "f", "{json}");
+        counts.check_broken += 1;
+        let x = v["contracts"]["counterexample"]["inputs"]["x"]
+            .as_i64()
+            .expect("x");
+        // python3 on that input (outside the grid: run it there).
+        let at = match py.iter().find(|r| r.0 == x) {
+            Some(r) => r.1,
+            None => run_python(&p.python().replace(GRID, &format!("for x in [{x}]:")))[0].1,
+        };
+        if at {
+            counts.check_broken_reproduced += 1;
+        } else {
+            counts.unsound.push(format!(
+                "check --calls contract: f broke its contract at x = {x}, python3 does not fail there:\n{src}\n{py:?}"
+            ));
+        }
+    } else if code != 0 {
+        counts.unsound.push(format!(
+            "check --calls contract exits {code}:\n{src}\n{json}"
+        ));
+    }
+}
+
 #[test]
 fn generated_contracts_keep_the_rule() {
     let counts = campaign(28, 40);
@@ -289,6 +350,13 @@ fn generated_contracts_keep_the_rule() {
     assert!(counts.not_verified >= 5, "{counts:?}");
     assert!(counts.cex_reproduced >= 1, "{counts:?}");
     assert!(counts.caller_clean >= 1, "{counts:?}");
+    // `check --calls contract` met broken contracts (reproduced by python3) and weak ones.
+    assert_eq!(
+        counts.check_broken_reproduced, counts.check_broken,
+        "{counts:?}"
+    );
+    assert!(counts.check_broken >= 1, "{counts:?}");
+    assert!(counts.check_too_weak >= 1, "{counts:?}");
 }
 
 #[test]

@@ -17,6 +17,8 @@ mod book;
 /// Issue 16: run's summary names the bounds that cut paths.
 mod bounds_summary;
 mod check;
+/// Issue 28: `check --calls contract` (abstract leaves, broken and weak contracts).
+mod contract_check;
 /// Issue 28: generated contracted programs against python3 (the soundness rule).
 mod contract_gen;
 /// Issue 28: `requires`/`ensures` contracts, their use at calls and their proofs.

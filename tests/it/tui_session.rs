@@ -312,3 +312,55 @@ fn a_restored_leaf_is_selected_with_its_kind() {
     assert!(matches!(n.info.kind(), Kind::Leaf(_)), "{:?}", n.info);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 28: the `--calls` mode in effect is saved, and reopening without `--calls`
+/// uses it, so the plain steps at calls replay the same tree (and the status line says
+/// so); an old file without the mode still loads.
+#[test]
+fn the_calls_mode_survives_a_saved_session() {
+    use symdbg::session::CallMode;
+    let dir = temp_dir("calls");
+    let path = dir.join("c.py");
+    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/contracts.py");
+    std::fs::copy(&example, &path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut config = Config::default();
+    config.calls = Some(CallMode::Contract);
+    let setup = super::tui::setup(
+        SourceMap::new(path.display().to_string(), text),
+        Some("area".to_string()),
+        config,
+    );
+    let files = Files {
+        program: Some(path.clone()),
+        stamp: Stamp::of(&path),
+        session: None,
+    };
+    let mut a = Harness::open_with(setup, files, 120, 40).unwrap();
+    a.keys("r");
+    a.keys("S");
+    let saved = dir.join("c.py.symdbg-session");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    assert_eq!(json["options"]["calls"], "contract", "{json}");
+    let b = open_file(&path, Some("area"), Some(&saved));
+    assert!(
+        b.app.message.contains("calls contract as saved"),
+        "{}",
+        b.app.message
+    );
+    assert_eq!(infos(&b), infos(&a));
+    // Without the mode (a file from before), the default (inline) applies: another tree.
+    let mut old = json.clone();
+    old["options"].as_object_mut().unwrap().remove("calls");
+    let older = dir.join("old.symdbg-session");
+    std::fs::write(&older, old.to_string()).unwrap();
+    let c = open_file(&path, Some("area"), Some(&older));
+    assert!(
+        c.app.message.contains("session restored"),
+        "{}",
+        c.app.message
+    );
+    assert_ne!(infos(&c), infos(&a));
+    let _ = std::fs::remove_dir_all(&dir);
+}

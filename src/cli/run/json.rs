@@ -43,12 +43,15 @@
 //! byte for byte what it was), every node has:
 //! - `origins`: parallel to `path_condition`, where each conjunct came from:
 //!   `{"line", "node", "transition"}` (the statement's line, the node whose step added it,
-//!   which way that step went: "then", "enter the loop", "IndexError at 4:9", ...);
+//!   which way that step went: "then", "enter the loop", "IndexError at 4:9", ...; a
+//!   contract's step names its function, "postcondition of f assumed (use contract)",
+//!   and has `"contract": "requires" | "ensures"`, a key absent elsewhere);
 //! - `pruned`: on stepped (`inner`) nodes, the alternatives of the step that were
 //!   infeasible, `[{"branch", "line", "transition", "verdict", "core": [{"condition",
 //!   "line", "node", "transition"}], "minimal"}]` (the core: the conditions that together
 //!   rule the branch out; `minimal`: dropping any one makes the rest satisfiable); null on
-//!   other nodes;
+//!   other nodes; a contract check's failing alternative also has `"contract_failure":
+//!   "requires" | "ensures"` (absent elsewhere);
 //! - `store_origins` (issue 29): where each variable of `store` got its value,
 //!   `{"x": {"line", "node", "kind"}}` (the assignment's line, the node whose step assigned
 //!   it, and `kind`: `assignment`, `parameter` (bound at a call: the call's line), `return`
@@ -103,6 +106,9 @@ struct JsonOrigin {
     assumption: Option<usize>,
     node: u32,
     transition: String,
+    /// A contract's step (issue 28): the clause it checked or assumed; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contract: Option<&'static str>,
 }
 
 /// A pruned alternative of a step (`--explain`).
@@ -118,6 +124,10 @@ struct JsonPruned {
     verdict: &'static str,
     core: Vec<JsonCore>,
     minimal: bool,
+    /// A contract check's failing alternative (issue 28): `requires` or `ensures`;
+    /// absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contract_failure: Option<&'static str>,
 }
 
 /// A member of an unsat core (`--explain`).
@@ -213,6 +223,7 @@ fn explain_fields(x: &Explored, id: NodeId, b: &mut Vec<u8>) {
             assumption: assumption_of_line(o.line),
             node: o.node.0,
             transition: o.transition,
+            contract: o.contract.map(|c| c.name()),
         })
         .collect();
     let pruned: Option<Vec<JsonPruned>> = ex.pruned.get(&id).map(|ps| {
@@ -225,6 +236,7 @@ fn explain_fields(x: &Explored, id: NodeId, b: &mut Vec<u8>) {
                 verdict: why.verdict_name(),
                 core: core(why),
                 minimal: why.minimal,
+                contract_failure: p.tag.contract_failure().map(|c| c.name()),
             })
             .collect()
     });

@@ -347,10 +347,21 @@ impl<'p> Interp<'p> {
         // `prelude`: the `--assume` preconditions of an entry call, run in its frame first;
         // then the function's `requires` lines, its body and, at a return, its `ensures`.
         let entry = std::mem::take(&mut self.entering);
-        let result = self
+        // A call a `--calls contract` tree uses the contract for: recorded (issue 28).
+        let contracted = !entry && !f.contract.is_empty();
+        let recorded = (contracted && self.contracted_frames == 0).then(|| {
+            self.contract_calls.push(super::super::ContractCall {
+                function: f.name.name.clone(),
+                end: super::super::CallEnd::Other,
+            });
+            self.contract_calls.len() - 1
+        });
+        self.contracted_frames += u32::from(contracted);
+        let pre = self
             .exec_block(prelude)
-            .and_then(|()| self.check_contract(f, Clause::Requires, entry))
-            .and_then(|()| self.exec_block(&f.body));
+            .and_then(|()| self.check_contract(f, Clause::Requires, entry));
+        let requires_held = pre.is_ok();
+        let result = pre.and_then(|()| self.exec_block(&f.body));
         let result = match result {
             Ok(()) | Err(Abrupt::Return(..)) if !f.contract.ensures.is_empty() => {
                 let value = match &result {
@@ -364,6 +375,20 @@ impl<'p> Interp<'p> {
             }
             other => other,
         };
+        self.contracted_frames -= u32::from(contracted);
+        if let Some(k) = recorded {
+            use super::super::CallEnd;
+            self.contract_calls[k].end = match &result {
+                _ if !requires_held => match &result {
+                    Err(Abrupt::Invariant(..)) => CallEnd::PreconditionFailed,
+                    _ => CallEnd::Other,
+                },
+                Ok(()) => CallEnd::Returned(None),
+                Err(Abrupt::Return(v, _)) => CallEnd::Returned(v.clone()),
+                Err(Abrupt::Exception(..) | Abrupt::Invariant(..)) => CallEnd::Raised,
+                Err(_) => CallEnd::Other,
+            };
+        }
         self.cur = saved;
         let frame = self.frames.pop().expect("pushed above");
         if let Err(Abrupt::Exception(_, raised) | Abrupt::Invariant(_, raised)) = &result {

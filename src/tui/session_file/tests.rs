@@ -32,6 +32,7 @@ fn sample() -> SessionFile {
         &source(),
         &Config::default(),
         None,
+        CallMode::Inline,
         &carry,
         &frontier,
         vec![1, 0],
@@ -97,6 +98,58 @@ fn another_program_text_or_other_options_are_noticed() {
     };
     let r = parse(&text, &source(), &config, Some("f")).unwrap();
     assert_eq!(r.other_options, vec!["no --entry", "--unroll 3"]);
+}
+
+#[test]
+fn the_calls_mode_in_effect_is_saved_and_applies_without_the_option() {
+    // Issue 28: the mode is written (the default too), applies when the command line
+    // names none, and is named as another option when it names another.
+    let inline = sample();
+    assert_eq!(inline.options.calls.as_deref(), Some("inline"));
+    let file = SessionFile {
+        options: SavedOptions {
+            calls: Some("contract".to_string()),
+            ..inline.options.clone()
+        },
+        ..inline
+    };
+    let text = to_text(&file).unwrap();
+    assert!(text.contains("\"calls\":\"contract\""), "{text}");
+    let r = parse(&text, &source(), &Config::default(), None).unwrap();
+    assert_eq!(r.calls, Some(CallMode::Contract));
+    assert!(r.other_options.is_empty(), "{:?}", r.other_options);
+    let given = Config {
+        calls: Some(CallMode::Inline),
+        ..Config::default()
+    };
+    let r = parse(&text, &source(), &given, None).unwrap();
+    assert_eq!(r.calls, None);
+    assert_eq!(r.other_options, vec!["--calls contract"]);
+    // The same mode on the command line: nothing to say or apply.
+    let same = Config {
+        calls: Some(CallMode::Contract),
+        ..Config::default()
+    };
+    let r = parse(&text, &source(), &same, None).unwrap();
+    assert_eq!((r.calls, r.other_options.len()), (None, 0));
+}
+
+#[test]
+fn a_file_from_before_calls_were_saved_still_loads() {
+    let mut v = serde_json::to_value(sample()).unwrap();
+    v["options"]
+        .as_object_mut()
+        .unwrap()
+        .remove("calls")
+        .expect("written");
+    let r = parse(&v.to_string(), &source(), &Config::default(), None).unwrap();
+    assert_eq!((r.calls, r.ignored), (None, 0));
+    assert!(r.other_options.is_empty());
+    // An unknown mode is an entry that makes no sense: counted, the rest restored.
+    v["options"]["calls"] = "sideways".into();
+    let r = parse(&v.to_string(), &source(), &Config::default(), None).unwrap();
+    assert_eq!((r.calls, r.ignored), (None, 1));
+    assert_eq!(r.frontier.len(), 2);
 }
 
 #[test]

@@ -118,6 +118,7 @@ impl Worker {
                     self.session.source(),
                     self.session.config(),
                     self.session.entry(),
+                    self.session.call_mode(),
                     &carry,
                     &frontier,
                     self.selected_path(selected),
@@ -158,12 +159,12 @@ impl Worker {
                 "no session file {name} yet: S saves the session there"
             ));
         }
-        let read = session_file::read(
-            &path,
-            self.session.source(),
-            self.session.config(),
-            self.session.entry(),
-        );
+        // (the session resolves the `--calls` default: not given means none for the file)
+        let mut config = self.session.config().clone();
+        if !self.calls_given {
+            config.calls = None;
+        }
+        let read = session_file::read(&path, self.session.source(), &config, self.session.entry());
         let r = match read {
             Ok(r) => r,
             Err(e) => return done(format!("session file {name}: {e}; starting fresh")),
@@ -177,6 +178,31 @@ impl Worker {
                 1 => "1 unknown entry ignored".to_string(),
                 n => format!("{n} unknown entries ignored"),
             });
+        }
+        if let Some(mode) = r.calls.filter(|&m| m != self.session.call_mode()) {
+            // The saved `--calls` (issue 28): the steps at calls replay as they were taken.
+            let mut config = self.session.config().clone();
+            config.calls = Some(mode);
+            let source = self.session.source().clone();
+            let assumptions = source.assumptions.clone();
+            if let Ok(session) =
+                super::assume::open(source, self.session.entry(), config, &assumptions)
+            {
+                self.session = session;
+                self.sent = 0;
+                self.open_sent.clear();
+                // A new session (as under new assumptions): the UI starts its mirror afresh.
+                emit(Reply::Assumed(Ok(assumptions_now(&self.session))));
+                emit(Reply::Ready(self.delta()));
+                notes.push(format!(
+                    "calls {} as saved (--calls {} overrides)",
+                    session_file::call_name(mode),
+                    match mode {
+                        crate::session::CallMode::Inline => "contract",
+                        crate::session::CallMode::Contract => "inline",
+                    }
+                ));
+            }
         }
         let mut carry = r.carry;
         // (a watch that does not parse or type-check in any scope, from a hand-edited file
@@ -352,4 +378,9 @@ fn remap(
     let (kept, note) = carry::remap(old, source);
     notes.extend(note);
     kept
+}
+
+/// The session's preconditions (`--assume`), as the UI keeps them.
+fn assumptions_now(session: &Session) -> Vec<String> {
+    session.source().assumptions.clone()
 }

@@ -1,0 +1,280 @@
+//! Issue 28: `symdbg check --calls contract`. The leaves below a use of a contract are
+//! abstract; `check` binds each use's fresh result to the value the body really returned
+//! in the concrete run, so the exhaustiveness test stays exact, a model whose call results
+//! the body does not return is "not reproduced: the contract may be too weak" (never a
+//! disagreement), and a run in which a contracted function broke its contract is reported
+//! (exit 1), with an input python3 fails on too.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::util::symdbg;
+
+fn file(src: &str) -> tempfile::TempPath {
+    let mut f = tempfile::Builder::new()
+        .suffix(".py")
+        .tempfile()
+        .expect("tempfile");
+    f.write_all(src.as_bytes()).expect("write");
+    f.into_temp_path()
+}
+
+/// `check FILE ARGS --calls contract --json`: (exit code, the JSON report).
+fn check(p: &str, args: &[&str]) -> (i32, serde_json::Value) {
+    let mut all = vec!["check", p];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--calls", "contract", "--json"]);
+    let (code, out, err) = symdbg(&all);
+    assert!(code == 0 || code == 1, "{err}");
+    (code, serde_json::from_str(&out).expect("json"))
+}
+
+const INC: &str = "def inc(x: int) -> int:
+    requires x >= 0
+    ensures result > x
+    return x + 1
+";
+
+#[test]
+fn check_with_contracts_agrees_on_the_example() {
+    let (code, v) = check("examples/contracts.py", &["--entry", "area"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["exhaustive"]["ok"], true, "{v}");
+    assert_eq!(v["precise"]["ok"], true, "{v}");
+    assert_eq!(v["contracts"]["ok"], true, "{v}");
+    assert_eq!(v["contracts"]["broken"], 0, "{v}");
+    assert_eq!(v["compared"], v["runs"], "{v}");
+    // Without --calls contract the key says nothing was asked.
+    let (_, out, _) = symdbg(&[
+        "check",
+        "examples/contracts.py",
+        "--entry",
+        "area",
+        "--json",
+    ]);
+    let inline: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(inline["contracts"].is_null(), "{inline}");
+}
+
+#[test]
+fn several_uses_on_a_path_are_bound_to_the_calls_in_order() {
+    // Two uses on most paths, which path depends on the first result: every random input
+    // is compared exactly (none unevaluated for want of the calls' results).
+    let src = format!(
+        "{INC}
+def dec(x: int) -> int:
+    requires x >= 1
+    ensures result == x - 1
+    return x - 1
+
+
+x: int
+y = 0
+if x >= 0:
+    a = inc(x)
+    if a > 3:
+        y = dec(a)
+    else:
+        y = inc(a) + inc(0)
+"
+    );
+    let p = file(&src);
+    let (code, v) = check(p.to_str().expect("utf-8"), &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["exhaustive"]["ok"], true, "{v}");
+    assert_eq!(v["compared"], 100, "{v}");
+    assert_eq!(v["skipped"]["unevaluated"], 0, "{v}");
+    assert_eq!(v["precise"]["ok"], true, "{v}");
+}
+
+#[test]
+fn a_violated_precondition_at_a_call_is_a_leaf_the_runs_reach() {
+    let src = format!("{INC}\n\nx: int\ny = inc(x)\n");
+    let p = file(&src);
+    let (code, v) = check(p.to_str().expect("utf-8"), &[]);
+    assert_eq!(code, 0, "{v}");
+    // Negative inputs end at the red "precondition of inc violated" leaf, the others
+    // after the use: all 100 compared, none skipped.
+    assert_eq!(v["compared"], 100, "{v}");
+    assert_eq!(v["exhaustive"]["ok"], true, "{v}");
+    assert_eq!(v["precise"]["ok"], true, "{v}");
+    assert_eq!(v["contracts"]["ok"], true, "{v}");
+}
+
+#[test]
+fn a_contract_weaker_than_the_body_is_said_never_a_disagreement() {
+    // `ensures result > x` allows y > x + 1, which inc never returns: the leaf
+    // `return 1` is abstract and its model is not reproduced concretely.
+    let src = format!(
+        "{INC}
+
+def caller(x: int) -> int:
+    y = inc(x)
+    if y > x + 1:
+        return 1
+    return 0
+"
+    );
+    let p = file(&src);
+    let path = p.to_str().expect("utf-8");
+    let (code, v) = check(path, &["--entry", "caller"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["precise"]["ok"], true, "{v}");
+    assert_eq!(v["exhaustive"]["ok"], true, "{v}");
+    let weak: Vec<&serde_json::Value> = v["skipped"]["not_replayed"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter(|l| l["why"] == "contract_too_weak")
+        .collect();
+    assert_eq!(weak.len(), 1, "{v}");
+    assert_eq!(weak[0]["contracts_used"], serde_json::json!(["inc"]), "{v}");
+    // That leaf returns 1 (the branch the body never takes).
+    let (_, run, _) = symdbg(&[
+        "run", path, "--entry", "caller", "--calls", "contract", "--json",
+    ]);
+    let tree: serde_json::Value = serde_json::from_str(&run).expect("json");
+    let leaf = tree["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .find(|n| n["id"] == weak[0]["leaf"])
+        .expect("the leaf");
+    assert_eq!(leaf["abstract"], true, "{leaf}");
+    assert_eq!(leaf["model_return_value"], 1, "{leaf}");
+    // The text says so in words.
+    let (code, text, _) = symdbg(&["check", path, "--entry", "caller", "--calls", "contract"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("(abstract) not reproduced: the contract of inc may be too weak"),
+        "{text}"
+    );
+    // Calls inlined: every leaf is exact, nothing to say.
+    let (code, text, _) = symdbg(&["check", path, "--entry", "caller"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(!text.contains("not reproduced"), "{text}");
+}
+
+#[test]
+fn a_broken_contract_is_reported_with_an_input_python3_fails_on() {
+    // inc breaks `ensures result > x` for x > 5; the tree, trusting the contract, is
+    // all green: check must say so (exit 1), not hide it.
+    let body = "    if x > 5:\n        return x\n    return x + 1\n";
+    let src = format!(
+        "def inc(x: int) -> int:\n    requires x >= 0\n    ensures result > x\n{body}\n\nx: int\ny = 0\nif x >= 0:\n    y = inc(x)\n"
+    );
+    let p = file(&src);
+    let path = p.to_str().expect("utf-8");
+    let (_, run, _) = symdbg(&["run", path, "--calls", "contract", "--json"]);
+    assert!(
+        !run.contains("\"outcome\":\"exception\""),
+        "no red leaf:\n{run}"
+    );
+    let (code, v) = check(path, &[]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["contracts"]["ok"], false, "{v}");
+    assert_eq!(v["contracts"]["function"], "inc", "{v}");
+    assert!(
+        v["contracts"]["broken"].as_u64().expect("count") >= 1,
+        "{v}"
+    );
+    let x = v["contracts"]["counterexample"]["inputs"]["x"]
+        .as_i64()
+        .expect("x");
+    assert!(x > 5, "{v}");
+    // python3, the clauses as asserts, fails on that input.
+    let python = format!(
+        "def inc__body(x):\n{body}\ndef inc(x):\n    assert x >= 0\n    result = inc__body(x)\n    assert result > x\n    return result\n\nx = {x}\ny = 0\nif x >= 0:\n    y = inc(x)\n"
+    );
+    let mut child = Command::new("python3")
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(python.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("python3 ran");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("AssertionError"),
+        "{python}"
+    );
+    let (code, text, _) = symdbg(&["check", path, "--calls", "contract"]);
+    assert_eq!(code, 1);
+    assert!(text.contains("contracts: broken: a call of inc"), "{text}");
+}
+
+/// `--explain` names the contract steps: the core of a pruned branch says which
+/// function's postcondition was assumed where a call used its contract, a pruned
+/// precondition failure names the function and has `contract_failure` in JSON.
+#[test]
+fn explain_names_the_contract_steps() {
+    let args = [
+        "run",
+        "examples/contracts.py",
+        "--entry",
+        "area",
+        "--calls",
+        "contract",
+        "--explain",
+    ];
+    let (code, out, err) = symdbg(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "contradicts line 8 (postcondition of power assumed (use contract): power@3 >= 1)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "contradicts line 16 (postcondition of gcd assumed (use contract): gcd@1 >= 0)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("(precondition of power violated at 7:14)"),
+        "{out}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let (code, json, err) = symdbg(&json_args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let nodes = v["nodes"].as_array().expect("nodes");
+    let pruned: Vec<&serde_json::Value> = nodes
+        .iter()
+        .flat_map(|n| n["pruned"].as_array().into_iter().flatten())
+        .collect();
+    let failures: Vec<&serde_json::Value> = pruned
+        .iter()
+        .copied()
+        .filter(|p| p.get("contract_failure").is_some())
+        .collect();
+    assert!(!failures.is_empty(), "{json}");
+    for p in &failures {
+        assert_eq!(p["contract_failure"], "requires", "{p}");
+        assert!(
+            p["transition"]
+                .as_str()
+                .expect("text")
+                .starts_with("precondition of power violated at"),
+            "{p}"
+        );
+    }
+    let assumed = nodes
+        .iter()
+        .flat_map(|n| n["origins"].as_array().into_iter().flatten())
+        .find(|o| o["transition"] == "postcondition of gcd assumed (use contract)")
+        .expect("an origin from gcd's postcondition");
+    assert_eq!(assumed["contract"], "ensures", "{assumed}");
+    // A program without contracts has neither key.
+    let (_, plain, _) = symdbg(&["run", "examples/find.py", "--explain", "--json"]);
+    assert!(!plain.contains("\"contract\":"), "{plain}");
+    assert!(!plain.contains("\"contract_failure\":\""), "{plain}");
+}
