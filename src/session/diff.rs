@@ -66,6 +66,8 @@ pub struct DiffReport {
     pub bounded: bool,
     /// Classes the solver could not decide.
     pub undecided: usize,
+    /// Those classes' pairs of leaves (old, new).
+    pub undecided_pairs: Vec<(NodeId, NodeId)>,
     /// Classes whose witness ran the same concretely (the engine's view of a leaf was
     /// coarser than the run; not reported as differences).
     pub not_confirmed: usize,
@@ -243,6 +245,7 @@ pub fn diff(old: &mut Session, new: &mut Session) -> Result<DiffReport, String> 
                 Err(crate::engine::NoModel::Infeasible) => continue,
                 Err(_) => {
                     report.undecided += 1;
+                    report.undecided_pairs.push((la.id, lb.id));
                     continue;
                 }
             };

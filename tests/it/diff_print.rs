@@ -277,7 +277,8 @@ fn pytest_regression_tests_pass_on_old_and_fail_on_the_witnesses_on_new() {
         let old = dir.file(&format!("old{k}.py"), old_src);
         let new = dir.file(&format!("new{k}.py"), new_src);
         let out = dir.0.join(format!("test_reg{k}.py"));
-        let mut args = vec!["diff", s(&old), s(&new), "--json"];
+        // (a generous hang guard: a loaded machine must not leave a class undecided)
+        let mut args = vec!["diff", s(&old), s(&new), "--json", "--timeout-ms", "120000"];
         args.extend(extra.iter().copied());
         let (code, json, err) = symdbg(&args);
         assert!(code <= 1, "{err}");
