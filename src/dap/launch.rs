@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use crate::diagnostics::render_all;
-use crate::session::{Config, FoldMode, Loaded, LoopMode, Session};
+use crate::session::{CallMode, Config, FoldMode, Loaded, LoopMode, Session};
 
 /// `launch`'s `arguments`. Unknown fields (a client's own, such as `type`, `request`,
 /// `name`, `__sessionId`) are ignored.
@@ -23,6 +23,10 @@ pub struct LaunchArgs {
     pub fold: FoldArg,
     #[serde(default)]
     pub loops: LoopsArg,
+    /// `--calls` (issue 28): absent, the command line's default (the contract when
+    /// proving the `entry` function's, else inline).
+    #[serde(default)]
+    pub calls: Option<CallsArg>,
     #[serde(default)]
     pub assume: Vec<String>,
     #[serde(default = "default_timeout", deserialize_with = "count")]
@@ -81,6 +85,13 @@ pub enum LoopsArg {
     Unroll,
 }
 
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum CallsArg {
+    Inline,
+    Contract,
+}
+
 impl LaunchArgs {
     /// Read `arguments` (`Err`: which argument is wrong, in serde's words).
     pub fn parse(arguments: Option<&serde_json::Value>) -> Result<LaunchArgs, String> {
@@ -111,7 +122,10 @@ impl LaunchArgs {
                 FoldArg::Auto => FoldMode::Auto,
                 FoldArg::Off => FoldMode::Off,
             },
-            calls: None,
+            calls: self.calls.map(|c| match c {
+                CallsArg::Inline => CallMode::Inline,
+                CallsArg::Contract => CallMode::Contract,
+            }),
         }
     }
 

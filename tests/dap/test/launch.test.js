@@ -1,5 +1,5 @@
 // initialize and launch: the capabilities, the launch arguments of issue 26 (program,
-// entry, unroll, recursion, fold, loops, assume, timeoutMs, stopOnEntry) and what each
+// entry, unroll, recursion, fold, loops, calls, assume, timeoutMs, stopOnEntry) and what each
 // changes, and a run without stopOnEntry to the end of every path.
 'use strict';
 
@@ -75,6 +75,7 @@ test('a launch without program, or with a bad value, is refused with the reason'
   await s.dc.initializeRequest();
   await assert.rejects(s.dc.launchRequest({ stopOnEntry: true }), /program/);
   await assert.rejects(s.dc.launchRequest({ program: program('calls.py'), fold: 'sometimes' }), /fold|sometimes/);
+  await assert.rejects(s.dc.launchRequest({ program: program('calls.py'), calls: 'sideways' }), /calls|sideways/);
   await assert.rejects(s.dc.launchRequest({ program: program('no_such_file.py') }), /no_such_file/);
   // The adapter is still there and takes a good launch.
   await s.dc.launchRequest({ program: program('calls.py'), stopOnEntry: true });
@@ -118,6 +119,23 @@ test('recursion, fold, loops and timeoutMs are accepted with the values the sche
   });
   const st = await stopped(s, 'entry');
   assert.equal(st.top.line, 5);
+});
+
+test('calls: inline steps into the body (its ZeroDivisionError stops), contract uses the contract', async (t) => {
+  const ends = async (calls) => {
+    const s = await start();
+    t.after(() => stop(s));
+    const args = { program: program('contract.py'), stopOnEntry: false };
+    if (calls !== undefined) args.calls = calls;
+    await launch(s, args, { exceptions: ['uncaught'] });
+    return Promise.race([
+      s.log.next('stopped').then((e) => e.body.reason),
+      s.log.next('terminated').then(() => 'terminated'),
+    ]);
+  };
+  assert.equal(await ends(undefined), 'exception');
+  assert.equal(await ends('inline'), 'exception');
+  assert.equal(await ends('contract'), 'terminated');
 });
 
 test('assume restricts the inputs: the division by zero at x == 3 is gone with x != 3', async (t) => {
