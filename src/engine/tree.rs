@@ -194,7 +194,7 @@ impl Tree {
             all.push(id);
             *children = all.into_boxed_slice();
         }
-        if self.len % CHUNK == 0 {
+        if self.len.is_multiple_of(CHUNK) {
             self.chunks.push(Vec::with_capacity(CHUNK));
         }
         self.chunks.last_mut().expect("a chunk").push(node);
