@@ -145,7 +145,10 @@ impl Session {
             }
             match multi.get(&span.start) {
                 Some(Ok(tpl)) => multi_template_text(&mut out, file, line, source, tpl),
-                Some(Err(e)) if Some(&e.why) != one_path_why.as_ref() => {
+                Some(Err(e))
+                    if Some(&e.why) != one_path_why.as_ref()
+                        && e.why != crate::engine::fold::multi::ONE_PATH =>
+                {
                     let _ = writeln!(
                         out,
                         "{file}:{line}: no two-parameter template: {} (line {})",

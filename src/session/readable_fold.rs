@@ -39,9 +39,21 @@ fn tidy_in(t: &Term) -> Term {
                 cmp
             }
         }
+        K::Cmp(op, a, b) => Term::cmp(*op, tidy_in(a), tidy_in(b)),
         K::Or(xs) => Term::or_all(xs.iter().map(tidy_in)),
         K::And(xs) => Term::and_all(xs.iter().map(tidy_in)),
         K::Not(x) => Term::not(tidy_in(x)),
+        // Index terms (`t[κ1 + 1 + κ2]`), in quantifiers and conditional values too.
+        K::Add(..) | K::Sub(..) | K::Neg(_) | K::Mul(..) => collected(t),
+        K::Index(a, i) => Term::index(tidy_in(a), collected(i)),
+        K::Len(a) => Term::len(tidy_in(a)),
+        K::Ite(c, a, b) => Term::ite(tidy_in(c), tidy_in(a), tidy_in(b)),
+        K::Forall(v, lo, hi, body) => {
+            Term::forall(v.clone(), collected(lo), collected(hi), tidy_in(body))
+        }
+        K::Exists(v, lo, hi, body) => {
+            Term::exists(v.clone(), collected(lo), collected(hi), tidy_in(body))
+        }
         _ => t.clone(),
     }
 }
@@ -92,10 +104,17 @@ fn linear(t: &Term, k: &BigInt, terms: &mut Vec<(Term, BigInt)>, constant: &mut 
         K::Mul(a, b) if b.as_int().is_some() => {
             linear(a, &(k * b.as_int().expect("int")), terms, constant)
         }
-        _ => match terms.iter_mut().find(|(u, _)| u == t) {
-            Some((_, c)) => *c += k,
-            None => terms.push((t.clone(), k.clone())),
-        },
+        _ => {
+            // An atom: its own index terms tidied (`t[κ1 + 1 + κ2]`).
+            let atom = match t.kind() {
+                K::Index(..) | K::Ite(..) | K::Len(_) => tidy_in(t),
+                _ => t.clone(),
+            };
+            match terms.iter_mut().find(|(u, _)| *u == atom) {
+                Some((_, c)) => *c += k,
+                None => terms.push((atom, k.clone())),
+            }
+        }
     }
 }
 
@@ -160,6 +179,36 @@ mod tests {
             Term::lt(Term::sub(k(1), Term::int(1)), len_t()),
         );
         assert_eq!(tidy(&t).to_string(), "κ1 <= 0 or κ1 - 1 < len(t)");
+    }
+
+    #[test]
+    fn index_terms_are_collected_in_quantifiers_and_values() {
+        let t_ = Term::var(Sym::new("t", Sort::Seq));
+        let x = Term::var(Sym::new("x", Sort::Int));
+        let j = Sym::new("j@2", Sort::Int);
+        // t[κ1 + 1 + (τ2 + 0) - 1] != x for τ2 in range(0, κ2 + 1 - 1)
+        let idx = Term::sub(
+            Term::add(Term::add(k(1), Term::int(1)), Term::var(j.clone())),
+            Term::int(1),
+        );
+        let body = Term::ne(Term::index(t_.clone(), idx), x.clone());
+        let q = Term::forall(
+            j,
+            Term::int(0),
+            Term::sub(Term::add(k(2), Term::int(1)), Term::int(1)),
+            body,
+        );
+        assert_eq!(
+            tidy(&q).to_string(),
+            "all(t[κ1 + τ2] != x for τ2 in range(0, κ2))"
+        );
+        // A comparison whose side reads such an index.
+        let idx = Term::add(Term::add(k(1), Term::int(1)), Term::add(k(2), Term::int(2)));
+        let t = Term::eq(
+            Term::add(Term::index(t_, idx), Term::int(0)),
+            Term::add(x, k(1)),
+        );
+        assert_eq!(tidy(&t).to_string(), "t[κ1 + κ2 + 3] == x + κ1");
     }
 
     #[test]

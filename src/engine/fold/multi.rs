@@ -30,6 +30,10 @@ use crate::term::linear::linear_in;
 use crate::term::{qe, Sort, Sym, Term, TermKind};
 use crate::transform::ir::{Block, InstrKind};
 
+/// Why a loop with one cyclic path has no two-parameter template (`--templates` does not
+/// repeat it for every such loop).
+pub const ONE_PATH: &str = "one path through the body comes back to the loop head";
+
 /// The two paths of a two-parameter template and what they do, over head symbols.
 #[derive(Clone, Debug)]
 pub struct Multi {
@@ -72,12 +76,7 @@ pub fn multi_template_for(
     let (head, mut cyclic) = super::enumerate::cyclic_paths(stepper, block, index, func)?;
     match cyclic.len() {
         2 => {}
-        1 => {
-            return Err(refuse(
-                "one path through the body comes back to the loop head",
-                span,
-            ))
-        }
+        1 => return Err(refuse(ONE_PATH, span)),
         n => {
             return Err(refuse(
                 format!("{n} paths through the body come back to the loop head (not two)"),

@@ -69,7 +69,9 @@ fn folded_leaf_models_are_small() {
             }
         }
     }
-    assert!(leaves_with_kappa >= 50, "{leaves_with_kappa}");
+    // (The inner loop has two paths back to its head: one two-parameter fold per outer
+    // iteration instead of a chain of one-path folds, issue 27; 33 leaves below folds.)
+    assert!(leaves_with_kappa >= 30, "{leaves_with_kappa}");
 }
 
 /// `while 10 // j > 0 and j < 6: j += 1` has a template, but leaving it divides by a value
