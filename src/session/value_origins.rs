@@ -103,4 +103,15 @@ impl Session {
         }
         out
     }
+
+    /// [`Session::origin_chain`] of every variable of the store pane at `id`, in its order.
+    pub fn origin_chains(&self, id: NodeId) -> Vec<(String, Vec<OriginLink>)> {
+        self.frame_store_shown(id)
+            .into_iter()
+            .map(|(name, _)| {
+                let chain = self.origin_chain(id, &name);
+                (name, chain)
+            })
+            .collect()
+    }
 }
