@@ -154,6 +154,8 @@ pub struct Session {
     choices: saved::Choices,
     /// Replays of `--recursion` cuts so far ([`cuts`]).
     cut_replays: cuts::Replays,
+    /// Value origins found so far ([`value_origins`]).
+    origin_memo: std::cell::RefCell<crate::engine::origin::OriginMemo>,
 }
 
 impl Session {
@@ -179,6 +181,7 @@ impl Session {
             eval_cache: eval::EvalCache::default(),
             choices: saved::Choices::default(),
             cut_replays: cuts::Replays::default(),
+            origin_memo: Default::default(),
         })
     }
 

@@ -16,7 +16,7 @@
 //! call's line, reading the argument's names in the caller); the entry function's
 //! parameters and the module's declared inputs are `Input`s.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
 use super::state::{Env, Kont, State};
@@ -25,7 +25,11 @@ use super::tag::Tag;
 use super::{Engine, NodeId};
 use crate::base::Span;
 use crate::lang::Expr;
-use crate::transform::ir::{Instr, InstrKind};
+use crate::transform::ir::{is_temp, Instr, InstrKind};
+
+/// Origins found so far, per (node, scope, name) (see [`Engine::value_origin_memo`]).
+#[derive(Debug, Default)]
+pub struct OriginMemo(HashMap<(NodeId, Scope, Rc<str>), ValueOrigin>);
 
 /// Which variables a name is looked up in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -221,9 +225,45 @@ impl Engine {
     /// Where the value of `name` in `scope` at node `id` was assigned (`None`: no such
     /// variable there). Walks the root path; no solver.
     pub fn value_origin(&self, id: NodeId, scope: Scope, name: &str) -> Option<ValueOrigin> {
+        self.value_origin_memo(id, scope, name, &mut OriginMemo::default())
+    }
+
+    /// [`Engine::value_origin`], stopping at an ancestor whose answer `memo` has, and
+    /// keeping this one (nodes never change: a memo stays right while the tree grows).
+    /// Asked for every node in id order (parents first), each walk is one edge.
+    pub fn value_origin_memo(
+        &self,
+        id: NodeId,
+        scope: Scope,
+        name: &str,
+        memo: &mut OriginMemo,
+    ) -> Option<ValueOrigin> {
+        let key = (id, scope, Rc::<str>::from(name));
+        if let Some(o) = memo.0.get(&key) {
+            return Some(o.clone());
+        }
+        let found = self.walk_origin(id, scope, name, memo)?;
+        memo.0.insert(key, found.clone());
+        Some(found)
+    }
+
+    fn walk_origin(
+        &self,
+        id: NodeId,
+        scope: Scope,
+        name: &str,
+        memo: &OriginMemo,
+    ) -> Option<ValueOrigin> {
         let mut cur = self.tree.node(id);
         env(&cur.state, scope)?.get(name)?;
+        // Only a temporary or a `for` loop's variable is ever assigned silently.
+        let silent = is_temp(name) || self.for_targets().contains(name);
         loop {
+            if cur.id != id {
+                if let Some(o) = memo.0.get(&(cur.id, scope, Rc::from(name))) {
+                    return Some(o.clone());
+                }
+            }
             let Some(p) = cur.parent else {
                 return Some(self.input_origin(cur.id, scope, name));
             };
@@ -238,9 +278,14 @@ impl Engine {
                     return Some(self.frame_start(parent.id, cur.id, scope, name));
                 }
             }
-            if let Some(o) =
-                self.assigned_on_edge(&parent.state, &cur.state, cur.tag.as_ref(), scope, name)
-            {
+            if let Some(o) = self.assigned_on_edge(
+                &parent.state,
+                &cur.state,
+                cur.tag.as_ref(),
+                scope,
+                name,
+                silent,
+            ) {
                 return Some(ValueOrigin { node: p, ..o });
             }
             // A name not bound before this edge was bound on it (by whatever the step did).
@@ -255,6 +300,58 @@ impl Engine {
             }
             cur = parent;
         }
+    }
+
+    /// The targets of the silent assignments of user variables: the `for` loops' variables.
+    fn for_targets(&self) -> BTreeSet<String> {
+        fn walk(block: &[Instr], out: &mut BTreeSet<String>) {
+            for i in block {
+                match &i.kind {
+                    InstrKind::Assign { target, value } if is_silent_assign(target, value) => {
+                        out.insert(target.clone());
+                    }
+                    InstrKind::If { then, orelse, .. } => {
+                        walk(then, out);
+                        walk(orelse, out);
+                    }
+                    InstrKind::While {
+                        guard,
+                        body,
+                        orelse,
+                        abstraction,
+                        ..
+                    } => {
+                        walk(guard, out);
+                        walk(body, out);
+                        if let Some(b) = orelse {
+                            walk(b, out);
+                        }
+                        if let Some(b) = abstraction {
+                            walk(b, out);
+                        }
+                    }
+                    InstrKind::Try { body, handlers, .. } => {
+                        walk(body, out);
+                        handlers.iter().for_each(|h| walk(&h.body, out));
+                    }
+                    InstrKind::MethodFrame { body, .. } | InstrKind::LoopScope { body, .. } => {
+                        walk(body, out)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut out = BTreeSet::new();
+        walk(&self.ir.body, &mut out);
+        walk(&self.ir.preconditions, &mut out);
+        for f in self.ir.functions.values() {
+            walk(&f.body, &mut out);
+            if let Some(c) = &f.contract {
+                walk(&c.proof, &mut out);
+                walk(&c.use_, &mut out);
+            }
+        }
+        out
     }
 
     /// An input: a module input (declared `x: int`) or an entry parameter.
@@ -328,6 +425,7 @@ impl Engine {
         tag: Option<&Tag>,
         scope: Scope,
         name: &str,
+        silent: bool,
     ) -> Option<ValueOrigin> {
         let origin = |span: Span, kind, reads| ValueOrigin {
             node: NodeId(0),
@@ -360,7 +458,7 @@ impl Engine {
             }
         }
         // The silent assignments the settling ran before the child's next action.
-        if bind_scope(c) == scope {
+        if silent && bind_scope(c) == scope {
             if let Some(o) = silent_assignment(p, c, action.as_ref(), name) {
                 return Some(origin(
                     o.span,

@@ -1,6 +1,8 @@
 //! Value origins (issue 29): where each variable's value at a node came from, and through
 //! the variables that assignment read, the assignments before it (the origin chain).
-//! Computed on demand by [`crate::engine::Engine::value_origin`] (no state per node).
+//! Computed on demand by [`crate::engine::Engine::value_origin_memo`] (no state per node;
+//! the session keeps the answers found, so `run --explain`, asking for every node in id
+//! order, walks one edge per variable and node).
 
 use std::collections::{HashSet, VecDeque};
 use std::rc::Rc;
@@ -52,10 +54,11 @@ impl Session {
     /// store's order.
     pub fn store_origins(&self, id: NodeId) -> Vec<(String, StoreOrigin)> {
         let scope = self.engine.store_scope(id);
+        let mut memo = self.origin_memo.borrow_mut();
         self.engine
             .store_entries(id)
             .filter_map(|(name, _)| {
-                let o = self.engine.value_origin(id, scope, name)?;
+                let o = self.engine.value_origin_memo(id, scope, name, &mut memo)?;
                 Some((name.to_string(), self.store_origin(&o)))
             })
             .collect()
@@ -73,12 +76,13 @@ impl Session {
         let mut queue: VecDeque<(NodeId, Scope, Rc<str>, usize)> = VecDeque::new();
         queue.push_back((at, scope, Rc::from(name), 0));
         let mut lookups = 0;
+        let mut memo = self.origin_memo.borrow_mut();
         while let Some((node, scope, name, level)) = queue.pop_front() {
             if out.len() >= CHAIN_LIMIT || lookups >= LOOKUP_LIMIT {
                 break;
             }
             lookups += 1;
-            let Some(o) = self.engine.value_origin(node, scope, &name) else {
+            let Some(o) = self.engine.value_origin_memo(node, scope, &name, &mut memo) else {
                 continue;
             };
             if !seen.insert((o.node, o.span, scope, name.clone())) {
@@ -102,5 +106,16 @@ impl Session {
             }
         }
         out
+    }
+
+    /// [`Session::origin_chain`] of every variable of the store pane at `id`, in its order.
+    pub fn origin_chains(&self, id: NodeId) -> Vec<(String, Vec<OriginLink>)> {
+        self.frame_store_shown(id)
+            .into_iter()
+            .map(|(name, _)| {
+                let chain = self.origin_chain(id, &name);
+                (name, chain)
+            })
+            .collect()
     }
 }

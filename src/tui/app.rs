@@ -13,6 +13,7 @@ mod hscroll;
 mod input;
 mod messages;
 mod nav;
+mod origins;
 mod prompt;
 mod reload;
 mod watch;
@@ -90,6 +91,8 @@ pub enum Mode {
     Errors,
     /// The message log (`M`).
     Messages,
+    /// The origins box (`O`).
+    Origins,
 }
 
 /// Long work the worker is doing.
@@ -184,6 +187,8 @@ pub struct App {
     pub pruned: HashMap<NodeId, Vec<PrunedShown>>,
     /// `:` and the watches (`W`): expressions evaluated at nodes.
     pub watch: Watches,
+    /// The origins box (`O`), while it is open.
+    pub origins: Option<origins::OriginsBox>,
     /// The program file: changed on disk? the errors of a failed reload (`L`).
     pub reload: ReloadState,
     /// `F` and `=` (issue 15).
@@ -248,6 +253,7 @@ impl App {
             ghost: None,
             pruned: HashMap::new(),
             watch: Watches::default(),
+            origins: None,
             reload: ReloadState::default(),
             fold: Default::default(),
         };
@@ -386,6 +392,7 @@ impl App {
                 self.whys.insert((node, pruned), info);
                 self.why_shown = Some((node, pruned));
             }
+            Reply::Origins(node, chains) => self.origins_answered(node, chains),
             Reply::Pruned(list) => {
                 for (id, p) in list {
                     self.pending.remove(&('g', id));

@@ -153,6 +153,8 @@ pub enum Action {
     Catch,
     Pruned,
     Why,
+    /// `O`: the origins of the store's values.
+    Origins,
     Assume,
     Unassume,
     Evaluate,
@@ -171,6 +173,8 @@ pub enum Action {
     /// A box over the panes (help, message log, …).
     ScrollDown,
     ScrollUp,
+    /// In the origins box: go to the picked origin's node.
+    OriginJump,
     /// The breakpoint list's own keys.
     ListDown,
     ListUp,

@@ -10,7 +10,7 @@ use super::program_file::Stamp;
 pub use crate::session::Outcome;
 use crate::session::{
     Details, Evaluation, ExcStop, Instance, LoopMode, NoModel, NodeId, NodeKind, NodeRow,
-    PrunedShown, TreeStats,
+    OriginLink, PrunedShown, TreeStats,
 };
 
 /// UI → worker.
@@ -69,6 +69,9 @@ pub enum Cmd {
     /// The pruned branches of these stepped nodes (no solver call): the tree's ghost rows
     /// (`p`). Answered with `Pruned`.
     Pruned(Vec<NodeId>),
+    /// `O`: the origin chain of every variable of the node's store pane (no solver).
+    /// Answered with `Origins`.
+    Origins(NodeId),
     /// Start again from the root with these `--assume` preconditions (all of them, `#1`
     /// first; `a` adds one, `A` removes): answered with `Assumed`, then (when they are
     /// accepted) `Ready` with the new tree, and `Done`. `rerun`: explore the new tree's
@@ -195,6 +198,8 @@ pub enum Reply {
     },
     /// Per node asked for (see [`Cmd::Pruned`]): its pruned branches.
     Pruned(Vec<(NodeId, Vec<PrunedShown>)>),
+    /// See [`Cmd::Origins`]: per variable of the store, its origin chain.
+    Origins(NodeId, Vec<(String, Vec<OriginLink>)>),
     /// The answer to [`Cmd::Assume`]: the preconditions now in force (the tree starts
     /// again at the root), or why they were refused (the old tree stays).
     Assumed(Result<Vec<String>, String>),

@@ -10,6 +10,7 @@ mod breakpoints;
 mod code;
 mod details;
 mod fold;
+mod origins;
 mod overlay;
 mod reload;
 mod status;
@@ -95,6 +96,7 @@ fn draw_frame(f: &mut Frame, app: &App) {
         Mode::Breakpoints => breakpoints::draw(f, app, area),
         Mode::Errors => reload::errors(f, app, area),
         Mode::Messages => overlay::messages(f, app, area),
+        Mode::Origins => origins::draw(f, app, area),
         Mode::Search(_) | Mode::Prompt(..) | Mode::Normal => {}
     }
     fold::draw(f, app, area);

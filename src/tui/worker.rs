@@ -125,6 +125,7 @@ impl Worker {
                     message,
                 });
             }
+            Cmd::Origins(id) => emit(Reply::Origins(id, self.session.origin_chains(id))),
             Cmd::Pruned(ids) => emit(Reply::Pruned(
                 ids.into_iter()
                     .map(|id| (id, self.session.pruned_shown(id)))
@@ -308,6 +309,7 @@ impl Worker {
             | Cmd::FirstException(id)
             | Cmd::Tests(id)
             | Cmd::Details(id)
+            | Cmd::Origins(id)
             | Cmd::Model(id)
             | Cmd::Replay(id)
             | Cmd::Why { node: id, .. }
@@ -327,6 +329,7 @@ impl Worker {
         let gone = ids.into_iter().find(|id| id.index() >= n)?;
         Some(match cmd {
             Cmd::Details(_)
+            | Cmd::Origins(_)
             | Cmd::Model(_)
             | Cmd::Replay(_)
             | Cmd::Pruned(_)

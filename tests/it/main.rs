@@ -137,6 +137,8 @@ mod tui_fold;
 /// catch caught exceptions, frames up/down from any pane.
 mod tui_gdb;
 mod tui_keys;
+/// The TUI's value origins (`O`): the box of origin chains, going to an origin's node.
+mod tui_origins;
 /// Issue 16 item 7: path conditions as people read them, sideways scrolling, the hint
 /// line at 80×24.
 mod tui_readable;

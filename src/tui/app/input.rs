@@ -71,6 +71,7 @@ impl App {
             Mode::Prompt(..) => return self.prompt_key(key),
             Mode::Errors => return self.errors_key(key),
             Mode::Messages => return self.log_key(key),
+            Mode::Origins => return self.origins_box_key(key),
             Mode::Normal => {}
         }
         if let Some(action) = lookup(Context::Normal, &key) {
@@ -188,6 +189,7 @@ impl App {
             Action::Theme => self.next_theme(),
             Action::Pruned => self.toggle_pruned(),
             Action::Why => self.why(),
+            Action::Origins => self.origins_key(),
             Action::Assume => self.assume_key(),
             Action::Unassume => self.unassume_key(),
             Action::Reload => self.reload_key(),
@@ -206,6 +208,7 @@ impl App {
             | Action::Cancel
             | Action::DeleteBack
             | Action::ScrollDown
+            | Action::OriginJump
             | Action::ScrollUp
             | Action::ListDown
             | Action::ListUp

@@ -189,6 +189,11 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         context: Normal,
+        keys: &[(ch('O'), Origins)],
+        what: "origins: where each variable of the store got its value — the assignment's line, node and statement (`parameter`: the call; `return`: the call whose `return` gave it; `input`), then the origins of what that assignment read, back to the inputs; `j`/`k` pick one, `Enter` selects its node",
+    },
+    Row {
+        context: Normal,
         keys: &[(ch('a'), Assume)],
         what: "assume: add a precondition (`--assume`) at a prompt; the tree starts again at the root under it (re-explored if it had been explored), breakpoints kept; the path pane's title lists the preconditions (`assuming #1 x > 0`) and its conditions from them say `A1`",
     },
@@ -315,7 +320,8 @@ pub const ROWS: &[Row] = &[
         keys: &[(of(KeyCode::Backspace), DeleteBack)],
         what: "delete the last character; on an empty prompt: cancel",
     },
-    // The boxes over the panes that scroll (help, message log, reload errors, `=`); any
+    // The boxes over the panes that scroll (help, message log, reload errors, `=`, the
+    // origins `O`); any
     // other key closes them.
     Row {
         context: Overlay,
@@ -325,7 +331,7 @@ pub const ROWS: &[Row] = &[
             (of(KeyCode::PageDown), ScrollDown),
             (ch(' '), ScrollDown),
         ],
-        what: "scroll down a line",
+        what: "scroll down a line (the origins box `O`: pick the next origin)",
     },
     Row {
         context: Overlay,
@@ -334,7 +340,12 @@ pub const ROWS: &[Row] = &[
             (of(KeyCode::Up), ScrollUp),
             (of(KeyCode::PageUp), ScrollUp),
         ],
-        what: "scroll up a line",
+        what: "scroll up a line (the origins box `O`: pick the previous origin)",
+    },
+    Row {
+        context: Overlay,
+        keys: &[(of(KeyCode::Enter), OriginJump)],
+        what: "origins box `O`: go to the picked origin's node",
     },
 ];
 

@@ -66,7 +66,7 @@ fn help_lines(app: &App, area: Rect) -> (Vec<Line<'static>>, Rect) {
                 "At a prompt (/ : W + a A X = and a condition), other keys are typed:".to_string(),
             ),
             Context::Overlay => Some(
-                "Over the panes (this help, the message log, reload errors, =), any other key closes:"
+                "Over the panes (this help, the message log, reload errors, =, origins O), any other key closes:"
                     .to_string(),
             ),
             _ => None,

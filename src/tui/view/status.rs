@@ -145,6 +145,20 @@ pub(super) fn hints(f: &mut Frame, app: &App, rect: Rect) {
             return f.render_widget(Paragraph::new(line), rect);
         }
         Mode::Breakpoints => breaks_hints(),
+        Mode::Origins => {
+            let mut v: Vec<(String, &str)> = vec![keys::hint(
+                Context::Overlay,
+                &[Action::ScrollDown, Action::ScrollUp],
+                "pick",
+            )];
+            v.push(keys::hint(
+                Context::Overlay,
+                &[Action::OriginJump],
+                "go to its node",
+            ));
+            v.push(("any other key".into(), "close"));
+            v
+        }
         Mode::Help | Mode::Errors | Mode::Messages => {
             let mut v: Vec<(String, &str)> = OVERLAY_HINTS
                 .iter()
