@@ -227,9 +227,17 @@ impl Session {
             eval_cache,
             choices,
             cut_replays,
+            origin_memo,
         } = self;
         engine.leak_at_exit();
-        std::mem::forget((loaded, why_cache, eval_cache, choices, cut_replays));
+        std::mem::forget((
+            loaded,
+            why_cache,
+            eval_cache,
+            choices,
+            cut_replays,
+            origin_memo,
+        ));
     }
 
     pub fn config(&self) -> &Config {
