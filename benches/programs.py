@@ -4,6 +4,8 @@
   search_U.py   (a) linear search, symbolic needle and tuple, run with --unroll U
   ifs_N.py      (b) N independent ifs: 2^N paths
   ifs_assert_N.py   (b') the same with `assert s != N` at the end: one failing path
+  ifs_assert_flipped_N.py   (b'') `assert s != 0`: only the all-else path fails, the
+                    last one in the walk's order (issue 30; benches/first_cex.py)
   calls_D.py    (c) nested calls: a chain of clamp/max calls D deep, plus recursion
 
 Usage: benches/programs.py OUTDIR
@@ -27,14 +29,14 @@ r = find(x, t)
 """
 
 
-def ifs(n, with_assert):
+def ifs(n, with_assert, fails_at=None):
     lines = [f"x{i}: int" for i in range(n)]
     lines.append("s = 0")
     for i in range(n):
         lines.append(f"if x{i} > 0:")
         lines.append("    s += 1")
     if with_assert:
-        lines.append(f"assert s != {n}")
+        lines.append(f"assert s != {n if fails_at is None else fails_at}")
     return "\n".join(lines) + "\n"
 
 
@@ -76,6 +78,7 @@ def main():
     for n in (6, 8, 10, 12, 14, 16, 18):
         write(f"ifs_{n}.py", ifs(n, False))
         write(f"ifs_assert_{n}.py", ifs(n, True))
+        write(f"ifs_assert_flipped_{n}.py", ifs(n, True, 0))
     for d in (1, 2, 4, 6):
         write(f"calls_{d}.py", calls(d))
 

@@ -241,6 +241,8 @@ pub struct Engine {
     /// During [`Engine::run_to_exception`]: the failure formula; an open node whose path
     /// condition contradicts it is not stepped ([`directed`]).
     prune: Option<directed::Prune>,
+    /// During [`Engine::run_to_exception`]: the plain steps left before the lookahead.
+    warm: Option<usize>,
 }
 
 impl Engine {
@@ -344,6 +346,7 @@ impl Engine {
             folds: fold::Folds::default(),
             live: Arc::default(),
             prune: None,
+            warm: None,
         };
         engine.config.calls = Some(engine.call_mode());
         // Module runs: every declared input is bound from the start, whatever line declares it.
@@ -822,6 +825,7 @@ impl Engine {
                 return (None, Stop::TimeLimit);
             }
             // (a directed search: no exception leaf under `id`, left open)
+            self.directed_tick(from);
             if self.prune.is_some() && !self.may_fail(id) {
                 continue;
             }

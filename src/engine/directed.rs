@@ -4,14 +4,15 @@
 //! independent `if`s whose only failing path is the last one, it enumerates `2^N` paths
 //! first. [`Engine::run_to_exception`] finds the same leaf without them:
 //!
-//! 1. a short plain walk (a failure early in the walk's order costs nothing more);
+//! 1. a short plain walk ([`WARM_STEPS`]: a failure early in the walk's order costs
+//!    nothing more);
 //! 2. a lookahead from the start node that steps states without making nodes and merges
 //!    the states that meet at one program point ([`merge`]: seed 001's m→1 merging, the
 //!    formula kept exact); every exception successor's path condition goes into one
 //!    failure formula `F`, the disjunction of the path conditions of every exception
 //!    leaf under the start node (the lookahead steps with the tree's own transition, so
 //!    its unmerged states are the tree's states);
-//! 3. the walk again, in its own order, skipping every open node whose path condition and
+//! 3. the same walk goes on, in its own order, skipping every open node whose path condition and
 //!    `F` are unsatisfiable together: no exception leaf is under it. The nodes skipped
 //!    stay open (the rest of the tree is explored later, when asked for), and the leaf
 //!    found is the one the plain walk would find, with the same path: only subtrees
@@ -31,8 +32,8 @@ use super::{Engine, Limits, Node, NodeId, Outcome, State, Stop};
 use crate::solver::SatResult;
 use crate::term::Term;
 
-/// Nodes the plain walk adds before the lookahead starts.
-pub const WARM_NODES: usize = 64;
+/// Steps of the plain walk before the lookahead starts.
+pub const WARM_STEPS: usize = 48;
 
 /// Steps (successor computations) the lookahead may take before it gives up.
 pub const LOOKAHEAD_STEPS: usize = 20_000;
@@ -56,41 +57,41 @@ impl Engine {
     /// exploring like [`Engine::run_to`] but skipping subtrees proved to hold none; `Err`:
     /// why the exploration stopped without one.
     pub fn run_to_exception(&mut self, from: NodeId, limits: Limits) -> Result<NodeId, Stop> {
-        self.run_to_exception_after(from, limits, WARM_NODES)
+        self.run_to_exception_after(from, limits, WARM_STEPS)
     }
 
-    /// [`Engine::run_to_exception`] with `warm` nodes of plain walk first.
+    /// [`Engine::run_to_exception`] with `warm` steps of plain walk first (one walk: the
+    /// lookahead runs between two of its steps, the walk's order is kept).
     pub fn run_to_exception_after(
         &mut self,
         from: NodeId,
         limits: Limits,
         warm: usize,
     ) -> Result<NodeId, Stop> {
-        let cap = self.tree.len().saturating_add(warm);
-        let warm_limits = Limits {
-            max_nodes: Some(limits.max_nodes.map_or(cap, |m| m.min(cap))),
-            ..limits
-        };
-        match self.run_to(from, warm_limits, &is_exception) {
-            Err(Stop::NodeLimit) if limits.max_nodes.is_none_or(|m| self.tree.len() < m) => {}
-            done => return done,
-        }
-        let failure = self.failure_formula(from);
-        if self.cancel.load(Ordering::Relaxed) {
-            return Err(Stop::Cancelled);
-        }
-        // (`true`: every path may fail, nothing to skip)
-        let Some(failure) = failure.filter(|f| !f.is_true()) else {
-            return self.run_to(from, limits, &is_exception);
-        };
-        self.prune = Some(Prune {
-            failure,
-            may: Default::default(),
-            cannot: Default::default(),
-        });
+        self.warm = Some(warm);
         let found = self.run_to(from, limits, &is_exception);
+        self.warm = None;
         self.prune = None;
         found
+    }
+
+    /// Called by the walk before each step of a directed search: after the warm steps,
+    /// the lookahead from `from`, then the pruning (when the lookahead found a formula
+    /// other than `true`: every path may fail).
+    pub(super) fn directed_tick(&mut self, from: NodeId) {
+        match self.warm {
+            Some(0) => {
+                self.warm = None;
+                let failure = self.lookahead_from(from).filter(|f| !f.is_true());
+                self.prune = failure.map(|failure| Prune {
+                    failure,
+                    may: Default::default(),
+                    cannot: Default::default(),
+                });
+            }
+            Some(k) => self.warm = Some(k - 1),
+            None => {}
+        }
     }
 
     /// May an exception leaf be under the open node `id`? `false` only when its path
@@ -127,16 +128,20 @@ impl Engine {
     /// The failure formula of the subtree under `from` (see the module documentation);
     /// `None` when the lookahead gave up or found no exception.
     pub fn failure_formula(&mut self, from: NodeId) -> Option<Term> {
+        self.cancel.store(false, Ordering::Relaxed);
+        let cancel = self.cancel.clone();
+        crate::solver::interruptible(&cancel, || self.lookahead_from(from))
+    }
+
+    /// [`Engine::failure_formula`] inside a walk (the watchdog is running).
+    fn lookahead_from(&mut self, from: NodeId) -> Option<Term> {
         if !self.config.frames
             || self.config.fold != super::fold::FoldMode::Off
             || self.tree.node(from).is_leaf()
         {
             return None;
         }
-        self.cancel.store(false, Ordering::Relaxed);
-        let cancel = self.cancel.clone();
-        let start = State::clone(&self.tree.node(from).state);
-        crate::solver::interruptible(&cancel, || self.lookahead(start))
+        self.lookahead(State::clone(&self.tree.node(from).state))
     }
 
     fn lookahead(&mut self, start: State) -> Option<Term> {

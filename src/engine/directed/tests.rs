@@ -44,8 +44,13 @@ fn walk_and_directed(src: &str) -> (Result<String, Stop>, Result<String, Stop>, 
     let root = plain.tree().root();
     let r = plain.run_to(root, limits, &|n| n.kind.is_exception());
     let walk = found(&mut plain, r);
+    // A few plain steps first: the walk goes on in its order after the lookahead.
     let mut d = engine(src);
+    let r = d.run_to_exception_after(root, limits, 7);
+    let after_warm = found(&mut d, r);
+    assert_eq!(walk, after_warm, "after 7 plain steps, on\n{src}");
     // (no plain walk first: the lookahead and the pruned walk do all the work)
+    let mut d = engine(src);
     let r = d.run_to_exception_after(root, limits, 0);
     let directed = found(&mut d, r);
     (walk, directed, d)
@@ -71,6 +76,10 @@ fn the_all_else_path_is_found_without_the_paths_before_it() {
     // The walk makes every one of the 2^12 paths; the directed search one path and the
     // then-children it left open (an `if` is one step: two nodes per level, and the root).
     assert!(d.tree().len() <= 2 * n + 4, "{} nodes", d.tree().len());
+    // Several failing paths, the first in the middle of the walk's order.
+    let (walk, directed, _) = walk_and_directed(&ifs(n, "s != 5"));
+    assert!(walk.is_ok(), "{walk:?}");
+    assert_eq!(walk, directed);
     // The natural order: the first path fails.
     let (walk, directed, _) = walk_and_directed(&ifs(n, &format!("s != {n}")));
     assert!(walk.is_ok(), "{walk:?}");
