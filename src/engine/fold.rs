@@ -9,6 +9,7 @@
 //! successor tags planned in NEXT.md P0 (branch `why`): how a successor left its step
 //! (abrupt completion, exception class and position, continuation shape).
 
+mod basics;
 mod calls;
 mod enumerate;
 pub mod instance;

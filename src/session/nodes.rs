@@ -106,9 +106,15 @@ impl Session {
 
     /// The contracted functions whose contract the path to `id` used instead of their
     /// bodies, in path order (each once): a leaf below one is abstract (issue 28).
+    /// A leaf a `check --jobs N` worker found is not in this session's tree (the workers
+    /// explore subtrees of their own; a run that uses contracts checks on one thread): it
+    /// used none.
     pub fn contracts_used(&self, id: NodeId) -> Vec<String> {
         let tree = self.tree();
         let mut out: Vec<String> = Vec::new();
+        if id.index() >= tree.len() {
+            return out;
+        }
         for n in tree.path(id) {
             if let Some(crate::engine::Tag::UseContract(f)) = &tree.node(n).tag {
                 if !out.iter().any(|g| **g == **f) {

@@ -7,8 +7,8 @@ use std::rc::Rc;
 
 use super::super::state::{Cont, Env, Frame, Frames, Kont, LoopCounts, PathCondition, State};
 use super::super::step::{next_action, settle, Settled, Stepper};
-use super::template::{at_guard, head_sym, refuse, sig_of, step_word, NoTemplate};
-use super::template::{MAX_PATHS, MAX_STEPS};
+use super::basics::{at_guard, head_sym, refuse, sig_of, step_word, NoTemplate};
+use super::basics::{MAX_PATHS, MAX_STEPS};
 use super::StepSig;
 use crate::base::Span;
 use crate::term::{Sort, Sym, Term};

@@ -22,8 +22,10 @@ use num_traits::{One, Zero};
 use super::super::state::{Abrupt, State};
 use super::super::step::{action_span, next_action, settle, Action, Settled, Stepper, Succ};
 use super::super::tree::Outcome;
+use super::basics::{refuse, sig_of, NoTemplate};
+use super::enumerate::Cyclic;
 use super::instance::{bind, lookup, Instance, Params};
-use super::template::{refuse, sig_of, Cyclic, NoTemplate, Template};
+use super::template::Template;
 use super::{ExitKind, StepSig};
 use crate::base::Span;
 use crate::term::linear::linear_in;
@@ -34,25 +36,7 @@ use crate::transform::ir::{Block, InstrKind};
 /// repeat it for every such loop).
 pub const ONE_PATH: &str = "one path through the body comes back to the loop head";
 
-/// The two paths of a two-parameter template and what they do, over head symbols.
-#[derive(Clone, Debug)]
-pub struct Multi {
-    /// Path 1 and path 2: one signature per step after the head.
-    pub paths: [Vec<StepSig>; 2],
-    /// For display: each path's steps (as [`Template::steps`]).
-    pub steps: [Vec<(Span, &'static str)>; 2],
-    /// The first step where the paths differ.
-    pub split: usize,
-    /// What both paths require (the guard first).
-    pub common: Vec<Term>,
-    /// What each path requires beyond `common`.
-    pub only: [Vec<Term>; 2],
-    /// Each changed variable with its increment on path 1 and on path 2.
-    pub incs: Vec<Inc>,
-}
-
-/// A changed variable, its head symbol, its increment on path 1 and on path 2.
-pub type Inc = (Rc<str>, Sym, BigInt, BigInt);
+pub use super::basics::{Inc, Multi};
 
 /// A two-parameter fold's own symbols and iteration conditions.
 #[derive(Clone, Debug)]
