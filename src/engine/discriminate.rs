@@ -322,6 +322,10 @@ fn comparison_atoms(t: &Term, positive: bool, far: bool, out: &mut Vec<Term>) {
         K::Not(a) => comparison_atoms(a, !positive, far, out),
         K::Cmp(op, a, b) if a.sort() == Sort::Int && !has_quantifier(a) && !has_quantifier(b) => {
             let op = if positive { Some(*op) } else { negate(*op) };
+            // Not a length far from its flip: a 20-element tuple is no better a test.
+            if far && (has_len(a) || has_len(b)) {
+                return;
+            }
             let diff = Term::sub(a.clone(), b.clone());
             let p = match (op, far) {
                 (Some(CmpOp::Lt | CmpOp::Le), true) => Term::le(diff, Term::int(-FAR)),
@@ -385,6 +389,12 @@ fn comparisons(t: &Term, out: &mut Vec<(Term, Term, Term)>) {
         }
         _ => {}
     }
+}
+
+fn has_len(t: &Term) -> bool {
+    let mut found = matches!(t.kind(), K::Len(_));
+    t.kind().for_each_child(|c| found |= has_len(c));
+    found
 }
 
 fn has_quantifier(t: &Term) -> bool {
