@@ -419,12 +419,21 @@ fn leaf_models(
     id: NodeId,
     base: NodeModel,
     thorough: bool,
+    tight_covered: &mut BTreeSet<String>,
 ) -> Vec<NodeModel> {
+    let base_copy = base.clone();
     let first = session
         .discriminating_model(id, &base, false)
         .unwrap_or(base);
+    let folded = session.folds_above(id) > 0;
     let mut models = vec![first];
-    if thorough && session.folds_above(id) > 0 {
+    // The default's boundary test: each comparison at its flip (`x >= 10` at `x == 10`).
+    models.extend(session.tight_model(id, &base_copy, tight_covered));
+    // Below a fold, the minimal model too (often κ = 0: the loop body never runs).
+    if folded {
+        models.push(base_copy);
+    }
+    if thorough && folded {
         models.extend(session.discriminating_model(id, &models[0], true));
     }
     if thorough {
@@ -455,6 +464,9 @@ pub fn collect_nodes_with(
     // Every claiming leaf's model first, as `check` asks for them (one model path); the
     // discriminating models after.
     let mut base_models = session.leaf_models();
+    // The comparisons a boundary test has made tight so far (the next leaves' boundary
+    // tests try the others first).
+    let mut tight_covered = BTreeSet::new();
     for &id in candidates {
         let line = session.node_line(id);
         let skip = |reason: String| Skipped {
@@ -484,7 +496,7 @@ pub fn collect_nodes_with(
                 continue;
             }
         };
-        let models = leaf_models(session, id, base, options.thorough);
+        let models = leaf_models(session, id, base, options.thorough, &mut tight_covered);
         for (n, model) in models.into_iter().enumerate() {
             let first = n == 0;
             let run = match session.run_concrete(&model.inputs, &config) {

@@ -26,6 +26,9 @@ use crate::term::{Sort, Sym, Term, TermKind as K};
 /// At most this many preferences are tried one at a time (each is a solver check).
 const MAX_SINGLE_TRIES: usize = 16;
 
+/// How far from where it flips [`Engine::far`] asks a comparison to be.
+const FAR: i64 = 10;
+
 /// Tuples up to this length (in the minimal model) get element preferences.
 const ELEMENT_PREFS_UP_TO: usize = 4;
 
@@ -46,6 +49,7 @@ impl Engine {
         if self.path_condition(id).iter().any(has_quantifier) {
             return prefs;
         }
+        prefs.extend(self.operator_preferences(id));
         let ints: Vec<Term> = self
             .inputs
             .iter()
@@ -95,6 +99,51 @@ impl Engine {
         prefs
     }
 
+    /// Preferences that make each division by a constant on the path, in the store or in
+    /// the return value tell its one-token mutants apart: for `a // c`, `a // c` differs
+    /// from `a // (c + 1)`, `a // (c - 1)` and `a % c` (and likewise for `a % c`). A
+    /// minimal `a = 0` has `-a // 3 == -a // 4`; these ask for an `a` where they differ.
+    fn operator_preferences(&self, id: NodeId) -> Vec<Term> {
+        let mut terms: Vec<Term> = self.path_condition(id);
+        terms.extend(self.store_entries(id).map(|(_, t)| t.clone()));
+        terms.extend(self.tree.node(id).return_value().cloned());
+        let mut found = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut todo = terms;
+        while let Some(t) = todo.pop() {
+            match t.kind() {
+                K::Forall(..) | K::Exists(..) => continue,
+                K::FloorDiv(a, b) | K::Mod(a, b)
+                    if b.as_int().is_some() && seen.insert(t.to_string()) =>
+                {
+                    found.push((matches!(t.kind(), K::FloorDiv(..)), a.clone(), b.clone()));
+                }
+                _ => {}
+            }
+            t.kind().for_each_child(|c| todo.push(c.clone()));
+        }
+        let mut prefs = Vec::new();
+        for (div, a, b) in found {
+            let c = b.as_int().cloned().unwrap_or_default();
+            let op = |x: Term, y: Term, div: bool| {
+                if div {
+                    Term::floor_div(x, y)
+                } else {
+                    Term::modulo(x, y)
+                }
+            };
+            let this = op(a.clone(), b.clone(), div);
+            for d in [1, -1] {
+                let c2 = c.clone() + d;
+                if c2 != 0.into() {
+                    prefs.push(Term::ne(this.clone(), op(a.clone(), Term::int(c2), div)));
+                }
+            }
+            prefs.push(Term::ne(this.clone(), op(a, b, !div)));
+        }
+        prefs
+    }
+
     /// `testgen --thorough`'s boundary preferences at `id`: for each integer comparison
     /// `a op b` in the path condition (under `and`, `or`, `not`; not in quantifiers),
     /// `a - b == d` for `d` in -1, 0, 1: the comparison at distance 0 and 1 from where it
@@ -129,6 +178,53 @@ impl Engine {
         out
     }
 
+    /// The default boundary test's preferences at `id` (issue 31): each integer comparison
+    /// the path requires (a conjunct, or under `and`/`not`; not in quantifiers, not under
+    /// `or`) at the point nearest to where it flips, on the path's side: `a < b` as
+    /// `a - b == -1`, `a <= b` and `a >= b` as `a - b == 0`, `a > b` as `a - b == 1`,
+    /// `a != b` as `a - b == 1`. These are the inputs an off-by-one in the comparison or
+    /// its constant changes (`x >= 10` → `x > 10` or `x >= 9`). Empty on a quantified path
+    /// (a fold's: each preference would cost a quantified check).
+    pub fn tight(&self, id: NodeId) -> Vec<Term> {
+        let mut out = self.comparison_preferences(id, false);
+        // The deepest comparisons first: an early one is on many leaves' paths (and gets
+        // its boundary on one of them), a deep one on few.
+        out.reverse();
+        out
+    }
+
+    /// The first test's comparison preferences at `id`: each integer comparison the path
+    /// requires (as for [`Engine::tight`]) at least [`FAR`] away from where it flips
+    /// (`a < b` as `a - b <= -FAR`): a loop that stops at a counter, not at `a < b`, runs
+    /// on under a one-token bug in the counter only if `a < b` still holds then. Empty on
+    /// a quantified path.
+    pub fn far(&self, id: NodeId) -> Vec<Term> {
+        self.comparison_preferences(id, true)
+    }
+
+    fn comparison_preferences(&self, id: NodeId, far: bool) -> Vec<Term> {
+        let pc = self.path_condition(id);
+        if pc.iter().any(has_quantifier) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
+        for c in &pc {
+            comparison_atoms(c, true, far, &mut out);
+        }
+        if !far {
+            // A comparison the leaf returns or stores (`return y % 400 == 0`) at its flip:
+            // the path does not fork on it, so no other test makes it true.
+            let mut values: Vec<Term> = self.store_entries(id).map(|(_, t)| t.clone()).collect();
+            values.extend(self.tree.node(id).return_value().cloned());
+            for v in values.iter().filter(|v| v.sort() == Sort::Bool) {
+                value_comparisons(v, &mut out);
+            }
+        }
+        out.retain(|t| seen.insert(t.to_string()));
+        out
+    }
+
     /// A model of node `id` that satisfies as many of `prefs` as the path allows (all at
     /// once, else greedily in order, at most [`MAX_SINGLE_TRIES`] tries), minimised under
     /// them. `Ok(None)`: no preference could be added (the minimal model stands); `Err`:
@@ -138,12 +234,25 @@ impl Engine {
         id: NodeId,
         prefs: &[Term],
     ) -> Result<Option<NodeModel>, NoModel> {
+        Ok(self.model_preferring_kept(id, prefs)?.map(|(m, _)| m))
+    }
+
+    /// [`Engine::model_preferring`] with the preferences the model satisfies.
+    pub fn model_preferring_kept(
+        &mut self,
+        id: NodeId,
+        prefs: &[Term],
+    ) -> Result<Option<(NodeModel, Vec<Term>)>, NoModel> {
         self.cancel.store(false, Ordering::Relaxed);
         let cancel = self.cancel.clone();
         crate::solver::interruptible(&cancel, || self.preferring(id, prefs))
     }
 
-    fn preferring(&mut self, id: NodeId, prefs: &[Term]) -> Result<Option<NodeModel>, NoModel> {
+    fn preferring(
+        &mut self,
+        id: NodeId,
+        prefs: &[Term],
+    ) -> Result<Option<(NodeModel, Vec<Term>)>, NoModel> {
         if prefs.is_empty() || !self.tree.node(id).is_leaf() {
             return Ok(None);
         }
@@ -194,8 +303,66 @@ impl Engine {
             SatResult::Unknown(reason) => NoModel::from(reason),
             SatResult::Unsat | SatResult::Sat => NoModel::Infeasible,
         })?;
-        Ok(Some(self.evaluate(&model, &store, rv.as_ref(), &output)))
+        Ok(Some((
+            self.evaluate(&model, &store, rv.as_ref(), &output),
+            kept,
+        )))
     }
+}
+
+/// [`Engine::tight`]'s (or, `far`, [`Engine::far`]'s) preferences of `t` when it holds
+/// (`positive`) or fails.
+fn comparison_atoms(t: &Term, positive: bool, far: bool, out: &mut Vec<Term>) {
+    match t.kind() {
+        // Under `or` (positive) each disjunct's atoms too: a preference only narrows the
+        // path, whichever disjunct holds.
+        K::And(xs) | K::Or(xs) => xs
+            .iter()
+            .for_each(|x| comparison_atoms(x, positive, far, out)),
+        K::Not(a) => comparison_atoms(a, !positive, far, out),
+        K::Cmp(op, a, b) if a.sort() == Sort::Int && !has_quantifier(a) && !has_quantifier(b) => {
+            let op = if positive { Some(*op) } else { negate(*op) };
+            // Not a length far from its flip: a 20-element tuple is no better a test.
+            if far && (has_len(a) || has_len(b)) {
+                return;
+            }
+            let diff = Term::sub(a.clone(), b.clone());
+            let p = match (op, far) {
+                (Some(CmpOp::Lt | CmpOp::Le), true) => Term::le(diff, Term::int(-FAR)),
+                (Some(CmpOp::Gt | CmpOp::Ge | CmpOp::Ne), true) => Term::ge(diff, Term::int(FAR)),
+                (Some(CmpOp::Lt), false) => Term::eq(diff, Term::int(-1)),
+                (Some(CmpOp::Le | CmpOp::Ge), false) => Term::eq(diff, Term::int(0)),
+                (Some(CmpOp::Gt | CmpOp::Ne), false) => Term::eq(diff, Term::int(1)),
+                _ => return,
+            };
+            out.push(p);
+        }
+        _ => {}
+    }
+}
+
+/// Each integer comparison `a op b` of a value `t` (not in quantifiers) as `a - b == 0`.
+fn value_comparisons(t: &Term, out: &mut Vec<Term>) {
+    match t.kind() {
+        K::Forall(..) | K::Exists(..) => {}
+        K::Cmp(op, a, b) if a.sort() == Sort::Int && !matches!(op, CmpOp::In | CmpOp::NotIn) => {
+            out.push(Term::eq(Term::sub(a.clone(), b.clone()), Term::int(0)))
+        }
+        k => k.for_each_child(|c| value_comparisons(c, out)),
+    }
+}
+
+/// The comparison that holds when `op` fails.
+fn negate(op: CmpOp) -> Option<CmpOp> {
+    Some(match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+        CmpOp::In | CmpOp::NotIn => return None,
+    })
 }
 
 /// `x < 0` for even `i`, `x > 0` for odd.
@@ -222,6 +389,12 @@ fn comparisons(t: &Term, out: &mut Vec<(Term, Term, Term)>) {
         }
         _ => {}
     }
+}
+
+fn has_len(t: &Term) -> bool {
+    let mut found = matches!(t.kind(), K::Len(_));
+    t.kind().for_each_child(|c| found |= has_len(c));
+    found
 }
 
 fn has_quantifier(t: &Term) -> bool {

@@ -2,13 +2,14 @@
 //! call stack, path conditions as text. Plain data, so `cli`, `check` and `testgen` need
 //! no handle on the engine.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::Session;
 use crate::engine::live::Live;
 use crate::engine::{NoModel, NodeId, NodeModel, Stats};
 use crate::lang::Type;
+use crate::term::Term;
 
 impl Session {
     /// Node and solver counters of the tree so far.
@@ -191,8 +192,46 @@ impl Session {
         base: &NodeModel,
         larger: bool,
     ) -> Option<NodeModel> {
-        let prefs = self.engine.preferences(id, base, larger);
+        let mut prefs = self.engine.preferences(id, base, larger);
+        if !larger {
+            prefs.extend(self.engine.far(id));
+        }
         self.engine.model_preferring(id, &prefs).ok().flatten()
+    }
+
+    /// The default boundary test's model of leaf `id` (issue 31): each comparison of the
+    /// path nearest to where it flips, on the path's side ([`Engine::tight`]), those no
+    /// earlier boundary model made tight (not in `covered`) first, then the default
+    /// preferences; `None` when no comparison can be made tight. The comparisons this
+    /// model makes tight join `covered`.
+    pub fn tight_model(
+        &mut self,
+        id: NodeId,
+        base: &NodeModel,
+        covered: &mut BTreeSet<String>,
+    ) -> Option<NodeModel> {
+        let tight = self.engine.tight(id);
+        if tight.is_empty() {
+            return None;
+        }
+        let (new, old): (Vec<Term>, Vec<Term>) = tight
+            .into_iter()
+            .partition(|t| !covered.contains(&t.to_string()));
+        let n = new.len() + old.len();
+        let mut prefs = new;
+        prefs.extend(old);
+        prefs.extend(self.engine.preferences(id, base, false));
+        let (model, kept) = self
+            .engine
+            .model_preferring_kept(id, &prefs)
+            .ok()
+            .flatten()?;
+        covered.extend(
+            kept.iter()
+                .filter(|k| prefs[..n].contains(k))
+                .map(Term::to_string),
+        );
+        Some(model)
     }
 
     /// How many folds are on the path to `id`.

@@ -36,15 +36,25 @@ const INVERSION: &str = "x: int\nif x > 1:\n    pass\nelse:\n    x = -x\nassert 
 fn one_test_per_leaf_with_minimal_inputs_and_concrete_results() {
     let s = suite_of(INVERSION, None, 3, false);
     let names: Vec<&str> = s.tests.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names.len(), 3, "{names:?}");
+    // A test per leaf, and a boundary test where its inputs are new (issue 31): the two
+    // normal leaves at `x > 1`'s flip (x = 2, x = 0), the bug's only input once.
+    let leaves: BTreeSet<_> = s.tests.iter().map(|t| t.leaf).collect();
+    assert_eq!(leaves.len(), 3, "{names:?}");
+    assert_eq!(names.len(), 5, "{names:?}");
     assert!(names.iter().filter(|n| n.ends_with("_normal")).count() == 2);
+    assert!(names.iter().filter(|n| n.ends_with("_normal_2")).count() == 2);
+    let inputs: BTreeSet<String> = s.tests.iter().map(|t| t.inputs["x"].to_string()).collect();
+    for boundary in ["2", "0"] {
+        assert!(inputs.contains(boundary), "{inputs:?}");
+    }
     let bug = s
         .tests
         .iter()
         .find(|t| t.expect.exception.is_some())
         .unwrap();
     assert!(bug.name.ends_with("_assertion_error"), "{}", bug.name);
-    // The only input that breaks the assert, x = 1; minimal models elsewhere (|x| small).
+    // The only input that breaks the assert, x = 1; elsewhere small models (the first
+    // test's comparisons at most FAR = 10 from their flip, issue 31).
     assert_eq!(bug.inputs["x"], Value::Int(1.into()));
     assert_eq!(bug.expect.line, Some(6));
     assert_eq!(bug.expect.store["x"], Value::Int((-1).into()));
@@ -53,7 +63,7 @@ fn one_test_per_leaf_with_minimal_inputs_and_concrete_results() {
         let Value::Int(x) = &t.inputs["x"] else {
             panic!()
         };
-        assert!(x.magnitude() <= &2u32.into(), "not minimal: {x}");
+        assert!(x.magnitude() <= &11u32.into(), "not small: {x}");
     }
     assert!(s.skipped.is_empty());
 }
@@ -93,9 +103,15 @@ def proc(t: tuple):
     let s = suite_of(src, Some("sign"), 3, false);
     let text = pytest::render(&s, &header());
     assert!(text.contains("ENTRY = \"sign\""), "{text}");
+    // Each leaf's first test away from `x > 0`'s flip, its boundary test at the flip
+    // (issue 31).
+    assert!(text.contains("assert call({\"x\": 10}) is True"), "{text}");
     assert!(text.contains("assert call({\"x\": 1}) is True"), "{text}");
-    // Not x = 0: a discriminating model prefers non-zero integers (issue 31).
-    assert!(text.contains("assert call({\"x\": -1}) is False"), "{text}");
+    assert!(
+        text.contains("assert call({\"x\": -10}) is False"),
+        "{text}"
+    );
+    assert!(text.contains("assert call({\"x\": 0}) is False"), "{text}");
     let s = suite_of(src, Some("proc"), 3, false);
     let text = pytest::render(&s, &header());
     assert!(text.contains("assert call({\"t\": ()}) is None"), "{text}");
@@ -122,7 +138,8 @@ if b > 0:
 ";
     let all = suite_of(src, None, 3, false);
     let some = suite_of(src, None, 3, true);
-    assert_eq!(all.tests.len(), 4);
+    let leaves: BTreeSet<_> = all.tests.iter().map(|t| t.leaf).collect();
+    assert_eq!(leaves.len(), 4);
     assert!(some.tests.len() < all.tests.len());
     let mut covered = BTreeSet::new();
     for t in &some.tests {

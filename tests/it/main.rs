@@ -86,7 +86,7 @@ mod invariant_soundness;
 mod invariants;
 /// `check --jobs N`: the sequential output on every program; limits, panics, cancel.
 mod jobs;
-/// `testgen`'s mutation score on generated programs (issue 31).
+/// `testgen`'s mutation score on generated programs and a hand-written corpus (issue 31).
 mod mutation;
 /// Issue 29, value origins: every node of the example trees, structurally; each construct.
 mod origins;
