@@ -117,7 +117,7 @@ pub(crate) fn mutants(text: &str) -> Vec<(String, String)> {
 /// Random inputs for the program's inputs, as JSON (tuples as lists).
 fn random_inputs(inputs: &[(String, Type)], seed: u64) -> Vec<serde_json::Value> {
     let mut rng = SplitMix64::new(seed ^ 0x5eed);
-    let mut small = move || {
+    let small = move || {
         let r = rng.next_u64();
         if r.is_multiple_of(5) {
             (r >> 8) as i64 % 100 - 50
@@ -125,16 +125,25 @@ fn random_inputs(inputs: &[(String, Type)], seed: u64) -> Vec<serde_json::Value>
             (r >> 8) as i64 % 13 - 6
         }
     };
-    (0..RANDOM_INPUTS)
+    input_objects(inputs, RANDOM_INPUTS, small)
+}
+
+/// `n` input objects (tuples as lists of 0 to 4 elements), each value drawn from `value`.
+pub(crate) fn input_objects(
+    inputs: &[(String, Type)],
+    n: usize,
+    mut value: impl FnMut() -> i64,
+) -> Vec<serde_json::Value> {
+    (0..n)
         .map(|_| {
             let mut o = serde_json::Map::new();
             for (name, ty) in inputs {
                 let v = match ty {
-                    Type::Int => serde_json::json!(small()),
-                    Type::Bool => serde_json::json!(small() % 2 == 0),
+                    Type::Int => serde_json::json!(value()),
+                    Type::Bool => serde_json::json!(value() % 2 == 0),
                     Type::Tuple => {
-                        let n = small().unsigned_abs() % 5;
-                        serde_json::json!((0..n).map(|_| small()).collect::<Vec<_>>())
+                        let len = value().unsigned_abs() % 5;
+                        serde_json::json!((0..len).map(|_| value()).collect::<Vec<_>>())
                     }
                 };
                 o.insert(name.clone(), v);

@@ -216,7 +216,7 @@ pub(crate) fn inputs_for(
     }
     let boundary: Vec<i64> = boundary.into_iter().collect();
     let mut rng = SplitMix64::new(seed ^ 0xb0b);
-    let mut value = move || {
+    let value = move || {
         let r = rng.next_u64();
         if r.is_multiple_of(2) {
             boundary[((r >> 8) % boundary.len() as u64) as usize]
@@ -226,23 +226,7 @@ pub(crate) fn inputs_for(
             (r >> 8) as i64 % 13 - 6
         }
     };
-    (0..n)
-        .map(|_| {
-            let mut o = serde_json::Map::new();
-            for (name, ty) in inputs {
-                let v = match ty {
-                    Type::Int => serde_json::json!(value()),
-                    Type::Bool => serde_json::json!(value() % 2 == 0),
-                    Type::Tuple => {
-                        let len = value().unsigned_abs() % 5;
-                        serde_json::json!((0..len).map(|_| value()).collect::<Vec<_>>())
-                    }
-                };
-                o.insert(name.clone(), v);
-            }
-            serde_json::Value::Object(o)
-        })
-        .collect()
+    super::input_objects(inputs, n, value)
 }
 
 #[test]
