@@ -60,8 +60,9 @@ pub use unknown::Unknown;
 /// A concrete value of a model: an int, a bool or a tuple of ints.
 pub type ConcreteValue = crate::concrete::Value;
 
-/// The most time spent on minimising one model ([`Solver::model`]); less if the per-call
-/// limit is smaller.
+/// The budget for minimising one model ([`Solver::model`]); less if the per-call limit is
+/// smaller. It is spent in Z3 resource units, so many per millisecond (`solver/minimize.rs`):
+/// the result does not depend on the machine's load; the wall clock is only a guard.
 pub const MINIMIZE_BUDGET: Duration = Duration::from_millis(250);
 
 /// The environment variable that sets the minimisation budget in milliseconds instead of

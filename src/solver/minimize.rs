@@ -12,10 +12,12 @@
 //! probe just below the current value (Z3's values often sit at a bound already, so one
 //! check settles it); the bound found is then kept asserted while the next measures are
 //! minimised, so the final model is minimal for each measure in turn (lexicographically).
-//! Every check runs under the watchdog with what is left of the budget; a check that does
-//! not answer in time (or an `unknown`) keeps the best model found so far, which is always
-//! a model of the path condition. While the tuples' lengths are minimised, only the lengths
-//! of Z3's models are read ([`Best::Lengths`]): Z3's first model may hold a tuple of 60,000
+//! The budget is counted in Z3's resource units ([`Work`]), not in time: every check runs
+//! with what is left of it as Z3's `rlimit`, so the same program gives the same models
+//! whatever the machine's load (a budget in time once made `testgen` write a test with a
+//! tuple of 30,000 elements on a busy machine). A check that runs out (or an `unknown`)
+//! keeps the best model found so far, which is always a model of the path condition.
+//! While the tuples' lengths are minimised, only the lengths of Z3's models are read ([`Best::Lengths`]): Z3's first model may hold a tuple of 60,000
 //! elements, and decoding it, once per probe, cost more than the whole budget.
 //!
 //! Before a probe goes to Z3, [`Refuter`] tries to prove it unsatisfiable by evaluating
@@ -237,7 +239,7 @@ impl Incremental {
                 Best::read(self.z3.get_model()?, syms, None)
             }
         };
-        let deadline = Instant::now() + budget;
+        let mut work = Work::new(budget);
         self.z3.push();
         let mut measures: Vec<Measure> = syms
             .iter()
@@ -254,11 +256,11 @@ impl Incremental {
             let m = &measures[k];
             if let Measure::Elements(s, n) = m {
                 let decoded = best.decoded(syms);
-                if !self.zeros(s, *n, decoded, syms, deadline, &mut proofs) {
+                if !self.zeros(s, *n, decoded, syms, &mut work, &mut proofs) {
                     break;
                 }
             }
-            let Some(found) = self.shrink(m, &mut best, syms, deadline, &mut proofs) else {
+            let Some(found) = self.shrink(m, &mut best, syms, &mut work, &mut proofs) else {
                 break;
             };
             self.z3.assert(m.at_most(&found));
@@ -274,6 +276,7 @@ impl Incremental {
             k += 1;
         }
         self.z3.pop(1);
+        work.done(self);
         Some(std::mem::take(best.decoded(syms)))
     }
 
@@ -287,7 +290,7 @@ impl Incremental {
         n: usize,
         best: &mut Model,
         syms: &[Sym],
-        deadline: Instant,
+        work: &mut Work,
         proofs: &mut Proofs,
     ) -> bool {
         let (len, elems) = tuple_consts(s);
@@ -317,7 +320,7 @@ impl Incremental {
                 &Bool::and(&all.iter().collect::<Vec<_>>()),
                 best,
                 syms,
-                deadline,
+                work,
             )
         };
         match all_zero {
@@ -350,7 +353,7 @@ impl Incremental {
                 {
                     *best = m;
                 } else {
-                    match self.try_with(&zero, best, syms, deadline) {
+                    match self.try_with(&zero, best, syms, work) {
                         Some(true) => {}
                         Some(false) => continue,
                         None => return false,
@@ -372,14 +375,14 @@ impl Incremental {
         extra: &Bool,
         best: &mut Model,
         syms: &[Sym],
-        deadline: Instant,
+        work: &mut Work,
     ) -> Option<bool> {
-        let left = deadline.checked_duration_since(Instant::now())?;
         self.z3.push();
         self.z3.assert(extra);
-        let armed = self.arm(Some(left));
-        let answer = self.z3.check();
-        drop(armed);
+        let Some(answer) = work.check(self) else {
+            self.z3.pop(1);
+            return None;
+        };
         let model = match answer {
             z3::SatResult::Sat => self.z3.get_model().map(|z| decode(&z, syms)),
             _ => None,
@@ -403,7 +406,7 @@ impl Incremental {
         m: &Measure,
         best: &mut Best,
         syms: &[Sym],
-        deadline: Instant,
+        work: &mut Work,
         proofs: &mut Proofs,
     ) -> Option<BigInt> {
         let mut hi = best.value(m, syms);
@@ -414,7 +417,9 @@ impl Incremental {
         // κ in the tens of thousands, issue 15), and small values are what users read.
         let mut gallop = BigInt::from(GALLOP_FROM);
         while lo < hi {
-            let left = deadline.checked_duration_since(Instant::now())?;
+            if work.spent() {
+                return None;
+            }
             // Probes from below while the value is large, then one just below the current
             // value, then bisection.
             let mid: BigInt = if gallop < hi && hi > BigInt::from(GALLOP_ABOVE) {
@@ -442,9 +447,10 @@ impl Incremental {
             }
             self.z3.push();
             self.z3.assert(m.at_most(&mid));
-            let armed = self.arm(Some(left));
-            let answer = self.z3.check();
-            drop(armed);
+            let Some(answer) = work.check(self) else {
+                self.z3.pop(1);
+                return None;
+            };
             let sat = match answer {
                 z3::SatResult::Sat => self.z3.get_model().map(|z| Best::read(z, syms, Some(m))),
                 _ => None,
@@ -464,5 +470,93 @@ impl Incremental {
             }
         }
         Some(hi)
+    }
+}
+
+/// Z3 resource units ("rlimit") that one minimisation may spend per millisecond of its
+/// budget. Measured on the folded parity loop (tests/data/mutation/parity_sum.py): Z3
+/// 4.8.12 counts 100–150 units per millisecond of wall-clock time at load 13 on two
+/// cores, i.e. about 500 per millisecond of one whole core.
+const UNITS_PER_MS: u64 = 400;
+
+/// How many times its budget a minimisation may run on the wall clock (a guard against a
+/// call that ignores the resource limit; see `interrupt.rs`).
+const GUARD_FACTOR: u32 = 40;
+
+/// What one minimisation may still spend. The budget is counted in Z3's resource units,
+/// not in time: the same queries get the same answers whatever the machine's load, so a
+/// model (and a test written from it) does not depend on how busy the machine was. The
+/// wall clock only guards against a call that would not stop.
+struct Work {
+    units: u64,
+    guard: Instant,
+    /// Z3's resource count after the last check (what ran between two checks, asserting
+    /// and reading models, is counted with the next one).
+    count: Option<u64>,
+}
+
+impl Work {
+    fn new(budget: Duration) -> Work {
+        let ms = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
+        Work {
+            units: ms.saturating_mul(UNITS_PER_MS),
+            guard: Instant::now() + budget * GUARD_FACTOR,
+            count: None,
+        }
+    }
+
+    /// Nothing left to spend?
+    fn spent(&self) -> bool {
+        self.units == 0 || Instant::now() >= self.guard
+    }
+
+    /// Check what is asserted with what is left; `None` when nothing is left.
+    fn check(&mut self, inc: &mut Incremental) -> Option<z3::SatResult> {
+        if self.spent() {
+            return None;
+        }
+        let before = match self.count {
+            Some(n) => n,
+            None => resource_count(&inc.z3),
+        };
+        let mut p = z3::Params::new();
+        p.set_u32("rlimit", u32::try_from(self.units).unwrap_or(u32::MAX));
+        inc.z3.set_params(&p);
+        #[cfg(test)]
+        std::thread::sleep(SLOW_CHECKS.with(|d| d.get()));
+        let armed = inc.arm(self.guard.checked_duration_since(Instant::now()));
+        let answer = inc.z3.check();
+        drop(armed);
+        let after = resource_count(&inc.z3);
+        self.count = Some(after);
+        self.units = self
+            .units
+            .saturating_sub(after.saturating_sub(before).max(1));
+        Some(answer)
+    }
+
+    /// Lift the resource limit from the solver again.
+    fn done(&self, inc: &mut Incremental) {
+        if self.count.is_some() {
+            let mut p = z3::Params::new();
+            p.set_u32("rlimit", 0);
+            inc.z3.set_params(&p);
+        }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// A pause before each minimisation check: a busy machine, for tests.
+    pub(super) static SLOW_CHECKS: std::cell::Cell<Duration> =
+        const { std::cell::Cell::new(Duration::ZERO) };
+}
+
+/// Z3's resource count of `z3`'s context (it only grows).
+fn resource_count(z3: &z3::Solver) -> u64 {
+    match z3.get_statistics().value("rlimit count") {
+        Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
+        Some(z3::StatisticsValue::Double(d)) => d as u64,
+        None => 0,
     }
 }

@@ -227,6 +227,37 @@ fn minimal_models_are_models_and_no_larger() {
     }
 }
 
+/// The minimisation budget is spent in Z3's resource units, not in time: on a machine so
+/// busy that each check takes 200 ms longer, the models are the same (with a budget in time,
+/// 250 ms, the minimisation stopped after its first check here — the tuple kept Z3's
+/// elements — and a test that `testgen` wrote from such a model on a busy machine held a
+/// tuple of 30,000 elements).
+#[test]
+fn minimal_models_do_not_depend_on_the_load() {
+    let (x, t) = (var("x"), seq("t"));
+    let syms = [sym("x", Sort::Int), sym("t", Sort::Seq)];
+    let pc = vec![
+        Term::eq(Term::len(t.clone()), Term::add(x.clone(), int(5))),
+        Term::gt(x.clone(), int(17)),
+        Term::eq(Term::modulo(x.clone(), int(7)), int(3)),
+        Term::gt(Term::index(t.clone(), int(3)), x.clone()),
+    ];
+    let models = [Duration::ZERO, Duration::from_millis(200)].map(|pause| {
+        super::super::minimize::SLOW_CHECKS.with(|d| d.set(pause));
+        let mut s = solver();
+        s.set_caching(false);
+        let m = s.model(&pc, &syms).unwrap();
+        super::super::minimize::SLOW_CHECKS.with(|d| d.set(Duration::ZERO));
+        m
+    });
+    assert_eq!(models[0], models[1]);
+    assert_eq!(models[0].values[&syms[0]], Value::Int(BigInt::from(24)));
+    let t = tuple_of(&models[0], "t");
+    assert_eq!(t.len(), 29);
+    let nonzero = t.iter().filter(|e| **e != BigInt::from(0)).count();
+    assert_eq!(nonzero, 1, "{t:?}");
+}
+
 /// Tuple models are read from the element function's table; every position agrees with
 /// the constraints (a long tuple with scattered constraints).
 #[test]
