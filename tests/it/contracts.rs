@@ -456,9 +456,9 @@ fn misplaced_or_ill_typed_contract_lines_get_located_errors() {
 }
 
 #[test]
-fn testgen_refuses_contract_mode_with_a_reason() {
+fn testgen_writes_tests_of_contracted_programs_and_diff_pytest_refuses_them() {
     let p = file(&FACT.minipy());
-    // testgen's tests run the program under python3, where contract lines are no Python.
+    // testgen's tests check the contract lines as `exec` does (tests/it/contract_testgen.rs).
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("test_fact.py");
     let (code, _, err) = symdbg(&[
@@ -469,9 +469,26 @@ fn testgen_refuses_contract_mode_with_a_reason() {
         "-o",
         out.to_str().expect("utf-8"),
     ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&out).expect("written");
+    assert!(text.contains("def contract_at(line):"), "{text}");
+    // `diff --pytest`'s regression tests do not check contract lines: refused, no file.
+    let regression = dir.path().join("test_regression.py");
+    let (code, _, err) = symdbg(&[
+        "diff",
+        path(&p),
+        path(&p),
+        "--entry",
+        "fact",
+        "--pytest",
+        regression.to_str().expect("utf-8"),
+    ]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("`requires` is not Python"), "{err}");
-    assert!(!out.exists());
+    assert!(
+        err.contains("do not support `requires`/`ensures` lines"),
+        "{err}"
+    );
+    assert!(!regression.exists());
 }
 
 #[test]
