@@ -212,19 +212,7 @@ fn a_contract_failure_is_an_uncaught_assertion_error_at_its_line() {
 /// `ensures result > x` lets `inc` return more than `x + 1`: under `--calls contract` the
 /// leaf returning 2 (which needs `r > x + 1`) is listed, never a test; inlined, the tree
 /// has no such leaf.
-const WEAK: &str = "def inc(x: int) -> int:
-    ensures result > x
-    return x + 1
-
-
-def g(x: int, y: int) -> int:
-    r = inc(x)
-    if y > r:
-        return 1
-    if r > x + 1:
-        return 2
-    return 0
-";
+const WEAK: &str = include_str!("../data/contracts/weak.py");
 
 #[test]
 fn a_leaf_a_weak_contract_cannot_reproduce_is_listed_never_tested() {
