@@ -52,7 +52,7 @@ const EXAMPLE: &str = include_str!("../../examples/contracts.py");
 
 /// Recursion, a predicate, a multi-line `requires` with a comment, `try` with a bare
 /// `except` and with `except AssertionError` around calls (a contract failure is not
-/// caught), a loop with an invariant in a contracted function, and a search.
+/// caught), loops with invariants in contracted functions, quantifiers, and searches.
 const LIBRARY: &str = "@predicate
 def pos(v: int) -> bool:
     return v > 0
@@ -112,6 +112,28 @@ def search(t: tuple, x: int, i: int) -> int:
     return search(t, x, i + 1)
 
 
+def find(t: tuple, x: int) -> int:
+    ensures -1 <= result < len(t)
+    ensures result == -1 or t[result] == x
+    ensures result != -1 or all(t[j] != x for j in range(len(t)))
+    i = 0
+    while i < len(t):
+        invariant 0 <= i <= len(t)
+        invariant all(t[j] != x for j in range(i))
+        if t[i] == x:
+            return i
+        i += 1
+    return -1
+
+
+def finder(t: tuple) -> int:
+    k = find(t, 3)
+    if k == -1:
+        assert all(t[j] != 3 for j in range(len(t)))
+        return 0
+    return t[k]
+
+
 def user(n: int, t: tuple) -> int:
     k = search(t, n, 0)
     if k >= 1:
@@ -155,7 +177,9 @@ fn generated_tests_of_contracted_programs_pass_under_pytest() {
         (
             "library",
             LIBRARY,
-            &["half", "safe", "careful", "count", "fact", "search", "user"][..],
+            &[
+                "half", "safe", "careful", "count", "fact", "search", "find", "finder", "user",
+            ][..],
         ),
     ];
     for (name, src, entries) in programs {
@@ -275,4 +299,23 @@ fn weakened_bodies_fail_the_generated_tests_in_both_modes() {
             );
         }
     }
+}
+
+/// The debugger's `T` key on a contracted program: the tests check the contract lines
+/// too, and pass.
+#[test]
+fn the_debuggers_t_key_writes_passing_tests_of_a_contracted_program() {
+    let dir = Dir::new();
+    let p = dir.program("example.py", EXAMPLE);
+    let mut h = crate::tui::open_source(p.to_str().expect("utf-8"), EXAMPLE, Some("area"), 120, 32);
+    h.keys("r");
+    h.app.selected = symdbg::session::NodeId(0);
+    h.keys("T");
+    let all = dir.0.path().join("test_example.py");
+    assert!(h.app.message.starts_with("wrote "), "{}", h.app.message);
+    let text = std::fs::read_to_string(&all).expect("written");
+    assert!(text.contains("def contract_at(line):"), "{text}");
+    let (passed, failed, output) = pytest(&[all]);
+    assert_eq!((passed, failed), (count_tests(&text), 0), "{output}");
+    assert!(passed > 0);
 }
