@@ -179,7 +179,7 @@ struct ExploreOpts {
     /// Fold loops whose iteration path has a template into one node with a parameter κ (the number of iterations); `--unroll` then counts only the iterations that leave the folded path
     #[arg(long, value_enum, value_name = "MODE", default_value_t = Fold::Off)]
     fold: Fold,
-    /// Calls of functions with `requires`/`ensures` lines: step into the body (`inline`) or use the contract (`contract`: check the precondition, a fresh result constrained by the postcondition). Default: `contract` when the --entry function has a contract (its proof), else `inline`
+    /// Calls of functions with `requires`/`ensures` lines: step into the body (`inline`) or use the contract (`contract`: check the precondition, a fresh result constrained by the postcondition). Default: `contract` when the --entry function has a contract (its proof), else `inline`; for check and testgen always `inline`
     #[arg(long, value_enum, value_name = "MODE")]
     calls: Option<Calls>,
     /// A precondition (repeatable): a minipy condition over the inputs (with --entry: the function's parameters), run as `assume EXPR` before the first statement
@@ -220,35 +220,11 @@ impl From<Calls> for crate::session::CallMode {
 }
 
 impl ExploreOpts {
-    /// For `check` and `testgen`, which compare every leaf with a concrete run: calls of
-    /// contracted functions are inlined (leaves below a contract use are abstract: every
-    /// input is covered, but a model need not reproduce the leaf); `--calls contract` is
-    /// refused with a clear message.
-    fn inline_calls(&self, command: &str) -> Result<ExploreOpts, Failure> {
-        if self.calls == Some(Calls::Contract) {
-            return Err(Failure::plain(
-                format!("{command} does not support --calls contract"),
-                &[
-                    format!(
-                        "{command} compares each leaf with a concrete run; below a use of a \
-                         contract the leaves are abstract (every input is covered, but a \
-                         leaf's model need not reproduce it concretely)"
-                    ),
-                    "help: leave --calls out (calls are inlined); prove the contracts with \
-                     `symdbg run FILE --entry f` or `symdbg check FILE --contracts`"
-                        .to_string(),
-                ],
-            ));
-        }
-        Ok(ExploreOpts {
-            calls: Some(Calls::Inline),
-            ..self.clone()
-        })
-    }
-
-    /// For `check`: calls of contracted functions are inlined unless `--calls contract`
-    /// asks for the contracts (issue 28: the uses' results are then bound to each run's
-    /// real call results, see `check/contracts.rs`).
+    /// For `check` and `testgen`, which compare leaves with concrete runs: calls of
+    /// contracted functions are inlined unless `--calls contract` asks for the contracts
+    /// (issue 28: leaves below a use are abstract; `check` binds the uses' results to each
+    /// run's real call results, see `check/contracts.rs`; `testgen` writes a test only
+    /// where a leaf's model reproduces the leaf).
     fn check_calls(&self) -> ExploreOpts {
         ExploreOpts {
             calls: Some(self.calls.unwrap_or(Calls::Inline)),

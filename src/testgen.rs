@@ -15,22 +15,27 @@
 //! (`assume`, `havoc`, `loop-scope`, `method-frame`) are refused ([`refuse_non_python`]).
 //! `invariant` lines are annotations of a loop: the tests run the program without them
 //! (the pytest loader blanks them), as CPython would, and the caller explores
-//! [`without_invariants`] of the program. `@predicate` is Python syntax (the tests define
+//! [`without_invariants`] of the program. `requires`/`ensures` lines (issue 28) are
+//! checked as symdbg's interpreter checks them (the pytest loader turns them into checks
+//! around the function); leaves below a use of a contract get a test only where their
+//! model reproduces them ([`contracts`]). `@predicate` is Python syntax (the tests define
 //! `predicate` as the identity decorator). Renderers: [`pytest`] (a pytest module that loads the program
 //! from its path at test time) and [`jsonl`] (one object per test, replayed by
 //! `symdbg exec --replay`).
 
+pub mod contracts;
 pub mod jsonl;
 pub mod pytest;
+mod python;
 pub mod regression;
+
+pub use python::{has_invariants, refuse_non_python, without_invariants};
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::base::bindings::bindings;
 use crate::base::span::Line;
 use crate::base::SourceMap;
-use crate::diagnostics::Diagnostic;
-use crate::lang::ast::{Program, Stmt, StmtKind};
 use crate::session::program::{outcome_text, ConcreteConfig, RunResult};
 use crate::session::{FoldParam, NodeId, NodeModel, Outcome, Session, Value};
 
@@ -178,6 +183,8 @@ pub struct Header {
     pub program_path: String,
     /// The program has `invariant` lines: the tests blank them before running it.
     pub invariants: bool,
+    /// The program has `requires`/`ensures` lines: the tests check them as `exec` does.
+    pub contracts: bool,
     /// What the tests are, as comment lines (each starting with `# `) in place of the
     /// usual "one test per leaf" (`symdbg diff --pytest`'s regression tests).
     pub about: Option<String>,
@@ -187,108 +194,20 @@ pub struct Header {
     pub program_env: bool,
 }
 
-/// Refuse a program that python3 cannot run: one with verification statements other than
-/// `invariant` lines (`assume`, `havoc`, `loop-scope`, `method-frame`). `invariant` lines
-/// are annotations of a loop: the tests run the program without them
-/// ([`without_invariants`]; the pytest loader blanks them).
-pub fn refuse_non_python(program: &Program) -> Result<(), Diagnostic> {
-    fn find(body: &[Stmt]) -> Option<(&'static str, &Stmt)> {
-        for s in body {
-            let kind = match &s.kind {
-                StmtKind::Havoc(_) => Some("havoc"),
-                StmtKind::Assume(_) => Some("assume"),
-                StmtKind::LoopScope { .. } => Some("loop-scope"),
-                StmtKind::MethodFrame { .. } => Some("method-frame"),
-                // A contract (issue 28): its lines are checked where the function runs, so
-                // blanking them would change what the tests expect.
-                StmtKind::FunctionDef(f) if !f.contract.requires.is_empty() => Some("requires"),
-                StmtKind::FunctionDef(f) if !f.contract.ensures.is_empty() => Some("ensures"),
-                _ => None,
-            };
-            if let Some(k) = kind {
-                return Some((k, s));
-            }
-            let nested = match &s.kind {
-                StmtKind::FunctionDef(f) => find(&f.body),
-                _ => s.nested_blocks().into_iter().find_map(find),
-            };
-            if nested.is_some() {
-                return nested;
-            }
+/// Conjuncts as one condition: `a and (b or c)` (a conjunct with an `or` or an `if` in
+/// parentheses, so the text means what the path condition means).
+pub fn conjunction(conjuncts: &[String]) -> String {
+    let part = |c: &String| {
+        if c.contains(" or ") || c.contains(" if ") {
+            format!("({c})")
+        } else {
+            c.clone()
         }
-        None
+    };
+    match conjuncts {
+        [one] => one.clone(),
+        _ => conjuncts.iter().map(part).collect::<Vec<_>>().join(" and "),
     }
-    match find(&program.body) {
-        None => Ok(()),
-        Some((kind, stmt)) => Err(Diagnostic::error(
-            format!("`{kind}` is not Python: the generated tests run the program under python3"),
-            stmt.span,
-        )
-        .with_label("a verification statement")
-        .with_note("testgen writes tests for minipy programs that are Python once their `invariant` lines are removed (`@predicate` is fine); remove the other verification statements, or explore with `symdbg run`")),
-    }
-}
-
-/// Does the program have `invariant` lines?
-pub fn has_invariants(program: &Program) -> bool {
-    fn any(body: &[Stmt]) -> bool {
-        body.iter().any(|s| match &s.kind {
-            StmtKind::While { invariants, .. } | StmtKind::For { invariants, .. }
-                if !invariants.is_empty() =>
-            {
-                true
-            }
-            StmtKind::FunctionDef(f) => any(&f.body),
-            _ => s.nested_blocks().into_iter().any(any),
-        })
-    }
-    any(&program.body)
-}
-
-/// The program without its `invariant` lines: what CPython runs (spans unchanged).
-pub fn without_invariants(program: &Program) -> Program {
-    fn strip(body: &mut [Stmt]) {
-        for s in body {
-            match &mut s.kind {
-                StmtKind::While {
-                    invariants,
-                    body,
-                    orelse,
-                    ..
-                }
-                | StmtKind::For {
-                    invariants,
-                    body,
-                    orelse,
-                    ..
-                } => {
-                    invariants.clear();
-                    strip(body);
-                    if let Some(b) = orelse {
-                        strip(b);
-                    }
-                }
-                StmtKind::If { branches, orelse } => {
-                    branches.iter_mut().for_each(|(_, b)| strip(b));
-                    if let Some(b) = orelse {
-                        strip(b);
-                    }
-                }
-                StmtKind::Try { body, handlers } => {
-                    strip(body);
-                    handlers.iter_mut().for_each(|h| strip(&mut h.body));
-                }
-                StmtKind::FunctionDef(f) => strip(&mut f.body),
-                StmtKind::MethodFrame { body, .. } | StmtKind::LoopScope { body, .. } => {
-                    strip(body)
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut p = program.clone();
-    strip(&mut p.body);
-    p
 }
 
 /// `AssertionError` → `assertion_error`.
@@ -496,9 +415,19 @@ pub fn collect_nodes_with(
                 continue;
             }
         };
-        let models = leaf_models(session, id, base, options.thorough, &mut tight_covered);
+        // Below a use of a contract (issue 28), the minimal model too, and a test only for
+        // the models whose run reproduces the leaf (`contracts::not_reproduced`).
+        let abstract_leaf = session.is_abstract(id);
+        let base_copy = abstract_leaf.then(|| base.clone());
+        let mut models = leaf_models(session, id, base, options.thorough, &mut tight_covered);
+        if let Some(m) = base_copy {
+            if !models.iter().any(|k| k.inputs == m.inputs) {
+                models.push(m);
+            }
+        }
+        let (mut written, mut not_reproduced) = (0, None);
         for (n, model) in models.into_iter().enumerate() {
-            let first = n == 0;
+            let first = written == 0;
             let run = match session.run_concrete(&model.inputs, &config) {
                 Ok(r) => r,
                 Err(d) if first => {
@@ -509,6 +438,28 @@ pub fn collect_nodes_with(
                 }
                 Err(_) => continue,
             };
+            // An abstract leaf's claim: its values with the calls' real results.
+            let mut model = model;
+            if abstract_leaf {
+                let why = match contracts::reproduced(session, id, &model, &run) {
+                    Ok(bound) => match session.leaf_values(id, &bound, entry.is_some()) {
+                        Some(v) => {
+                            (model.store, model.return_value) = (v.store, v.return_value);
+                            model.stdout = v.stdout;
+                            None
+                        }
+                        None => Some(contracts::NotReproduced::Unevaluated),
+                    },
+                    Err(why) => Some(why),
+                };
+                if let Some(why) = why {
+                    not_reproduced = Some(match not_reproduced.take() {
+                        Some(earlier) => why.worse(earlier),
+                        None => why,
+                    });
+                    continue;
+                }
+            }
             let source = session.source();
             let expect = Expect::of_run(&run, source, entry.is_some());
             if !matches!(expect.outcome.as_str(), "normal" | "return" | "exception") {
@@ -534,13 +485,14 @@ pub fn collect_nodes_with(
             covered.extend(lines.iter().copied());
             let said = leaf_expect(session, id, &model);
             // Each conjunct once (a guard and an index check can add the same one).
-            let path_condition = session.path_condition_texts(id).join(" and ");
+            let path_condition = conjunction(&session.path_condition_texts(id));
             let folds = session.fold_params(id, &model.inputs, &model.havoc, &run);
             let name = if first {
                 format!("test_leaf{}_{}", id.0, expect.name_suffix())
             } else {
                 format!("test_leaf{}_{}_{}", id.0, expect.name_suffix(), n + 1)
             };
+            written += 1;
             suite.tests.push(Test {
                 leaf: id,
                 name,
@@ -551,6 +503,13 @@ pub fn collect_nodes_with(
                 lines,
                 folds,
             });
+        }
+        // An abstract leaf none of whose models reproduces it (and that no other reason
+        // skipped): listed, never a test with a wrong expected value.
+        if written == 0 && suite.skipped.last().map(|s| s.node) != Some(id) {
+            if let Some(why) = not_reproduced {
+                suite.skipped.push(skip(why.reason()));
+            }
         }
     }
     suite

@@ -65,10 +65,14 @@ fn verdict(session: &mut Session) -> (bool, String) {
         )
     }) {
         let view = session.view(bad);
-        let what = view
-            .note()
-            .map_or_else(|| view.text(crate::session::Form::Tree), str::to_string);
-        let line = view.place.map_or(String::new(), |l| format!(" (line {l})"));
+        // A contract's failure is named by its note; another exception's text has its line.
+        let (what, line) = match view.note() {
+            Some(note) => (
+                note.to_string(),
+                view.place.map_or(String::new(), |l| format!(" (line {l})")),
+            ),
+            None => (view.text(crate::session::Form::Tree), String::new()),
+        };
         let inputs = match session.try_model(bad) {
             Ok(m) => format!("; counterexample: {}", bindings(m.inputs.iter())),
             Err(_) => String::new(),

@@ -115,6 +115,15 @@ fn write_pytest(
                 &["help: python3 cannot run the program; diff without --pytest".to_string()],
             )
         })?;
+        if testgen::contracts::has_contracts(s.program()) {
+            return Err(Failure::plain(
+                "--pytest: the regression tests do not support `requires`/`ensures` lines yet",
+                &[
+                    "help: diff without --pytest; `symdbg testgen` writes tests of each version"
+                        .to_string(),
+                ],
+            ));
+        }
     }
     let names = (display_name(&args.old), display_name(&args.new));
     let suite = regression::suite(old, new, report, (&names.0, &names.1));

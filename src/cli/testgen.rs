@@ -53,6 +53,7 @@ enum Format {
 pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
     let loaded = super::load(&args.file)?;
     let invariants = testgen::has_invariants(&loaded.program);
+    let contracts = testgen::contracts::has_contracts(&loaded.program);
     let loaded = python_program(loaded)?;
     let program_path = program_path(&args.file, args.output.as_deref())?;
     if let Some(target) = args.target() {
@@ -60,7 +61,7 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
     }
     let mut session = args
         .explore
-        .inline_calls("testgen")?
+        .check_calls()
         .session(loaded, Loops::Unroll, true)?;
     let limits = Limits {
         max_nodes: Some(args.explore.max_nodes),
@@ -85,17 +86,24 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
             &Header {
                 command: command_line(args),
                 bounds: format!(
-                    "--unroll {} --recursion {}{}",
+                    "--unroll {} --recursion {}{}{}",
                     args.explore.unroll,
                     args.explore.recursion,
                     if session.config().fold == FoldMode::Auto {
                         " --fold auto"
                     } else {
                         ""
+                    },
+                    if session.uses_contracts() {
+                        " --calls contract: below a use of a contract, a test only where the \
+                         leaf's model reproduces the leaf"
+                    } else {
+                        ""
                     }
                 ),
                 program_path,
                 invariants,
+                contracts,
                 ..Header::default()
             },
         ),
@@ -209,6 +217,9 @@ fn command_line(args: &TestgenArgs) -> String {
     }
     for a in &args.explore.assume {
         s.push_str(&format!(" --assume {a:?}"));
+    }
+    if args.explore.calls == Some(super::Calls::Contract) {
+        s.push_str(" --calls contract");
     }
     if args.new_lines_only {
         s.push_str(" --new-lines-only");

@@ -49,6 +49,10 @@ pub enum Verdict {
     LeavesPath { index: usize, conjunct: String },
     /// It follows the path but ends another way than the leaf says.
     EndsOtherwise(Outcome),
+    /// Below a use of a contract (issue 28): with the results the calls really returned,
+    /// the run takes another path or ends otherwise; these functions' contracts let
+    /// results their bodies do not return ("may be too weak"), no disagreement.
+    ContractTooWeak(Vec<String>),
 }
 
 /// Why there is no replay.
@@ -129,6 +133,13 @@ impl Session {
         // Folds (issue 15): each κ on the path is the real iteration count of this run
         // (κ-search), so conjuncts about κ are checked too, not counted as undetermined.
         let mut under = self.input_model(&inputs);
+        // Contracts (issue 28): each use's `f@n` is the result the run's call returned.
+        let abstract_node = self.is_abstract(id);
+        if abstract_node {
+            if let Some(m) = self.with_contract_results(id, &under, &run.contract_calls) {
+                under = m;
+            }
+        }
         let folds = self.engine.folds_on_path(id);
         let mut kappas_found = false;
         if !folds.is_empty() {
@@ -153,6 +164,15 @@ impl Session {
                 break;
             }
         }
+        // Below a contract use, a run that leaves the path where a call's result matters
+        // (not at a conjunct over the inputs alone), or ends otherwise, shows the
+        // contract's weakness, not a disagreement.
+        let weak = abstract_node
+            && failed.is_none_or(|(_, t)| {
+                let mut vars = BTreeSet::new();
+                t.vars(&mut vars);
+                !vars.iter().all(|v| self.engine.inputs().contains(v))
+            });
         let leaf = self.tree().node(id).outcome();
         let verdict = match (failed, leaf) {
             (Some((index, t)), _) => Verdict::LeavesPath {
@@ -161,6 +181,12 @@ impl Session {
             },
             (None, Some(o)) if !ends_as(o, run.outcome) => Verdict::EndsOtherwise(o),
             (None, _) => Verdict::Follows,
+        };
+        let verdict = match verdict {
+            Verdict::LeavesPath { .. } | Verdict::EndsOtherwise(_) if weak => {
+                Verdict::ContractTooWeak(self.contracts_used(id))
+            }
+            v => v,
         };
         let kappas = folds
             .into_iter()

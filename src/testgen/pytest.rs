@@ -9,7 +9,9 @@
 //! is the identity decorator. Each test asserts the outcome: the final variables of a
 //! module run, the return value of a call, or the exact exception class and the line it
 //! was raised on (plus the variables at that moment, for a module run), and, when the
-//! program has a `print`, what the run printed (pytest's `capsys`).
+//! program has a `print`, what the run printed (pytest's `capsys`). A program with
+//! `requires`/`ensures` lines is loaded with them checked as symdbg's interpreter checks
+//! them ([`CONTRACTS`]).
 
 use std::fmt::Write;
 
@@ -94,14 +96,17 @@ fn head(out: &mut String, suite: &Suite, h: &Header) {
             bad.join(", ")
         );
     }
-    if h.invariants {
+    if h.contracts {
+        out.push_str("import ast\n");
+    }
+    if h.invariants || h.contracts {
         out.push_str("import io\n");
     }
     if h.program_env {
         out.push_str("import os\n");
     }
     out.push_str("import pathlib\n");
-    if h.invariants {
+    if h.invariants || h.contracts {
         out.push_str("import tokenize\n");
     }
     if suite.entry.is_some() {
@@ -127,7 +132,19 @@ fn head(out: &mut String, suite: &Suite, h: &Header) {
         }
         None => MODULE_HELPERS,
     };
-    if h.invariants {
+    if h.contracts {
+        // (the loader blanks `invariant` lines too)
+        out.push_str(CONTRACTS);
+        let compiled = format!("compile({READ}, str(SOURCE), \"exec\")");
+        out.push_str(
+            &helpers
+                .replace(&compiled, "program_code()")
+                .replace("\ndef run_module(", "\n@contract_failures\ndef run_module(")
+                .replace("\ndef call(", "\n@contract_failures\ndef call(")
+                .replace(PREDICATE_G, CONTRACT_G)
+                .replace(PREDICATE_MODULE, CONTRACT_MODULE),
+        );
+    } else if h.invariants {
         out.push_str(&helpers.replace(READ, "program_text()"));
         out.push_str(INVARIANTS);
     } else {
@@ -167,6 +184,133 @@ def program_text():
         for row in range(first + 1, last + 1):
             lines[row - 1] = "\n"
     return "".join(lines)
+"#;
+
+/// How the helpers give the program `predicate` (and, with contracts, the decorator that
+/// checks them).
+const PREDICATE_G: &str = "g.update(__name__=\"__main__\", predicate=lambda f: f)";
+const CONTRACT_G: &str =
+    "g.update(__name__=\"__main__\", predicate=lambda f: f, __symdbg_contract__=contract_at)";
+const PREDICATE_MODULE: &str = "module.predicate = lambda f: f\n";
+const CONTRACT_MODULE: &str =
+    "module.predicate = lambda f: f\n    module.__symdbg_contract__ = contract_at\n";
+
+/// The loader of a program with `requires`/`ensures` lines (issue 28): they mean what
+/// `symdbg exec` makes of them. Each contract line (and each `invariant` line) becomes
+/// `pass`, every line keeping its number; the function gets a decorator that checks its
+/// `requires` lines when it is called and its `ensures` lines (with `result`, the
+/// returned value) when it returns, each clause compiled at its own line of SOURCE, so a
+/// false one raises `AssertionError` there (and an exception its evaluation raises, at
+/// its place). As in symdbg's interpreter, no `except` of the program catches a contract
+/// failure: it travels as a `ContractFailure` (a `BaseException`; the program's bare
+/// `except:` becomes `except Exception:`, what it means in minipy) and the helpers raise
+/// it as the exception it is.
+const CONTRACTS: &str = r#"
+
+CONTRACTS = {}
+
+
+class ContractFailure(BaseException):
+    """A false `requires`/`ensures` line, or one that raised (the exception is its only
+    argument): as in symdbg's interpreter, no `except` of the program catches it."""
+
+
+def program_code():
+    """SOURCE compiled as symdbg runs it: `invariant` lines (loop annotations) become
+    `pass`; so do `requires`/`ensures` lines, which CONTRACTS keeps for `contract_at`
+    (by the line of their `def`), and the `def` gets the decorator `contract_at(line)`."""
+    text = SOURCE.read_text(encoding="utf-8-sig")
+    lines = text.splitlines(keepends=True)
+    skip = (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER)
+    logical = [[]]
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type not in skip:
+            logical[-1].append(tok)
+            if tok.type == tokenize.NEWLINE:
+                logical.append([])
+    assign = ("=", ":", "+=", "-=", "*=", "//=", "%=")
+    CONTRACTS.clear()
+    owner = None
+    for toks in logical:
+        if toks and toks[0].type == tokenize.NAME and toks[0].string == "def":
+            owner = toks[0].start[0]
+        if len(toks) < 3 or toks[0].type != tokenize.NAME:
+            continue
+        word = toks[0].string
+        if word not in ("invariant", "requires", "ensures"):
+            continue
+        if toks[1].type == tokenize.OP and toks[1].string in assign:
+            continue
+        first, last = toks[0].start[0], toks[-1].start[0]
+        if word != "invariant":
+            (r0, c0), (r1, c1) = toks[1].start, toks[-2].end
+            joined = "".join(lines[r0 - 1 : r1])
+            expr = joined[c0 : len(joined) - len(lines[r1 - 1]) + c1]
+            CONTRACTS.setdefault(owner, []).append((word, first, expr))
+        lines[first - 1] = lines[first - 1][: toks[0].start[1]] + "pass\n"
+        for row in range(first + 1, last + 1):
+            lines[row - 1] = "\n"
+    tree = ast.parse("".join(lines), str(SOURCE))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.lineno in CONTRACTS:
+            check = ast.Name("__symdbg_contract__", ast.Load())
+            node.decorator_list.insert(0, ast.Call(check, [ast.Constant(node.lineno)], []))
+        if isinstance(node, ast.ExceptHandler) and node.type is None:
+            node.type = ast.Name("Exception", ast.Load())
+    return compile(ast.fix_missing_locations(tree), str(SOURCE), "exec")
+
+
+def contract_at(line):
+    """The decorator of the function whose `def` is at `line`: `requires` checked when it
+    is called, `ensures` when it returns (recursive calls too, as symdbg checks them)."""
+
+    def decorate(f):
+        params = f.__code__.co_varnames[: f.__code__.co_argcount]
+        pre, post = [], []
+        for word, at, expr in CONTRACTS[line]:
+            names = params + ("result",) if word == "ensures" else params
+            text = f"def clause({', '.join(names)}):\n    if not ({expr}):\n        raise AssertionError\n"
+            tree = ast.parse("\n" * (at - 2) + text, str(SOURCE))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Raise):
+                    # (a false clause raises at its line, as symdbg says)
+                    node.lineno = node.end_lineno = at
+            scope = {}
+            exec(compile(tree, str(SOURCE), "exec"), f.__globals__, scope)
+            (post if word == "ensures" else pre).append(scope["clause"])
+
+        def checked(*args, **kwargs):
+            args = args + tuple(kwargs[p] for p in params[len(args) :])
+            for clause in pre:
+                holds(clause, args)
+            result = f(*args)
+            for clause in post:
+                holds(clause, args + (result,))
+            return result
+
+        return checked
+
+    return decorate
+
+
+def holds(clause, args):
+    """Check one contract line; its failure is a `ContractFailure`."""
+    try:
+        clause(*args)
+    except Exception as failure:
+        raise ContractFailure(failure) from None
+
+
+def contract_failures(run):
+    """`run`, raising a contract failure as the exception it is (at its line)."""
+
+    def unwrapped(*args):
+        try:
+            return run(*args)
+        except ContractFailure as failure:
+            raise failure.args[0] from None
+
+    return unwrapped
 "#;
 
 const MODULE_HELPERS: &str = r#"

@@ -104,6 +104,6 @@ fn pc_text(s: &Session, id: NodeId) -> String {
     if pc.is_empty() {
         "True".to_string()
     } else {
-        pc.join(" and ")
+        super::conjunction(&pc)
     }
 }

@@ -240,3 +240,101 @@ fn names_and_literals() {
     assert_eq!(snake_case("UnboundLocalError"), "unbound_local_error");
     assert_eq!(pytest::py_str("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
 }
+
+/// Issue 28: `inc`'s postcondition lets results its body never returns.
+const WEAK: &str = "def inc(x: int) -> int:\n    ensures result > x\n    return x + 1\n\n\ndef g(x: int, y: int) -> int:\n    r = inc(x)\n    if y > r:\n        return 1\n    if r > x + 1:\n        return 2\n    return 0\n";
+
+fn contract_suite(src: &str, entry: &str, calls: crate::session::CallMode) -> Suite {
+    let config = Config {
+        calls: Some(calls),
+        ..Config::default()
+    };
+    let source = crate::base::SourceMap::new("p.py", src);
+    let mut session = Session::open(source, Some(entry), config).expect("program loads");
+    let root = session.tree().root();
+    let limits = Limits {
+        max_nodes: Some(10_000),
+        time: None,
+        strategy: Strategy::Dfs,
+    };
+    session.run(root, Policy::Subtree, limits, &|_| {});
+    collect(&mut session, false)
+}
+
+#[test]
+fn contract_lines_are_accepted_and_an_or_conjunct_keeps_its_parentheses() {
+    let program = Loaded::new(SourceMap::new("p.py", WEAK)).unwrap().program;
+    assert!(refuse_non_python(&program).is_ok());
+    assert!(contracts::has_contracts(&program));
+    let plain = Loaded::new(SourceMap::new("p.py", INVERSION))
+        .unwrap()
+        .program;
+    assert!(!contracts::has_contracts(&plain));
+    let texts = ["x > 0".to_string(), "y == 0 or z@1 > x".to_string()];
+    assert_eq!(conjunction(&texts), "x > 0 and (y == 0 or z@1 > x)");
+    assert_eq!(conjunction(&texts[1..]), "y == 0 or z@1 > x");
+}
+
+#[test]
+fn an_abstract_leaf_gets_a_test_only_where_its_model_reproduces_it() {
+    use crate::session::CallMode;
+    let s = contract_suite(WEAK, "g", CallMode::Contract);
+    // `r > x + 1` (return 2) needs inc(x) > x + 1, which the body never returns.
+    let weak: Vec<&Skipped> = s
+        .skipped
+        .iter()
+        .filter(|k| k.reason.contains("the contract of inc may be too weak"))
+        .collect();
+    assert_eq!(weak.len(), 1, "{:?}", s.skipped);
+    assert!(weak[0].reason.starts_with("not written:"), "{weak:?}");
+    assert!(s.tests.iter().all(|t| t.leaf != weak[0].node));
+    // The other leaves (1 and 0) have tests, each with the concrete result the leaf said.
+    let returns: BTreeSet<String> = s
+        .tests
+        .iter()
+        .map(|t| t.expect.return_value.as_ref().unwrap().to_string())
+        .collect();
+    assert_eq!(returns, BTreeSet::from(["0".to_string(), "1".to_string()]));
+    assert_eq!(s.disagreements().count(), 0);
+    // Inlined, every leaf is precise: a test per leaf, none skipped, no 2 (unreachable).
+    let s = contract_suite(WEAK, "g", CallMode::Inline);
+    assert!(s.skipped.is_empty(), "{:?}", s.skipped);
+    assert_eq!(s.disagreements().count(), 0);
+    assert!(s
+        .tests
+        .iter()
+        .all(|t| t.expect.return_value != Some(Value::Int(2.into()))));
+}
+
+#[test]
+fn a_broken_contract_is_listed_not_tested() {
+    use crate::session::CallMode;
+    // `dec` promises a positive result but returns 0 for x = 1, its only argument.
+    let src = "def dec(x: int) -> int:\n    requires x == 1\n    ensures result >= 1\n    return x - 1\n\n\ndef h(x: int) -> int:\n    if x >= 1 and x <= 1:\n        return dec(x)\n    return 1\n";
+    let s = contract_suite(src, "h", CallMode::Contract);
+    assert_eq!(s.disagreements().count(), 0);
+    // The leaf returning dec@1 >= 1: its model x = 1 makes dec fail its postcondition.
+    assert!(
+        s.skipped
+            .iter()
+            .any(|k| k.reason.contains("breaks the contract of dec")),
+        "{:?}",
+        s.skipped
+    );
+    // What is written is what the program does: x != 1 returns 1.
+    assert!(!s.tests.is_empty());
+    for t in &s.tests {
+        assert_eq!(t.expect.return_value, Some(Value::Int(1.into())), "{t:?}");
+        assert_ne!(t.inputs["x"], Value::Int(1.into()), "{t:?}");
+    }
+    let inline = contract_suite(src, "h", CallMode::Inline);
+    assert!(
+        inline
+            .tests
+            .iter()
+            .any(|t| t.expect.exception.as_deref() == Some("AssertionError")
+                && t.expect.line == Some(3)),
+        "{:?}",
+        inline.tests
+    );
+}

@@ -278,3 +278,37 @@ fn explain_names_the_contract_steps() {
     assert!(!plain.contains("\"contract\":"), "{plain}");
     assert!(!plain.contains("\"contract_failure\":\""), "{plain}");
 }
+
+/// The replay of an abstract leaf (`Session::replay`, the debugger's replay pane): each
+/// use's `f@n` is bound to the result the run's call returned, so the path condition is
+/// checked exactly; a leaf only the contract's weakness reaches is "not reproduced: the
+/// contract of inc may be too weak", never "does NOT follow this path".
+#[test]
+fn the_replay_of_an_abstract_leaf_binds_the_calls_and_names_a_weak_contract() {
+    use symdbg::base::SourceMap;
+    use symdbg::engine::{CallMode, Config, Limits, Outcome};
+    use symdbg::session::{Policy, Session, Verdict};
+    let src = "def inc(x: int) -> int:\n    ensures result > x\n    return x + 1\n\n\ndef g(x: int) -> int:\n    r = inc(x)\n    assert r <= x + 1\n    return r\n";
+    let mut config = Config::default();
+    config.calls = Some(CallMode::Contract);
+    let mut s = Session::open(SourceMap::new("weak.py", src), Some("g"), config).unwrap();
+    s.run(s.tree().root(), Policy::Subtree, Limits::default(), &|_| {});
+    let leaf = |want: fn(Option<Outcome>) -> bool| {
+        s.tree()
+            .nodes()
+            .find(|n| n.is_leaf() && want(n.outcome()))
+            .map(|n| n.id)
+            .expect("leaf")
+    };
+    let red = leaf(|o| matches!(o, Some(Outcome::Exception(_))));
+    let ret = leaf(|o| o == Some(Outcome::Return));
+    assert!(s.is_abstract(red) && s.is_abstract(ret));
+    let config = symdbg::session::RunConfig::default();
+    let r = s.replay(red, None, &config).unwrap();
+    assert_eq!(r.verdict, Verdict::ContractTooWeak(vec!["inc".to_string()]));
+    let r = s.replay(ret, None, &config).unwrap();
+    assert_eq!(r.verdict, Verdict::Follows);
+    // `inc@1` has the run's value: every conjunct checked.
+    assert_eq!(r.undetermined, 0, "{r:?}");
+    assert!(r.checked >= 1);
+}

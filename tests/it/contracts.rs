@@ -140,6 +140,11 @@ fn recursive_functions_are_verified_for_every_depth_without_a_bound_leaf() {
 
 /// Run `python` with `call` appended: did it raise AssertionError?
 fn python_asserts(python: &str, call: &str) -> bool {
+    python_raises(python, call, "AssertionError")
+}
+
+/// Run `python` with `call` appended: did it raise `class`?
+fn python_raises(python: &str, call: &str, class: &str) -> bool {
     let mut child = Command::new("python3")
         .arg("-")
         .stdin(Stdio::piped())
@@ -155,7 +160,7 @@ fn python_asserts(python: &str, call: &str) -> bool {
         .write_all(program.as_bytes())
         .expect("write");
     let out = child.wait_with_output().expect("python3 ran");
-    String::from_utf8_lossy(&out.stderr).contains("AssertionError")
+    String::from_utf8_lossy(&out.stderr).contains(class)
 }
 
 #[test]
@@ -456,9 +461,9 @@ fn misplaced_or_ill_typed_contract_lines_get_located_errors() {
 }
 
 #[test]
-fn testgen_refuses_contract_mode_with_a_reason() {
+fn testgen_writes_tests_of_contracted_programs_and_diff_pytest_refuses_them() {
     let p = file(&FACT.minipy());
-    // testgen's tests run the program under python3, where contract lines are no Python.
+    // testgen's tests check the contract lines as `exec` does (tests/it/contract_testgen.rs).
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("test_fact.py");
     let (code, _, err) = symdbg(&[
@@ -469,9 +474,26 @@ fn testgen_refuses_contract_mode_with_a_reason() {
         "-o",
         out.to_str().expect("utf-8"),
     ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&out).expect("written");
+    assert!(text.contains("def contract_at(line):"), "{text}");
+    // `diff --pytest`'s regression tests do not check contract lines: refused, no file.
+    let regression = dir.path().join("test_regression.py");
+    let (code, _, err) = symdbg(&[
+        "diff",
+        path(&p),
+        path(&p),
+        "--entry",
+        "fact",
+        "--pytest",
+        regression.to_str().expect("utf-8"),
+    ]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("`requires` is not Python"), "{err}");
-    assert!(!out.exists());
+    assert!(
+        err.contains("do not support `requires`/`ensures` lines"),
+        "{err}"
+    );
+    assert!(!regression.exists());
 }
 
 #[test]
@@ -557,4 +579,25 @@ def maximum(t: tuple) -> int:
     let (code, out) = prove(&unannotated);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("not verified: no failure found, but"), "{out}");
+}
+
+/// A contract promises normal termination where `requires` holds: an exception path of
+/// the body is a failure of the proof, named once with its line, with a counterexample on
+/// which python3 (the clauses as `assert`s) raises too.
+#[test]
+fn an_exception_path_of_the_body_is_not_verified() {
+    let f = Func {
+        name: "f",
+        params: "x: int",
+        requires: &["x >= 0"],
+        ensures: &["result >= 0"],
+        body: "    return 10 // x\n",
+    };
+    let (code, out) = prove(&f.minipy());
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        out.trim(),
+        "f: not verified: exception ZeroDivisionError at line 4; counterexample: x = 0"
+    );
+    assert!(python_raises(&f.python(), "f(x=0)", "ZeroDivisionError"));
 }

@@ -21,6 +21,8 @@ mod check;
 mod contract_check;
 /// Issue 28: generated contracted programs against python3 (the soundness rule).
 mod contract_gen;
+/// Issue 28: `testgen` on contracted programs (both `--calls` modes) under real pytest.
+mod contract_testgen;
 /// Issue 28: `requires`/`ensures` contracts, their use at calls and their proofs.
 mod contracts;
 /// Issue 29: symbolic coverage against python3's line tracing, --coverage, --json, --lcov.

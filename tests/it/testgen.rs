@@ -77,7 +77,8 @@ fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// The plain-Python programs of a directory (no verification statements), sorted.
+/// The plain-Python programs of a directory (no verification statements, no contracts:
+/// tests/it/contract_testgen.rs runs those), sorted.
 fn plain_programs(dir: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(repo(dir))
         .unwrap()
@@ -87,6 +88,7 @@ fn plain_programs(dir: &str) -> Vec<PathBuf> {
             let text = std::fs::read_to_string(p).unwrap();
             let (program, _) = symdbg::lang::load(&text).unwrap();
             symdbg::testgen::refuse_non_python(&program).is_ok()
+                && !symdbg::testgen::contracts::has_contracts(&program)
         })
         .collect();
     v.sort();

@@ -34,6 +34,14 @@ pub(super) fn replay(session: &mut Session, id: NodeId) -> Result<ReplayInfo, St
             "does NOT follow this path: the leaf is {} but the run ends {concrete_outcome}",
             leaf_text(*o)
         ),
+        Verdict::ContractTooWeak(fs) => {
+            let names: Vec<String> = fs.iter().map(|f| format!("the contract of {f}")).collect();
+            format!(
+                "not reproduced: {} may be too weak (with the results the calls really return, \
+                 these inputs take another path; the run ends {concrete_outcome})",
+                names.join(" or ")
+            )
+        }
         Verdict::Follows => {
             let mut v = match r.checked {
                 0 => "follows this path: no condition to check".to_string(),

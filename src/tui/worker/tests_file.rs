@@ -61,6 +61,7 @@ pub fn write(session: &mut Session, id: NodeId) -> String {
         ),
         program_path: file.to_string(),
         invariants: false,
+        contracts: testgen::contracts::has_contracts(session.program()),
         ..Header::default()
     };
     let out = path.with_file_name(&name);
