@@ -181,61 +181,20 @@ impl Session {
         // The lines nodes on abstract paths are about to run: possibly reached.
         let mut abstract_lines: HashSet<usize> = HashSet::new();
         let mut abstract_branches: HashSet<Span> = HashSet::new();
-        // Under a loop invariant's `havoc` (or a contract's result) the state is abstract:
-        // what it reaches some input might not, what it cannot reach no input does (as
-        // long as the invariant holds: an invariant failure is a cut below). A fold's
-        // fresh κ is no havoc: its exits are concrete runs.
-        let mut abstract_at = vec![false; tree.len()];
-        for node in tree.nodes() {
-            abstract_at[node.id.index()] = match node.parent {
-                None => node.state.fresh > 0,
-                Some(p) => {
-                    let before =
-                        tree.node(p).state.fresh + u32::from(self.engine.fold_at(p).is_some());
-                    abstract_at[p.index()] || node.state.fresh > before
-                }
-            };
-        }
+        // Under a loop invariant's `havoc` the state is abstract ([`Session::abstract_paths`]).
+        let abstract_at = self.abstract_paths();
         // Folded paths: what runs before each exit (by statement span).
-        let mut fold_cuts: HashSet<crate::engine::NodeId> = HashSet::new();
-        let mut span_taken: HashMap<Span, [Option<Fate>; 2]> = HashMap::new();
-        let mut span_maybe: HashSet<Span> = HashSet::new();
-        for node in tree.nodes() {
-            if self.engine.fold_at(node.id).is_none() {
-                continue;
-            }
-            let steps = self.fold_steps(node.id);
-            if steps.unsure {
-                fold_cuts.insert(node.id);
-            }
-            let abstract_fold = abstract_at[node.id.index()];
-            for (c, span, dir) in steps.runs {
-                let f = match fate[c.index()] {
-                    Fate::None => Fate::Other,
-                    f => f,
-                };
-                let line = self.source().line(span.start);
-                if abstract_fold {
-                    abstract_lines.insert(line);
-                    abstract_branches.insert(span);
-                    continue;
-                }
-                if stmts.lines.contains(&line) {
-                    at_line
-                        .entry(line)
-                        .and_modify(|g| *g = g.join(f))
-                        .or_insert(f);
-                }
-                if let Some(d) = dir {
-                    let slot = &mut span_taken.entry(span).or_default()[d];
-                    *slot = Some(slot.map_or(f, |s| s.join(f)));
-                }
-            }
-            for span in steps.maybe {
-                abstract_lines.insert(self.source().line(span.start));
-                span_maybe.insert(span);
-            }
+        let folded = self.fold_coverage(&fate, &abstract_at, &stmts.lines);
+        for (line, f) in folded.at_line {
+            at_line
+                .entry(line)
+                .and_modify(|g| *g = g.join(f))
+                .or_insert(f);
         }
+        abstract_lines.extend(folded.abstract_lines);
+        abstract_branches.extend(folded.abstract_branches);
+        let (fold_cuts, span_taken, span_maybe) =
+            (folded.cuts, folded.span_taken, folded.span_maybe);
         for node in tree.nodes() {
             let abstract_state = abstract_at[node.id.index()];
             let cut = node.is_open()

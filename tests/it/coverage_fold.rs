@@ -212,3 +212,76 @@ fn folded_recursion_body_is_reached() {
         "{out}"
     );
 }
+
+/// `run --lcov` read back by lcov itself (Debian's `lcov --summary` and `genhtml`, which
+/// `scripts/setup` installs): the line and branch counts it reads are the JSON's, with
+/// and without folding.
+#[test]
+fn lcov_files_are_read_back_by_lcov_and_genhtml() {
+    assert!(
+        std::process::Command::new("genhtml")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success()),
+        "lcov's genhtml is not installed: run scripts/setup (apt-get install lcov)"
+    );
+    for (name, src) in [
+        ("loop.py", LOOP),
+        ("two.py", TWO_PATHS),
+        ("rec.py", RECURSION),
+    ] {
+        let p = write(name, src);
+        for fold in ["off", "auto"] {
+            let info = std::path::Path::new(&p).with_extension(format!("{fold}.info"));
+            let _ = std::fs::remove_file(&info);
+            let (code, _, err) = symdbg(&[
+                "run",
+                &p,
+                "--fold",
+                fold,
+                "--unroll",
+                "3",
+                "--lcov",
+                info.to_str().unwrap(),
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let cov = json_coverage(&p, &["--fold", fold, "--unroll", "3"]);
+            // lcov has a DA for every line but the unexplored ones; hit = reached.
+            let found = cov.iter().filter(|(_, c)| c != "unexplored").count();
+            let hit = cov
+                .iter()
+                .filter(|(_, c)| c == "reached" || c == "exception-only")
+                .count();
+            let out = std::process::Command::new("lcov")
+                .args([
+                    "--summary",
+                    info.to_str().unwrap(),
+                    "--rc",
+                    "lcov_branch_coverage=1",
+                ])
+                .output()
+                .expect("lcov");
+            let text = String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{name} --fold {fold}: {text}");
+            assert!(
+                text.contains(&format!("({hit} of {found} lines)")),
+                "{name} --fold {fold}: {hit} of {found} lines:\n{text}"
+            );
+            assert!(text.contains("branches...:"), "{text}");
+            let html = std::path::Path::new(&p).with_extension(format!("{fold}-html"));
+            let _ = std::fs::remove_dir_all(&html);
+            let out = std::process::Command::new("genhtml")
+                .args([info.to_str().unwrap(), "-q", "--branch-coverage", "-o"])
+                .arg(&html)
+                .output()
+                .expect("genhtml");
+            assert!(
+                out.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(html.join("index.html").is_file());
+        }
+    }
+}

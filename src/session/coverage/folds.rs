@@ -7,9 +7,10 @@
 //! runs after an exit is in the tree below it. A fold whose exits cannot be placed on its
 //! path (a statement the path runs twice, an exception outside it) is a cut, as before.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::super::Session;
+use super::Fate;
 use crate::base::Span;
 use crate::concrete::Value;
 use crate::engine::fold::{ExitKind, FoldInfo};
@@ -41,6 +42,22 @@ pub(super) struct FoldSteps {
     pub maybe: Vec<Span>,
     /// Some exit could not be placed on the path: the fold node is a cut.
     pub unsure: bool,
+}
+
+/// What the folds of a tree add to its coverage.
+#[derive(Default)]
+pub(super) struct FoldCoverage {
+    /// Fold nodes whose exits could not be placed: cuts.
+    pub cuts: HashSet<NodeId>,
+    /// Counted lines a folded path runs, and how the paths through them end.
+    pub at_line: HashMap<usize, Fate>,
+    /// Branch directions (by the statement's span) a folded path takes.
+    pub span_taken: HashMap<Span, [Option<Fate>; 2]>,
+    /// Branching statements a folded path might run (undecided).
+    pub span_maybe: HashSet<Span>,
+    /// Lines and branching statements of folds on abstract paths (or undecided).
+    pub abstract_lines: HashSet<usize>,
+    pub abstract_branches: HashSet<Span>,
 }
 
 /// The fold's iteration counts: κ, and λ for a two-path fold.
@@ -192,6 +209,74 @@ impl Session {
                     out.runs.extend(p.into_iter().map(|(s, d)| (c, s, d)))
                 }
                 _ => out.unsure = true,
+            }
+        }
+        out
+    }
+
+    /// Per node: is its path abstract? Under a loop invariant's `havoc` (or a contract's
+    /// result) what a path reaches some input might not, what it cannot reach no input
+    /// does (as long as the invariant holds: an invariant failure is a cut). A fold's
+    /// fresh κ is no havoc: its exits are concrete runs.
+    pub(super) fn abstract_paths(&self) -> Vec<bool> {
+        let tree = self.tree();
+        let mut out = vec![false; tree.len()];
+        for node in tree.nodes() {
+            out[node.id.index()] = match node.parent {
+                None => node.state.fresh > 0,
+                Some(p) => {
+                    let before =
+                        tree.node(p).state.fresh + u32::from(self.engine.fold_at(p).is_some());
+                    out[p.index()] || node.state.fresh > before
+                }
+            };
+        }
+        out
+    }
+
+    /// [`FoldCoverage`] of every fold node of the tree: `fate` of each node, whether it is
+    /// on an abstract path, the counted lines.
+    pub(super) fn fold_coverage(
+        &self,
+        fate: &[Fate],
+        abstract_at: &[bool],
+        counted: &HashSet<usize>,
+    ) -> FoldCoverage {
+        let mut out = FoldCoverage::default();
+        for node in self.tree().nodes() {
+            if self.engine.fold_at(node.id).is_none() {
+                continue;
+            }
+            let steps = self.fold_steps(node.id);
+            if steps.unsure {
+                out.cuts.insert(node.id);
+            }
+            let abstract_fold = abstract_at[node.id.index()];
+            for (c, span, dir) in steps.runs {
+                let f = match fate[c.index()] {
+                    Fate::None => Fate::Other,
+                    f => f,
+                };
+                let line = self.source().line(span.start);
+                if abstract_fold {
+                    out.abstract_lines.insert(line);
+                    out.abstract_branches.insert(span);
+                    continue;
+                }
+                if counted.contains(&line) {
+                    out.at_line
+                        .entry(line)
+                        .and_modify(|g| *g = g.join(f))
+                        .or_insert(f);
+                }
+                if let Some(d) = dir {
+                    let slot = &mut out.span_taken.entry(span).or_default()[d];
+                    *slot = Some(slot.map_or(f, |s| s.join(f)));
+                }
+            }
+            for span in steps.maybe {
+                out.abstract_lines.insert(self.source().line(span.start));
+                out.span_maybe.insert(span);
             }
         }
         out
