@@ -156,6 +156,8 @@ pub struct Session {
     cut_replays: cuts::Replays,
     /// Value origins found so far ([`value_origins`]).
     origin_memo: std::cell::RefCell<crate::engine::origin::OriginMemo>,
+    /// Coverage's answers about folded paths so far ([`coverage`]).
+    fold_memo: coverage::FoldMemo,
 }
 
 impl Session {
@@ -182,6 +184,7 @@ impl Session {
             choices: saved::Choices::default(),
             cut_replays: cuts::Replays::default(),
             origin_memo: Default::default(),
+            fold_memo: Default::default(),
         })
     }
 
@@ -228,6 +231,7 @@ impl Session {
             choices,
             cut_replays,
             origin_memo,
+            fold_memo,
         } = self;
         engine.leak_at_exit();
         std::mem::forget((
@@ -237,6 +241,7 @@ impl Session {
             choices,
             cut_replays,
             origin_memo,
+            fold_memo,
         ));
     }
 

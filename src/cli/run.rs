@@ -106,7 +106,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     let written = if args.json {
         json::write(&mut x, &mut stdout)
     } else if args.coverage {
-        let text = coverage::summary(&x, args);
+        let text = coverage::summary(&mut x, args);
         stdout
             .write_all(text.as_bytes())
             .and_then(|()| stdout.flush())
@@ -129,7 +129,7 @@ pub(super) fn run(args: &RunArgs) -> Result<i32, Failure> {
     };
     drop(stdout);
     super::stdout_result(written)?;
-    coverage::write_lcov(&x, args)?;
+    coverage::write_lcov(&mut x, args)?;
     if stop == Stop::NodeLimit {
         eprintln!(
             "symdbg: stopped at --max-nodes {} (the tree has open nodes left)",

@@ -237,6 +237,7 @@ impl Adapter {
             "scopes" => self.scopes(args),
             "variables" => self.variables(args),
             "evaluate" => self.evaluate(args),
+            "locations" => self.locations(args),
             "exceptionInfo" => self.exception_info(args),
             "symdbg/tree" => Ok(self.tree_body()),
             "next" | "stepIn" | "stepOut" | "continue" | "stepBack" | "reverseContinue"

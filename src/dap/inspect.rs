@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use super::adapter::{Adapter, Run};
 use super::values::{tuple_elements, Container};
 use crate::base::bindings::bindings;
+use crate::session::value_origins::OriginLink;
 use crate::session::NodeId;
 
 impl Adapter {
@@ -127,21 +128,27 @@ impl Adapter {
             .cloned()
             .ok_or_else(|| format!("no variables {r} (they last until the program moves)"))?;
         let s = &mut run.session;
+        // A store's variables (node, frame from the outermost): each also shows where
+        // its value came from (issue 29).
+        let mut store: Option<(NodeId, usize)> = None;
         let vars: Vec<(String, String)> = match c {
             Container::Locals(node, up) => {
                 let d = s.details(node);
                 let n = d.frames.len();
-                n.checked_sub(1 + up)
-                    .and_then(|k| d.frames.get(k))
+                let k = n.checked_sub(1 + up);
+                store = k.map(|k| (node, k));
+                k.and_then(|k| d.frames.get(k))
                     .map(|(_, v)| v.clone())
                     .unwrap_or_default()
             }
-            Container::Globals(node) => s
-                .details(node)
-                .frames
-                .first()
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default(),
+            Container::Globals(node) => {
+                store = Some((node, 0));
+                s.details(node)
+                    .frames
+                    .first()
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default()
+            }
             Container::PathCondition(node) => {
                 let d = s.details(node);
                 d.pc.iter()
@@ -174,23 +181,68 @@ impl Adapter {
                 }
             }
             Container::Elements(v) => v,
+            Container::Line(line) => {
+                return Err(format!("{r} is a location (line {line}), not variables"))
+            }
         };
         let list: Vec<Value> = vars
             .into_iter()
             .map(|(name, value)| {
-                let children = tuple_elements(&value).map(|els| {
-                    Container::Elements(
+                let mut children: Vec<(String, String)> = tuple_elements(&value)
+                    .map(|els| {
                         els.into_iter()
                             .enumerate()
                             .map(|(i, e)| (format!("[{i}]"), e))
-                            .collect(),
-                    )
-                });
-                let reference = children.map_or(0, |c| run.refs.add(c));
-                json!({"name": name, "value": value, "variablesReference": reference})
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let mut origin = None;
+                if let Some((node, frame)) = store {
+                    let chain = run.session.origin_chain_in_frame(node, frame, &name);
+                    origin = chain.first().map(|l| l.origin.line);
+                    children.extend(origin_children(&chain));
+                }
+                let reference = if children.is_empty() {
+                    0
+                } else {
+                    run.refs.add(Container::Elements(children))
+                };
+                let mut v = json!({"name": name, "value": value, "variablesReference": reference});
+                if is_origin(&name) {
+                    v["presentationHint"] = json!({"kind": "virtual"});
+                }
+                if let Some(line) = origin {
+                    // (DAP 1.68: a client may offer to go to where the value came from)
+                    v["valueLocationReference"] = json!(run.refs.add(Container::Line(line)));
+                }
+                v
             })
             .collect();
         Ok(json!({ "variables": list }))
+    }
+
+    /// `locations` (DAP 1.68): the source line a variable's `valueLocationReference`
+    /// names (where its value was assigned).
+    pub(super) fn locations(&mut self, args: &Value) -> Result<Value, String> {
+        let r = args["locationReference"].as_i64().unwrap_or(0);
+        let run = self.run.as_ref().ok_or("no program")?;
+        let Some(Container::Line(line)) = run.refs.get(r) else {
+            return Err(format!(
+                "no location {r} (locations last until the program moves)"
+            ));
+        };
+        let path = run.args.path();
+        let name = path.file_name().map_or_else(
+            || run.session.source().name.clone(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        Ok(json!({
+            "source": {
+                "name": name,
+                "path": std::fs::canonicalize(&path).unwrap_or(path).to_string_lossy(),
+            },
+            "line": line,
+        }))
     }
 
     /// `evaluate`: the expression's symbolic value at the frame's node and its value
@@ -274,3 +326,39 @@ impl Adapter {
         Err(format!("thread {thread} is not stopped at an exception"))
     }
 }
+
+/// The name of an origin entry among a variable's children (tuple elements are `[i]`).
+fn is_origin(name: &str) -> bool {
+    name.starts_with("origin")
+}
+
+/// A variable's origin chain as children: `origin` = `line 5 (node 7): s = s + n`, then
+/// what that assignment read, `origin of i` = ..., each assignment once (at most
+/// [`ORIGIN_CHILDREN`]).
+fn origin_children(chain: &[OriginLink]) -> Vec<(String, String)> {
+    chain
+        .iter()
+        .take(ORIGIN_CHILDREN)
+        .map(|l| {
+            let name = if l.level == 0 {
+                "origin".to_string()
+            } else {
+                format!("origin of {}", l.name)
+            };
+            let what = match l.origin.kind {
+                "assignment" => String::new(),
+                k => format!(" ({k})"),
+            };
+            (
+                name,
+                format!(
+                    "line {} (node {}): {}{what}",
+                    l.origin.line, l.origin.node.0, l.statement
+                ),
+            )
+        })
+        .collect()
+}
+
+/// At most this many origin entries under one variable.
+const ORIGIN_CHILDREN: usize = 8;

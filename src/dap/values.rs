@@ -15,8 +15,10 @@ pub enum Container {
     PathCondition(NodeId),
     /// A model that reaches the node (computed when asked for).
     Model(NodeId),
-    /// Elements, already as text: (name, value).
+    /// Elements, already as text: (name, value) (a tuple's, a value's origins).
     Elements(Vec<(String, String)>),
+    /// A source line, for the `locations` request (a value's origin).
+    Line(usize),
 }
 
 /// The references handed out since the program last moved (1-based; 0 is "none").

@@ -64,6 +64,28 @@ impl Engine {
         self.solver.check_pc(&pc)
     }
 
+    /// Inputs that reach node `id` with `extra` also true (a model of its path condition
+    /// and `extra`, over the inputs); `Err`: `Unsat`, or the solver's `Unknown`. Symbolic
+    /// coverage asks it of a fold's exits with `κ ≥ 1` (issue 29). The engine's cancel
+    /// flag interrupts it; it is not cleared here.
+    pub fn inputs_with(
+        &mut self,
+        id: NodeId,
+        extra: Term,
+    ) -> Result<std::collections::BTreeMap<String, crate::concrete::Value>, SatResult> {
+        let mut pc = self.path_condition(id);
+        pc.push(extra);
+        let syms: Vec<crate::term::Sym> = {
+            let mut s: std::collections::BTreeSet<crate::term::Sym> =
+                self.inputs.iter().cloned().collect();
+            pc.iter().for_each(|t| t.vars(&mut s));
+            s.into_iter().collect()
+        };
+        let cancel = self.cancel.clone();
+        let m = crate::solver::interruptible(&cancel, || self.solver.try_model(&pc, &syms))?;
+        Ok(self.input_values(&m))
+    }
+
     /// A model of node `id` (as [`Engine::try_model`] finds it) that also values every
     /// symbol of `terms`; `Err`: the path is infeasible, or the solver's reason.
     pub fn model_at(&mut self, id: NodeId, terms: &[Term]) -> Result<Model, NoModel> {

@@ -12,7 +12,9 @@
 //!   exception;
 //! - a line no node reaches is `unexplored` when a *cut* could still reach it — an open
 //!   node, a `bound` or `unknown` leaf, a path under a loop invariant's `havoc` (its
-//!   state is abstract), a folded loop head, an invariant failure (the program without
+//!   state is abstract), a folded loop head whose exits cannot be placed on its path
+//!   ([`folds`]: otherwise a folded path's statements are reached when some input runs
+//!   it at least once before an exit), an invariant failure (the program without
 //!   its annotations goes on), an opaque call's callee: what the cut's continuation can
 //!   still run (the rest of its blocks, loops and handlers, and every function those call)
 //!   — and `unreachable` otherwise: no input reaches it.
@@ -28,7 +30,9 @@ use crate::engine::state::{Cont, Kont, State};
 use crate::engine::{NodeKind, Outcome, Tag};
 use crate::transform::ir::{self, Instr, InstrKind};
 
+mod folds;
 mod text;
+pub(crate) use folds::FoldMemo;
 pub use text::{lcov_written_by_symdbg, LCOV_HEADER};
 
 /// What is known of one line (or branch direction).
@@ -139,8 +143,14 @@ struct Statements {
 }
 
 impl Session {
-    /// The coverage of the tree as explored so far (see the module documentation).
-    pub fn coverage(&self) -> Coverage {
+    /// The coverage of the tree as explored so far (see the module documentation). Asks
+    /// the solver about the fold exits it has not asked yet ([`folds`]).
+    pub fn coverage(&mut self) -> Coverage {
+        self.update_fold_memo();
+        self.coverage_now()
+    }
+
+    fn coverage_now(&self) -> Coverage {
         let stmts = self.statements();
         let tree = self.tree();
         // Fates bottom-up: children have larger ids than their parents.
@@ -171,15 +181,26 @@ impl Session {
         // The lines nodes on abstract paths are about to run: possibly reached.
         let mut abstract_lines: HashSet<usize> = HashSet::new();
         let mut abstract_branches: HashSet<Span> = HashSet::new();
+        // Under a loop invariant's `havoc` the state is abstract ([`Session::abstract_paths`]).
+        let abstract_at = self.abstract_paths();
+        // Folded paths: what runs before each exit (by statement span).
+        let folded = self.fold_coverage(&fate, &abstract_at, &stmts.lines);
+        for (line, f) in folded.at_line {
+            at_line
+                .entry(line)
+                .and_modify(|g| *g = g.join(f))
+                .or_insert(f);
+        }
+        abstract_lines.extend(folded.abstract_lines);
+        abstract_branches.extend(folded.abstract_branches);
+        let (fold_cuts, span_taken, span_maybe) =
+            (folded.cuts, folded.span_taken, folded.span_maybe);
         for node in tree.nodes() {
-            // Under a loop invariant's `havoc` the state is abstract: what it reaches
-            // some input might not, what it cannot reach no input does (as long as the
-            // invariant holds: an invariant failure is a cut below).
-            let abstract_state = node.state.fresh > 0;
+            let abstract_state = abstract_at[node.id.index()];
             let cut = node.is_open()
                 || matches!(node.kind, NodeKind::Leaf(Outcome::Bound | Outcome::Unknown))
                 || node.invariant_failure()
-                || self.engine.fold_at(node.id).is_some();
+                || fold_cuts.contains(&node.id);
             if cut {
                 reach.add_state(&node.state);
                 if let Some(p) = node.parent {
@@ -209,6 +230,10 @@ impl Session {
                         .and_modify(|f| *f = f.join(here))
                         .or_insert(here);
                 }
+            }
+            // (a fold node's children are its exits: [`folds`] placed them)
+            if self.engine.fold_at(node.id).is_some() {
+                continue;
             }
             let Some(key) = branch_at(&node.state) else {
                 continue;
@@ -268,8 +293,19 @@ impl Session {
         type Joined = (usize, &'static str, [Option<Fate>; 2], [bool; 2]);
         let mut joined: BTreeMap<(usize, usize), Joined> = BTreeMap::new();
         for (key, &(line, span, kind)) in &stmts.branches {
-            let t = taken.get(key).copied().unwrap_or_default();
-            let m = maybe.get(key).copied().unwrap_or_default();
+            let mut t = taken.get(key).copied().unwrap_or_default();
+            let mut m = maybe.get(key).copied().unwrap_or_default();
+            if let Some(f) = span_taken.get(&span) {
+                for d in 0..2 {
+                    t[d] = match (t[d], f[d]) {
+                        (Some(a), Some(b)) => Some(a.join(b)),
+                        (a, b) => a.or(b),
+                    };
+                }
+            }
+            if span_maybe.contains(&span) {
+                m = [true, true];
+            }
             let e = joined
                 .entry((span.start, span.end))
                 .or_insert((line, kind, [None; 2], [false; 2]));

@@ -24,7 +24,7 @@ pub struct TreeStats {
 
 impl Session {
     /// The tree's counters now.
-    pub fn tree_stats(&self) -> TreeStats {
+    pub fn tree_stats(&mut self) -> TreeStats {
         let s = self.engine.stats();
         let cuts = self.cuts();
         TreeStats {

@@ -71,6 +71,23 @@ impl Session {
     pub fn origin_chain(&self, id: NodeId, name: &str) -> Vec<OriginLink> {
         let at = self.frames_node(id);
         let scope = self.engine.frame_scope(at);
+        self.chain_from(at, scope, name)
+    }
+
+    /// [`Session::origin_chain`] of variable `name` of one frame of the call stack at `id`
+    /// (the stack [`Session::details`] shows: `frame` 0 is the module's, the last the
+    /// innermost), for a client that shows every frame's variables (DAP).
+    pub fn origin_chain_in_frame(&self, id: NodeId, frame: usize, name: &str) -> Vec<OriginLink> {
+        let at = self.frames_node(id);
+        let frames = &self.tree().node(at).state.frames;
+        let scope = match frames.iter().nth(frame) {
+            Some(f) if f.func.is_some() => Scope::Frame(frame as u32 + 1),
+            _ => Scope::Globals,
+        };
+        self.chain_from(at, scope, name)
+    }
+
+    fn chain_from(&self, at: NodeId, scope: Scope, name: &str) -> Vec<OriginLink> {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
         let mut queue: VecDeque<(NodeId, Scope, Rc<str>, usize)> = VecDeque::new();

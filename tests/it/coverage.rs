@@ -34,6 +34,8 @@ struct Case {
     /// The leaves' models, then random and bounded-exhaustive inputs.
     models: Vec<Json>,
     others: Vec<Json>,
+    /// How many of the models run a folded path at least once (`--fold auto`).
+    witnesses: usize,
 }
 
 fn value_json(v: &Value) -> Json {
@@ -108,13 +110,13 @@ fn small(ty: &Type) -> Vec<Json> {
     }
 }
 
-fn explore(src: String, rng: &mut symdbg::base::rng::SplitMix64) -> Case {
-    let mut session = Session::open(
-        SourceMap::new("gen.py", src.clone()),
-        None,
-        Config::default(),
-    )
-    .unwrap_or_else(|d| panic!("{d:?}\n{src}"));
+fn explore(src: String, rng: &mut symdbg::base::rng::SplitMix64, fold: bool) -> Case {
+    let mut config = Config::default();
+    if fold {
+        config.fold = symdbg::engine::fold::FoldMode::Auto;
+    }
+    let mut session = Session::open(SourceMap::new("gen.py", src.clone()), None, config)
+        .unwrap_or_else(|d| panic!("{d:?}\n{src}"));
     let root = session.tree().root();
     session.run(
         root,
@@ -147,6 +149,16 @@ fn explore(src: String, rng: &mut symdbg::base::rng::SplitMix64) -> Case {
                 .collect();
             models.push(Json::Object(obj));
         }
+    }
+    // Under `--fold auto`: the inputs that run a folded path at least once (what a
+    // folded loop body's `reached` rests on).
+    let witnesses = session.fold_witnesses();
+    for w in &witnesses {
+        let obj: serde_json::Map<String, Json> = inputs
+            .iter()
+            .filter_map(|(n, _)| Some((n.clone(), value_json(w.get(n)?))))
+            .collect();
+        models.push(Json::Object(obj));
     }
     // Bounded-exhaustive: the product of the small domains.
     let mut others: Vec<serde_json::Map<String, Json>> = vec![serde_json::Map::new()];
@@ -194,6 +206,7 @@ fn explore(src: String, rng: &mut symdbg::base::rng::SplitMix64) -> Case {
         first_lines: fl,
         models,
         others,
+        witnesses: witnesses.len(),
     }
 }
 
@@ -308,6 +321,15 @@ fn campaign(
     seed: u64,
     count: usize,
 ) -> (usize, BTreeMap<&'static str, usize>) {
+    campaign_in(options, seed, count, false)
+}
+
+pub(crate) fn campaign_in(
+    options: gen::Options,
+    seed: u64,
+    count: usize,
+    fold: bool,
+) -> (usize, BTreeMap<&'static str, usize>) {
     let cases: Vec<Case> = std::thread::Builder::new()
         .stack_size(512 << 20)
         .spawn(move || {
@@ -316,7 +338,7 @@ fn campaign(
                 .map(|_| {
                     let choices: Vec<u32> = (0..160).map(|_| rng.next_u64() as u32).collect();
                     let src = pretty::program(&gen::program_with(&choices, options));
-                    explore(src, &mut rng)
+                    explore(src, &mut rng, fold)
                 })
                 .collect()
         })
@@ -329,6 +351,7 @@ fn campaign(
     let mut runs = 0;
     for (c, t) in cases.iter().zip(&traced) {
         runs += t.len();
+        *tally.entry("fold witnesses").or_default() += c.witnesses;
         for cov in c.coverage.lines.values() {
             *tally.entry(cov.name()).or_default() += 1;
         }
@@ -336,7 +359,9 @@ fn campaign(
             failures.push(format!("{f}\n{}", c.src));
         }
     }
-    eprintln!("coverage vs python3: {count} programs, {runs} traced runs, lines {tally:?}");
+    eprintln!(
+        "coverage vs python3 (fold {fold}): {count} programs, {runs} traced runs, lines {tally:?}"
+    );
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",

@@ -27,6 +27,8 @@ mod contract_testgen;
 mod contracts;
 /// Issue 29: symbolic coverage against python3's line tracing, --coverage, --json, --lcov.
 mod coverage;
+/// Issue 29: symbolic coverage under `--fold auto` (folded loop and recursion bodies).
+mod coverage_fold;
 /// Issue 26: `symdbg dap`, the Debug Adapter Protocol server, through its stdin/stdout.
 mod dap;
 /// Issue 26, the client side: tests/dap's protocol tests (`DebugClient` driving `symdbg dap`

@@ -27,7 +27,7 @@ pub(super) fn check(args: &RunArgs) -> Result<(), Failure> {
 }
 
 /// Write the lcov file, if asked for.
-pub(super) fn write_lcov(x: &Explored, args: &RunArgs) -> Result<(), Failure> {
+pub(super) fn write_lcov(x: &mut Explored, args: &RunArgs) -> Result<(), Failure> {
     let Some(t) = target(args) else {
         return Ok(());
     };
@@ -36,11 +36,10 @@ pub(super) fn write_lcov(x: &Explored, args: &RunArgs) -> Result<(), Failure> {
 }
 
 /// `--coverage`: the per-line summary.
-pub(super) fn summary(x: &Explored, args: &RunArgs) -> String {
+pub(super) fn summary(x: &mut Explored, args: &RunArgs) -> String {
     let file = crate::files::program::display_name(&args.file);
-    x.session
-        .coverage()
-        .summary(&file, &x.session.source().text)
+    let coverage = x.session.coverage();
+    coverage.summary(&file, &x.session.source().text)
 }
 
 /// The program's path as lcov's `SF:` names it (as given on the command line).

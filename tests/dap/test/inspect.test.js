@@ -72,13 +72,61 @@ test('a tuple expands into its elements', async (t) => {
   const pair = vars.byName.pair;
   assert.ok(pair, `no pair in ${Object.keys(vars.byName)}`);
   assert.ok(pair.variablesReference > 0, 'a tuple is structured');
-  const els = await variables(s, pair.variablesReference);
-  assert.equal(els.list.length, 3);
-  assert.deepEqual(els.list.map((e) => e.name), ['[0]', '[1]', '[2]']);
-  assert.equal(els.list[2].value, '7');
-  assert.equal(els.list[0].value, vars.byName.m.value);
+  const all = await variables(s, pair.variablesReference);
+  // The elements, then where the value came from (issue 29: origin entries).
+  const els = all.list.filter((e) => !e.name.startsWith('origin'));
+  assert.equal(els.length, 3);
+  assert.deepEqual(els.map((e) => e.name), ['[0]', '[1]', '[2]']);
+  assert.equal(els[2].value, '7');
+  assert.equal(els[0].value, vars.byName.m.value);
   const ints = (await variables(s, sc.Globals.variablesReference)).byName;
-  assert.equal(ints.x.variablesReference, 0, 'an int is not structured');
+  const under = await variables(s, ints.x.variablesReference);
+  assert.ok(
+    under.list.every((e) => e.name.startsWith('origin')),
+    `an int has no elements: ${JSON.stringify(under.list)}`,
+  );
+});
+
+test('each variable shows where its value came from: its origin and what that read', async (t) => {
+  const s = await start();
+  t.after(() => stop(s));
+  await launch(s, { program: CALLS, stopOnEntry: false }, { breakpoints: [{ line: 14 }] });
+  const st = await stopped(s, 'breakpoint');
+  const sc = await scopes(s, st.top.id);
+  const vars = (await variables(s, sc.Locals.variablesReference)).byName;
+  const lines = require('node:fs').readFileSync(CALLS, 'utf8').split('\n');
+  const lineOf = (text) => lines.findIndex((l) => l.startsWith(text)) + 1;
+  // `m = bigger(x, y)`: its own origin first, then what that assignment read.
+  const m = await variables(s, vars.m.variablesReference);
+  assert.equal(m.list[0].name, 'origin');
+  assert.match(m.list[0].value, new RegExp(`^line ${lineOf('m = bigger')} \\(node \\d+\\): m = bigger\\(x, y\\) \\(return\\)$`));
+  assert.deepEqual(m.list[0].presentationHint, { kind: 'virtual' });
+  // Through the call: the parameter it returned (bound at the call), and the input.
+  const [param, input] = m.byName['origin of a'] ? ['a', 'x'] : ['b', 'y'];
+  assert.match(m.byName[`origin of ${param}`].value, new RegExp(`^line ${lineOf('m = bigger')} \\(node \\d+\\): m = bigger\\(x, y\\) \\(parameter\\)$`), JSON.stringify(m.list));
+  assert.match(m.byName[`origin of ${input}`].value, new RegExp(`^line ${lineOf(`${input}: int`)} \\(node \\d+\\): ${input}: int \\(input\\)$`));
+  // The tuple: its elements, then its origin and, through `m`, the call's.
+  const pair = await variables(s, vars.pair.variablesReference);
+  assert.match(pair.byName.origin.value, new RegExp(`^line ${lineOf('pair = ')} `));
+  assert.match(pair.byName['origin of m'].value, new RegExp(`^line ${lineOf('m = bigger')} `));
+  // valueLocationReference: the `locations` request names the origin's line in the program.
+  assert.ok(vars.m.valueLocationReference > 0, JSON.stringify(vars.m));
+  const loc = await s.dc.customRequest('locations', { locationReference: vars.m.valueLocationReference });
+  assert.equal(loc.body.line, lineOf('m = bigger'));
+  assert.match(loc.body.source.path, /calls\.py$/);
+  await assert.rejects(
+    s.dc.customRequest('locations', { locationReference: 9999 }),
+    /no location 9999/,
+  );
+  // Inside the call: a parameter's origin is the call (its kind said).
+  const inner = await start();
+  t.after(() => stop(inner));
+  await launch(inner, { program: CALLS, stopOnEntry: false }, { breakpoints: [{ line: 8 }] });
+  const st2 = await stopped(inner, 'breakpoint');
+  const sc2 = await scopes(inner, st2.top.id);
+  const a = (await variables(inner, sc2.Locals.variablesReference)).byName.a;
+  const aOrigin = await variables(inner, a.variablesReference);
+  assert.match(aOrigin.list[0].value, /\(parameter\)$/, JSON.stringify(aOrigin.list));
 });
 
 test('evaluate answers in watch, hover and repl: the value under the model is python3\'s', async (t) => {
