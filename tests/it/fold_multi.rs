@@ -16,6 +16,8 @@ use symdbg::transform;
 use crate::fold::{concrete_ending, explore, symbolic_ending};
 use crate::util::symdbg;
 
+mod cli;
+
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fold_multi");
 
 /// The programs of `tests/data/fold_multi` with a two-parameter template.
