@@ -225,3 +225,105 @@ fn a_session_file_replays_a_two_parameter_fold() {
     assert!(b.app.tree.node(head).info.fold.fold_node);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `=` at countIf's return leaf (issue 27): the prompt names κ1 and λ1; `=2 1` sets both
+/// (the quantifier over κ1 + λ1 = 3 iterations is expanded, the return value is a number,
+/// Z3's inputs have two matches of three); `=2` sets κ1 alone (λ1 stays symbolic); an
+/// infeasible pair is outside the range; three numbers, or λ at a one-path fold, are refused.
+#[test]
+fn equals_sets_kappa_and_lambda_of_a_two_parameter_fold() {
+    let mut h = open(&path("count_if.py"), "count_if", FoldMode::Auto, 32);
+    h.keys("r");
+    let leaf = h
+        .app
+        .tree
+        .ids()
+        .find(|&id| h.app.tree.node(id).info.kind() == Kind::Leaf(symdbg::session::Outcome::Return))
+        .expect("the return leaf");
+    h.app.select(leaf);
+    assert_eq!(
+        h.app.tree.node(leaf).info.fold.lambda.as_deref(),
+        Some("λ1")
+    );
+    h.keys("=");
+    assert!(h.app.message.starts_with("κ1 λ1 = ?"), "{}", h.app.message);
+    h.keys("2 1<Enter>");
+    let shown = h.app.fold.shown.clone().expect("an instance").1;
+    assert_eq!(shown.feasible, Some(true), "{shown:?}");
+    assert_eq!(shown.lambda, Some(("λ1".to_string(), "1".to_string())));
+    assert_eq!(shown.return_value.as_deref(), Some("203"), "{shown:?}");
+    assert!(shown.pc.iter().all(|c| !c.contains("all(")), "{shown:?}");
+    assert!(shown.pc.iter().all(|c| !c.contains("λ1")), "{shown:?}");
+    assert!(
+        shown
+            .verdict
+            .starts_with("κ1 = 2, λ1 = 1 is feasible here, e.g. for a = ("),
+        "{shown:?}"
+    );
+    let (a, x) = (&shown.inputs[0], &shown.inputs[1]);
+    assert_eq!((a.0.as_str(), x.0.as_str()), ("a", "x"), "{shown:?}");
+    let items: Vec<&str> =
+        a.1.trim_matches(|c| c == '(' || c == ')')
+            .split(", ")
+            .collect();
+    assert_eq!(items.len(), 3, "{shown:?}");
+    assert_eq!(items.iter().filter(|v| **v == x.1).count(), 2, "{shown:?}");
+    let screen = h.screen();
+    assert!(screen.contains("with κ1 = 2, λ1 = 1"), "{screen}");
+    insta::assert_snapshot!("fold_multi_equals_kappa_lambda", screen);
+    h.keys("<Esc>");
+    // κ1 alone: λ1 stays symbolic.
+    h.keys("=2<Enter>");
+    let shown = h.app.fold.shown.clone().expect("an instance").1;
+    assert_eq!(shown.lambda, None);
+    assert_eq!(shown.feasible, Some(true), "{shown:?}");
+    assert!(
+        shown
+            .return_value
+            .as_deref()
+            .is_some_and(|r| r.contains("λ1")),
+        "{shown:?}"
+    );
+    h.keys("<Esc>");
+    // At the fold node: the head after 2 + 1 iterations.
+    let fold = shown.fold;
+    h.app.select(fold);
+    h.keys("=2, 1<Enter>");
+    let at_fold = h.app.fold.shown.clone().expect("an instance").1;
+    for kv in [("i", "3"), ("k", "2")] {
+        assert!(
+            at_fold
+                .store
+                .contains(&(kv.0.to_string(), kv.1.to_string())),
+            "{at_fold:?}"
+        );
+    }
+    h.keys("<Esc>");
+    h.keys("=1 2 3<Enter>");
+    assert!(h.app.fold.shown.is_none());
+    assert!(h.app.message.contains("κ's and λ's"), "{}", h.app.message);
+    h.keys("=1 -2<Enter>");
+    assert!(
+        h.app.message.contains("λ counts iterations"),
+        "{}",
+        h.app.message
+    );
+}
+
+/// `=n m` where the fold has one parameter is refused with the reason.
+#[test]
+fn equals_with_lambda_at_a_one_path_fold_is_refused() {
+    let mut h = open("tests/data/fold/deep.py", "deep", FoldMode::Auto, 32);
+    h.keys("r");
+    h.keys("e");
+    assert_eq!(h.app.tree.node(h.app.selected).info.fold.lambda, None);
+    h.keys("=");
+    assert!(h.app.message.starts_with("κ1 = ?"), "{}", h.app.message);
+    h.keys("100 1<Enter>");
+    assert!(h.app.fold.shown.is_none());
+    assert!(
+        h.app.message.contains("the fold of κ1 has one parameter"),
+        "{}",
+        h.app.message
+    );
+}
