@@ -52,8 +52,10 @@ pub(super) fn summarize(
 ) -> Result<Succ, NoTemplate> {
     let span = block[index].span;
     let inner = |why: String| refuse(format!("the inner loop {why}"), span);
-    let tpl = template_for(stepper, block, index, state.func())
-        .map_err(|e| inner(format!("has no template: {}", e.why)))?;
+    let tpl = template_for(stepper, block, index, state.func()).map_err(|e| {
+        let why = e.why.replacen("the inner loop", "its inner loop", 1);
+        inner(format!("has no template: {why}"))
+    })?;
     if tpl.recursion.is_some() || tpl.multi.is_some() {
         return Err(inner("is not a one-path loop".to_string()));
     }
@@ -184,5 +186,71 @@ pub(super) fn replay_step(
             exhaustive: true,
         }),
         None => Ok(stepper.step(state)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::concrete::Value;
+    use crate::term::{Model, Sort};
+
+    /// The closed-form count equals the iterations of a plain loop, for every ordering,
+    /// both signs of the counter's coefficient, steps 1 to 3 and starts and bounds in a box.
+    #[test]
+    fn iteration_counts_equal_plain_loops() {
+        let j = Sym::new("j@h", Sort::Int);
+        let e = Sym::new("e@h", Sort::Int);
+        let (jt, et) = (Term::var(j.clone()), Term::var(e.clone()));
+        type Holds = fn(i64, i64) -> bool;
+        let ops: [(CmpOp, Holds); 4] = [
+            (CmpOp::Lt, |a, b| a < b),
+            (CmpOp::Le, |a, b| a <= b),
+            (CmpOp::Gt, |a, b| a > b),
+            (CmpOp::Ge, |a, b| a >= b),
+        ];
+        let mut checked = 0;
+        for (op, holds) in ops {
+            for flip in [false, true] {
+                for d in [-3i64, -2, -1, 1, 2, 3] {
+                    let cond = if flip {
+                        Term::cmp(op, et.clone(), jt.clone())
+                    } else {
+                        Term::cmp(op, jt.clone(), et.clone())
+                    };
+                    let count = iterations(&cond, &[(j.clone(), BigInt::from(d))]);
+                    for j0 in -6i64..=6 {
+                        for e0 in -6i64..=6 {
+                            let test = |jv: i64| if flip { holds(e0, jv) } else { holds(jv, e0) };
+                            // The plain loop (at most 20 iterations: else it runs away).
+                            let mut n = 0;
+                            let mut jv = j0;
+                            while test(jv) && n <= 20 {
+                                jv += d;
+                                n += 1;
+                            }
+                            match &count {
+                                Ok(c) => {
+                                    let mut m = Model::default();
+                                    m.values.insert(j.clone(), Value::Int(j0.into()));
+                                    m.values.insert(e.clone(), Value::Int(e0.into()));
+                                    assert_eq!(
+                                        m.eval(c),
+                                        Some(Value::Int(n.into())),
+                                        "{cond} with j = {j0}, e = {e0}, step {d}"
+                                    );
+                                    checked += 1;
+                                }
+                                // Refused only when the counter moves away from the bound.
+                                Err(why) => {
+                                    assert!(why.contains("may run forever"), "{cond}: {why}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked >= 4 * 2 * 3 * 169, "{checked}");
     }
 }
