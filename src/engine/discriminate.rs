@@ -34,16 +34,23 @@ const ELEMENT_PREFS_UP_TO: usize = 4;
 
 impl Engine {
     /// The default preferences for node `id`, given a model `base` of it: each fold's
-    /// κ ≥ 1 (`larger`: κ ≥ its value in `base` plus one) first, then integers non-zero
+    /// κ ≥ 1 (and λ ≥ 1 for a two-parameter fold; `larger`: κ ≥ its value in `base` plus one) first, then integers non-zero
     /// and distinct, then tuple elements.
     pub fn preferences(&self, id: NodeId, base: &NodeModel, larger: bool) -> Vec<Term> {
         let mut prefs = Vec::new();
-        for (_, k) in self.folds_on_path(id) {
-            let floor = match base.havoc.get(&*k.name) {
-                Some(crate::concrete::Value::Int(v)) if larger => Term::int(v.clone() + 1),
-                _ => Term::int(if larger { 2 } else { 1 }),
-            };
-            prefs.push(Term::ge(Term::var(k), floor));
+        for (fold, k) in self.folds_on_path(id) {
+            // A two-parameter fold's λ too (issue 27): both paths run where the path allows.
+            let lambda = self
+                .fold_at(fold)
+                .and_then(|f| f.multi.as_ref())
+                .map(|m| m.lambda.clone());
+            for k in std::iter::once(k).chain(lambda) {
+                let floor = match base.havoc.get(&*k.name) {
+                    Some(crate::concrete::Value::Int(v)) if larger => Term::int(v.clone() + 1),
+                    _ => Term::int(if larger { 2 } else { 1 }),
+                };
+                prefs.push(Term::ge(Term::var(k), floor));
+            }
         }
         // A quantified path (a fold's) costs a solver check per preference: κ only.
         if self.path_condition(id).iter().any(has_quantifier) {

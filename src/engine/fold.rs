@@ -14,6 +14,7 @@ mod calls;
 mod enumerate;
 pub mod instance;
 pub mod multi;
+mod nested;
 mod rec_info;
 pub mod recursion;
 pub mod template;

@@ -49,6 +49,8 @@ pub struct Instance {
     /// `κ1`.
     pub kappa: String,
     pub value: String,
+    /// A two-parameter fold's `λ1` and its value, when one was given (issue 27).
+    pub lambda: Option<(String, String)>,
     /// The line of the folded loop.
     pub loop_line: usize,
     /// The fold node (the node itself, or the nearest fold above it).
@@ -145,6 +147,14 @@ impl Session {
         Some(display_name(&k.name).to_string())
     }
 
+    /// The λ that `=` may set at `id` (`λ1`): that of the fold of
+    /// [`Session::fold_param_name`] when it has two parameters (issue 27).
+    pub fn fold_lambda_name(&self, id: NodeId) -> Option<String> {
+        let (fold, _) = self.engine.fold_param_of(id)?;
+        let p = self.engine.fold_at(fold)?.multi.as_ref()?;
+        Some(display_name(&p.lambda.name).to_string())
+    }
+
     /// `F`: step the open loop head `id` the other way than `--fold` does: folded under
     /// `--fold off`, classically under `--fold auto` (where the head would fold).
     pub fn refold(&mut self, id: NodeId) -> Refolded {
@@ -181,16 +191,37 @@ impl Session {
         self.stepped(id, children)
     }
 
-    /// `=`: node `id` with κ := `n` (the κ of [`Session::fold_param_name`]). `Err`: no fold
-    /// at or above the node.
-    pub fn instantiate(&mut self, id: NodeId, n: &BigInt) -> Result<Instance, String> {
-        let Some(view) = self.engine.instantiate(id, n) else {
+    /// `=`: node `id` with κ := `n` (the κ of [`Session::fold_param_name`]) and, at a
+    /// two-parameter fold, λ := `m` when given (else λ stays symbolic). `Err`: no fold at
+    /// or above the node, or `m` given for a fold without λ.
+    pub fn instantiate(
+        &mut self,
+        id: NodeId,
+        n: &BigInt,
+        m: Option<&BigInt>,
+    ) -> Result<Instance, String> {
+        if m.is_some() && self.fold_lambda_name(id).is_none() {
+            return Err(match self.fold_param_name(id) {
+                Some(k) => format!("the fold of {k} has one parameter: type one number"),
+                None => format!("node {} is not a fold node and has none above it", id.0),
+            });
+        }
+        let Some(view) = self.engine.instantiate(id, n, m) else {
             return Err(format!(
                 "node {} is not a fold node and has none above it",
                 id.0
             ));
         };
         let kappa = display_name(&view.kappa.name).to_string();
+        let lambda = view
+            .lambda
+            .as_ref()
+            .map(|(l, m)| (display_name(&l.name).to_string(), m.to_string()));
+        // `κ1 = 2` or `κ1 = 2, λ1 = 1`.
+        let set = match &lambda {
+            Some((l, m)) => format!("{kappa} = {n}, {l} = {m}"),
+            None => format!("{kappa} = {n}"),
+        };
         let loop_line = self
             .engine
             .fold_at(view.fold)
@@ -207,23 +238,27 @@ impl Session {
                 (
                     Some(true),
                     if shown.is_empty() {
-                        format!("{kappa} = {n} is feasible here")
+                        format!("{set} is feasible here")
                     } else {
-                        format!("{kappa} = {n} is feasible here, e.g. for {}", shown.join(", "))
+                        format!("{set} is feasible here, e.g. for {}", shown.join(", "))
                     },
                 )
             }
             SatResult::Unsat => (
                 Some(false),
                 format!(
-                    "{kappa} = {n} is outside the feasible range: no input reaches node {} after {n} iterations",
-                    id.0
+                    "{set} is outside the feasible range: no input reaches node {} after {} iterations",
+                    id.0,
+                    match &lambda {
+                        Some((_, m)) => format!("{n} + {m}"),
+                        None => n.to_string(),
+                    }
                 ),
             ),
             // Feasible, but a value too long to show (`t` of 10^8 elements): said so.
             SatResult::Unknown(r @ crate::solver::Unknown::TooLarge(_)) => (
                 Some(true),
-                format!("{kappa} = {n} is feasible here; {r}"),
+                format!("{set} is feasible here; {r}"),
             ),
             SatResult::Unknown(r) => (None, format!("the solver could not decide ({r})")),
         };
@@ -236,6 +271,7 @@ impl Session {
         Ok(Instance {
             kappa,
             value: n.to_string(),
+            lambda,
             loop_line,
             fold: view.fold,
             pc: view.pc.iter().map(|t| t.to_string()).collect(),

@@ -6,7 +6,8 @@ use super::Session;
 use crate::engine::{NoModel, NodeId, NodeModel};
 use crate::term::display_name;
 
-/// A fold on the path to a node (issue 15): its parameter κ and its loop.
+/// A fold's parameter on the path to a node (issue 15): κ (or a two-parameter fold's λ)
+/// and its loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathFold {
     /// The fold node.
@@ -17,6 +18,9 @@ pub struct PathFold {
     pub kappa: String,
     /// The line of the folded loop.
     pub loop_line: usize,
+    /// The fold's symbols that are no parameter (a two-parameter fold's prefix counts ω,
+    /// as a model's `havoc` names them): not havoc'd values either.
+    pub counts: Vec<String>,
 }
 
 impl Session {
@@ -42,7 +46,8 @@ impl Session {
         self.engine.frames(self.frames_node(id)).len() <= 1
     }
 
-    /// The folds on the path from the root to `id`, outermost first.
+    /// The folds on the path from the root to `id`, outermost first: one entry per
+    /// parameter (a two-parameter fold's κ, then its λ; issue 27).
     pub fn path_folds(&self, id: NodeId) -> Vec<PathFold> {
         let engine = &self.engine;
         engine
@@ -50,13 +55,19 @@ impl Session {
             .into_iter()
             .filter_map(|(node, kappa)| {
                 let f = engine.fold_at(node)?;
-                Some(PathFold {
+                let loop_line = self.source().line(f.template.span.start);
+                let counts: Vec<String> =
+                    f.multi.iter().map(|p| p.omega.name.to_string()).collect();
+                let lambda = f.multi.as_ref().map(|p| p.lambda.clone());
+                Some(std::iter::once(kappa).chain(lambda).map(move |k| PathFold {
                     fold: node,
-                    symbol: kappa.name.to_string(),
-                    kappa: display_name(&kappa.name).into_owned(),
-                    loop_line: self.source().line(f.template.span.start),
-                })
+                    symbol: k.name.to_string(),
+                    kappa: display_name(&k.name).into_owned(),
+                    loop_line,
+                    counts: counts.clone(),
+                }))
             })
+            .flatten()
             .collect()
     }
 }

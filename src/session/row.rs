@@ -36,6 +36,8 @@ pub struct FoldMark {
     pub fold_node: bool,
     /// The κ that `=` instantiates here (`κ1`): the node's fold's or the nearest above.
     pub kappa: Option<String>,
+    /// The λ `=` may set here too (`λ1`): a two-parameter fold's (issue 27).
+    pub lambda: Option<String>,
 }
 
 impl NodeRow {
@@ -97,6 +99,7 @@ impl Session {
                 loop_head: self.at_loop_head(id),
                 fold_node: self.is_fold_node(id),
                 kappa: self.fold_param_name(id),
+                lambda: self.fold_lambda_name(id),
             },
             view,
         }

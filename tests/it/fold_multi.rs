@@ -16,6 +16,8 @@ use symdbg::transform;
 use crate::fold::{concrete_ending, explore, symbolic_ending};
 use crate::util::symdbg;
 
+mod cli;
+
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fold_multi");
 
 /// The programs of `tests/data/fold_multi` with a two-parameter template.
@@ -104,7 +106,7 @@ fn ending_leaves(e: &Engine) -> BTreeSet<NodeId> {
 /// runs it (exhaustiveness), classic unrolling past the box's lengths ends the same, the
 /// two trees find the same outcomes, and (`precise`) every ending leaf of the folded tree
 /// is reached by an input. Returns the folded tree.
-fn agree_on_box(src: &str, entry: &str, sample: usize, precise: bool) -> Engine {
+pub(crate) fn agree_on_box(src: &str, entry: &str, sample: usize, precise: bool) -> Engine {
     let folded = explore(src, entry, FoldMode::Auto, 3);
     let classic = explore(src, entry, FoldMode::Off, 5);
     let mut reached = BTreeSet::new();

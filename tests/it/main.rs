@@ -60,6 +60,9 @@ mod fold;
 /// Two-parameter templates (issue 27, seed 004 §6): two-path loops against the
 /// interpreter, classic unrolling and python3.
 mod fold_multi;
+/// Nested-loop templates (issue 27): outer loops over summed inner loops against the
+/// interpreter, classic unrolling and python3.
+mod fold_nested;
 /// Recursion templates (issue 27): folded recursion against the interpreter and python3.
 mod fold_rec;
 /// Issue 25, `for` loops: generated programs against python3, check, folds, invariants,

@@ -59,9 +59,9 @@ pub(super) fn structural(
                     None
                 }
                 InstrKind::Lookup { .. } => None,
-                InstrKind::While { .. } => {
-                    Some("the body contains a loop (inner loops fold themselves)")
-                }
+                // An inner loop is summed where its run has a closed form
+                // ([`super::nested`]), else the enumeration says why not.
+                InstrKind::While { .. } => None,
                 InstrKind::Try { .. } => Some("the body contains a try statement"),
                 InstrKind::Havoc { .. }
                 | InstrKind::Assume(_)
@@ -211,7 +211,14 @@ pub(super) fn cyclic_paths(
                 return Err(refuse("the body prints", at));
             }
         }
-        let result = stepper.step(&state);
+        let inner = super::nested::inner_loop(&action, span);
+        let result = match &inner {
+            Some((b, i)) => super::super::step::StepResult {
+                succs: vec![super::nested::summarize(stepper, &state, b, *i)?],
+                exhaustive: true,
+            },
+            None => stepper.step(&state),
+        };
         if let Some(reason) = stepper.cx.limit.take() {
             return Err(refuse(
                 format!("an iteration goes past a limit: {reason}"),
@@ -224,7 +231,11 @@ pub(super) fn cyclic_paths(
                 continue;
             }
             let sig = sig_of(&state, &succ.state);
-            let word = step_word(&action, &succ.state);
+            let word = if inner.is_some() {
+                "inner loop"
+            } else {
+                step_word(&action, &succ.state)
+            };
             let mut ns = succ.state;
             let (mut sigs, mut steps, mut conds) = (sigs.clone(), steps.clone(), conds.clone());
             sigs.push(sig);

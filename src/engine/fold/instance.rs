@@ -223,7 +223,7 @@ pub fn instantiate(
     let mut prefix = phi.clone();
     let mut cur = post;
     for (step, sig) in tpl.path.iter().enumerate() {
-        let result = replay.step(&cur);
+        let result = super::nested::replay_step(replay, &cur, tpl.span)?;
         if let Some(reason) = replay.cx.limit.take() {
             return Err(reason);
         }

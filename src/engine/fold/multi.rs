@@ -336,7 +336,7 @@ fn replay_exits(
     let mut prefix = phi.to_vec();
     let mut cur = post.clone();
     for (step, sig) in path.iter().enumerate() {
-        let result = replay.step(&cur);
+        let result = super::nested::replay_step(replay, &cur, tpl.span)?;
         if let Some(reason) = replay.cx.limit.take() {
             return Err(reason);
         }

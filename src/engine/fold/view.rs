@@ -26,6 +26,9 @@ pub struct InstanceView {
     pub fold: NodeId,
     pub kappa: Sym,
     pub value: BigInt,
+    /// A two-parameter fold's λ and its value, when one was given (issue 27; else λ stays
+    /// symbolic).
+    pub lambda: Option<(Sym, BigInt)>,
     /// The path condition with κ := n (small quantifiers expanded), oldest first.
     pub pc: Vec<Term>,
     /// The store with κ := n. At the fold node itself: the loop head after n iterations
@@ -104,13 +107,29 @@ impl Engine {
         self.folds_on_path(id).pop()
     }
 
-    /// Node `id`'s path condition and store with κ := `n` for the fold of
-    /// [`Engine::fold_param_of`], and whether (and by which inputs) it is reachable so.
-    /// At the fold node: its path condition and Φ(n), and the store after n iterations.
-    /// `None` when no fold is at or above `id`.
-    pub fn instantiate(&mut self, id: NodeId, n: &BigInt) -> Option<InstanceView> {
+    /// Node `id`'s path condition and store with κ := `n` (and, for a two-parameter fold,
+    /// λ := `m` when given) for the fold of [`Engine::fold_param_of`], and whether (and by
+    /// which inputs) it is reachable so. At the fold node: its path condition and Φ(n),
+    /// and the store after n iterations. `None` when no fold is at or above `id`.
+    pub fn instantiate(
+        &mut self,
+        id: NodeId,
+        n: &BigInt,
+        m: Option<&BigInt>,
+    ) -> Option<InstanceView> {
         let (fold, kappa) = self.fold_param_of(id)?;
+        let lambda = match (m, self.fold_at(fold)?.multi.as_ref()) {
+            (Some(m), Some(p)) => Some((p.lambda.clone(), m.clone())),
+            _ => None,
+        };
         let value = Term::int(n.clone());
+        let set = |t: &Term| {
+            let t = t.subst1(&kappa, &value);
+            match &lambda {
+                Some((l, m)) => t.subst1(l, &Term::int(m.clone())),
+                None => t,
+            }
+        };
         let mut pc = self.path_condition(id);
         let mut store = self.store(id);
         if fold == id {
@@ -126,18 +145,11 @@ impl Engine {
         let pc: Vec<Term> = pc
             .iter()
             .flat_map(conjuncts)
-            .flat_map(|t| expand_small(&t.subst1(&kappa, &value)))
+            .flat_map(|t| expand_small(&set(&t)))
             .filter(|t| !t.is_true())
             .collect();
-        let store = store
-            .into_iter()
-            .map(|(k, t)| (k, t.subst1(&kappa, &value)))
-            .collect();
-        let return_value = self
-            .tree
-            .node(id)
-            .return_value()
-            .map(|t| t.subst1(&kappa, &value));
+        let store = store.into_iter().map(|(k, t)| (k, set(&t))).collect();
+        let return_value = self.tree.node(id).return_value().map(set);
         self.cancel
             .store(false, std::sync::atomic::Ordering::Relaxed);
         let cancel = self.cancel.clone();
@@ -157,6 +169,7 @@ impl Engine {
             fold,
             kappa,
             value: n.clone(),
+            lambda,
             pc,
             store,
             return_value,

@@ -1,6 +1,7 @@
 //! Folded loops in the TUI (issue 15): `F` folds or unfolds the open loop head at the
 //! selected node (against `--fold`), `=` asks for n and shows the node with its fold's
-//! κ := n (an overlay; any key closes it).
+//! κ := n (an overlay; any key closes it); at a two-parameter fold `n m` sets λ := m too
+//! (issue 27).
 
 use ratatui::crossterm::event::KeyEvent;
 
@@ -42,13 +43,21 @@ impl App {
     /// `=`: ask for n (at a fold node or below one).
     pub(super) fn instantiate_key(&mut self) {
         let id = self.selected;
-        match self.tree.node(id).info.fold.kappa.clone() {
-            Some(k) => {
+        let mark = self.tree.node(id).info.fold.clone();
+        match (mark.kappa, mark.lambda) {
+            (Some(k), Some(l)) => {
+                self.fold.asking = Some(id);
+                self.mode = Mode::Prompt(PromptKind::Kappa, String::new());
+                self.message = format!(
+                    "{k} {l} = ? (iterations of path 1, then of path 2: `2 1`; with {k} alone {l} stays symbolic; Esc cancels)"
+                );
+            }
+            (Some(k), None) => {
                 self.fold.asking = Some(id);
                 self.mode = Mode::Prompt(PromptKind::Kappa, String::new());
                 self.message = format!("{k} = ? (iterations of the folded path; Esc cancels)");
             }
-            None => {
+            (None, _) => {
                 self.message =
                     "= instantiates κ: select a fold node or a node below one".to_string()
             }

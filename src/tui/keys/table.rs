@@ -105,7 +105,7 @@ pub const ROWS: &[Row] = &[
     Row {
         context: Normal,
         keys: &[(ch('F'), Fold), (ch('='), Instantiate)],
-        what: "at an open `while` head: fold the loop into one node with κ (with `--fold auto`: step it unfolded instead); `=` at a fold node or below one: asks n and shows the path condition and store with κ = n, or says n is outside κ's feasible range",
+        what: "at an open `while` head: fold the loop into one node with κ (with `--fold auto`: step it unfolded instead); `=` at a fold node or below one: asks n and shows the path condition and store with κ = n, or says n is outside κ's feasible range (at a two-parameter fold `n m` sets λ = m too)",
     },
     Row {
         context: Normal,

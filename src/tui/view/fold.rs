@@ -21,8 +21,12 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let max_scroll = super::overlay::max_scroll(&lines, rect);
+    let lambda = match &info.lambda {
+        Some((l, m)) => format!(", {l} = {m}"),
+        None => String::new(),
+    };
     let title = format!(
-        " node {} with {} = {} — {}any other key closes ",
+        " node {} with {} = {}{lambda} — {}any other key closes ",
         node.0,
         info.kappa,
         info.value,
@@ -45,8 +49,14 @@ fn lines(app: &App, area: Rect) -> Option<(Vec<Line<'static>>, Rect)> {
         Line::styled(info.verdict.clone(), Style::default().fg(verdict_color)),
         Line::styled(
             format!(
-                "{} is the loop at line {} (fold node {}); the tree is unchanged",
-                info.kappa, info.loop_line, info.fold.0
+                "{}{} the loop at line {} (fold node {}); the tree is unchanged",
+                info.kappa,
+                match &info.lambda {
+                    Some((l, _)) => format!(" and {l} count the paths of"),
+                    None => " is".to_string(),
+                },
+                info.loop_line,
+                info.fold.0
             ),
             Style::default().fg(p.dim),
         ),

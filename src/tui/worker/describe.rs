@@ -14,6 +14,7 @@ pub(super) fn model(session: &Session, id: NodeId, m: NodeModel) -> ModelInfo {
             kappas.push((f.kappa, lit(v), f.loop_line));
         }
         fold_syms.insert(f.symbol);
+        fold_syms.extend(f.counts);
     }
     ModelInfo {
         inputs: m.inputs.iter().map(|(k, v)| (k.clone(), lit(v))).collect(),

@@ -30,14 +30,32 @@ pub(super) fn refold(session: &mut Session, id: NodeId) -> (Option<NodeId>, Stri
     }
 }
 
-/// `=` at node `id` with `n` as typed.
+/// `=` at node `id` with `n` as typed: κ's value, and for a two-parameter fold
+/// optionally λ's after it (`2 1` or `2, 1`; issue 27).
 pub(super) fn instantiate(session: &mut Session, id: NodeId, n: &str) -> Result<Instance, String> {
-    let value: BigInt = n
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{}` is not a number of iterations", n.trim()))?;
-    if value < BigInt::from(0) {
-        return Err(format!("κ counts iterations: {value} is negative"));
+    let words: Vec<&str> = n
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let count = |word: &str, name: &str| -> Result<BigInt, String> {
+        let value: BigInt = word
+            .parse()
+            .map_err(|_| format!("`{word}` is not a number of iterations"))?;
+        if value < BigInt::from(0) {
+            return Err(format!("{name} counts iterations: {value} is negative"));
+        }
+        Ok(value)
+    };
+    match words.as_slice() {
+        [] => Err(format!("`{}` is not a number of iterations", n.trim())),
+        [k] => session.instantiate(id, &count(k, "κ")?, None),
+        [k, l] => {
+            let (k, l) = (count(k, "κ")?, count(l, "λ")?);
+            session.instantiate(id, &k, Some(&l))
+        }
+        _ => Err(format!(
+            "`{}`: type κ's value, or κ's and λ's for a two-parameter fold",
+            n.trim()
+        )),
     }
-    session.instantiate(id, &value)
 }

@@ -129,3 +129,53 @@ fn jsonl_has_model_params_below_folds() {
         .unwrap()
         .contains("model_params"));
 }
+
+/// Two-parameter folds (issue 27): every program of tests/data/fold_multi with `--fold
+/// auto` gets tests that pass under pytest on the original, every test below the fold
+/// names both κ1 and λ1, and the non-degenerate models run both paths where the leaf
+/// allows (κ1 ≥ 1 and λ1 ≥ 1; before, only κ was preferred ≥ 1 and λ1 was 0).
+#[test]
+fn two_parameter_folds_get_tests_with_both_counts_that_pass_under_pytest() {
+    let scratch = Scratch::new("fold-multi");
+    let mut files = Vec::new();
+    let (mut tests, mut both_run) = (0, 0);
+    for p in plain_programs("tests/data/fold_multi") {
+        let src = std::fs::read_to_string(&p).unwrap();
+        let entry = src
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# entry: "))
+            .expect("an `# entry:` line")
+            .trim()
+            .to_string();
+        let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
+        let out = scratch.0.join(format!("test_{stem}.py"));
+        let file = p.to_str().unwrap();
+        tests += testgen(&[file, "--entry", &entry, "--fold", "auto"], &out);
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(!text.contains("but the concrete run"), "{stem}:\n{text}");
+        for test in text.split("\n\ndef ").skip(1) {
+            let count = |name: &str| -> Option<i64> {
+                let at = test.find(&format!(": {name} = "))? + name.len() + 5;
+                test[at..].split('\n').next()?.trim().parse().ok()
+            };
+            if let (Some(k), Some(l)) = (count("κ1"), count("λ1")) {
+                both_run += usize::from(k >= 1 && l >= 1);
+            } else if test.contains(": κ1 = ") && stem != "no_multi" {
+                panic!("{stem}: a test below a two-parameter fold without λ1:\n{test}");
+            }
+        }
+        if stem == "count_if" {
+            assert!(
+                text.contains("# loop at line 6: κ1 = 1\n    # loop at line 6: λ1 = 1\n"),
+                "{text}"
+            );
+        }
+        files.push(out);
+    }
+    assert!(tests >= 12, "only {tests} tests");
+    assert!(both_run >= 6, "only {both_run} tests run both paths");
+    let (passed, failed, log) = pytest(&files);
+    eprintln!("testgen --fold auto: tests/data/fold_multi, {tests} tests ({both_run} with κ1, λ1 ≥ 1): {passed} passed, {failed} failed");
+    assert_eq!((passed, failed), (tests, 0), "{log}");
+}
