@@ -918,7 +918,7 @@ impl Engine {
                     .collect();
                 let name = f.func.as_deref().unwrap_or("<module>");
                 let name = match folded {
-                    Some(k) => format!("{name} ×{}", crate::term::display_name(&k.name)),
+                    Some(k) => format!("{name} ×{k}"),
                     None => name.to_string(),
                 };
                 (name, vars)

@@ -16,7 +16,9 @@ pub mod instance;
 pub mod multi;
 mod nested;
 mod rec_info;
+pub mod rec_multi;
 pub mod recursion;
+mod replay;
 pub mod template;
 mod view;
 
@@ -104,6 +106,9 @@ pub(super) struct Folds {
     multi_templates: RefCell<HashMap<LoopKey, TemplateResult>>,
     /// Recursion templates by function (`None`: the function does not call itself).
     rec_templates: RefCell<HashMap<Rc<str>, Option<TemplateResult>>>,
+    /// The one-parameter template of a function whose template has two parameters, for
+    /// where that one does not apply.
+    rec_single: RefCell<HashMap<Rc<str>, Rc<Template>>>,
     nodes: HashMap<NodeId, Rc<FoldInfo>>,
     exits: HashMap<NodeId, FoldExit>,
     pending: Option<(Rc<FoldInfo>, Vec<ExitKind>)>,
@@ -132,7 +137,17 @@ impl Engine {
         if let Some(t) = self.folds.rec_templates.borrow().get(func) {
             return t.clone();
         }
-        let t = recursion::rec_template_for(stepper, func).map(|r| r.map(Rc::new));
+        let t = recursion::rec_template_for(stepper, func).map(|r| {
+            r.map(|(t, single)| {
+                if let Some(s) = single {
+                    self.folds
+                        .rec_single
+                        .borrow_mut()
+                        .insert(func.clone(), Rc::new(s));
+                }
+                Rc::new(t)
+            })
+        });
         self.folds
             .rec_templates
             .borrow_mut()
@@ -140,25 +155,49 @@ impl Engine {
         t
     }
 
-    /// The fold transition at the entry of a self-recursive function (issue 27).
+    /// The fold transition at the entry of a self-recursive function (issue 27): the
+    /// two-parameter template where the function has one that applies, else the
+    /// one-parameter one.
     fn rec_fold_successors(&mut self, state: &State) -> Option<Vec<Child>> {
         let func = recursion::at_entry(state, &self.ir)?;
         let body = self.ir.functions[&*func].body.clone();
         let key: LoopKey = (body.as_ptr() as usize, usize::MAX, Some(func.clone()));
-        if self.folds.undecided.contains(&key) {
-            return None;
-        }
+        // Its own key: an undecided two-parameter fold leaves the one-parameter one.
+        let key2: LoopKey = (body.as_ptr() as usize, usize::MAX - 1, Some(func.clone()));
         let mut config = self.replay_config();
         config.recursion = u32::MAX;
-        let (tpl, inst) = {
+        let (tpl, two) = {
             let stepper = Stepper {
                 cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
                 config: &config,
                 types: &self.types,
             };
             let tpl = self.rec_template_cached(&stepper, &func)?.ok()?;
-            let inst = recursion::instantiate(&stepper, &tpl, state).ok()?;
-            (tpl, inst)
+            let two = (tpl.multi.is_some() && !self.folds.undecided.contains(&key2))
+                .then(|| rec_multi::instantiate(&stepper, &tpl, state).ok())
+                .flatten();
+            (tpl, two)
+        };
+        if let Some((inst, params)) = two {
+            if let Some(children) = self.fold_children(state, key2, tpl.clone(), inst, Some(params))
+            {
+                return Some(children);
+            }
+        }
+        let tpl = match &tpl.multi {
+            Some(_) => self.folds.rec_single.borrow().get(&func).cloned()?,
+            None => tpl,
+        };
+        if self.folds.undecided.contains(&key) {
+            return None;
+        }
+        let inst = {
+            let stepper = Stepper {
+                cx: eval::Context::new(&self.ir, &self.locals, &self.input_names),
+                config: &config,
+                types: &self.types,
+            };
+            recursion::instantiate(&stepper, &tpl, state).ok()?
         };
         self.fold_children(state, key, tpl, inst, None)
     }

@@ -88,6 +88,8 @@ pub enum Kont {
 pub struct FoldedCalls {
     /// The fold's parameter κ (how many recursive calls the record stands for).
     pub kappa: crate::term::Sym,
+    /// A two-parameter fold's λ (then it stands for κ + λ calls).
+    pub lambda: Option<crate::term::Sym>,
     /// Added to a value returned through the κ frames (`None`: returned unchanged).
     pub add: Option<Term>,
 }

@@ -74,6 +74,18 @@ impl Session {
         let e = &self.engine;
         let source = self.source();
         if let Some(f) = e.fold_at(id) {
+            if let (Some(rec), Some(m), Some(p)) =
+                (&f.template.recursion, &f.template.multi, &f.multi)
+            {
+                return Some(format!(
+                    "fold: {} recursive calls of {} on path 1 ({}) and {} on path 2 ({}), in any order",
+                    display_name(&f.kappa.name),
+                    rec.func,
+                    steps_text(source, &m.steps[0]),
+                    display_name(&p.lambda.name),
+                    steps_text(source, &m.steps[1]),
+                ));
+            }
             if let Some(rec) = &f.template.recursion {
                 return Some(format!(
                     "fold: {} recursive calls of {} on the path ({})",

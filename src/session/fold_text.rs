@@ -67,19 +67,19 @@ impl Session {
             .filter_map(|(node, kappa)| {
                 let f = engine.fold_at(node)?;
                 let v = values.get(&*kappa.name)?;
-                if let Some(rec) = &f.template.recursion {
-                    return Some(format!(
+                let mut line = match &f.template.recursion {
+                    Some(rec) => format!(
                         "calls of {} at line {}: {} = {v}",
                         rec.func,
                         source.line(rec.call.start),
                         display_name(&kappa.name)
-                    ));
-                }
-                let mut line = format!(
-                    "loop at line {}: {} = {v}",
-                    source.line(f.template.span.start),
-                    display_name(&kappa.name)
-                );
+                    ),
+                    None => format!(
+                        "loop at line {}: {} = {v}",
+                        source.line(f.template.span.start),
+                        display_name(&kappa.name)
+                    ),
+                };
                 if let Some(p) = &f.multi {
                     if let Some(l) = values.get(&*p.lambda.name) {
                         let _ = write!(line, ", {} = {l}", display_name(&p.lambda.name));
@@ -197,10 +197,10 @@ impl Session {
             },
             iteration_condition: f.phi.iter().map(|t| t.to_string()).collect(),
             function: tpl.recursion.as_ref().map(|r| r.func.to_string()),
-            returns: tpl
-                .recursion
-                .as_ref()
-                .map(|r| returns_text(tpl, r, &kappa).to_string()),
+            returns: tpl.recursion.as_ref().map(|r| {
+                let lambda = f.multi.as_ref().map(|p| Term::var(p.lambda.clone()));
+                returns_text(tpl, r, &kappa, lambda.as_ref())
+            }),
             lambda: f
                 .multi
                 .as_ref()
@@ -249,15 +249,22 @@ impl Session {
     }
 }
 
-/// `r ↦ r + κ·e` (over the parameters' names).
-fn returns_text(tpl: &Template, rec: &Recursion, kappa: &Term) -> String {
+/// `r ↦ r + κ·e` (over the parameters' names); a two-parameter template's
+/// `r ↦ r + κ·e1 + λ·e2` (`lambda`: λ; `None`: a one-parameter template).
+fn returns_text(tpl: &Template, rec: &Recursion, kappa: &Term, lambda: Option<&Term>) -> String {
     let r = Term::var(Sym::new("r", Sort::Int));
-    match &rec.add {
-        None => "r ↦ r".to_string(),
-        Some(e) => format!(
-            "r ↦ {}",
-            Term::add(r, Term::mul(kappa.clone(), over_names(tpl, e)))
-        ),
+    let mut parts = vec![(&rec.add, kappa)];
+    if let Some(l) = lambda {
+        parts.push((&rec.lambda_add, l));
+    }
+    let value = parts
+        .into_iter()
+        .filter_map(|(e, p)| Some(Term::mul(p.clone(), over_names(tpl, e.as_ref()?))))
+        .fold(r.clone(), Term::add);
+    if value == r {
+        "r ↦ r".to_string()
+    } else {
+        format!("r ↦ {value}")
     }
 }
 
@@ -272,6 +279,35 @@ fn rec_template_text(
     kappa: &Term,
 ) {
     let Some(rec) = &tpl.recursion else { return };
+    if let Some(m) = &tpl.multi {
+        let _ = writeln!(
+            out,
+            "{file}:{line}: {text}  two-parameter recursion template: κ calls on path 1 ({}) and λ on path 2 ({}), in any order",
+            steps_text(source, &m.steps[0]),
+            steps_text(source, &m.steps[1]),
+        );
+        let lambda = Term::var(Sym::new("λ", Sort::Int));
+        let forms: Vec<String> = multi_forms(tpl, m, kappa, &lambda)
+            .into_iter()
+            .map(|(n, v)| format!("{n} ↦ {v}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    call phase: {} ;  each call: {}",
+            if forms.is_empty() {
+                "no parameter changes".to_string()
+            } else {
+                forms.join(", ")
+            },
+            over_names(tpl, &tpl.step_cond)
+        );
+        let _ = writeln!(
+            out,
+            "    return phase: {}",
+            returns_text(tpl, rec, kappa, Some(&lambda))
+        );
+        return;
+    }
     let _ = writeln!(
         out,
         "{file}:{line}: {text}  recursion template, calls at line {} on the path ({})",
@@ -294,7 +330,11 @@ fn rec_template_text(
         },
         over_names(tpl, &tpl.step_cond)
     );
-    let _ = writeln!(out, "    return phase: {}", returns_text(tpl, rec, kappa));
+    let _ = writeln!(
+        out,
+        "    return phase: {}",
+        returns_text(tpl, rec, kappa, None)
+    );
 }
 
 /// A two-parameter template's closed forms: `x ↦ x + κ·d1 + λ·d2` (over the names).

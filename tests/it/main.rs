@@ -65,6 +65,7 @@ mod fold_multi;
 mod fold_nested;
 /// Recursion templates (issue 27): folded recursion against the interpreter and python3.
 mod fold_rec;
+mod fold_rec_two;
 /// Issue 25, `for` loops: generated programs against python3, check, folds, invariants,
 /// the loop head in the debugger, diagnostics.
 mod for_loops;

@@ -99,6 +99,7 @@ fn in_loop(state: &State, block: &Block, index: usize) -> bool {
 }
 
 /// One enumerated cyclic path.
+#[derive(Clone)]
 pub(super) struct Cyclic {
     pub(super) sigs: Vec<StepSig>,
     pub(super) steps: Vec<(Span, &'static str)>,

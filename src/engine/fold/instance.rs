@@ -6,14 +6,14 @@ use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
 use super::super::state::State;
-use super::super::step::{settle, Settled, Stepper, Succ};
+use super::super::step::{Stepper, Succ};
 use super::super::tag::Tag;
 use super::super::tree::Outcome;
-use super::template::{sig_of, Template};
+use super::template::Template;
 use super::ExitKind;
 use crate::term::qe;
 use crate::term::{Sort, Sym, Term};
-use crate::transform::ir::{bound_flag_key, Block, InstrKind};
+use crate::transform::ir::{bound_flag_key, Block};
 
 /// A fold's successors before the feasibility checks.
 pub struct Instance {
@@ -220,71 +220,21 @@ pub fn instantiate(
         }
     }
     // Exits by replay.
-    let mut prefix = phi.clone();
-    let mut cur = post;
-    for (step, sig) in tpl.path.iter().enumerate() {
-        let result = super::nested::replay_step(replay, &cur, tpl.span)?;
-        if let Some(reason) = replay.cx.limit.take() {
-            return Err(reason);
-        }
-        let at = super::super::step::action_span(&cur);
-        let is_if = matches!(
-            super::super::step::next_action(&cur),
-            Some(super::super::step::Action::Instr(i)) if matches!(i.kind, InstrKind::If { .. })
-        );
-        let mut next = None;
-        for succ in result.succs {
-            if succ.cond.is_false() {
-                continue;
-            }
-            if next.is_none() && sig_of(&cur, &succ.state) == *sig {
-                next = Some(succ);
-                continue;
-            }
-            let kind = match (succ.state.abrupt.as_deref(), step) {
-                (Some(super::super::state::Abrupt::Exception(c, at)), _) => {
-                    ExitKind::Raises(*c, *at)
-                }
-                (_, 0) => ExitKind::GuardFails,
-                _ if is_if => ExitKind::Leaves(
-                    at.unwrap_or(tpl.span),
-                    if tpl.steps[step].1 == "else" {
-                        "then"
-                    } else {
-                        "else"
-                    },
-                ),
-                _ => ExitKind::Leaves(at.unwrap_or(tpl.span), ""),
-            };
-            let forced = if step > 0 && iteration >= unroll {
-                Some(Outcome::Bound)
-            } else {
-                succ.forced
-            };
-            let mut conds = prefix.clone();
-            conds.push(succ.cond);
-            succs.push((
-                Succ {
-                    cond: Term::and_all(conds),
-                    state: succ.state,
-                    forced,
-                    // The exit's own step (leave the loop, the other branch, a raise).
-                    tag: succ.tag,
-                },
-                kind,
-            ));
-        }
-        let Some(next) = next else {
-            return Err("the folded path is impossible here".to_string());
-        };
-        prefix.push(next.cond);
-        cur = next.state;
-        if step + 1 < tpl.path.len()
-            && !matches!(settle(&mut cur, replay.cx.program), Settled::Running)
-        {
-            return Err("the folded path ends early here".to_string());
-        }
-    }
+    super::replay::replay_exits(
+        replay,
+        &super::replay::Replay {
+            span: tpl.span,
+            path: &tpl.path,
+            steps: &tpl.steps,
+            from: 0,
+            also: None,
+            guard: true,
+            bound: (iteration, unroll),
+        },
+        &post,
+        &phi,
+        &mut succs,
+    )?;
     // An exit's condition has the state after κ iterations in it: a division by a value
     // that changes with κ there is as hard for Z3 as in Φ.
     if succs

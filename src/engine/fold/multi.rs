@@ -19,18 +19,17 @@ use std::rc::Rc;
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
-use super::super::state::{Abrupt, State};
-use super::super::step::{action_span, next_action, settle, Action, Settled, Stepper, Succ};
-use super::super::tree::Outcome;
-use super::basics::{refuse, sig_of, NoTemplate};
+use super::super::state::State;
+use super::super::step::{Stepper, Succ};
+use super::basics::{refuse, NoTemplate};
 use super::enumerate::Cyclic;
 use super::instance::{bind, lookup, Instance, Params};
 use super::template::Template;
-use super::{ExitKind, StepSig};
+use super::ExitKind;
 use crate::base::Span;
 use crate::term::linear::linear_in;
 use crate::term::{qe, Sort, Sym, Term, TermKind};
-use crate::transform::ir::{Block, InstrKind};
+use crate::transform::ir::Block;
 
 /// Why a loop with one cyclic path has no two-parameter template (`--templates` does not
 /// repeat it for every such loop).
@@ -70,6 +69,17 @@ pub fn multi_template_for(
     }
     let c2 = cyclic.pop().expect("two paths");
     let c1 = cyclic.pop().expect("two paths");
+    two_paths(span, head, c1, c2)
+}
+
+/// The two-parameter template of two cyclic paths (a loop's, or a recursive function's
+/// call paths, [`super::rec_multi`]) over the head symbols `head`, or why it has none.
+pub(super) fn two_paths(
+    span: Span,
+    head: Vec<(Rc<str>, Sym)>,
+    c1: Cyclic,
+    c2: Cyclic,
+) -> Result<Template, NoTemplate> {
     let incs = increments(span, &head, [&c1, &c2])?;
     let split = c1
         .sigs
@@ -117,7 +127,7 @@ pub fn multi_template_for(
 }
 
 /// `a or b`, `true` when one is the other's negation (the two sides of an `if`).
-fn either(a: &Term, b: &Term) -> Term {
+pub(super) fn either(a: &Term, b: &Term) -> Term {
     if Term::not(a.clone()) == *b {
         Term::bool(true)
     } else {
@@ -126,7 +136,7 @@ fn either(a: &Term, b: &Term) -> Term {
 }
 
 /// Each variable either path changes, with its constant increment on each path.
-fn increments(
+pub(super) fn increments(
     span: Span,
     head: &[(Rc<str>, Sym)],
     paths: [&Cyclic; 2],
@@ -196,6 +206,137 @@ pub fn instantiate(
     unroll: u32,
 ) -> Result<(Instance, MultiParams), String> {
     let multi = tpl.multi.as_ref().ok_or("not a two-parameter template")?;
+    let o = omega_condition(replay, tpl, multi, state, &[], "the loop head")?;
+    // Runs that stay on the two paths forever: this fold has no child for them, so the
+    // condition both paths share must fail for some τ (a guard bounding an index).
+    match qe::forall_from_zero(&o.tau, &o.common) {
+        Some(psi) if psi.is_false() => {}
+        _ => return Err("the two paths might repeat forever".to_string()),
+    }
+    // The state after κ + λ iterations.
+    let mut post = state.clone();
+    post.fresh = o.n;
+    let mut after = Vec::new();
+    for (name, v) in o.after(multi) {
+        bind(replay, &mut post, &name, v.clone());
+        after.push((name.to_string(), v));
+    }
+    let mut succs = Vec::new();
+    replay_two(
+        replay,
+        tpl,
+        multi,
+        &post,
+        &o.phi,
+        (true, (iteration, unroll)),
+        &mut succs,
+    )?;
+    Ok(o.into_instance(after, succs))
+}
+
+/// The exits of a two-parameter fold from `post`: replay path 1 (collecting every way off
+/// it, except path 2 at the split), then path 2 from the split on. `guard`: step 0 is a
+/// loop's guard; `bound`: as [`super::replay::Replay::bound`].
+pub(super) fn replay_two(
+    replay: &Stepper,
+    tpl: &Template,
+    multi: &Multi,
+    post: &State,
+    phi: &[Term],
+    (guard, bound): (bool, (u32, u32)),
+    succs: &mut Vec<(Succ, ExitKind)>,
+) -> Result<(), String> {
+    let other = (multi.split, &multi.paths[1][multi.split]);
+    for (p, from, also) in [(0, 0, Some(other)), (1, multi.split + 1, None)] {
+        let r = super::replay::Replay {
+            span: tpl.span,
+            path: &multi.paths[p],
+            steps: &multi.steps[p],
+            from,
+            also,
+            guard,
+            bound,
+        };
+        super::replay::replay_exits(replay, &r, post, phi, succs)?;
+    }
+    Ok(())
+}
+
+/// What a two-parameter instantiation (a loop's or a recursion's) computes before its
+/// exits: σ, the fresh κ, τ, λ and ω, the iteration condition and Φ(κ, λ, ω).
+pub(super) struct Omega {
+    pub sigma: HashMap<Sym, Term>,
+    pub n: u32,
+    pub kappa: Sym,
+    pub tau: Sym,
+    pub lambda: Sym,
+    pub omega: Sym,
+    pub k: Term,
+    pub l: Term,
+    /// What both paths require at iteration τ, and what each requires beyond it.
+    pub common: Term,
+    pub only: [Term; 2],
+    /// Iteration τ stays on one of the paths and ω counts it.
+    pub body: Term,
+    /// κ ≥ 0, λ ≥ 0, ω's length and ends, and ∀τ < κ + λ. body.
+    pub phi: Vec<Term>,
+}
+
+impl Omega {
+    /// The instance and the fold's own symbols, with the exits found.
+    pub(super) fn into_instance(
+        self,
+        after: Vec<(String, Term)>,
+        succs: Vec<(Succ, ExitKind)>,
+    ) -> (Instance, MultiParams) {
+        let takes = [
+            Term::and(self.common.clone(), self.only[0].clone()),
+            Term::and(self.common, self.only[1].clone()),
+        ];
+        (
+            Instance {
+                kappa: self.kappa,
+                tau: self.tau,
+                body: self.body,
+                phi: self.phi,
+                after,
+                succs,
+            },
+            MultiParams {
+                lambda: self.lambda,
+                omega: self.omega,
+                takes,
+            },
+        )
+    }
+
+    /// Each changed variable after κ iterations of path 1 and λ of path 2.
+    pub(super) fn after(&self, multi: &Multi) -> Vec<(Rc<str>, Term)> {
+        multi
+            .incs
+            .iter()
+            .map(|(name, s, d1, d2)| {
+                let v = plus(
+                    plus(self.sigma[s].clone(), d1, self.k.clone()),
+                    d2,
+                    self.l.clone(),
+                );
+                (name.clone(), v)
+            })
+            .collect()
+    }
+}
+
+/// The condition of a two-parameter fold of `tpl` at `state` (σ from `state`, which must
+/// bind what the paths and `extra` read; `at` names the place for the refusal).
+pub(super) fn omega_condition(
+    replay: &Stepper,
+    tpl: &Template,
+    multi: &Multi,
+    state: &State,
+    extra: &[&Term],
+    at: &str,
+) -> Result<Omega, String> {
     // σ: the head's values of what the paths read or change.
     let mut used = BTreeSet::new();
     for t in multi.common.iter().chain(multi.only.iter().flatten()) {
@@ -204,11 +345,14 @@ pub fn instantiate(
     for (_, s, _, _) in &multi.incs {
         used.insert(s.clone());
     }
+    for t in extra {
+        t.vars(&mut used);
+    }
     let mut sigma: HashMap<Sym, Term> = HashMap::new();
     for (name, sym) in &tpl.head {
         if used.contains(sym) {
             let v = lookup(replay, state, name)
-                .ok_or_else(|| format!("`{name}` may be unbound at the loop head"))?;
+                .ok_or_else(|| format!("`{name}` may be unbound at {at}"))?;
             sigma.insert(sym.clone(), v);
         }
     }
@@ -237,15 +381,9 @@ pub fn instantiate(
         };
         at_tau.insert(s.clone(), v);
     }
-    let at = |ts: &[Term]| Term::and_all(ts.iter().map(|t| t.subst(&at_tau)));
-    let common = at(&multi.common);
-    let only = [at(&multi.only[0]), at(&multi.only[1])];
-    // Runs that stay on the two paths forever: this fold has no child for them, so the
-    // condition both paths share must fail for some τ (a guard bounding an index).
-    match qe::forall_from_zero(&tau, &common) {
-        Some(psi) if psi.is_false() => {}
-        _ => return Err("the two paths might repeat forever".to_string()),
-    }
+    let at_t = |ts: &[Term]| Term::and_all(ts.iter().map(|t| t.subst(&at_tau)));
+    let common = at_t(&multi.common);
+    let only = [at_t(&multi.only[0]), at_t(&multi.only[1])];
     let count = Term::eq(
         Term::index(w.clone(), Term::add(j.clone(), Term::int(1))),
         Term::ite(
@@ -266,137 +404,20 @@ pub fn instantiate(
         Term::eq(Term::index(w.clone(), total.clone()), k.clone()),
     ];
     phi.extend(qe::forall_upto(&tau, &total, &body));
-    // The state after κ + λ iterations.
-    let mut post = state.clone();
-    post.fresh = n;
-    let mut after = Vec::new();
-    for (name, s, d1, d2) in &multi.incs {
-        let v = plus(plus(sigma[s].clone(), d1, k.clone()), d2, l.clone());
-        bind(replay, &mut post, name, v.clone());
-        after.push((name.to_string(), v));
-    }
-    // Exits: replay path 1 (collecting every way off it, except path 2 at the split),
-    // then path 2 from the split on.
-    let mut succs = Vec::new();
-    let other = (multi.split, &multi.paths[1][multi.split]);
-    replay_exits(
-        replay,
-        tpl,
-        (&multi.paths[0], &multi.steps[0]),
-        &post,
-        &phi,
-        (0, Some(other)),
-        (iteration, unroll),
-        &mut succs,
-    )?;
-    replay_exits(
-        replay,
-        tpl,
-        (&multi.paths[1], &multi.steps[1]),
-        &post,
-        &phi,
-        (multi.split + 1, None),
-        (iteration, unroll),
-        &mut succs,
-    )?;
-    let takes = [
-        Term::and(common.clone(), only[0].clone()),
-        Term::and(common, only[1].clone()),
-    ];
-    Ok((
-        Instance {
-            kappa,
-            tau,
-            body,
-            phi,
-            after,
-            succs,
-        },
-        MultiParams {
-            lambda,
-            omega,
-            takes,
-        },
-    ))
-}
-
-/// Step along `path` from `post`; every successor off the path at a step `>= from`
-/// (other than `also`, the other path at its split) is an exit.
-#[allow(clippy::too_many_arguments)]
-fn replay_exits(
-    replay: &Stepper,
-    tpl: &Template,
-    (path, steps): (&[StepSig], &[(Span, &'static str)]),
-    post: &State,
-    phi: &[Term],
-    (from, also): (usize, Option<(usize, &StepSig)>),
-    (iteration, unroll): (u32, u32),
-    out: &mut Vec<(Succ, ExitKind)>,
-) -> Result<(), String> {
-    let mut prefix = phi.to_vec();
-    let mut cur = post.clone();
-    for (step, sig) in path.iter().enumerate() {
-        let result = super::nested::replay_step(replay, &cur, tpl.span)?;
-        if let Some(reason) = replay.cx.limit.take() {
-            return Err(reason);
-        }
-        let at = action_span(&cur);
-        let is_if = matches!(next_action(&cur),
-            Some(Action::Instr(i)) if matches!(i.kind, InstrKind::If { .. }));
-        let mut next = None;
-        for succ in result.succs {
-            if succ.cond.is_false() {
-                continue;
-            }
-            let s = sig_of(&cur, &succ.state);
-            if next.is_none() && s == *sig {
-                next = Some(succ);
-                continue;
-            }
-            if step < from || also.is_some_and(|(k, o)| k == step && s == *o) {
-                continue;
-            }
-            let kind = match (succ.state.abrupt.as_deref(), step) {
-                (Some(Abrupt::Exception(c, at)), _) => ExitKind::Raises(*c, *at),
-                (_, 0) => ExitKind::GuardFails,
-                _ if is_if => ExitKind::Leaves(
-                    at.unwrap_or(tpl.span),
-                    if steps[step].1 == "else" {
-                        "then"
-                    } else {
-                        "else"
-                    },
-                ),
-                _ => ExitKind::Leaves(at.unwrap_or(tpl.span), ""),
-            };
-            let forced = if step > 0 && iteration >= unroll {
-                Some(Outcome::Bound)
-            } else {
-                succ.forced
-            };
-            let mut conds = prefix.clone();
-            conds.push(succ.cond);
-            out.push((
-                Succ {
-                    cond: Term::and_all(conds),
-                    state: succ.state,
-                    forced,
-                    tag: succ.tag,
-                },
-                kind,
-            ));
-        }
-        let Some(next) = next else {
-            return Err("a folded path is impossible here".to_string());
-        };
-        prefix.push(next.cond);
-        cur = next.state;
-        if step + 1 < path.len() && !matches!(settle(&mut cur, replay.cx.program), Settled::Running)
-        {
-            return Err("a folded path ends early here".to_string());
-        }
-    }
-    Ok(())
+    Ok(Omega {
+        sigma,
+        n,
+        kappa,
+        tau,
+        lambda,
+        omega,
+        k,
+        l,
+        common,
+        only,
+        body,
+        phi,
+    })
 }
 
 /// κ-search for a two-parameter fold: the prefix counts ω of the run under `m` (the

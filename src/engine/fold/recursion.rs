@@ -12,8 +12,6 @@
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
-use num_traits::One;
-
 use super::super::state::{Cont, Env, FoldedCalls, Frame, Frames, Kont, PathCondition, State};
 use super::super::step::{next_action, settle, settle_in, Action, Settled, Stepper, Succ};
 use super::super::tag::Tag;
@@ -22,14 +20,14 @@ use super::instance::{closed_after, head_values, nonlinear_in, Instance, Params}
 use super::template::{classify, Cyclic, Template};
 use super::ExitKind;
 use crate::base::{ExcClass, Span};
-use crate::term::linear::{linear_in, mentions};
 use crate::term::{qe, Sort, Sym, Term};
-use crate::transform::ir::{Block, Instr, InstrKind};
+use crate::transform::ir::{Instr, InstrKind};
 
 /// At most this many paths through one call phase.
 const MAX_PATHS: usize = super::template::MAX_PATHS;
 
-pub use super::rec_info::Recursion;
+use super::rec_info::{deepest, return_phase, Found};
+pub use super::rec_info::{folded_frames, Recursion};
 
 fn refuse(why: impl Into<String>, at: Span) -> NoTemplate {
     NoTemplate {
@@ -95,7 +93,12 @@ fn structural(block: &[Instr], func: &str) -> Result<(), NoTemplate> {
 
 /// The recursion template of `func`, `None` when it does not call itself. `stepper` must
 /// bound neither unrolling nor recursion.
-pub fn rec_template_for(stepper: &Stepper, func: &Rc<str>) -> Option<Result<Template, NoTemplate>> {
+/// (A two-parameter template comes with the best one-parameter one, if any, tried where it
+/// does not apply.)
+pub fn rec_template_for(
+    stepper: &Stepper,
+    func: &Rc<str>,
+) -> Option<Result<(Template, Option<Template>), NoTemplate>> {
     let ir = stepper.cx.program;
     let f = ir.functions.get(&**func)?;
     if !calls(&f.body, func) {
@@ -104,7 +107,7 @@ pub fn rec_template_for(stepper: &Stepper, func: &Rc<str>) -> Option<Result<Temp
     Some(analyse(stepper, func))
 }
 
-fn analyse(stepper: &Stepper, func: &Rc<str>) -> Result<Template, NoTemplate> {
+fn analyse(stepper: &Stepper, func: &Rc<str>) -> Result<(Template, Option<Template>), NoTemplate> {
     let ir = stepper.cx.program;
     let f = &ir.functions[&**func];
     structural(&f.body, func)?;
@@ -161,12 +164,6 @@ fn analyse(stepper: &Stepper, func: &Rc<str>) -> Result<Template, NoTemplate> {
         _ => return Err(refuse("the function has no statement to fold at", f.span)),
     };
     // Enumerate the call phase depth-first.
-    struct Found {
-        cyclic: Cyclic,
-        call: Span,
-        target: Option<Rc<str>>,
-        before: State,
-    }
     let mut paths = 0usize;
     let mut found: Vec<Found> = Vec::new();
     let mut work = vec![(start, Vec::new(), Vec::new(), Vec::new())];
@@ -244,10 +241,30 @@ fn analyse(stepper: &Stepper, func: &Rc<str>) -> Result<Template, NoTemplate> {
             f.span,
         ));
     }
+    // Two call paths whose updates commute: one template with κ and λ (seed 004 §6), the
+    // best one-parameter template kept for where it does not apply.
+    let two = (found.len() == 2)
+        .then(|| super::rec_multi::two_path_template(stepper, f, func, &head, &found, index));
+    let single = best_single(stepper, f, func, &head, found, index);
+    match (two, single) {
+        (Some(Ok(t)), single) => Ok((t, single.ok())),
+        (_, single) => single.map(|t| (t, None)),
+    }
+}
+
+/// The best one-parameter template among the call paths (or the first path's refusal).
+fn best_single(
+    stepper: &Stepper,
+    f: &crate::transform::ir::Function,
+    func: &Rc<str>,
+    head: &[(Rc<str>, Sym)],
+    found: Vec<Found>,
+    index: usize,
+) -> Result<Template, NoTemplate> {
     let mut best: Option<((usize, usize), Template)> = None;
     let mut first_err = None;
     for c in found {
-        let result = classify(c.call, &head, c.cyclic).and_then(|mut t| {
+        let result = classify(c.call, head, c.cyclic).and_then(|mut t| {
             let changed: BTreeSet<Sym> = t.closed.iter().map(|(_, s, _)| s.clone()).collect();
             let add = return_phase(stepper, f, &c.before, c.target.as_deref(), c.call, &changed)?;
             t.recursion = Some(Rc::new(Recursion {
@@ -256,6 +273,7 @@ fn analyse(stepper: &Stepper, func: &Rc<str>) -> Result<Template, NoTemplate> {
                 call: c.call,
                 start: index,
                 add,
+                lambda_add: None,
             }));
             Ok(t)
         });
@@ -284,113 +302,6 @@ fn analyse(stepper: &Stepper, func: &Rc<str>) -> Result<Template, NoTemplate> {
     }
 }
 
-/// The return phase from `before` (settled at the recursive call): the value the frame
-/// returns when the call returns `r`, which must be `r` or `r + e` with `e` free of `r`
-/// and of the parameters the call phase changes.
-fn return_phase(
-    stepper: &Stepper,
-    f: &crate::transform::ir::Function,
-    before: &State,
-    target: Option<&str>,
-    call: Span,
-    changed: &BTreeSet<Sym>,
-) -> Result<Option<Term>, NoTemplate> {
-    let ir = stepper.cx.program;
-    let sort = f.ret.map_or(Sort::Int, Sort::of_type);
-    let r = Sym::new("r@h", sort);
-    let mut state = before.clone();
-    if let Some(Kont::Block { block, index }) = state.cont.top().cloned() {
-        state.cont = state.cont.pop().push(Kont::Block {
-            block,
-            index: index + 1,
-        });
-    }
-    if let Some(t) = target {
-        let frame = state.frame_mut();
-        frame.locals = frame.locals.insert(Rc::from(t), Term::var(r.clone()));
-    }
-    let value = loop {
-        match settle(&mut state, ir) {
-            Settled::Done {
-                outcome: crate::engine::tree::Outcome::Return,
-                return_value,
-                ..
-            } => break return_value,
-            Settled::Done { .. } => {
-                return Err(refuse(
-                    "after the recursive call the function may raise (not in v1)",
-                    call,
-                ))
-            }
-            Settled::Running => {}
-        }
-        let at = super::super::step::action_span(&state).unwrap_or(call);
-        if let Some(Action::Instr(i)) = next_action(&state) {
-            if matches!(i.kind, InstrKind::Call { .. }) {
-                return Err(refuse(
-                    "after the recursive call the function calls again (not in v1)",
-                    at,
-                ));
-            }
-        }
-        let result = stepper.step(&state);
-        if stepper.cx.limit.take().is_some() {
-            return Err(refuse("the return phase goes past a limit", at));
-        }
-        let succs: Vec<Succ> = result
-            .succs
-            .into_iter()
-            .filter(|s| !s.cond.is_false())
-            .collect();
-        match succs.as_slice() {
-            [one] if one.cond.is_true() => state = succs.into_iter().next().expect("one").state,
-            _ if succs.iter().any(|s| mentions(&s.cond, &r)) => {
-                return Err(refuse(
-                    "the code after the recursive call branches on the returned value \
-                     (stepped classically)",
-                    at,
-                ))
-            }
-            _ => {
-                return Err(refuse(
-                    "the code after the recursive call branches or may raise (not in v1)",
-                    at,
-                ))
-            }
-        }
-    };
-    let shape = "the value returned after the recursive call is not `r` or `r + e` with `e` \
-                 the same in every call (not in v1)";
-    let Some(v) = value else {
-        return if target.is_none() || f.ret.is_none() {
-            Ok(None)
-        } else {
-            Err(refuse(shape, call))
-        };
-    };
-    if v == Term::var(r.clone()) {
-        return Ok(None);
-    }
-    match linear_in(&v, &r) {
-        Some((k, e)) if k.is_one() && !mentions(&e, &r) => {
-            let mut vars = BTreeSet::new();
-            e.vars(&mut vars);
-            if let Some(s) = vars.iter().find(|s| changed.contains(s)) {
-                return Err(refuse(
-                    format!(
-                        "the value added to the returned one reads `{}`, which changes with every call (a sum; \
-                         not in v1)",
-                        s.name.trim_end_matches("@h")
-                    ),
-                    call,
-                ));
-            }
-            Ok(Some(e))
-        }
-        _ => Err(refuse(shape, call)),
-    }
-}
-
 /// Is `state` at the entry of a call of the function the template folds (the body's
 /// fold point directly above the frame's return)?
 pub fn at_entry(state: &State, program: &crate::transform::ir::Program) -> Option<Rc<str>> {
@@ -410,22 +321,7 @@ pub fn at_entry(state: &State, program: &crate::transform::ir::Program) -> Optio
 /// must bound neither unrolling nor recursion. `Err`: why the entry is stepped classically.
 pub fn instantiate(replay: &Stepper, tpl: &Template, state: &State) -> Result<Instance, String> {
     let rec = tpl.recursion.as_ref().ok_or("not a recursion template")?;
-    let body_block: Block = replay.cx.program.functions[&*rec.func].body.clone();
-    match state.cont.top() {
-        Some(Kont::Block { block, index })
-            if Rc::ptr_eq(block, &body_block) && *index == rec.start => {}
-        _ => return Err("not at the function's entry".to_string()),
-    }
-    if !state.defined.contains_key(&*rec.func) {
-        return Err("the function is not defined here".to_string());
-    }
-    let depth = state.frames.len();
-    let room = crate::engine::PYTHON_RECURSION_LIMIT + 1;
-    if depth + 2 > room {
-        return Err("the call stack is nearly full".to_string());
-    }
-    // Calls 1..=room-depth succeed; the next one raises RecursionError.
-    let deepest = room - depth;
+    let deepest = deepest(replay, rec, state)?;
     let sigma = head_values(replay, tpl, state, rec.add.as_ref(), "the call")?;
     let Params { n, kappa, tau, k } = Params::fresh(state);
     // The state in the κ-th recursive call: one frame for κ + 1, with the `[T, κ]` record.
@@ -447,6 +343,7 @@ pub fn instantiate(replay: &Stepper, tpl: &Template, state: &State) -> Result<In
         .pop()
         .push(Kont::Folded(Rc::new(FoldedCalls {
             kappa: kappa.clone(),
+            lambda: None,
             add,
         })))
         .push(top);
@@ -497,62 +394,16 @@ pub fn instantiate(replay: &Stepper, tpl: &Template, state: &State) -> Result<In
         ));
     }
     // Exits by replay: the base cases (and each exception) in the frame after κ calls.
-    let mut prefix = phi.clone();
-    let mut cur = post;
-    for (step, sig) in tpl.path.iter().enumerate() {
-        let result = replay.step(&cur);
-        if let Some(reason) = replay.cx.limit.take() {
-            return Err(reason);
-        }
-        let at = super::super::step::action_span(&cur);
-        let is_if = matches!(
-            next_action(&cur),
-            Some(Action::Instr(i)) if matches!(i.kind, InstrKind::If { .. })
-        );
-        let mut next = None;
-        for succ in result.succs {
-            if succ.cond.is_false() {
-                continue;
-            }
-            if next.is_none() && sig_of(&cur, &succ.state) == *sig {
-                next = Some(succ);
-                continue;
-            }
-            let kind = match succ.state.abrupt.as_deref() {
-                Some(super::super::state::Abrupt::Exception(c, at)) => ExitKind::Raises(*c, *at),
-                _ if is_if => ExitKind::Leaves(
-                    at.unwrap_or(tpl.span),
-                    if tpl.steps[step].1 == "else" {
-                        "then"
-                    } else {
-                        "else"
-                    },
-                ),
-                _ => ExitKind::Leaves(at.unwrap_or(tpl.span), ""),
-            };
-            let mut conds = prefix.clone();
-            conds.push(succ.cond);
-            succs.push((
-                Succ {
-                    cond: Term::and_all(conds),
-                    state: succ.state,
-                    forced: succ.forced,
-                    tag: succ.tag,
-                },
-                kind,
-            ));
-        }
-        let Some(next) = next else {
-            return Err("the folded call path is impossible here".to_string());
-        };
-        prefix.push(next.cond);
-        cur = next.state;
-        if step + 1 < tpl.path.len()
-            && !matches!(settle(&mut cur, replay.cx.program), Settled::Running)
-        {
-            return Err("the folded call path ends early here".to_string());
-        }
-    }
+    let r = super::replay::Replay {
+        span: tpl.span,
+        path: &tpl.path,
+        steps: &tpl.steps,
+        from: 0,
+        also: None,
+        guard: false,
+        bound: (0, u32::MAX),
+    };
+    super::replay::replay_exits(replay, &r, &post, &phi, &mut succs)?;
     if succs
         .iter()
         .any(|(s, _)| nonlinear_in(&s.cond, &kappa, false))
@@ -567,24 +418,4 @@ pub fn instantiate(replay: &Stepper, tpl: &Template, state: &State) -> Result<In
         after,
         succs,
     })
-}
-
-/// For each frame of `state` (outermost first), the κ of the recursion fold it stands for
-/// (`f ×κ1` in the call stack), if any.
-pub fn folded_frames(state: &State) -> Vec<Option<Sym>> {
-    let mut inner_first = Vec::new();
-    let mut pending = None;
-    let mut cur = state.cont.clone();
-    while let Some(k) = cur.top() {
-        match k {
-            Kont::Folded(f) => pending = Some(f.kappa.clone()),
-            Kont::Return { .. } => inner_first.push(pending.take()),
-            _ => {}
-        }
-        cur = cur.pop();
-    }
-    let mut out = vec![None; state.frames.len().saturating_sub(inner_first.len())];
-    out.extend(inner_first.into_iter().rev());
-    out.truncate(state.frames.len());
-    out
 }
