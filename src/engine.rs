@@ -386,6 +386,11 @@ impl Engine {
         self.solver.set_derive_from(n);
     }
 
+    /// Minimise models within `budget` (see `Solver::set_minimize_budget`).
+    pub fn set_minimize_budget(&mut self, budget: std::time::Duration) {
+        self.solver.set_minimize_budget(budget);
+    }
+
     /// How many leaves' models were derived so far (see `set_model_derivation_from`).
     pub fn derived_models(&self) -> u64 {
         self.solver.derived_models()

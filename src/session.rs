@@ -249,6 +249,12 @@ impl Session {
         self.engine.config()
     }
 
+    /// Minimise models within `budget` (at most the time limit of one solver call) instead
+    /// of the 250 ms default, so that a printed model does not depend on the load.
+    pub fn set_minimize_budget(&mut self, budget: std::time::Duration) {
+        self.engine.set_minimize_budget(budget);
+    }
+
     /// The function analysed alone (`--entry`), if any.
     pub fn entry(&self) -> Option<&str> {
         self.engine.entry()

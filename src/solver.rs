@@ -154,6 +154,9 @@ pub struct Solver {
     seed: Option<Rc<Model>>,
     /// Components of at least this many conjuncts derive their first model from `seed`.
     derive_from: usize,
+    /// The minimisation budget instead of [`minimize_budget`] (see
+    /// [`Solver::set_minimize_budget`]).
+    minimize_within: Option<Duration>,
 }
 
 /// Components of at least this many conjuncts start their minimal model from the previous
@@ -191,7 +194,16 @@ impl Solver {
             isolation: isolate::Isolation::default(),
             seed: None,
             derive_from: DERIVE_FROM,
+            minimize_within: None,
         }
+    }
+
+    /// Minimise models within `budget` (still at most the time limit of one call) instead
+    /// of [`minimize_budget`]'s 250 ms: for a model that must not depend on the load of
+    /// the machine (`check`'s minimal counterexample, the same whatever `--jobs`). Queries
+    /// sent to the solver process (`solver/isolate.rs`) keep the default.
+    pub fn set_minimize_budget(&mut self, budget: Duration) {
+        self.minimize_within = Some(budget);
     }
 
     /// Derive the models of components of at least `n` conjuncts from the previous model
@@ -475,10 +487,8 @@ impl Solver {
         }
         let start = Instant::now();
         let m = if self.minimize {
-            let budget = self
-                .inc
-                .budget()
-                .map_or(minimize_budget(), |b| b.min(minimize_budget()));
+            let limit = self.minimize_within.unwrap_or_else(minimize_budget);
+            let budget = self.inc.budget().map_or(limit, |b| b.min(limit));
             let seed = self
                 .seed
                 .as_deref()

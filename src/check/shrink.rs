@@ -15,14 +15,23 @@ use super::{holding, input_run, leaf_behaviour, Counterexample, InputRun};
 use crate::session::program::ConcreteConfig;
 use crate::session::{Model, NodeId, Outcome, Session, Value};
 
+/// The minimisation budget when the solver has no time limit (`--timeout-ms 0`).
+const HANG_GUARD_MS: u64 = 60_000;
+
 /// The counterexample of `found`'s leaf's minimal model, found in `fresh` (an unexplored
 /// session of the same program and options), or `None` to keep `found`: its path ends
 /// elsewhere than in a `bound` or `unknown` leaf, or the minimal model is `found` itself.
+///
+/// The model is minimised within the time limit of one solver call (a hang guard), not
+/// the 250 ms default, which a loaded machine reaches: `check` printed `t = (0, 9, 9, 9,
+/// 9)` on one thread and `t = (0, 1, 1, 1, 1)` with `--jobs 2` (issue 31).
 pub fn minimise(fresh: &mut Session, found: &Counterexample) -> Option<Counterexample> {
     let outcome = found.symbolic.as_ref()?.outcome?;
     if !matches!(outcome, Outcome::Bound | Outcome::Unknown) {
         return None;
     }
+    let limit = fresh.config().timeout_ms.unwrap_or(HANG_GUARD_MS);
+    fresh.set_minimize_budget(std::time::Duration::from_millis(limit));
     let leaf = follow(fresh, &found.inputs)?;
     if fresh.tree().node(leaf).outcome() != Some(outcome) {
         return None;

@@ -62,6 +62,8 @@ pub struct Incremental {
     /// Minimal models that started from a derived model instead of Z3's (see
     /// `refute/derive.rs`).
     pub derived: u64,
+    /// Checks asked again of a fresh solver after a timeout ([`Self::fresh_retry`]).
+    pub fresh_retries: u64,
 }
 
 impl Incremental {
@@ -77,6 +79,7 @@ impl Incremental {
             cancel: None,
             retried: None,
             derived: 0,
+            fresh_retries: 0,
         }
     }
 
@@ -150,6 +153,10 @@ impl Incremental {
             }
         };
         drop(armed);
+        let r = match r {
+            SatResult::Unknown(Unknown::Timeout) => self.fresh_retry(terms).unwrap_or(r),
+            r => r,
+        };
         (r, start.elapsed())
     }
 
@@ -219,6 +226,42 @@ impl Incremental {
             }
         }
         None
+    }
+
+    /// A check that ran out of time is asked once more of a fresh solver (Z3's default
+    /// seed) with the whole budget again: what Z3 learnt on earlier queries of this
+    /// solver, which can make one query slow, is not there (issue 31: `check --jobs N`'s
+    /// workers have other histories than the one-thread run, and a query one of them
+    /// timed out on was answered at once by the other). `None`: it ran out of time too,
+    /// or was cancelled (the caller's answer stands). Keeps the solver that answered `Sat`.
+    fn fresh_retry(&mut self, terms: &[Term]) -> Option<SatResult> {
+        if self.cancelled() {
+            return None;
+        }
+        self.fresh_retries += 1;
+        let asserted: Vec<z3::ast::Bool> = terms.iter().map(|t| self.tr.conjunct(t)).collect();
+        let z3 = new_z3(0);
+        // Inside a push frame, as in `sync` (Z3 4.8.12's incremental mode).
+        z3.push();
+        for b in &asserted {
+            z3.assert(b);
+        }
+        let armed = self.arm(self.budget());
+        let answer = z3.check();
+        let late = armed.late();
+        drop(armed);
+        if self.cancelled() {
+            return Some(SatResult::Unknown(Unknown::Interrupted));
+        }
+        match answer {
+            _ if late => None,
+            z3::SatResult::Sat => {
+                self.retried = Some(z3);
+                Some(SatResult::Sat)
+            }
+            z3::SatResult::Unsat => Some(SatResult::Unsat),
+            z3::SatResult::Unknown => None,
+        }
     }
 
     /// After a `Sat` answer of [`check`](Self::check): the values of `syms`.

@@ -70,6 +70,35 @@ fn programs() -> Vec<(String, Vec<&'static str>)> {
         ),
     ];
     out.extend(extra.iter().map(|(p, a)| (p.to_string(), a.to_vec())));
+    // Issue 31: the nested-loop program (`--jobs 2` found a model the one-thread run timed
+    // out on) and the mutation corpus's programs whose trees are too large for one thread.
+    let issue: [(&str, &[&str]); 6] = [
+        (
+            "tests/data/fold/longest_run.py",
+            &["--entry", "f", "--unroll", "4", "--fold", "auto"],
+        ),
+        (
+            "tests/data/fold/backwards.py",
+            &["--entry", "f", "--unroll", "20"],
+        ),
+        (
+            "tests/data/mutation/count_below.py",
+            &["--entry", "count_below", "--unroll", "4"],
+        ),
+        (
+            "tests/data/mutation/parity_sum.py",
+            &["--entry", "parity", "--unroll", "4"],
+        ),
+        (
+            "tests/data/mutation/sum_pos.py",
+            &["--entry", "sum_pos", "--unroll", "4"],
+        ),
+        (
+            "tests/data/mutation/window.py",
+            &["--entry", "best_pair", "--unroll", "4"],
+        ),
+    ];
+    out.extend(issue.iter().map(|(p, a)| (p.to_string(), a.to_vec())));
     out
 }
 

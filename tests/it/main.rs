@@ -94,6 +94,8 @@ mod invariant_soundness;
 mod invariants;
 /// `check --jobs N`: the sequential output on every program; limits, panics, cancel.
 mod jobs;
+/// Issue 31, one model path: a leaf with a model in `run` has one in testgen and check.
+mod model_path;
 /// `testgen`'s mutation score on generated programs and a hand-written corpus (issue 31).
 mod mutation;
 /// Issue 29, value origins: every node of the example trees, structurally; each construct.

@@ -26,6 +26,9 @@ fn the_watchdog_ends_a_hard_check_at_its_deadline() {
     assert_eq!(s.check(&cubes_42()), SatResult::Unknown("timeout".into()));
     let took = started.elapsed();
     assert!(took >= Duration::from_millis(150), "{took:?}");
+    // Asked once more of a fresh solver (no history of earlier queries), which timed out
+    // too (issue 31: the answer must not depend on what the solver was asked before).
+    assert_eq!(s.inc.fresh_retries, 1);
     // A hang guard (a check that ignores its interrupt runs for minutes), not a speed limit.
     assert!(took < Duration::from_secs(60), "{took:?}");
     // No model, with the reason.
