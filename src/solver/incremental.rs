@@ -62,6 +62,9 @@ pub struct Incremental {
     /// Minimal models that started from a derived model instead of Z3's (see
     /// `refute/derive.rs`).
     pub derived: u64,
+    /// Checks a minimisation from a derived model made when a probe first needed Z3
+    /// (see `minimize.rs`; counted as Z3 calls).
+    pub lazy_checks: u64,
 }
 
 impl Incremental {
@@ -77,6 +80,7 @@ impl Incremental {
             cancel: None,
             retried: None,
             derived: 0,
+            lazy_checks: 0,
         }
     }
 
