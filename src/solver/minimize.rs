@@ -26,6 +26,12 @@
 //! every conjunct true under evaluation. Either way the minimum found for each measure is
 //! the one Z3 alone would find; only which of the equally small models is returned may
 //! differ (the signs of ±1 elements, say), for far fewer checks.
+//!
+//! A deep component's minimisation may start from a model derived from the previous
+//! one (`refute/derive.rs`) instead of Z3's: a model, so the component is satisfiable and
+//! is not checked first; Z3 is given the component (one check) only when a probe is
+//! neither refuted nor repaired ([`Stack`]), with the bounds found so far. On the linear
+//! search no probe is: a leaf's model costs no Z3 call (issue 30).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
