@@ -259,14 +259,19 @@ fn zero_at(s: &Sym, k: usize) -> (Int, Bool) {
 
 /// `k < len(t) -> t[k] == 0` for every `k < n`, in Z3's terms.
 fn all_zero(s: &Sym, n: usize) -> Bool {
+    let all = all_zero_parts(s, n);
+    Bool::and(&all.iter().collect::<Vec<_>>())
+}
+
+/// The parts of [`all_zero`].
+fn all_zero_parts(s: &Sym, n: usize) -> Vec<Bool> {
     let (len, _) = tuple_consts(s);
-    let all: Vec<Bool> = (0..n)
+    (0..n)
         .map(|k| {
             let (at, zero) = zero_at(s, k);
             at.lt(&len).implies(zero)
         })
-        .collect();
-    Bool::and(&all.iter().collect::<Vec<_>>())
+        .collect()
 }
 
 impl Incremental {
@@ -405,6 +410,11 @@ impl Incremental {
         proofs: &mut Proofs,
         stack: &mut Stack,
     ) -> bool {
+        if stack.ready {
+            // Z3's terms made in the order they always were (Z3's models depend on it:
+            // the models that do not start derived are the ones they were).
+            let _ = all_zero_parts(s, n);
+        }
         let targets: Vec<Atom> = zeros(s, n).into_iter().map(|(a, _)| a).collect();
         let all_zero = if proofs.get().refutes(&zeros(s, n)) {
             Some(false)
@@ -432,6 +442,9 @@ impl Incremental {
             let Some(item) = items.get(k) else {
                 return true;
             };
+            if stack.ready {
+                let _ = zero_at(s, k); // (as above)
+            }
             let atom = Atom::Elem(s.clone(), k);
             if item.magnitude() > &1u32.into() {
                 if proofs.get().refutes(&[(atom.clone(), BigInt::zero())]) {
