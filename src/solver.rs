@@ -481,19 +481,33 @@ impl Solver {
             }
             return Ok(m);
         }
-        let r = self.solve(part);
-        if r != SatResult::Sat {
-            return Err(r);
+        // Deep components start from the last model, repaired (`refute/derive.rs`): a
+        // model of `part` found without Z3, so `part` is not checked (the minimisation
+        // asks Z3 only if a probe needs it).
+        let derived = self
+            .seed
+            .as_deref()
+            .filter(|_| self.minimize && part.len() >= self.derive_from)
+            .and_then(|seed| {
+                let refuter = refute::Refuter::new(part);
+                Some((refuter.derive(seed, &syms)?, refuter))
+            });
+        if derived.is_none() {
+            let r = self.solve(part);
+            if r != SatResult::Sat {
+                return Err(r);
+            }
         }
         let start = Instant::now();
         let m = if self.minimize {
             let limit = self.minimize_within.unwrap_or_else(minimize_budget);
             let budget = self.inc.budget().map_or(limit, |b| b.min(limit));
-            let seed = self
-                .seed
-                .as_deref()
-                .filter(|_| part.len() >= self.derive_from);
-            self.inc.minimal_model(part, &syms, budget, seed)
+            let lazy = self.inc.lazy_checks;
+            let m = self.inc.minimal_model(part, &syms, budget, derived);
+            self.stats.z3_calls += self.inc.lazy_checks - lazy;
+            // (Z3's stack may hold other conjuncts now.)
+            self.z3_same = 0;
+            m
         } else {
             let _armed = self.inc.arm(self.inc.budget());
             self.inc.model(&syms)

@@ -64,6 +64,9 @@ pub struct Incremental {
     pub derived: u64,
     /// Checks asked again of a fresh solver after a timeout ([`Self::fresh_retry`]).
     pub fresh_retries: u64,
+    /// Checks a minimisation from a derived model made when a probe first needed Z3
+    /// (see `minimize.rs`; counted as Z3 calls).
+    pub lazy_checks: u64,
 }
 
 impl Incremental {
@@ -80,6 +83,7 @@ impl Incremental {
             retried: None,
             derived: 0,
             fresh_retries: 0,
+            lazy_checks: 0,
         }
     }
 

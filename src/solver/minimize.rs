@@ -28,6 +28,12 @@
 //! every conjunct true under evaluation. Either way the minimum found for each measure is
 //! the one Z3 alone would find; only which of the equally small models is returned may
 //! differ (the signs of ±1 elements, say), for far fewer checks.
+//!
+//! A deep component's minimisation may start from a model derived from the previous
+//! one (`refute/derive.rs`) instead of Z3's: a model, so the component is satisfiable and
+//! is not checked first; Z3 is given the component (one check) only when a probe is
+//! neither refuted nor repaired ([`Stack`]), with the bounds found so far. On the linear
+//! search no probe is: a leaf's model costs no Z3 call (issue 30).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -40,6 +46,7 @@ use super::incremental::Incremental;
 use super::model::{decode, length};
 use super::refute::{Atom, Refuter};
 use super::translate::{int_lit, tuple_consts};
+use super::SatResult;
 use crate::concrete::Value;
 use crate::term::{Model, Term};
 use crate::term::{Sort, Sym};
@@ -52,6 +59,7 @@ const GALLOP_FROM: u64 = 8;
 const ELEMENTS_LIMIT: usize = 64;
 
 /// One measure to minimise.
+#[derive(Clone)]
 enum Measure {
     /// `len(t)`.
     Len(Sym),
@@ -208,31 +216,103 @@ impl Proofs<'_> {
     }
 }
 
+/// The Z3 side of one minimisation: whether Z3 holds the component (`ready`: its
+/// conjuncts asserted, then a push frame for what the minimisation keeps), and, while it
+/// does not, what is to be asserted once it does (`kept`, in order).
+struct Stack<'a> {
+    part: &'a [Term],
+    ready: bool,
+    /// Making it ready failed: no more Z3 in this minimisation.
+    failed: bool,
+    kept: Vec<Kept>,
+}
+
+/// A constraint the minimisation keeps asserted.
+enum Kept {
+    /// The measure is at most this.
+    AtMost(Measure, BigInt),
+    /// `k < len(t) -> t[k] == 0` for every `k < n`.
+    Zeros(Sym, usize),
+    /// `t[k] == 0`.
+    ZeroAt(Sym, usize),
+}
+
+impl Kept {
+    fn build(&self) -> Bool {
+        match self {
+            Kept::AtMost(m, k) => m.at_most(k),
+            Kept::Zeros(s, n) => all_zero(s, *n),
+            Kept::ZeroAt(s, k) => zero_at(s, *k).1,
+        }
+    }
+}
+
+/// `(k, t[k] == 0)` in Z3's terms.
+fn zero_at(s: &Sym, k: usize) -> (Int, Bool) {
+    let (_, elems) = tuple_consts(s);
+    let at = Int::from_u64(k as u64);
+    let e = elems
+        .apply(&[&at as &dyn Ast])
+        .as_int()
+        .expect("an Int -> Int function");
+    let zero = e.eq(Int::from_i64(0));
+    (at, zero)
+}
+
+/// `k < len(t) -> t[k] == 0` for every `k < n`, in Z3's terms.
+fn all_zero(s: &Sym, n: usize) -> Bool {
+    let all = all_zero_parts(s, n);
+    Bool::and(&all.iter().collect::<Vec<_>>())
+}
+
+/// The parts of [`all_zero`].
+fn all_zero_parts(s: &Sym, n: usize) -> Vec<Bool> {
+    let (len, _) = tuple_consts(s);
+    (0..n)
+        .map(|k| {
+            let (at, zero) = zero_at(s, k);
+            at.lt(&len).implies(zero)
+        })
+        .collect()
+}
+
 impl Incremental {
-    /// After a `Sat` answer of [`Incremental::check`] on `part`: a model of the asserted
-    /// conjuncts, minimised (see the module doc) for at most `budget`. `None` if Z3 gives
-    /// no model. With a `seed` (a neighbouring leaf's model), the starting model is
-    /// derived from it by evaluation and repair ([`Refuter::derive`]) instead of asking
-    /// Z3 for one, when that succeeds (Z3's model construction is what costs on deep paths).
+    /// A minimal model of the conjuncts `part` (see the module doc), minimised for at most
+    /// `budget`. `None` if there is none to give (Z3 gives no model, or the check that a
+    /// derived start skipped does not answer `sat`).
+    ///
+    /// Without `derived`, the caller has just checked `part` (`sat`) and the minimisation
+    /// starts from Z3's model. With `derived` (a model of `part` that `refuter`, built on
+    /// `part`, derived from a neighbouring leaf's model, `refute/derive.rs`), it starts
+    /// from that model and `part` has not been checked: Z3 is asked about `part` only when
+    /// a probe needs it ([`Stack`]), which on the linear search's leaves is never (Z3's
+    /// check and model construction are what cost on deep paths).
     pub fn minimal_model(
         &mut self,
         part: &[Term],
         syms: &[Sym],
         budget: Duration,
-        seed: Option<&Model>,
+        derived: Option<(Model, Refuter)>,
     ) -> Option<Model> {
-        if self.retried.is_some() || budget.is_zero() {
+        let (derived, refuter) = match derived {
+            Some((m, r)) => (Some(m), Some(r)),
+            None => (None, None),
+        };
+        if derived.is_none() && (self.retried.is_some() || budget.is_zero()) {
             // A model from a retry's solver: the main one cannot search around it.
             let _armed = self.arm(self.budget());
             return self.model(syms);
         }
-        let mut proofs = Proofs {
-            part,
-            refuter: None,
-        };
-        let derived = seed.and_then(|seed| proofs.get().derive(seed, syms));
         self.derived += u64::from(derived.is_some());
+        let mut proofs = Proofs { part, refuter };
+        let mut stack = Stack {
+            part,
+            ready: derived.is_none(),
+            failed: false,
+            kept: Vec::new(),
+        };
         let mut best = match derived {
+            Some(m) if budget.is_zero() => return Some(m),
             Some(m) => Best::Decoded(m),
             None => {
                 let _armed = self.arm(self.budget());
@@ -240,7 +320,9 @@ impl Incremental {
             }
         };
         let mut work = Work::new(budget);
-        self.z3.push();
+        if stack.ready {
+            self.z3.push();
+        }
         let mut measures: Vec<Measure> = syms
             .iter()
             .filter(|s| s.sort == Sort::Seq)
@@ -256,14 +338,15 @@ impl Incremental {
             let m = &measures[k];
             if let Measure::Elements(s, n) = m {
                 let decoded = best.decoded(syms);
-                if !self.zeros(s, *n, decoded, syms, &mut work, &mut proofs) {
+                if !self.zeros(s, *n, decoded, syms, &mut work, &mut proofs, &mut stack) {
                     break;
                 }
             }
-            let Some(found) = self.shrink(m, &mut best, syms, &mut work, &mut proofs) else {
+            let Some(found) = self.shrink(m, &mut best, syms, &mut work, &mut proofs, &mut stack)
+            else {
                 break;
             };
-            self.z3.assert(m.at_most(&found));
+            self.keep(&mut stack, Kept::AtMost(m.clone(), found.clone()));
             m.fix(&mut proofs, &found);
             if let Measure::Len(s) = m {
                 if let Some(n) = found
@@ -275,15 +358,51 @@ impl Incremental {
             }
             k += 1;
         }
-        self.z3.pop(1);
+        if stack.ready {
+            self.z3.pop(1);
+        }
         work.done(self);
         Some(std::mem::take(best.decoded(syms)))
+    }
+
+    /// Make sure Z3 holds `stack.part` and, in a push frame, what the minimisation keeps
+    /// asserted: after a derived start, check `part` now (once; it is satisfiable, the
+    /// derived model says so, but Z3 must have it on its stack to answer probes). `false`
+    /// when that check does not answer `sat` (out of time, cancelled) or was answered by
+    /// a retry's solver: the minimisation then stops with the model it has.
+    fn ready(&mut self, stack: &mut Stack) -> bool {
+        if stack.ready || stack.failed {
+            return stack.ready;
+        }
+        self.lazy_checks += 1;
+        let (answer, _) = self.check(stack.part);
+        if answer != SatResult::Sat || self.retried.is_some() {
+            stack.failed = true;
+            return false;
+        }
+        self.z3.push();
+        for k in std::mem::take(&mut stack.kept) {
+            self.z3.assert(k.build());
+        }
+        stack.ready = true;
+        true
+    }
+
+    /// Keep `k` asserted for the rest of the minimisation (now if Z3 is in use, else when
+    /// it is first needed).
+    fn keep(&mut self, stack: &mut Stack, k: Kept) {
+        if stack.ready {
+            self.z3.assert(k.build());
+        } else {
+            stack.kept.push(k);
+        }
     }
 
     /// Make the elements of tuple `s` (of length at most `n`) zero where possible: all at
     /// once if the path allows it, else one position at a time (positions holding 1 or -1
     /// are left alone: no more readable as 0, and each try is a check), keeping each zero
     /// found asserted. `false` when out of time.
+    #[allow(clippy::too_many_arguments)]
     fn zeros(
         &mut self,
         s: &Sym,
@@ -292,36 +411,22 @@ impl Incremental {
         syms: &[Sym],
         work: &mut Work,
         proofs: &mut Proofs,
+        stack: &mut Stack,
     ) -> bool {
-        let (len, elems) = tuple_consts(s);
-        let zero_at = |k: usize| {
-            let at = Int::from_u64(k as u64);
-            let e = elems
-                .apply(&[&at as &dyn Ast])
-                .as_int()
-                .expect("an Int -> Int function");
-            (at, e.eq(Int::from_i64(0)))
-        };
-        let all: Vec<Bool> = (0..n)
-            .map(|k| {
-                let (at, zero) = zero_at(k);
-                at.lt(&len).implies(zero)
-            })
-            .collect();
+        if stack.ready {
+            // Z3's terms made in the order they always were (Z3's models depend on it:
+            // the models that do not start derived are the ones they were).
+            let _ = all_zero_parts(s, n);
+        }
         let targets: Vec<Atom> = zeros(s, n).into_iter().map(|(a, _)| a).collect();
         let all_zero = if proofs.get().refutes(&zeros(s, n)) {
             Some(false)
         } else if let Some(m) = proofs.get().repair(best, &targets, &BigInt::zero()) {
             *best = m;
-            self.z3.assert(Bool::and(&all.iter().collect::<Vec<_>>()));
+            self.keep(stack, Kept::Zeros(s.clone(), n));
             Some(true)
         } else {
-            self.try_with(
-                &Bool::and(&all.iter().collect::<Vec<_>>()),
-                best,
-                syms,
-                work,
-            )
+            self.try_with(Kept::Zeros(s.clone(), n), best, syms, work, stack)
         };
         match all_zero {
             Some(true) => {
@@ -340,7 +445,9 @@ impl Incremental {
             let Some(item) = items.get(k) else {
                 return true;
             };
-            let (_, zero) = zero_at(k);
+            if stack.ready {
+                let _ = zero_at(s, k); // (as above)
+            }
             let atom = Atom::Elem(s.clone(), k);
             if item.magnitude() > &1u32.into() {
                 if proofs.get().refutes(&[(atom.clone(), BigInt::zero())]) {
@@ -353,8 +460,12 @@ impl Incremental {
                 {
                     *best = m;
                 } else {
-                    match self.try_with(&zero, best, syms, work) {
-                        Some(true) => {}
+                    match self.try_with(Kept::ZeroAt(s.clone(), k), best, syms, work, stack) {
+                        // (kept asserted by `try_with`)
+                        Some(true) => {
+                            proofs.get().fix(atom, BigInt::zero());
+                            continue;
+                        }
                         Some(false) => continue,
                         None => return false,
                     }
@@ -362,7 +473,7 @@ impl Incremental {
             } else if !item.is_zero() {
                 continue;
             }
-            self.z3.assert(&zero);
+            self.keep(stack, Kept::ZeroAt(s.clone(), k));
             proofs.get().fix(atom, BigInt::zero());
         }
         true
@@ -372,13 +483,18 @@ impl Incremental {
     /// `extra` stays asserted. `None` when out of time, cancelled or undecided.
     fn try_with(
         &mut self,
-        extra: &Bool,
+        extra: Kept,
         best: &mut Model,
         syms: &[Sym],
         work: &mut Work,
+        stack: &mut Stack,
     ) -> Option<bool> {
+        if work.spent() || !self.ready(stack) {
+            return None;
+        }
+        let extra = extra.build();
         self.z3.push();
-        self.z3.assert(extra);
+        self.z3.assert(&extra);
         let Some(answer) = work.check(self) else {
             self.z3.pop(1);
             return None;
@@ -391,7 +507,7 @@ impl Incremental {
         match (answer, model) {
             (z3::SatResult::Sat, Some(m)) => {
                 *best = m;
-                self.z3.assert(extra);
+                self.z3.assert(&extra);
                 Some(true)
             }
             (z3::SatResult::Unsat, _) => Some(false),
@@ -408,6 +524,7 @@ impl Incremental {
         syms: &[Sym],
         work: &mut Work,
         proofs: &mut Proofs,
+        stack: &mut Stack,
     ) -> Option<BigInt> {
         let mut hi = best.value(m, syms);
         let mut lo = BigInt::zero();
@@ -444,6 +561,9 @@ impl Incremental {
                 hi = m.value(&model).min(mid);
                 *best = Best::Decoded(model);
                 continue;
+            }
+            if !self.ready(stack) {
+                return None;
             }
             self.z3.push();
             self.z3.assert(m.at_most(&mid));

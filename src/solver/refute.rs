@@ -298,12 +298,27 @@ fn eval_atoms_in_full(c: &Term, value: &dyn Fn(&Atom) -> Option<BigInt>) -> Opti
 }
 
 /// [`eval_atoms`] of a comparison of two atoms or constants (`k < len(t)`, `t[k] != x`,
-/// and their negations), without the general evaluator: most conjuncts of a path
-/// condition are such, and each is evaluated many times. `None`: not of that shape.
+/// their negations, and `and`/`or` of such: the linear search's `k < len(t) and t[k] != x`),
+/// without the general evaluator: most conjuncts of a path condition are such, and each
+/// is evaluated many times. `None`: not of that shape.
 fn compare_atoms(c: &Term, value: &dyn Fn(&Atom) -> Option<BigInt>) -> Option<Option<bool>> {
     use crate::lang::ast::CmpOp as Op;
     match c.kind() {
         K::Not(a) => compare_atoms(a, value).map(|r| r.map(|b| !b)),
+        // As the evaluator's junction: a deciding part decides even if another part is
+        // meaningless (an element beyond the tuple's end); else meaningless if one is.
+        K::And(xs) | K::Or(xs) => {
+            let decides = matches!(c.kind(), K::Or(_));
+            let mut unknown = false;
+            for x in xs.iter() {
+                match compare_atoms(x, value)? {
+                    Some(b) if b == decides => return Some(Some(b)),
+                    Some(_) => {}
+                    None => unknown = true,
+                }
+            }
+            Some((!unknown).then_some(!decides))
+        }
         K::Cmp(op, a, b) => {
             // (an element reads as unknown beyond its tuple's known length, as in `reads`)
             let side = |t: &Term| match t.as_int() {

@@ -209,16 +209,22 @@ fn deep_leaves_get_derived_models_as_small_as_z3s() {
     assert_eq!(derived.derived_models(), leaves - 1);
 }
 
-/// The quick evaluation of comparisons gives what the general evaluator gives, unknown
-/// atoms and elements beyond the length included.
+/// The quick evaluation of comparisons (and of `and`/`or` of them) gives what the general
+/// evaluator gives, unknown atoms and elements beyond the length included.
 #[test]
 fn the_quick_comparison_agrees_with_the_evaluator() {
     use super::super::{compare_atoms, eval_atoms_in_full, Atom};
     let mut rng = SplitMix64::from_name("quick");
-    let mut quick = 0;
+    let (mut quick, mut junctions) = (0, 0);
     for _ in 0..2000 {
         let c = conjunct(&mut rng);
         let c = if rng.below(4) == 0 { Term::not(c) } else { c };
+        // `and`/`or` of comparisons too (the linear search's `k < len(t) and t[k] != x`).
+        let c = match rng.below(4) {
+            0 => Term::and(c, conjunct(&mut rng)),
+            1 => Term::not(Term::or(c, conjunct(&mut rng))),
+            _ => c,
+        };
         let mut known: Vec<(Atom, BigInt)> = Vec::new();
         for a in [Atom::Int(x()), Atom::Int(y()), Atom::Len(t())]
             .into_iter()
@@ -232,8 +238,87 @@ fn the_quick_comparison_agrees_with_the_evaluator() {
         let value = |a: &Atom| known.iter().find(|(b, _)| b == a).map(|(_, v)| v.clone());
         if let Some(q) = compare_atoms(&c, &value) {
             quick += 1;
+            let inner = match c.kind() {
+                crate::term::TermKind::Not(a) => a,
+                _ => &c,
+            };
+            if matches!(
+                inner.kind(),
+                crate::term::TermKind::And(_) | crate::term::TermKind::Or(_)
+            ) {
+                junctions += 1;
+            }
             assert_eq!(q, eval_atoms_in_full(&c, &value), "{c} under {known:?}");
         }
     }
     assert!(quick > 1000, "{quick}");
+    assert!(junctions > 300, "{junctions}");
+}
+
+/// A derived start is a model, so the leaf's path is not checked first: on the linear
+/// search's leaves in depth-first order, whose probes the refuter answers, a derived
+/// minimal model costs no Z3 call at all (each cost a check before).
+#[test]
+fn derived_leaf_models_of_the_linear_search_ask_z3_nothing() {
+    let mut s = Solver::new(SolverConfig::default());
+    s.set_derive_from(0);
+    let syms = [x(), t()];
+    let (mut leaves, mut asked) = (0, 0);
+    for k in 0..40 {
+        for found in [true, false] {
+            let pc = search_leaf(k, found);
+            let before = s.stats().z3_calls;
+            let m = s.model(&pc, &syms).expect("a model");
+            assert!(is_model(&m, &pc), "leaf {k} {found}: {m:?}");
+            if leaves > 0 {
+                asked += s.stats().z3_calls - before;
+            }
+            leaves += 1;
+        }
+    }
+    assert_eq!(s.derived_models(), leaves - 1);
+    assert_eq!(asked, 0, "Z3 calls for {} derived models", leaves - 1);
+}
+
+/// When a probe of a minimisation from a derived start does need Z3 (`t[y] == x`, a
+/// symbolic index, is not the refuter's), the path is checked then, and the minimum is
+/// the one a start from Z3's model reaches.
+#[test]
+fn a_derived_start_asks_z3_when_a_probe_needs_it() {
+    let (xv, yv) = (Term::var(x()), Term::var(y()));
+    let path = |shortest: i64| {
+        vec![
+            Term::lt(Term::int(shortest - 1), len()),
+            Term::ge(yv.clone(), Term::int(0)),
+            Term::lt(yv.clone(), len()),
+            Term::eq(Term::index(Term::var(t()), yv.clone()), xv.clone()),
+            Term::gt(xv.clone(), Term::int(5)),
+        ]
+    };
+    let syms = [x(), y(), t()];
+    let mut s = Solver::new(SolverConfig::default());
+    s.set_derive_from(0);
+    // The seed: a model of the path with `len(t) >= 2`.
+    let seed = s.model(&path(2), &syms).expect("a model");
+    assert_eq!(s.derived_models(), 0);
+    let Value::Tuple(items) = &seed.values[&t()] else {
+        panic!("{seed:?}")
+    };
+    assert_eq!(items.len(), 2);
+    // The seed is a model of the path with `len(t) >= 1`: derived as it is, then shortened
+    // by Z3's probes.
+    let pc = path(1);
+    let before = s.stats().z3_calls;
+    let m = s.model(&pc, &syms).expect("a model");
+    assert_eq!(s.derived_models(), 1);
+    // (the minimisation's probes are not counted as calls: the check made for them is)
+    assert_eq!(s.stats().z3_calls - before, 1, "the path's check");
+    assert!(is_model(&m, &pc), "{m:?}");
+    assert!(z3_agrees(&m, &pc), "{m:?}");
+    let mut z3 = Solver::new(SolverConfig::default());
+    z3.set_derive_from(usize::MAX);
+    let want = z3.model(&pc, &syms).expect("a model");
+    assert_eq!(measures(&m), measures(&want), "{m:?} {want:?}");
+    // Shortened by Z3 (a length probe is never repaired by evaluation).
+    assert_eq!(measures(&m).0, 1);
 }
