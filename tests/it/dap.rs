@@ -186,7 +186,10 @@ fn dap_session_breakpoints_threads_exception_scopes_evaluate_restart() {
 
     // Scopes: locals, the path condition with its origin line, a model.
     let locals = scope_vars(&mut c, t1, "Locals");
-    assert!(locals.contains(&("z".into(), "1".into(), 0)), "{locals:?}");
+    assert!(
+        locals.iter().any(|v| v.0 == "z" && v.1 == "1"),
+        "{locals:?}"
+    );
     let pc = scope_vars(&mut c, t1, "Path condition");
     assert_eq!(
         pc,
@@ -362,10 +365,19 @@ fn dap_stop_on_entry_steps_fork_into_threads_and_paths_end() {
     let locals = scope_vars(&mut c, t, "Locals");
     let tup = locals.iter().find(|v| v.0 == "t").expect("t is bound");
     assert!(tup.2 > 0, "a tuple has children: {tup:?}");
-    let els = vars(&mut c, json!(tup.2));
+    let children = vars(&mut c, json!(tup.2));
+    // The elements, then where the value came from (issue 29).
+    let (els, origins): (Vec<_>, Vec<_>) = children
+        .into_iter()
+        .partition(|v| !v.0.starts_with("origin"));
     assert_eq!(els.len(), 3, "{els:?}");
     assert_eq!(els[0].0, "[0]");
     assert_eq!(els[2].1, "4");
+    assert_eq!(origins[0].0, "origin", "{origins:?}");
+    assert!(
+        origins[0].1.starts_with("line 6 (node ") && origins[0].1.ends_with("): t = (x, z, 4)"),
+        "{origins:?}"
+    );
     // Stepping every thread to its end: each path's thread exits, then `terminated`.
     let mut guard = 0;
     loop {
@@ -414,7 +426,7 @@ fn dap_hit_conditions_count_hits_and_invariant_filter() {
     let t = s["body"]["threadId"].as_i64().unwrap();
     let locals = scope_vars(&mut c, t, "Locals");
     assert!(
-        locals.contains(&("i".into(), "2".into(), 0)),
+        locals.iter().any(|v| v.0 == "i" && v.1 == "2"),
         "the third hit is the third iteration: {locals:?}"
     );
     let bad = c.ok(
