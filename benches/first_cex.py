@@ -3,10 +3,13 @@
 
     benches/first_cex.py RUNS BIN_A BIN_B [N ...]
 
-For each N (default 16 18), writes two programs of N independent ifs (benches/programs.py's
-shape (b')): `natural` (`assert s != N`: the all-then path fails, the walk's first) and
-`flipped` (`assert s != 0`: only the all-else path fails, the walk's last), then runs
-`BIN run PROGRAM --counterexamples --first --max-nodes 10000000` with BIN_A and BIN_B
+For each N (default 16 18), writes programs of N independent ifs (benches/programs.py's
+shape (b')): `natural` (`assert s != N`: the all-then path fails, the walk's first),
+`flipped` (`assert s != 0`: only the all-else path fails, the walk's last) and
+`flipped+loops` (flipped, with a loop over an input before the ifs and `while j < s` after
+them), then runs `BIN run PROGRAM --counterexamples --first --max-nodes 10000000` (and
+the same with `--fold auto`: "natural/fold" etc.; FIRST_CEX_FOLD=0 leaves those out)
+with BIN_A and BIN_B
 alternately (A B, B A, ...) RUNS times each and prints the median CPU time (user + system,
 from getrusage of the finished child) of each, the ratio B/A, whether both printed the same
 counterexample, and the load average (the machines are shared: CPU time is the figure).
@@ -29,6 +32,16 @@ def ifs(n, cond):
     return "\n".join(lines) + "\n"
 
 
+def ifs_loops(n):
+    lines = [f"x{i}: int" for i in range(n)] + ["y: int", "i = 0", "while i < y:", "    i += 1"]
+    lines.append("s = 0")
+    for i in range(n):
+        lines.append(f"if x{i} > 0:")
+        lines.append("    s += 1")
+    lines += ["j = 0", "while j < s:", "    j += 1", "assert s + j != 0"]
+    return "\n".join(lines) + "\n"
+
+
 def cpu_run(argv):
     """(CPU seconds of the child, its stdout)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -44,11 +57,20 @@ def main():
     sizes = [int(a) for a in sys.argv[4:]] or [16, 18]
     with tempfile.TemporaryDirectory() as d:
         for n in sizes:
-            for name, cond in (("natural", f"s != {n}"), ("flipped", "s != 0")):
+            programs = (
+                ("natural", ifs(n, f"s != {n}")),
+                ("flipped", ifs(n, "s != 0")),
+                ("flipped+loops", ifs_loops(n)),
+            )
+            folds = ([], ["--fold", "auto"]) if os.environ.get("FIRST_CEX_FOLD") != "0" else ([],)
+            for (name, text), fold in ((p, f) for f in folds for p in programs):
                 path = os.path.join(d, f"{name}_{n}.py")
                 with open(path, "w") as f:
-                    f.write(ifs(n, cond))
+                    f.write(text)
+                if fold:
+                    name += "/fold"
                 args = ["run", path, "--counterexamples", "--first", "--max-nodes", "10000000"]
+                args += fold
                 times = ([], [])
                 outs = (set(), set())
                 for i in range(runs):

@@ -18,10 +18,17 @@
 //!    found is the one the plain walk would find, with the same path: only subtrees
 //!    without exception leaves were left out.
 //!
-//! The lookahead gives up (and the plain walk runs) when it meets an `unknown`, when a
-//! merged state reaches a loop (loop bounds depend on which conditions are constants),
-//! after [`LOOKAHEAD_STEPS`] steps, under opaque calls or with folded loops.
+//! The formula over-approximates where the lookahead cannot follow the walk exactly: a
+//! path it cuts where the walk's paths may not be cut (`unknown`; `bound` in a loop
+//! whose accounting may differ, see [`Merged`]) contributes its whole path condition. A
+//! state merged with `ite` values does not enter a loop (its `--unroll` accounting would
+//! differ from each path's): the lookahead starts again merging only states with the same
+//! values. Loops may be folded (`--fold auto`) and calls opaque (`--no-frames`: the
+//! lookahead steps through the callee); the symbols a path makes (havoc, κ) are renamed
+//! apart in the formula, existential. The lookahead gives up (and the plain walk runs)
+//! after [`LOOKAHEAD_STEPS`] steps.
 
+mod bounds;
 mod merge;
 
 use std::collections::HashSet;
@@ -30,7 +37,7 @@ use std::sync::atomic::Ordering;
 use super::step::Settled;
 use super::{Engine, Limits, Node, NodeId, Outcome, State, Stop};
 use crate::solver::SatResult;
-use crate::term::Term;
+use crate::term::{Sym, Term};
 
 /// Steps of the plain walk before the lookahead starts.
 pub const WARM_STEPS: usize = 48;
@@ -114,8 +121,12 @@ impl Engine {
                 return true;
             }
         }
-        let pc = node.state.pc.push(prune.failure.clone());
-        let may = !matches!(self.solver.check_pc(&pc), SatResult::Unsat);
+        // (first without the solver: the path's conjuncts as facts, intervals)
+        let refuted = bounds::Facts::new(node.state.pc.iter_newest()).refutes(&prune.failure);
+        let may = !refuted && {
+            let pc = node.state.pc.push(prune.failure.clone());
+            !matches!(self.solver.check_pc(&pc), SatResult::Unsat)
+        };
         let prune = self.prune.as_mut().expect("set above");
         if may {
             prune.may.insert(id);
@@ -133,23 +144,67 @@ impl Engine {
         crate::solver::interruptible(&cancel, || self.lookahead_from(from))
     }
 
-    /// [`Engine::failure_formula`] inside a walk (the watchdog is running).
+    /// [`Engine::failure_formula`] inside a walk (the watchdog is running). The fold
+    /// tables a step may change (the pending fold record, the loops whose fold was
+    /// undecided) are the walk's: the lookahead leaves them as it found them.
     fn lookahead_from(&mut self, from: NodeId) -> Option<Term> {
-        if !self.config.frames
-            || self.config.fold != super::fold::FoldMode::Off
-            || self.tree.node(from).is_leaf()
-        {
+        if self.tree.node(from).is_leaf() {
             return None;
         }
-        self.lookahead(State::clone(&self.tree.node(from).state))
+        let start = State::clone(&self.tree.node(from).state);
+        let undecided = self.folds.undecided.clone();
+        let pending = self.folds.pending.take();
+        let found = self.lookahead(start);
+        self.folds.undecided = undecided;
+        self.folds.pending = pending;
+        found.map(|f| self.existential(f))
     }
 
+    /// `f` with every symbol that is not an input renamed apart (`!la` appended): the
+    /// symbols a path makes (havoc, κ) are numbered per path, and a lookahead path that
+    /// folded or unrolled a loop where the walk's did the other may number them
+    /// differently. Renamed, they are existential: `pc ∧ f` asks whether some inputs of
+    /// the node reach a failure, whatever the lookahead's own symbols.
+    fn existential(&self, f: Term) -> Term {
+        let mut syms = std::collections::BTreeSet::new();
+        f.vars(&mut syms);
+        let map: std::collections::HashMap<Sym, Term> = syms
+            .into_iter()
+            .filter(|s| !self.inputs.contains(s))
+            .map(|s| {
+                let renamed = Sym::new(&format!("{}!la", s.name), s.sort);
+                (s, Term::var(renamed))
+            })
+            .collect();
+        f.subst(&map)
+    }
+
+    /// The failure formula from `start`, or `None` (no exception found, or the
+    /// lookahead gave up). A first pass merges states whatever their values (`ite`); if
+    /// such a state reaches a loop, a second pass merges only states with the same
+    /// values (see [`Merged`]), so that each loop is counted as on each path.
     fn lookahead(&mut self, start: State) -> Option<Term> {
-        // (state, merged from several paths)
-        let mut pending: Vec<(State, bool)> = vec![(start, false)];
+        let mut budget = LOOKAHEAD_STEPS;
+        match self.lookahead_pass(start.clone(), true, &mut budget) {
+            Pass::Formula(f) => f,
+            Pass::GiveUp => None,
+            Pass::IteAtLoop => match self.lookahead_pass(start, false, &mut budget) {
+                Pass::Formula(f) => f,
+                Pass::GiveUp | Pass::IteAtLoop => None,
+            },
+        }
+    }
+
+    fn lookahead_pass(&mut self, start: State, ite: bool, budget: &mut usize) -> Pass {
+        let mut pending: Vec<(State, Merged)> = vec![(start, Merged::No)];
         let mut failures: Vec<Term> = Vec::new();
-        let mut steps = 0;
         while !pending.is_empty() {
+            if *budget == 0 || self.cancel.load(Ordering::Relaxed) {
+                // (out of budget: the plain walk decides; a formula over every pending
+                // path would cost each pruning check more than it saves)
+                return Pass::GiveUp;
+            }
+            *budget -= 1;
             let positions: Vec<Vec<usize>> = pending
                 .iter()
                 .map(|(s, _)| merge::position(&s.cont))
@@ -169,41 +224,80 @@ impl Engine {
             let ((mut state, mut merged), pos) = chosen.expect("k is an index of pending");
             for ((other, other_merged), other_pos) in rest {
                 if other_pos == pos {
-                    if let Some(m) = merge::merge(&state, &other) {
+                    if let Some((m, with_ite)) = merge::merge(&state, &other, ite) {
                         state = m;
-                        merged = true;
+                        let now = if with_ite { Merged::Ite } else { Merged::Pc };
+                        merged = merged.max(other_merged).max(now);
                         continue;
                     }
                 }
                 pending.push((other, other_merged));
             }
-            if merged && merge::in_loop(&state) {
-                return None;
+            if merged == Merged::Ite && merge::in_loop(&state) {
+                return Pass::IteAtLoop;
             }
-            steps += 1;
-            if steps > LOOKAHEAD_STEPS || self.cancel.load(Ordering::Relaxed) {
-                return None;
-            }
+            // (a fold's choices may depend on more than the values: under `--fold auto`
+            // a merged state's cuts are not taken for its paths')
+            let exact_cuts = merged == Merged::No
+                || (self.config.fold == super::fold::FoldMode::Off && merge::narrowed_free(&state));
             for c in self.successors(&state, None) {
                 if c.unknown_reason.is_some() {
-                    return None;
+                    failures.push(pc_term(&c.state));
+                    continue;
                 }
                 let outcome = c.forced.or(match c.settled {
                     Settled::Done { outcome, .. } => Some(outcome),
                     Settled::Running => None,
                 });
                 match outcome {
-                    Some(Outcome::Exception(_)) => {
-                        failures.push(Term::and_all(c.state.pc.to_vec()));
+                    Some(Outcome::Exception(_) | Outcome::Unknown) => {
+                        failures.push(pc_term(&c.state))
                     }
-                    Some(Outcome::Unknown) => return None,
+                    // (a cut the walk's paths may not make here: what is below may fail)
+                    Some(Outcome::Bound) if !exact_cuts => failures.push(pc_term(&c.state)),
                     Some(_) => {}
                     None => pending.push((c.state, merged)),
                 }
             }
+            self.folds.pending = None;
         }
-        (!failures.is_empty()).then(|| Term::or_all(failures))
+        Pass::Formula((!failures.is_empty()).then(|| Term::or_all(failures)))
     }
+}
+
+/// How a lookahead pass ended.
+enum Pass {
+    Formula(Option<Term>),
+    /// Out of budget or cancelled.
+    GiveUp,
+    /// A state merged with `ite` values reached a loop.
+    IteAtLoop,
+}
+
+/// What a lookahead state stands for. A state merged from paths with the same values
+/// ([`Merged::Pc`]) steps as each of them does, loops included: its guards are the same
+/// terms, constants where theirs are, and a step forks in a loop body (counting against
+/// `--unroll`, [`super::forks`]) where theirs does (a successor the path condition rules
+/// out counts like a feasible one). Only the free narrowing iterations
+/// ([`super::NARROWING_LIMIT`]) may differ: the merged path condition does not hold a
+/// path's conjuncts one by one, so it grows where the path's did not. So its cuts are
+/// the paths' cuts while no loop it is in has used them up ([`merge::narrowed_free`]) and
+/// loops are not folded; otherwise a cut's path condition goes into the formula. An `ite`-merged state
+/// ([`Merged::Ite`]) may turn a constant guard into a symbolic one: it does not enter
+/// loops (the pass that made it is dropped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Merged {
+    /// One path of the tree.
+    No,
+    /// Several paths with the same values.
+    Pc,
+    /// Several paths, some values `ite`s.
+    Ite,
+}
+
+/// A state's path condition as one term.
+fn pc_term(s: &State) -> Term {
+    Term::and_all(s.pc.to_vec())
 }
 
 #[cfg(test)]

@@ -111,10 +111,10 @@ pub(super) struct Folds {
     rec_single: RefCell<HashMap<Rc<str>, Rc<Template>>>,
     nodes: HashMap<NodeId, Rc<FoldInfo>>,
     exits: HashMap<NodeId, FoldExit>,
-    pending: Option<(Rc<FoldInfo>, Vec<ExitKind>)>,
+    pub(super) pending: Option<(Rc<FoldInfo>, Vec<ExitKind>)>,
     /// Loops where a fold's check was undecided once (a timeout): their heads are stepped
     /// classically from then on, so a hard loop costs one time limit, not one per visit.
-    undecided: std::collections::HashSet<LoopKey>,
+    pub(super) undecided: std::collections::HashSet<LoopKey>,
 }
 
 /// At most this many iterations in κ-search (beyond, the run is taken to repeat forever).

@@ -70,8 +70,25 @@ pub(super) fn in_loop(state: &State) -> bool {
     )
 }
 
-/// The two states merged, or `None` if they cannot be.
-pub(super) fn merge(a: &State, b: &State) -> Option<State> {
+/// Do the loops `state` is in all have free narrowing iterations left
+/// ([`crate::engine::NARROWING_LIMIT`])? Then its `--unroll` counts are those of each
+/// path it was merged from (see `Merged` in the parent module).
+pub(super) fn narrowed_free(state: &State) -> bool {
+    let mut cur = state.cont.clone();
+    while let Some(k) = cur.top() {
+        if let Kont::Loop { counts, .. } = k {
+            if counts.narrowed >= crate::engine::NARROWING_LIMIT {
+                return false;
+            }
+        }
+        cur = cur.pop();
+    }
+    true
+}
+
+/// The two states merged and whether a value became an `ite` (only with `ite`; without,
+/// only states with the same values merge), or `None` if they cannot be.
+pub(super) fn merge(a: &State, b: &State, ite: bool) -> Option<(State, bool)> {
     if a.abrupt.is_some() || b.abrupt.is_some() || a.fresh != b.fresh {
         return None;
     }
@@ -91,24 +108,28 @@ pub(super) fn merge(a: &State, b: &State) -> Option<State> {
     }
     let ca = Term::and_all(rest_a);
     let cb = Term::and_all(rest_b);
-    let globals = merge_env(&a.globals, &b.globals, &ca)?;
-    let frames = merge_frames(&a.frames, &b.frames, &ca)?;
+    let mut with_ite = false;
+    let globals = merge_env(&a.globals, &b.globals, &ca, ite, &mut with_ite)?;
+    let frames = merge_frames(&a.frames, &b.frames, &ca, ite, &mut with_ite)?;
     let either = Term::or(ca, cb);
     let pc = if either.is_true() {
         common
     } else {
         common.push(either)
     };
-    Some(State {
-        globals,
-        frames,
-        defined: a.defined.clone(),
-        pc,
-        cont: a.cont.clone(),
-        abrupt: None,
-        fresh: a.fresh,
-        output: a.output.clone(),
-    })
+    Some((
+        State {
+            globals,
+            frames,
+            defined: a.defined.clone(),
+            pc,
+            cont: a.cont.clone(),
+            abrupt: None,
+            fresh: a.fresh,
+            output: a.output.clone(),
+        },
+        with_ite,
+    ))
 }
 
 /// The common prefix of two path conditions (found by pointer: both grew from one
@@ -133,8 +154,9 @@ fn split(a: &PathCondition, b: &PathCondition) -> (PathCondition, Vec<Term>, Vec
     (a, ra, rb)
 }
 
-/// One store of both: the same names, a differing Int or Bool value as `ite(ca, va, vb)`.
-fn merge_env(a: &Env, b: &Env, ca: &Term) -> Option<Env> {
+/// One store of both: the same names, a differing Int or Bool value as `ite(ca, va, vb)`
+/// (`with_ite` then set; without `ite`, `None`).
+fn merge_env(a: &Env, b: &Env, ca: &Term, ite: bool, with_ite: &mut bool) -> Option<Env> {
     if a.size() != b.size() {
         return None;
     }
@@ -144,15 +166,22 @@ fn merge_env(a: &Env, b: &Env, ca: &Term) -> Option<Env> {
         if va == vb {
             continue;
         }
-        if va.sort() == Sort::Seq || va.sort() != vb.sort() {
+        if !ite || va.sort() == Sort::Seq || va.sort() != vb.sort() {
             return None;
         }
+        *with_ite = true;
         out = out.insert(k.clone(), Term::ite(ca.clone(), va.clone(), vb.clone()));
     }
     Some(out)
 }
 
-fn merge_frames(a: &Frames, b: &Frames, ca: &Term) -> Option<Frames> {
+fn merge_frames(
+    a: &Frames,
+    b: &Frames,
+    ca: &Term,
+    ite: bool,
+    with_ite: &mut bool,
+) -> Option<Frames> {
     if a.len() != b.len() {
         return None;
     }
@@ -163,7 +192,7 @@ fn merge_frames(a: &Frames, b: &Frames, ca: &Term) -> Option<Frames> {
         }
         merged.push(Frame {
             func: fa.func.clone(),
-            locals: merge_env(&fa.locals, &fb.locals, ca)?,
+            locals: merge_env(&fa.locals, &fb.locals, ca, ite, with_ite)?,
             call_site: fa.call_site,
         });
     }

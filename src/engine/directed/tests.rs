@@ -1,11 +1,38 @@
 //! The directed search finds the walk's leaf: same path, same outcome, same model.
 
 use crate::base::rng::SplitMix64;
+use crate::engine::fold::FoldMode;
 use crate::engine::{Config, Engine, Limits, NodeId, Stop};
 
 fn engine(src: &str) -> Engine {
+    engine_with(src, &Config::default())
+}
+
+fn engine_with(src: &str, config: &Config) -> Engine {
     let (program, types, ir) = crate::transform::load(src).unwrap_or_else(|d| panic!("{d:?}"));
-    Engine::new(&program, types, ir, None, Config::default()).unwrap()
+    Engine::new(&program, types, ir, None, config.clone()).unwrap()
+}
+
+/// The engine settings the directed search must agree with the walk under: the
+/// default, folded loops and opaque calls.
+fn modes() -> Vec<(&'static str, Config)> {
+    vec![
+        ("default", Config::default()),
+        (
+            "--fold auto",
+            Config {
+                fold: FoldMode::Auto,
+                ..Config::default()
+            },
+        ),
+        (
+            "--no-frames",
+            Config {
+                frames: false,
+                ..Config::default()
+            },
+        ),
+    ]
 }
 
 /// The child positions from the root to `id`.
@@ -36,6 +63,14 @@ fn found(e: &mut Engine, r: Result<NodeId, Stop>) -> Result<String, Stop> {
 }
 
 fn walk_and_directed(src: &str) -> (Result<String, Stop>, Result<String, Stop>, Engine) {
+    walk_and_directed_with(src, &Config::default())
+}
+
+fn walk_and_directed_with(
+    src: &str,
+    config: &Config,
+) -> (Result<String, Stop>, Result<String, Stop>, Engine) {
+    let engine = |src: &str| engine_with(src, config);
     let limits = Limits {
         max_nodes: Some(200_000),
         ..Limits::default()
@@ -110,7 +145,7 @@ fn no_failure_and_loops_give_the_walks_answer() {
     assert_eq!(walk, Err(Stop::Done));
     assert_eq!(directed, Err(Stop::Done));
     assert_eq!(d.stats().leaves, 64);
-    // A merged state reaching a loop: the lookahead gives up, the walk decides.
+    // A merged state reaching a loop: the walk's leaf.
     let src = "x: int\ny: int\ns = 0\nif x > 0:\n    s = 1\ni = 0\nwhile i < y:\n    i += 1\n\
                assert i + s != 3\n";
     let (walk, directed, _) = walk_and_directed(src);
@@ -118,6 +153,37 @@ fn no_failure_and_loops_give_the_walks_answer() {
     assert_eq!(walk, directed);
 }
 
+/// `ifs(n, "s != 0")` (only the all-else path fails) with a symbolic loop before the
+/// `if`s and loops after them: one over an input, one as long as `s`.
+fn ifs_between_loops(n: usize) -> String {
+    let mut s: String = (0..n).map(|i| format!("x{i}: int\n")).collect();
+    s.push_str("y: int\ni = 0\nwhile i < y:\n    i += 1\ns = 0\n");
+    for i in 0..n {
+        s.push_str(&format!("if x{i} > 0:\n    s += 1\n"));
+    }
+    s.push_str("j = 0\nwhile j < s:\n    j += 1\n");
+    s.push_str("k = 0\nwhile k < y:\n    k += 1\nassert s + j != 0\n");
+    s
+}
+
+#[test]
+fn loops_and_folds_do_not_stop_the_lookahead() {
+    let n = 10;
+    let src = ifs_between_loops(n);
+    for (name, config) in modes() {
+        let (walk, directed, d) = walk_and_directed_with(&src, &config);
+        assert!(walk.is_ok(), "{name}: {walk:?}");
+        assert_eq!(walk, directed, "{name}");
+        // The lookahead ran through the loops (merged states included) and pruned: the
+        // walk makes the 2^10 paths of the ifs under each path of the first loop, the
+        // directed search about one path of them per iteration count.
+        let mut e = engine_with(&src, &config);
+        let root = e.tree().root();
+        let f = e.failure_formula(root);
+        assert!(f.as_ref().is_some_and(|f| !f.is_true()), "{name}: {f:?}");
+        assert!(d.tree().len() < 1_000, "{name}: {} nodes", d.tree().len());
+    }
+}
 /// A random program over int inputs: `if`s, assignments, asserts, divisions, calls and
 /// small loops.
 fn random_program(rng: &mut SplitMix64) -> String {
@@ -176,6 +242,22 @@ fn statement(rng: &mut SplitMix64, depth: usize, out: &mut String) {
     }
 }
 
+/// A random program with a loop before it or after it (or both) at the top level.
+fn random_program_with_loops(rng: &mut SplitMix64) -> String {
+    let mut src = random_program(rng);
+    let k = rng.below(4);
+    if k & 1 == 1 {
+        src.push_str("j = 0\nwhile j < s:\n    j += 1\n    t = t + j\n");
+        src.push_str(&format!("assert {}\n", cond(rng)));
+    }
+    if k & 2 == 2 {
+        // (a loop right after the inputs: before everything else)
+        let at = src.find("s = 0\n").expect("random_program sets s");
+        src.insert_str(at, "y = 0\nwhile y < x0:\n    y += 1\n");
+    }
+    src
+}
+
 #[test]
 fn generated_programs_give_the_walks_leaf() {
     let mut rng = SplitMix64::new(30);
@@ -194,4 +276,24 @@ fn generated_programs_give_the_walks_leaf() {
     eprintln!("{failing} of 60 fail, {directed_ran} pruned");
     assert!(failing >= 30, "{failing} of 60 fail");
     assert!(directed_ran >= 20, "{directed_ran} of 60 pruned");
+}
+
+#[test]
+fn generated_programs_with_loops_give_the_walks_leaf_in_every_mode() {
+    for (name, config) in modes() {
+        let mut rng = SplitMix64::new(31);
+        let (mut failing, mut directed_ran) = (0, 0);
+        for _ in 0..30 {
+            let src = random_program_with_loops(&mut rng);
+            let (walk, directed, _) = walk_and_directed_with(&src, &config);
+            assert_eq!(walk, directed, "{name} on\n{src}");
+            failing += usize::from(walk.is_ok());
+            let mut e = engine_with(&src, &config);
+            let root = e.tree().root();
+            directed_ran += usize::from(e.failure_formula(root).is_some_and(|f| !f.is_true()));
+        }
+        eprintln!("{name}: {failing} of 30 fail, {directed_ran} pruned");
+        assert!(failing >= 15, "{name}: {failing} of 30 fail");
+        assert!(directed_ran >= 12, "{name}: {directed_ran} of 30 pruned");
+    }
 }
