@@ -237,7 +237,9 @@ impl Incremental {
     /// solver, which can make one query slow, is not there (issue 31: `check --jobs N`'s
     /// workers have other histories than the one-thread run, and a query one of them
     /// timed out on was answered at once by the other). `None`: it ran out of time too,
-    /// or was cancelled (the caller's answer stands). Keeps the solver that answered `Sat`.
+    /// or was cancelled (the caller's answer stands). A solver that answered becomes this
+    /// one (one push frame per conjunct, as `sync` makes them), so models are read and
+    /// minimised on it as after any check.
     fn fresh_retry(&mut self, terms: &[Term]) -> Option<SatResult> {
         if self.cancelled() {
             return None;
@@ -245,9 +247,9 @@ impl Incremental {
         self.fresh_retries += 1;
         let asserted: Vec<z3::ast::Bool> = terms.iter().map(|t| self.tr.conjunct(t)).collect();
         let z3 = new_z3(0);
-        // Inside a push frame, as in `sync` (Z3 4.8.12's incremental mode).
-        z3.push();
+        // One push frame per conjunct, as in `sync` (Z3 4.8.12's incremental mode).
         for b in &asserted {
+            z3.push();
             z3.assert(b);
         }
         let armed = self.arm(self.budget());
@@ -257,15 +259,15 @@ impl Incremental {
         if self.cancelled() {
             return Some(SatResult::Unknown(Unknown::Interrupted));
         }
-        match answer {
-            _ if late => None,
-            z3::SatResult::Sat => {
-                self.retried = Some(z3);
-                Some(SatResult::Sat)
-            }
-            z3::SatResult::Unsat => Some(SatResult::Unsat),
-            z3::SatResult::Unknown => None,
-        }
+        let r = match answer {
+            _ if late => return None,
+            z3::SatResult::Sat => SatResult::Sat,
+            z3::SatResult::Unsat => SatResult::Unsat,
+            z3::SatResult::Unknown => return None,
+        };
+        debug_assert!(self.stack == terms, "sync asserted the terms");
+        self.z3 = z3;
+        Some(r)
     }
 
     /// After a `Sat` answer of [`check`](Self::check): the values of `syms`.

@@ -70,8 +70,11 @@ fn folded_leaf_models_are_small() {
         }
     }
     // (The inner loop has two paths back to its head: one two-parameter fold per outer
-    // iteration instead of a chain of one-path folds, issue 27; 33 leaves below folds.)
-    assert!(leaves_with_kappa >= 30, "{leaves_with_kappa}");
+    // iteration instead of a chain of one-path folds, issue 27. 22 leaves below folds
+    // since a check that timed out is asked again of a fresh solver, issue 31: exits the
+    // incremental solver timed out on are decided, the tree has 98 nodes instead of
+    // 129-162 depending on the load.)
+    assert!(leaves_with_kappa >= 20, "{leaves_with_kappa}");
 }
 
 /// `while 10 // j > 0 and j < 6: j += 1` has a template, but leaving it divides by a value
