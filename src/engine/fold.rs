@@ -35,6 +35,11 @@ use crate::solver::SatResult;
 use crate::term::{Model, Sym, Term};
 use crate::transform::ir::{Block, InstrKind};
 pub use template::{Closed, NoTemplate, Template};
+// The template builders recurse through nested loops: an outer loop's enumeration
+// (`enumerate`) and its fold's exit replay (`replay`) sum an inner loop in one step
+// (`nested`), which builds the inner loop's own template (`template`, which enumerates).
+// They reach `nested` through this module, so the files import each other one way only.
+use nested::{inner_loop, replay_step as replay_step_summing, summarize as summarize_inner};
 
 /// Whether loops are folded (`--fold`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -212,10 +212,10 @@ pub(super) fn cyclic_paths(
                 return Err(refuse("the body prints", at));
             }
         }
-        let inner = super::nested::inner_loop(&action, span);
+        let inner = super::inner_loop(&action, span);
         let result = match &inner {
             Some((b, i)) => super::super::step::StepResult {
-                succs: vec![super::nested::summarize(stepper, &state, b, *i)?],
+                succs: vec![super::summarize_inner(stepper, &state, b, *i)?],
                 exhaustive: true,
             },
             None => stepper.step(&state),

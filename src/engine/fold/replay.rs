@@ -48,7 +48,7 @@ pub(super) fn replay_exits(
     for (step, sig) in r.path.iter().enumerate() {
         // A loop's path may hold an inner loop summed in one step (`super::nested`).
         let result = if r.guard {
-            super::nested::replay_step(replay, &cur, r.span)?
+            super::replay_step_summing(replay, &cur, r.span)?
         } else {
             replay.step(&cur)
         };
