@@ -291,20 +291,11 @@ fn rec_template_text(
             .into_iter()
             .map(|(n, v)| format!("{n} ↦ {v}"))
             .collect();
-        let _ = writeln!(
+        phases_text(
             out,
-            "    call phase: {} ;  each call: {}",
-            if forms.is_empty() {
-                "no parameter changes".to_string()
-            } else {
-                forms.join(", ")
-            },
-            over_names(tpl, &tpl.step_cond)
-        );
-        let _ = writeln!(
-            out,
-            "    return phase: {}",
-            returns_text(tpl, rec, kappa, Some(&lambda))
+            tpl,
+            &forms,
+            &returns_text(tpl, rec, kappa, Some(&lambda)),
         );
         return;
     }
@@ -320,6 +311,12 @@ fn rec_template_text(
         .iter()
         .map(|(name, sym, _)| format!("{name} ↦ {}", over_names(tpl, &after[sym])))
         .collect();
+    phases_text(out, tpl, &forms, &returns_text(tpl, rec, kappa, None));
+}
+
+/// A recursion template's two phases: the parameters' closed forms and each call's
+/// condition, then how a returned value comes back.
+fn phases_text(out: &mut String, tpl: &Template, forms: &[String], returns: &str) {
     let _ = writeln!(
         out,
         "    call phase: {} ;  each call: {}",
@@ -330,11 +327,7 @@ fn rec_template_text(
         },
         over_names(tpl, &tpl.step_cond)
     );
-    let _ = writeln!(
-        out,
-        "    return phase: {}",
-        returns_text(tpl, rec, kappa, None)
-    );
+    let _ = writeln!(out, "    return phase: {returns}");
 }
 
 /// A two-parameter template's closed forms: `x ↦ x + κ·d1 + λ·d2` (over the names).
