@@ -361,7 +361,50 @@ fn leaf_models(
     }
     let mut seen = BTreeSet::new();
     models.retain(|m| seen.insert(format!("{:?}", m.inputs)));
+    near_first(&mut models);
     models
+}
+
+/// Drop the models after the first that are far larger than it. A second test is worth its
+/// run only near the first's size: a model the minimiser could not shrink (its budget or a
+/// solver call ran out, which on a busy machine happens where it did not on an idle one)
+/// may hold a tuple of 30,000 elements, a test that takes seconds and catches nothing the
+/// small one misses.
+fn near_first(models: &mut Vec<NodeModel>) {
+    let Some(first) = models.first() else {
+        return;
+    };
+    let limit = 4 * weight(first) + 64;
+    let mut k = 0;
+    models.retain(|m| {
+        k += 1;
+        k == 1 || weight(m) <= limit
+    });
+}
+
+/// What running a test on `m` costs, roughly: tuple elements, integer bits, and each loop
+/// count (κ: the iterations a folded loop runs).
+fn weight(m: &NodeModel) -> u64 {
+    use num_traits::ToPrimitive;
+    let bits = |v: &num_bigint::BigInt| v.bits();
+    let inputs: u64 = m
+        .inputs
+        .values()
+        .map(|v| match v {
+            Value::Int(i) => bits(i),
+            Value::Bool(_) => 1,
+            Value::Tuple(t) => t.len() as u64 + t.iter().map(bits).sum::<u64>(),
+        })
+        .sum();
+    let counts: u64 = m
+        .havoc
+        .values()
+        .map(|v| match v {
+            Value::Int(i) => i.magnitude().to_u64().unwrap_or(u64::MAX).min(1 << 20),
+            _ => 0,
+        })
+        .sum();
+    inputs.saturating_add(counts)
 }
 
 /// [`collect_nodes`] with all options.

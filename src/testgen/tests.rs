@@ -338,3 +338,42 @@ fn a_broken_contract_is_listed_not_tested() {
         inline.tests
     );
 }
+
+/// A model with tuple `t` of `n` elements (each 1) and loop count `k@1 = kappa`.
+fn tuple_model(n: usize, kappa: i64) -> NodeModel {
+    let mut m = NodeModel {
+        inputs: BTreeMap::new(),
+        havoc: BTreeMap::new(),
+        store: BTreeMap::new(),
+        return_value: None,
+        stdout: None,
+    };
+    let items: Vec<num_bigint::BigInt> = (0..n).map(|_| 1.into()).collect();
+    m.inputs.insert("t".into(), Value::Tuple(items.into()));
+    m.havoc.insert("k@1".into(), Value::Int(kappa.into()));
+    m
+}
+
+#[test]
+fn a_second_model_far_larger_than_the_first_is_dropped() {
+    // The first stays whatever its size; the ones after it only near it (a model the
+    // minimiser could not shrink: 27,377 elements where the first has 8).
+    let mut models = vec![
+        tuple_model(8, 1),
+        tuple_model(27_377, 27_375),
+        tuple_model(9, 2),
+        tuple_model(3, 0),
+    ];
+    near_first(&mut models);
+    let sizes: Vec<usize> = models
+        .iter()
+        .map(|m| match &m.inputs["t"] {
+            Value::Tuple(t) => t.len(),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(sizes, [8, 9, 3]);
+    let mut huge_first = vec![tuple_model(5_000, 4_998), tuple_model(2, 0)];
+    near_first(&mut huge_first);
+    assert_eq!(huge_first.len(), 2);
+}
