@@ -44,6 +44,7 @@ use super::incremental::{new_z3, Incremental};
 use super::minimize::Work;
 use super::model::decode;
 use super::translate::Translator;
+use super::SatResult;
 use crate::base::FastMap as HashMap;
 use crate::concrete::Value;
 use crate::term::features::split_parts;
@@ -221,6 +222,30 @@ impl Bounded {
 }
 
 impl Incremental {
+    /// Is `pc` satisfiable, decided without quantifiers: `Sat` when the construction
+    /// finds a model of it (verified by evaluation), `Unsat` when its quantifier-free
+    /// conjuncts bound every width by [`EXPAND_LIMIT`] and the expansion for that bound
+    /// has no model. `None`: not decided here (no quantifier, the budget, no bound).
+    pub(super) fn decide_bounded(
+        &mut self,
+        pc: &[Term],
+        budget: std::time::Duration,
+    ) -> Option<SatResult> {
+        let mut b = Bounded::new(pc)?;
+        let mut syms = std::collections::BTreeSet::new();
+        pc.iter().for_each(|t| t.vars(&mut syms));
+        let syms: Vec<Sym> = syms.into_iter().collect();
+        let mut work = Work::new(budget);
+        if let Some(m) = b.construct(&syms, &mut work, self) {
+            return satisfies(&m, pc).then_some(SatResult::Sat);
+        }
+        match b.probe(&Bool::from_bool(true), &[EXPAND_LIMIT], &mut work, self)? {
+            Probe::Unsat => Some(SatResult::Unsat),
+            // (the construction would have found it)
+            Probe::Sat(_) => None,
+        }
+    }
+
     /// A model of `part` built by [`Bounded`]'s construction (module doc) within `budget`,
     /// verified by evaluation; `None` if there is none up to the largest width bound, the
     /// budget runs out or (never expected) the evaluation disagrees.
