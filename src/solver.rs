@@ -23,6 +23,7 @@
 //! Z3 objects live in the thread-local context of the `z3` crate: a `Solver` must stay on
 //! the thread that created it (it is `!Send`).
 
+mod bounded;
 mod cache;
 mod clusters;
 mod core;
@@ -403,6 +404,28 @@ impl Solver {
         r
     }
 
+    /// [`Solver::check`], answered without a quantified query where a folded path allows
+    /// (`solver/bounded.rs`): `Sat` when a model is built from the quantifiers' expansion
+    /// under a width bound, `Unsat` when the quantifier-free conjuncts bound the widths and
+    /// the expansion has no model; those answers are counted in Z3's resource units (the
+    /// minimisation budget), so they do not depend on the load or `--timeout-ms`. Else
+    /// [`Solver::check`]. For `testgen`'s preference checks (`engine/discriminate.rs`).
+    pub fn check_folded(&mut self, pc: &[Term]) -> SatResult {
+        if self.minimize && !pc.iter().any(Term::is_false) {
+            let limit = self.minimize_within.unwrap_or_else(minimize_budget);
+            let budget = self.inc.budget().map_or(limit, |b| b.min(limit));
+            let start = Instant::now();
+            let r = with_watchdog(|| self.inc.decide_bounded(pc, budget));
+            self.stats.z3_time += start.elapsed();
+            if let Some(r) = r {
+                self.stats.checks += 1;
+                self.stats.z3_calls += 1;
+                return r;
+            }
+        }
+        self.check(pc)
+    }
+
     /// A model of `pc` giving a value to each of `syms` (symbols that `pc` does not
     /// mention get their defaults `0`, `False`, `()`). `None` if `pc` is unsat or unknown.
     /// The model is minimal within [`MINIMIZE_BUDGET`]: shortest tuples, then smallest
@@ -484,7 +507,7 @@ impl Solver {
         // Deep components start from the last model, repaired (`refute/derive.rs`): a
         // model of `part` found without Z3, so `part` is not checked (the minimisation
         // asks Z3 only if a probe needs it).
-        let derived = self
+        let mut derived = self
             .seed
             .as_deref()
             .filter(|_| self.minimize && part.len() >= self.derive_from)
@@ -492,6 +515,23 @@ impl Solver {
                 let refuter = refute::Refuter::new(part);
                 Some((refuter.derive(seed, &syms)?, refuter))
             });
+        // A folded component (quantifiers): its first model built and its probes answered
+        // without quantifiers where a width bound makes that exact (`solver/bounded.rs`).
+        let limit = self.minimize_within.unwrap_or_else(minimize_budget);
+        let budget = self.inc.budget().map_or(limit, |b| b.min(limit));
+        let mut bounded = if self.minimize {
+            bounded::Bounded::new(part)
+        } else {
+            None
+        };
+        if let (None, Some(b)) = (&derived, bounded.as_mut()) {
+            let start = Instant::now();
+            derived = self
+                .inc
+                .construct(b, part, &syms, budget)
+                .map(|m| (m, refute::Refuter::new(part)));
+            self.stats.z3_time += start.elapsed();
+        }
         if derived.is_none() {
             let r = self.solve(part);
             if r != SatResult::Sat {
@@ -500,10 +540,20 @@ impl Solver {
         }
         let start = Instant::now();
         let m = if self.minimize {
-            let limit = self.minimize_within.unwrap_or_else(minimize_budget);
-            let budget = self.inc.budget().map_or(limit, |b| b.min(limit));
             let lazy = self.inc.lazy_checks;
-            let m = self.inc.minimal_model(part, &syms, budget, derived);
+            let m = self
+                .inc
+                .minimal_model(part, &syms, budget, derived, bounded.as_mut());
+            // A model from the quantifier-free form is a model: checked all the same by
+            // evaluation, and where that does not say `True` (a read out of range that the
+            // path condition leaves free evaluates to nothing), found again as before.
+            let unchecked = bounded.as_ref().is_some_and(|b| b.gave_model)
+                && !m.as_ref().is_some_and(|m| bounded::satisfies(m, part));
+            let m = if unchecked && self.solve(part) == SatResult::Sat {
+                self.inc.minimal_model(part, &syms, budget, None, None)
+            } else {
+                m
+            };
             self.stats.z3_calls += self.inc.lazy_checks - lazy;
             // (Z3's stack may hold other conjuncts now.)
             self.z3_same = 0;

@@ -269,7 +269,7 @@ impl Engine {
             v.extend_from_slice(extra);
             v
         };
-        let kept: Vec<Term> = match self.solver.check(&with(prefs)) {
+        let kept: Vec<Term> = match self.solver.check_folded(&with(prefs)) {
             SatResult::Sat => prefs.to_vec(),
             SatResult::Unknown(u) if prefs.len() == 1 => return Err(NoModel::from(u)),
             _ => {
@@ -277,7 +277,7 @@ impl Engine {
                 for p in prefs.iter().take(MAX_SINGLE_TRIES) {
                     let mut next = kept.clone();
                     next.push(p.clone());
-                    match self.solver.check(&with(&next)) {
+                    match self.solver.check_folded(&with(&next)) {
                         SatResult::Sat => kept = next,
                         SatResult::Unsat => {}
                         // Undecided: no more tries (each could take the time limit).

@@ -42,6 +42,7 @@ use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 use z3::ast::{Ast, Bool, Int};
 
+use super::bounded::{Bounded, Probe};
 use super::incremental::Incremental;
 use super::model::{decode, length};
 use super::refute::{Atom, Refuter};
@@ -225,6 +226,49 @@ struct Stack<'a> {
     /// Making it ready failed: no more Z3 in this minimisation.
     failed: bool,
     kept: Vec<Kept>,
+    /// A folded component's quantifier-free form (`bounded.rs`): probes it answers
+    /// exactly never reach the quantified query.
+    bounded: Option<&'a mut Bounded>,
+    /// The largest length bound kept so far, and the largest absolute value: the width
+    /// bounds [`Bounded::probe`] tries first.
+    scale: [Option<u64>; 2],
+}
+
+impl Stack<'_> {
+    /// Ask [`Bounded`] about `probe` (a probe of measure `m <= mid`, if one).
+    fn bounded(
+        &mut self,
+        probe: &Bool,
+        m: Option<(&Measure, &BigInt)>,
+        work: &mut Work,
+        inc: &Incremental,
+    ) -> Option<Probe> {
+        let b = self.bounded.as_deref_mut()?;
+        let mut scales: Vec<u64> = Vec::new();
+        if let Some((Measure::Len(_) | Measure::Abs(_), k)) = m {
+            scales.extend(k.to_u64());
+        }
+        scales.extend(self.scale.iter().flatten());
+        scales.sort_unstable();
+        scales.push(super::bounded::EXPAND_LIMIT);
+        b.probe(probe, &scales, work, inc)
+    }
+
+    /// Record a kept constraint in [`Bounded`] and in the scales.
+    fn note(&mut self, k: &Kept) {
+        if let Some(b) = self.bounded.as_deref_mut() {
+            b.keep(&k.build());
+        }
+        if let Kept::AtMost(m, v) = k {
+            let slot = match m {
+                Measure::Len(_) => 0,
+                Measure::Abs(_) => 1,
+                Measure::Elements(..) => return,
+            };
+            let v = v.to_u64().unwrap_or(u64::MAX);
+            self.scale[slot] = Some(self.scale[slot].map_or(v, |s| s.max(v)));
+        }
+    }
 }
 
 /// A constraint the minimisation keeps asserted.
@@ -293,6 +337,7 @@ impl Incremental {
         syms: &[Sym],
         budget: Duration,
         derived: Option<(Model, Refuter)>,
+        bounded: Option<&mut Bounded>,
     ) -> Option<Model> {
         let (derived, refuter) = match derived {
             Some((m, r)) => (Some(m), Some(r)),
@@ -310,6 +355,8 @@ impl Incremental {
             ready: derived.is_none(),
             failed: false,
             kept: Vec::new(),
+            bounded,
+            scale: [None, None],
         };
         let mut best = match derived {
             Some(m) if budget.is_zero() => return Some(m),
@@ -391,6 +438,7 @@ impl Incremental {
     /// Keep `k` asserted for the rest of the minimisation (now if Z3 is in use, else when
     /// it is first needed).
     fn keep(&mut self, stack: &mut Stack, k: Kept) {
+        stack.note(&k);
         if stack.ready {
             self.z3.assert(k.build());
         } else {
@@ -489,10 +537,21 @@ impl Incremental {
         work: &mut Work,
         stack: &mut Stack,
     ) -> Option<bool> {
-        if work.spent() || !self.ready(stack) {
+        if work.spent() {
             return None;
         }
-        let extra = extra.build();
+        match stack.bounded(&extra.build(), None, work, self) {
+            Some(Probe::Sat(z)) => {
+                *best = decode(&z, syms);
+                self.keep(stack, extra);
+                return Some(true);
+            }
+            Some(Probe::Unsat) => return Some(false),
+            None if !self.ready(stack) => return None,
+            None => {}
+        }
+        let kept = extra;
+        let extra = kept.build();
         self.z3.push();
         self.z3.assert(&extra);
         let Some(answer) = work.check(self) else {
@@ -507,6 +566,7 @@ impl Incremental {
         match (answer, model) {
             (z3::SatResult::Sat, Some(m)) => {
                 *best = m;
+                stack.note(&kept);
                 self.z3.assert(&extra);
                 Some(true)
             }
@@ -562,6 +622,19 @@ impl Incremental {
                 *best = Best::Decoded(model);
                 continue;
             }
+            match stack.bounded(&m.at_most(&mid), Some((m, &mid)), work, self) {
+                Some(Probe::Sat(z)) => {
+                    let mut model = Best::read(z, syms, Some(m));
+                    hi = model.value(m, syms).min(mid);
+                    *best = model;
+                    continue;
+                }
+                Some(Probe::Unsat) => {
+                    lo = mid + 1;
+                    continue;
+                }
+                None => {}
+            }
             if !self.ready(stack) {
                 return None;
             }
@@ -607,7 +680,7 @@ const GUARD_FACTOR: u32 = 40;
 /// not in time: the same queries get the same answers whatever the machine's load, so a
 /// model (and a test written from it) does not depend on how busy the machine was. The
 /// wall clock only guards against a call that would not stop.
-struct Work {
+pub(super) struct Work {
     units: u64,
     guard: Instant,
     /// Z3's resource count after the last check (what ran between two checks, asserting
@@ -616,7 +689,7 @@ struct Work {
 }
 
 impl Work {
-    fn new(budget: Duration) -> Work {
+    pub(super) fn new(budget: Duration) -> Work {
         let ms = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
         Work {
             units: ms.saturating_mul(UNITS_PER_MS),
@@ -632,22 +705,27 @@ impl Work {
 
     /// Check what is asserted with what is left; `None` when nothing is left.
     fn check(&mut self, inc: &mut Incremental) -> Option<z3::SatResult> {
+        self.check_on(&inc.z3, inc)
+    }
+
+    /// [`Work::check`] of another solver of the same context (`bounded.rs`'s).
+    pub(super) fn check_on(&mut self, z3: &z3::Solver, inc: &Incremental) -> Option<z3::SatResult> {
         if self.spent() {
             return None;
         }
         let before = match self.count {
             Some(n) => n,
-            None => resource_count(&inc.z3),
+            None => resource_count(z3),
         };
         let mut p = z3::Params::new();
         p.set_u32("rlimit", u32::try_from(self.units).unwrap_or(u32::MAX));
-        inc.z3.set_params(&p);
+        z3.set_params(&p);
         #[cfg(test)]
         std::thread::sleep(SLOW_CHECKS.with(|d| d.get()));
         let armed = inc.arm(self.guard.checked_duration_since(Instant::now()));
-        let answer = inc.z3.check();
+        let answer = z3.check();
         drop(armed);
-        let after = resource_count(&inc.z3);
+        let after = resource_count(z3);
         self.count = Some(after);
         self.units = self
             .units

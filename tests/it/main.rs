@@ -57,6 +57,9 @@ mod explain;
 mod expressions;
 /// Compact symbolic execution: folded loops against unrolling and the interpreter.
 mod fold;
+/// Issues 30, 31: leaf models below several folds: minimal, replayed, independent of the
+/// time limit (`solver/bounded.rs`).
+mod fold_models;
 /// Two-parameter templates (issue 27, seed 004 §6): two-path loops against the
 /// interpreter, classic unrolling and python3.
 mod fold_multi;

@@ -1,0 +1,6 @@
+def parity(t: tuple) -> int:
+    even = 0
+    for v in t:
+        if v % 2 == 0:
+            even += 1
+    return even * 3 - len(t)
