@@ -278,3 +278,58 @@ fn generated_agree(what: &str, progs: Vec<String>) -> (usize, usize, usize) {
     (progs.len(), folded, compared)
 }
 
+/// `check` and `testgen --fold auto` on the nested folds: `check` finds each tree
+/// exhaustive and precise (random inputs end as their leaf predicts, with κ-search through
+/// the outer fold and the inner folds; every leaf's model replays), and the generated tests
+/// name the folds' κs and pass under pytest.
+#[test]
+fn check_and_testgen_work_on_nested_folds() {
+    let dir =
+        std::env::temp_dir().join(format!("symdbg-fold-nested-testgen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut tests, mut files) = (0, Vec::new());
+    for file in NESTED {
+        let (src, entry) = read(file);
+        let program = dir.join(file);
+        std::fs::write(&program, &src).unwrap();
+        let p = program.to_str().unwrap();
+        let (code, out, err) = symdbg(&[
+            "check", p, "--entry", &entry, "--fold", "auto", "--runs", "200",
+        ]);
+        assert_eq!(code, 0, "{file}: {out}{err}");
+        assert!(out.contains("exhaustive: probably"), "{file}: {out}");
+        assert!(out.contains("precise: probably"), "{file}: {out}");
+        let test_file = dir.join(format!("test_{file}"));
+        let (code, _, err) = symdbg(&[
+            "testgen",
+            p,
+            "--entry",
+            &entry,
+            "--fold",
+            "auto",
+            "-o",
+            test_file.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{file}: {err}");
+        let text = std::fs::read_to_string(&test_file).unwrap();
+        let n = text.matches("\ndef test_").count();
+        assert!(n >= 2, "{file}: {text}");
+        // A test below the nested fold says the outer loop's κ.
+        let outer = src
+            .lines()
+            .position(|l| l.starts_with("    while "))
+            .map(|i| i + 1)
+            .unwrap();
+        assert!(
+            text.contains(&format!("# loop at line {outer}: κ")),
+            "{file}: no κ of the outer loop (line {outer}):\n{text}"
+        );
+        assert!(!text.contains("but the concrete run"), "{file}: {text}");
+        tests += n;
+        files.push(test_file);
+    }
+    let (passed, failed, log) = crate::testgen::pytest(&files);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!((passed, failed), (tests, 0), "{log}");
+}

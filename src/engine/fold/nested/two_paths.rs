@@ -242,3 +242,70 @@ fn reads_a_tuple(t: &Term) -> bool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::concrete::Value;
+    use crate::term::{Model, Sort};
+
+    /// The closed count of path-1 iterations equals the count of a plain loop: branches
+    /// `j op e` and `e op j` for every ordering, counters up and down by 1 to 3, starts,
+    /// bounds and branch values in a box.
+    #[test]
+    fn path_one_counts_equal_plain_loops() {
+        let [j, g, e] = ["j@h", "g@h", "e@h"].map(|n| Sym::new(n, Sort::Int));
+        let [jt, gt, et] = [&j, &g, &e].map(|s| Term::var(s.clone()));
+        type Holds = fn(i64, i64) -> bool;
+        let ops: [(CmpOp, Holds); 4] = [
+            (CmpOp::Lt, |a, b| a < b),
+            (CmpOp::Le, |a, b| a <= b),
+            (CmpOp::Gt, |a, b| a > b),
+            (CmpOp::Ge, |a, b| a >= b),
+        ];
+        let mut checked = 0;
+        for d in [-3i64, -2, -1, 1, 2, 3] {
+            // The loop runs towards its bound.
+            let guard = if d > 0 {
+                Term::lt(jt.clone(), gt.clone())
+            } else {
+                Term::gt(jt.clone(), gt.clone())
+            };
+            let steps = [(j.clone(), BigInt::from(d))];
+            let n = iterations(&guard, &steps).unwrap();
+            for (op, holds) in ops {
+                for flip in [false, true] {
+                    let branch = if flip {
+                        Term::cmp(op, et.clone(), jt.clone())
+                    } else {
+                        Term::cmp(op, jt.clone(), et.clone())
+                    };
+                    let k = path_one_count(&branch, &steps, &n).unwrap();
+                    for j0 in -5i64..=5 {
+                        for g0 in -5i64..=5 {
+                            for e0 in -5i64..=5 {
+                                let (mut jv, mut count) = (j0, 0);
+                                while if d > 0 { jv < g0 } else { jv > g0 } {
+                                    let b = if flip { holds(e0, jv) } else { holds(jv, e0) };
+                                    count += i64::from(b);
+                                    jv += d;
+                                }
+                                let mut m = Model::default();
+                                for (s, v) in [(&j, j0), (&g, g0), (&e, e0)] {
+                                    m.values.insert(s.clone(), Value::Int(v.into()));
+                                }
+                                assert_eq!(
+                                    m.eval(&k),
+                                    Some(Value::Int(count.into())),
+                                    "{branch} under {guard}, j = {j0}, g = {g0}, e = {e0}, step {d}"
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 6 * 4 * 2 * 11 * 11 * 11);
+    }
+}
