@@ -21,13 +21,14 @@ mod cli;
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fold_multi");
 
 /// The programs of `tests/data/fold_multi` with a two-parameter template.
-const FOLDED: [&str; 6] = [
+const FOLDED: [&str; 7] = [
     "count_if.py",
     "two_counters.py",
     "reads_counter.py",
     "early_return.py",
     "assert_count.py",
     "backwards.py",
+    "strides.py",
 ];
 
 fn read(file: &str) -> (String, String) {

@@ -209,9 +209,8 @@ pub fn instantiate(
     let o = omega_condition(replay, tpl, multi, state, &[], "the loop head")?;
     // Runs that stay on the two paths forever: this fold has no child for them, so the
     // condition both paths share must fail for some τ (a guard bounding an index).
-    match qe::forall_from_zero(&o.tau, &o.common) {
-        Some(psi) if psi.is_false() => {}
-        _ => return Err("the two paths might repeat forever".to_string()),
+    if !o.cannot_repeat_forever() {
+        return Err("the two paths might repeat forever".to_string());
     }
     // The state after κ + λ iterations.
     let mut post = state.clone();
@@ -280,9 +279,46 @@ pub(super) struct Omega {
     pub body: Term,
     /// κ ≥ 0, λ ≥ 0, ω's length and ends, and ∀τ < κ + λ. body.
     pub phi: Vec<Term>,
+    /// `common` with ω[τ] written as the symbol `u` (for [`Omega::cannot_repeat_forever`]).
+    pub common_u: (Sym, Term),
 }
 
 impl Omega {
+    /// No run takes the two paths forever: some condition both paths require fails for
+    /// every large enough τ. With equal steps that condition is affine in τ (QE decides
+    /// it). With different steps (`i += 2` on one path, `i += 1` on the other) the store at
+    /// τ reads ω[τ], some value in `0..=τ`: a comparison linear in it holds for a
+    /// half-line of its values, so where it holds at ω[τ] it holds at 0 or at τ; when it
+    /// fails eventually at both ends (each affine in τ), it fails eventually whatever ω is.
+    pub(super) fn cannot_repeat_forever(&self) -> bool {
+        if qe::forall_from_zero(&self.tau, &self.common).is_some_and(|p| p.is_false()) {
+            return true;
+        }
+        let (u, common) = &self.common_u;
+        let conjuncts = match common.kind() {
+            TermKind::And(xs) => xs.clone(),
+            _ => vec![common.clone()],
+        };
+        let fails_eventually =
+            |t: Term| qe::forall_from_zero(&self.tau, &t).is_some_and(|p| p.is_false());
+        conjuncts.iter().any(|c| {
+            let TermKind::Cmp(op, a, b) = c.kind() else {
+                return false;
+            };
+            let ordering = matches!(
+                op,
+                crate::lang::ast::CmpOp::Lt
+                    | crate::lang::ast::CmpOp::Le
+                    | crate::lang::ast::CmpOp::Gt
+                    | crate::lang::ast::CmpOp::Ge
+            );
+            ordering
+                && linear_in(&Term::sub(a.clone(), b.clone()), u).is_some()
+                && fails_eventually(c.subst1(u, &Term::int(0)))
+                && fails_eventually(c.subst1(u, &Term::var(self.tau.clone())))
+        })
+    }
+
     /// The instance and the fold's own symbols, with the exits found.
     pub(super) fn into_instance(
         self,
@@ -383,6 +419,21 @@ pub(super) fn omega_condition(
     }
     let at_t = |ts: &[Term]| Term::and_all(ts.iter().map(|t| t.subst(&at_tau)));
     let common = at_t(&multi.common);
+    // The same with ω[τ] as a symbol u.
+    let u = Sym::new(&format!("u@{n}"), Sort::Int);
+    let mut at_u = at_tau.clone();
+    for (_, s, d1, d2) in &multi.incs {
+        if d1 != d2 {
+            let x0 = sigma[s].clone();
+            let uu = Term::var(u.clone());
+            let v = plus(plus(x0, d1, uu.clone()), d2, Term::sub(j.clone(), uu));
+            at_u.insert(s.clone(), v);
+        }
+    }
+    let common_u = (
+        u,
+        Term::and_all(multi.common.iter().map(|t| t.subst(&at_u))),
+    );
     let only = [at_t(&multi.only[0]), at_t(&multi.only[1])];
     let count = Term::eq(
         Term::index(w.clone(), Term::add(j.clone(), Term::int(1))),
@@ -417,6 +468,7 @@ pub(super) fn omega_condition(
         only,
         body,
         phi,
+        common_u,
     })
 }
 

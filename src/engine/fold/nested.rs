@@ -26,6 +26,8 @@ use crate::lang::ast::CmpOp;
 use crate::term::linear::{linear_in, mentions};
 use crate::term::{Sym, Term, TermKind};
 
+mod two_paths;
+
 /// The inner `while` at `action` if it is not the loop `outer` (a template's own guard
 /// is stepped as usual).
 pub(super) fn inner_loop<'a>(
@@ -45,6 +47,31 @@ pub(super) fn inner_loop<'a>(
 /// with condition `true` (leaving is certain after the computed count). `Err`: why the
 /// inner loop has no closed form.
 pub(super) fn summarize(
+    stepper: &Stepper,
+    state: &State,
+    block: &crate::transform::ir::Block,
+    index: usize,
+) -> Result<Succ, NoTemplate> {
+    let span = block[index].span;
+    let inner = |why: String| refuse(format!("the inner loop {why}"), span);
+    match summarize_one(stepper, state, block, index) {
+        Ok(s) => Ok(s),
+        // An inner loop with two paths back (a branch in its body) is summed when how
+        // many iterations take each path has a closed form.
+        Err(one) => match super::multi::multi_template_for(stepper, block, index, state.func()) {
+            Err(e) if e.why == super::multi::ONE_PATH => Err(one),
+            Err(e) if e.why.contains("paths through the body") => Err(one),
+            Err(e) => {
+                let why = e.why.replacen("the inner loop", "its inner loop", 1);
+                Err(inner(format!("has two paths and no closed form: {why}")))
+            }
+            Ok(tpl) => two_paths::summarize(stepper, state, &tpl).map_err(inner),
+        },
+    }
+}
+
+/// [`summarize`] for an inner loop whose one-path template is its whole run.
+fn summarize_one(
     stepper: &Stepper,
     state: &State,
     block: &crate::transform::ir::Block,
@@ -104,7 +131,7 @@ pub(super) fn summarize(
 
 /// How many times the path whose only requirement is `cond` runs (over head symbols),
 /// given each changed variable's constant step; `Err`: why that has no closed form.
-fn iterations(cond: &Term, steps: &[(Sym, BigInt)]) -> Result<Term, String> {
+pub(super) fn iterations(cond: &Term, steps: &[(Sym, BigInt)]) -> Result<Term, String> {
     let conjuncts: Vec<Term> = match cond.kind() {
         TermKind::And(xs) => xs.iter().filter(|t| !t.is_true()).cloned().collect(),
         _ => vec![cond.clone()],
