@@ -45,9 +45,13 @@ pub struct PrunedShown {
     pub transition: String,
 }
 
-/// Names with their terms as text, in natural order (a2 before a10).
+/// Names with their terms as text (below a fold: normalised, [`super::term_shown`]), in
+/// natural order (a2 before a10).
 fn shown(v: Vec<(String, Term)>) -> Vec<(String, String)> {
-    let mut v: Vec<_> = v.into_iter().map(|(k, t)| (k, t.to_string())).collect();
+    let mut v: Vec<_> = v
+        .into_iter()
+        .map(|(k, t)| (k, super::term_shown(&t)))
+        .collect();
     crate::base::natural::sort(&mut v);
     v
 }
@@ -84,9 +88,9 @@ impl Session {
             NodeKind::Leaf(Outcome::Bound) => {
                 Some("cut by --unroll or --recursion (a bound leaf)".to_string())
             }
-            NodeKind::Leaf(Outcome::Return) => {
-                node.return_value().map(|rv| format!("returns {rv}"))
-            }
+            NodeKind::Leaf(Outcome::Return) => node
+                .return_value()
+                .map(|rv| format!("returns {}", super::term_shown(rv))),
             _ => self.caught_text(id),
         };
         // The engine's label, whole (the tree row may cut it).
@@ -156,7 +160,7 @@ impl Session {
             .map(|p| {
                 let (line, transition) = self.raised_at(&p);
                 PrunedShown {
-                    branch: p.branch,
+                    branch: p.branch_shown,
                     line,
                     transition,
                 }
