@@ -110,7 +110,7 @@ impl Session {
         // Where each frame is: the innermost at the node's line, a caller at the call of
         // the frame above it.
         let at = raised_in.unwrap_or(id);
-        let stack: Vec<_> = engine.tree().node(at).state.frames.iter().collect();
+        let stack: Vec<_> = engine.frames_state(at).frames.iter().collect();
         let mut frame_lines: Vec<Option<usize>> = (0..stack.len())
             .map(|k| {
                 stack
@@ -129,6 +129,16 @@ impl Session {
                 frames.last().map_or("?", |(f, _)| f.as_str()),
                 p.0
             )),
+            // An exit of a fold that raised: the leaf keeps the frames at the raise.
+            (Some(n), None)
+                if engine.fold_exit(id).is_some_and(|e| e.raised.is_some()) && frames.len() > 1 =>
+            {
+                Some(format!(
+                    "{n}\ninside {}; the call stack and the store show the frames at the raise \
+                     (after the folded iterations)",
+                    frames.last().map_or("?", |(f, _)| f.as_str()),
+                ))
+            }
             (n, _) => n,
         };
         // The store pane shows the innermost frame the call stack shows (at an exception
