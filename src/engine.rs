@@ -893,7 +893,7 @@ impl Engine {
 
     /// The call stack at a node, outermost first: `<module>`, then function names.
     pub fn frames(&self, id: NodeId) -> Vec<String> {
-        let state = &self.tree.node(id).state;
+        let state = self.frames_state(id);
         state
             .frames
             .iter()
@@ -903,7 +903,7 @@ impl Engine {
 
     /// Every frame with its visible locals (for the call-stack view).
     pub fn frame_locals(&self, id: NodeId) -> Vec<(String, Vec<(String, Term)>)> {
-        let state = &self.tree.node(id).state;
+        let state = self.frames_state(id);
         // A recursion fold's frame stands for κ + 1 frames (`f ×κ1`, issue 27).
         let folded = fold::recursion::folded_frames(state);
         state
@@ -1065,9 +1065,13 @@ impl Engine {
 
     /// The node whose call stack was active when `id`'s exception was raised: an exception
     /// leaf has left the frames it was raised in, its parent (whose step raised it) has not.
-    /// Any other node: itself.
+    /// Any other node, or an exception leaf a fold's exit raised (it keeps the state at
+    /// the raise: [`Engine::frames_state`]): itself.
     pub fn raise_node(&self, id: NodeId) -> NodeId {
         let n = self.tree.node(id);
+        if self.fold_exit(id).is_some_and(|e| e.raised.is_some()) {
+            return id;
+        }
         match (n.kind, n.parent) {
             (NodeKind::Leaf(Outcome::Exception(_)), Some(p)) => p,
             _ => id,

@@ -39,7 +39,7 @@ pub mod nodes;
 pub mod oracle;
 pub mod program;
 pub mod readable;
-/// Folded conditions tidied for display (issue 27).
+/// Terms below a fold normalised for display (issue 27).
 mod readable_fold;
 pub mod replay;
 pub mod resume;
@@ -70,6 +70,7 @@ pub use fold_text::FoldJson;
 pub use locate::Location;
 pub use oracle::{Candidate, Hits, LeafValues};
 pub use readable::Shown;
+pub use readable_fold::shown as term_shown;
 pub use replay::{kappa_limit, Replay, ReplayError, Verdict};
 pub use resume::{ExcStop, Hit, Stops};
 pub use run::{Ended, Policy, Ran, Stepped};

@@ -246,6 +246,13 @@ impl TermKind {
 }
 
 impl Term {
+    /// A node as it is, without the smart constructors' simplifications (tests that build
+    /// terms the way substitution leaves them: `0 + 1 + κ1 * 2 + 3`).
+    #[cfg(test)]
+    pub fn mk_for_tests(kind: TermKind) -> Term {
+        Term::mk(kind)
+    }
+
     /// Wrap a node without simplifying (the smart constructors call this last).
     fn mk(kind: TermKind) -> Term {
         let mut h = DefaultHasher::new();

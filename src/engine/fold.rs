@@ -28,6 +28,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::state::Abrupt;
 use super::step::{self, Action, Settled, Stepper};
 use super::{eval, Child, Engine, NodeId};
 use crate::base::{ExcClass, Span};
@@ -95,6 +96,10 @@ pub struct FoldInfo {
 pub struct FoldExit {
     pub fold: NodeId,
     pub kind: ExitKind,
+    /// An exit that raises: the state at the raise, before the exception left its frames
+    /// (the exception leaf's own state has left them, and its parent is the fold node, at
+    /// the loop head before the folded iterations). [`Engine::frames_state`].
+    pub raised: Option<Rc<State>>,
 }
 
 /// A template or why there is none.
@@ -102,6 +107,9 @@ type TemplateResult = Result<Rc<Template>, NoTemplate>;
 
 /// Identity of a loop: its block, its index, its function.
 type LoopKey = (usize, usize, Option<Rc<str>>);
+
+/// An exit of the fold being built: its kind and, if it raises, the state at the raise.
+type PendingExit = (ExitKind, Option<Rc<State>>);
 
 /// The engine's fold state.
 #[derive(Default)]
@@ -116,7 +124,7 @@ pub(super) struct Folds {
     rec_single: RefCell<HashMap<Rc<str>, Rc<Template>>>,
     nodes: HashMap<NodeId, Rc<FoldInfo>>,
     exits: HashMap<NodeId, FoldExit>,
-    pub(super) pending: Option<(Rc<FoldInfo>, Vec<ExitKind>)>,
+    pub(super) pending: Option<(Rc<FoldInfo>, Vec<PendingExit>)>,
     /// Loops where a fold's check was undecided once (a timeout): their heads are stepped
     /// classically from then on, so a hard loop costs one time limit, not one per visit.
     pub(super) undecided: std::collections::HashSet<LoopKey>,
@@ -303,6 +311,9 @@ impl Engine {
             }
             let mut st = succ.state;
             st.pc = state.pc.and(succ.cond);
+            let raised = (succ.forced.is_none()
+                && matches!(st.abrupt.as_deref(), Some(Abrupt::Exception(..))))
+            .then(|| Rc::new(st.clone()));
             let settled = if succ.forced.is_some() {
                 Settled::Running
             } else {
@@ -315,7 +326,7 @@ impl Engine {
                 unknown_reason: None,
                 tag: succ.tag,
             });
-            kinds.push(kind);
+            kinds.push((kind, raised));
         }
         let info = Rc::new(FoldInfo {
             kappa: inst.kappa,
@@ -339,14 +350,30 @@ impl Engine {
             return;
         }
         self.folds.nodes.insert(id, info);
-        for (c, kind) in children.iter().zip(kinds) {
-            self.folds.exits.insert(*c, FoldExit { fold: id, kind });
+        for (c, (kind, raised)) in children.iter().zip(kinds) {
+            self.folds.exits.insert(
+                *c,
+                FoldExit {
+                    fold: id,
+                    kind,
+                    raised,
+                },
+            );
         }
     }
 
     /// The fold at node `id`, if `id` is a folded loop head.
     pub fn fold_at(&self, id: NodeId) -> Option<&FoldInfo> {
         self.folds.nodes.get(&id).map(|r| &**r)
+    }
+
+    /// The state whose frames node `at` shows: at an exception leaf that a fold's exit
+    /// raised, the state at the raise ([`FoldExit::raised`]); elsewhere the node's own.
+    pub fn frames_state(&self, at: NodeId) -> &State {
+        match self.folds.exits.get(&at).and_then(|e| e.raised.as_deref()) {
+            Some(s) => s,
+            None => &self.tree.node(at).state,
+        }
     }
 
     /// The fold exit that node `id` is, if it is one.

@@ -29,7 +29,7 @@ impl Engine {
     /// semantics: a predicate called in it runs as a function (its body may raise). `Err`:
     /// no such frame, or a term past the engine's limits.
     pub fn evaluate_at(&self, at: NodeId, up: usize, e: &Expr) -> Result<Evaluated, String> {
-        let mut state = (*self.tree.node(at).state).clone();
+        let mut state = self.frames_state(at).clone();
         let n = state.frames.len();
         if up >= n {
             return Err(format!("no frame {up} up: the call stack has {n}"));
@@ -107,7 +107,7 @@ impl Engine {
     }
 
     fn frame_entries(&self, at: NodeId) -> Vec<(Rc<str>, Term)> {
-        let state = &self.tree.node(at).state;
+        let state = self.frames_state(at);
         let env = match state.frames.last() {
             Some(f) if f.func.is_some() => &f.locals,
             _ => &state.globals,

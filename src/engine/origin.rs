@@ -219,7 +219,7 @@ impl Engine {
 
     /// The scope of [`Engine::frame_store`]`(id)`: the innermost frame's.
     pub fn frame_scope(&self, id: NodeId) -> Scope {
-        bind_scope(&self.tree.node(id).state)
+        bind_scope(self.frames_state(id))
     }
 
     /// Where the value of `name` in `scope` at node `id` was assigned (`None`: no such
@@ -255,7 +255,16 @@ impl Engine {
         memo: &OriginMemo,
     ) -> Option<ValueOrigin> {
         let mut cur = self.tree.node(id);
-        env(&cur.state, scope)?.get(name)?;
+        // (an exception leaf a fold's exit raised: its state at the raise)
+        fn state_of<'a>(e: &'a Engine, id: NodeId, n: &'a super::tree::Node) -> &'a State {
+            if n.id == id {
+                e.frames_state(id)
+            } else {
+                &n.state
+            }
+        }
+        let state_of = |n| state_of(self, id, n);
+        env(state_of(cur), scope)?.get(name)?;
         // Only a temporary or a `for` loop's variable is ever assigned silently.
         let silent = is_temp(name) || self.for_targets().contains(name);
         loop {
@@ -274,13 +283,13 @@ impl Engine {
                     Some((f.func.clone(), f.call_site))
                 };
                 // The frame begins on this edge (also: one ended and the entry run's began).
-                if nth(&parent.state) != nth(&cur.state) {
+                if nth(&parent.state) != nth(state_of(cur)) {
                     return Some(self.frame_start(parent.id, cur.id, scope, name));
                 }
             }
             if let Some(o) = self.assigned_on_edge(
                 &parent.state,
-                &cur.state,
+                state_of(cur),
                 cur.tag.as_ref(),
                 scope,
                 name,

@@ -45,9 +45,13 @@ pub struct PrunedShown {
     pub transition: String,
 }
 
-/// Names with their terms as text, in natural order (a2 before a10).
+/// Names with their terms as text (below a fold: normalised, [`super::term_shown`]), in
+/// natural order (a2 before a10).
 fn shown(v: Vec<(String, Term)>) -> Vec<(String, String)> {
-    let mut v: Vec<_> = v.into_iter().map(|(k, t)| (k, t.to_string())).collect();
+    let mut v: Vec<_> = v
+        .into_iter()
+        .map(|(k, t)| (k, super::term_shown(&t)))
+        .collect();
     crate::base::natural::sort(&mut v);
     v
 }
@@ -84,9 +88,9 @@ impl Session {
             NodeKind::Leaf(Outcome::Bound) => {
                 Some("cut by --unroll or --recursion (a bound leaf)".to_string())
             }
-            NodeKind::Leaf(Outcome::Return) => {
-                node.return_value().map(|rv| format!("returns {rv}"))
-            }
+            NodeKind::Leaf(Outcome::Return) => node
+                .return_value()
+                .map(|rv| format!("returns {}", super::term_shown(rv))),
             _ => self.caught_text(id),
         };
         // The engine's label, whole (the tree row may cut it).
@@ -106,7 +110,7 @@ impl Session {
         // Where each frame is: the innermost at the node's line, a caller at the call of
         // the frame above it.
         let at = raised_in.unwrap_or(id);
-        let stack: Vec<_> = engine.tree().node(at).state.frames.iter().collect();
+        let stack: Vec<_> = engine.frames_state(at).frames.iter().collect();
         let mut frame_lines: Vec<Option<usize>> = (0..stack.len())
             .map(|k| {
                 stack
@@ -125,6 +129,16 @@ impl Session {
                 frames.last().map_or("?", |(f, _)| f.as_str()),
                 p.0
             )),
+            // An exit of a fold that raised: the leaf keeps the frames at the raise.
+            (Some(n), None)
+                if engine.fold_exit(id).is_some_and(|e| e.raised.is_some()) && frames.len() > 1 =>
+            {
+                Some(format!(
+                    "{n}\ninside {}; the call stack and the store show the frames at the raise \
+                     (after the folded iterations)",
+                    frames.last().map_or("?", |(f, _)| f.as_str()),
+                ))
+            }
             (n, _) => n,
         };
         // The store pane shows the innermost frame the call stack shows (at an exception
@@ -156,7 +170,7 @@ impl Session {
             .map(|p| {
                 let (line, transition) = self.raised_at(&p);
                 PrunedShown {
-                    branch: p.branch,
+                    branch: p.branch_shown,
                     line,
                     transition,
                 }

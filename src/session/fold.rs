@@ -277,7 +277,7 @@ impl Session {
         let mut store: Vec<(String, String)> = view
             .store
             .iter()
-            .map(|(k, t)| (k.clone(), t.to_string()))
+            .map(|(k, t)| (k.clone(), super::term_shown(t)))
             .collect();
         store.sort();
         Ok(Instance {
@@ -286,9 +286,9 @@ impl Session {
             lambda,
             loop_line,
             fold: view.fold,
-            pc: view.pc.iter().map(|t| t.to_string()).collect(),
+            pc: view.pc.iter().map(super::term_shown).collect(),
             store,
-            return_value: view.return_value.as_ref().map(|t| t.to_string()),
+            return_value: view.return_value.as_ref().map(super::term_shown),
             feasible,
             verdict,
             inputs,

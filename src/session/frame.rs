@@ -37,7 +37,7 @@ impl Session {
         self.engine
             .frame_store(self.frames_node(id))
             .into_iter()
-            .map(|(name, t)| (name, t.to_string()))
+            .map(|(name, t)| (name, super::term_shown(&t)))
             .collect()
     }
 

@@ -52,11 +52,16 @@ impl Session {
 
     /// [`Session::output_at`] as one text per line: the items as `print`'s arguments
     /// (`x + 1, (x, 2)`; an empty string for `print()`). The text CPython prints on given
-    /// inputs is the model's ([`NodeModel::stdout`], via [`Session::try_model`]).
+    /// inputs is the model's ([`NodeModel::stdout`], via [`Session::try_model`]). Below a
+    /// fold the items are normalised for display ([`super::term_shown`]).
     pub fn stdout_at(&self, id: NodeId) -> Vec<String> {
-        self.output_at(id)
-            .into_iter()
-            .map(|items| items.join(", "))
+        self.engine
+            .output(id)
+            .iter()
+            .map(|line| {
+                let items: Vec<String> = line.iter().map(super::term_shown).collect();
+                items.join(", ")
+            })
             .collect()
     }
 

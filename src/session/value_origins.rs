@@ -79,7 +79,7 @@ impl Session {
     /// innermost), for a client that shows every frame's variables (DAP).
     pub fn origin_chain_in_frame(&self, id: NodeId, frame: usize, name: &str) -> Vec<OriginLink> {
         let at = self.frames_node(id);
-        let frames = &self.tree().node(at).state.frames;
+        let frames = &self.engine.frames_state(at).frames;
         let scope = match frames.iter().nth(frame) {
             Some(f) if f.func.is_some() => Scope::Frame(frame as u32 + 1),
             _ => Scope::Globals,

@@ -252,7 +252,7 @@ impl Session {
                 .engine
                 .store(id)
                 .into_iter()
-                .map(|(k, t)| (k, t.to_string()))
+                .map(|(k, t)| (k, super::term_shown(&t)))
                 .collect(),
             _ => Vec::new(),
         };
@@ -269,7 +269,7 @@ impl Session {
             statement: line.map_or(String::new(), |l| source.shown_statement(l)),
             place: self.node_line(id),
             raised_at,
-            return_value: node.return_value().map(|t| t.to_string()),
+            return_value: node.return_value().map(super::term_shown),
             unknown_reason: node.unknown_reason().map(str::to_string),
             label: node.label(),
             caught: self.caught_text(id),

@@ -52,6 +52,8 @@ pub struct PrunedBranch {
     pub index: usize,
     /// The condition it would have added (minipy).
     pub branch: String,
+    /// `branch` as people read it (below a fold: normalised, [`super::term_shown`]).
+    pub branch_shown: String,
     /// `given` and `cond` of the engine's [`Pruned`](crate::engine::Pruned), as one term.
     pub goal: Term,
     /// The line of its step, and its tag in words ("else", "IndexError at 4:9").
@@ -93,6 +95,8 @@ pub struct HardPart {
     pub kind: &'static str,
     /// The subterm (minipy).
     pub term: String,
+    /// `term` as people read it (below a fold: normalised, [`super::term_shown`]).
+    pub term_shown: String,
     pub line: usize,
 }
 
@@ -198,6 +202,7 @@ impl Session {
                 PrunedBranch {
                     index,
                     branch: p.cond.to_string(),
+                    branch_shown: super::term_shown(&p.cond),
                     goal,
                     line: p.line,
                     transition: p.text,
@@ -275,6 +280,7 @@ impl Session {
             .map(|f| HardPart {
                 kind: f.kind.name(),
                 term: f.term.to_string(),
+                term_shown: super::term_shown(&f.term),
                 line: place(f.conjunct).0,
             })
             .collect();

@@ -228,3 +228,165 @@ fn the_tree_title_names_the_column_drawn() {
         "column {column}:\n{screen}"
     );
 }
+
+/// Issue 27: a program under `--fold auto`, in the TUI at `w`×`h`.
+fn open_folded(rel: &str, entry: Option<&str>, w: u16, h: u16) -> symdbg::tui::harness::Harness {
+    use symdbg::base::SourceMap;
+    use symdbg::engine::fold::FoldMode;
+    use symdbg::engine::Config;
+    let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("read program");
+    let mut config = Config::default();
+    config.fold = FoldMode::Auto;
+    let setup = super::tui::setup(
+        SourceMap::new(rel, &text),
+        entry.map(str::to_string),
+        config,
+    );
+    symdbg::tui::harness::Harness::open(setup, w, h).unwrap_or_else(|d| panic!("{d:?}"))
+}
+
+/// Issue 27: below a two-parameter fold the store reads normalised in the TUI's store
+/// pane and tree row and in `run --tree` (`s = κ1 * 101 + λ1`, `d = 10 - κ1 * 2`), while
+/// `--json` keeps the exact terms.
+#[test]
+fn a_folded_store_reads_normalised_in_the_tui_and_the_tree() {
+    let rel = "tests/data/fold/count_store.py";
+    let mut h = open_folded(rel, None, 120, 32);
+    h.keys("r");
+    let normal = h
+        .app
+        .tree
+        .ids()
+        .find(|&id| h.app.tree.node(id).info.summary.starts_with("normal"))
+        .expect("a normal leaf");
+    h.app.select(normal);
+    h.keys("3");
+    let screen = h.screen();
+    // The store pane, a variable a row.
+    let store_rows: Vec<String> = screen
+        .lines()
+        .filter(|l| l.contains("│s = ") || l.contains("│d = ") || l.contains("│i = "))
+        .map(str::to_string)
+        .collect();
+    assert!(
+        store_rows.iter().any(|l| l.contains("│s = κ1 * 101 + λ1 ")),
+        "{screen}"
+    );
+    assert!(
+        store_rows.iter().any(|l| l.contains("│d = 10 - κ1 * 2 ")),
+        "{screen}"
+    );
+    assert!(
+        store_rows.iter().any(|l| l.contains("│i = κ1 + λ1 ")),
+        "{screen}"
+    );
+    // The tree row of the leaf.
+    assert!(screen.contains("s = κ1 * 101 + λ1"), "{screen}");
+    assert!(!screen.contains("(κ1 + λ1)"), "{screen}");
+    insta::assert_snapshot!("tui_folded_store_readable", screen);
+
+    let (code, tree, err) = crate::util::symdbg(&["run", rel, "--fold", "auto", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    let leaf = tree
+        .lines()
+        .find(|l| l.contains("] normal"))
+        .expect("a normal leaf line");
+    assert!(leaf.contains("d = 10 - κ1 * 2"), "{tree}");
+    assert!(leaf.contains("s = κ1 * 101 + λ1"), "{tree}");
+    insta::assert_snapshot!("tree_folded_store_readable", tree);
+
+    // JSON keeps the engine's terms.
+    let (code, json, err) = crate::util::symdbg(&["run", rel, "--fold", "auto", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let leaf = v["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .find(|n| n["outcome"] == "normal")
+        .expect("a normal leaf");
+    assert_eq!(leaf["store"]["s"], "κ1 * 100 + (κ1 + λ1)", "{leaf}");
+}
+
+/// python3's values of `f`'s locals where `f(n)` raises (the oracle of the model pane at
+/// an exception leaf): `name=value` lines.
+fn python_locals_at_raise(rel: &str, func: &str, arg: &str) -> Vec<(String, String)> {
+    let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let script = format!(
+        "import sys\nns = {{}}\nexec(open({path:?}).read(), ns)\nseen = []\n\
+         def local(frame, event, arg):\n    if event == 'exception' and not seen:\n        \
+         seen.append(dict(frame.f_locals))\n    return local\n\
+         def glob(frame, event, arg):\n    return local if frame.f_code.co_name == {func:?} else None\n\
+         sys.settrace(glob)\ntry:\n    ns[{func:?}]({arg})\nexcept Exception:\n    pass\n\
+         sys.settrace(None)\nfor k, v in sorted(seen[0].items()):\n    print(f'{{k}}={{v}}')\n"
+    );
+    let out = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// Issue 27: at an exception leaf a fold's exit raised, the store pane, the call stack and
+/// the model pane show the values at the raise (after κ1 iterations), not the loop head's
+/// before the fold; the model's values are python3's at the raise.
+#[test]
+fn the_model_pane_at_a_raise_below_a_fold_shows_the_values_at_the_raise() {
+    let rel = "tests/data/fold/raise_after.py";
+    let mut h = open_folded(rel, Some("f"), 120, 40);
+    h.keys("rem");
+    let leaf = h.app.selected;
+    assert!(
+        h.app.tree.node(leaf).info.is_exception(),
+        "{:?}",
+        h.app.tree.node(leaf).info
+    );
+    let Some(Ok(m)) = h.app.models.get(&leaf).cloned() else {
+        panic!("no model: {:?}", h.app.models.get(&leaf))
+    };
+    let n = &m.inputs.iter().find(|(k, _)| k == "n").expect("n").1;
+    let expected = python_locals_at_raise(rel, "f", n);
+    let value = |name: &str| {
+        expected
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    let i = value("i").expect("python3's i");
+    // κ1 is the number of iterations before the raise, i's value there.
+    assert_eq!(m.kappas, vec![("κ1".to_string(), i.clone(), 6)], "{m:?}");
+    for name in ["i", "q", "n"] {
+        let here = m
+            .store
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone());
+        assert_eq!(here, value(name), "{name}: {m:?} vs python3 {expected:?}");
+    }
+    // The store pane's symbolic values are the fold's, normalised.
+    let screen = h.screen();
+    assert!(screen.contains("frame f, at the raise"), "{screen}");
+    let row = |name: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(&format!("│{name}    ")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(row("i").contains("│i    κ1 "), "{screen}");
+    assert!(row("q").contains("│q    (12 // (κ1 - 4) if "), "{screen}");
+    // (the call stack pane, wider: the whole value)
+    assert!(screen.contains("q = (12 // (κ1 - 4) if κ1"), "{screen}");
+    assert!(screen.contains("after the folded iterations"), "{screen}");
+    insta::assert_snapshot!("tui_fold_raise_model", screen);
+}

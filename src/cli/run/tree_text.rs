@@ -32,7 +32,7 @@ use std::fmt::Write;
 use super::Explored;
 use crate::diagnostics::count;
 use crate::session::why::clash;
-use crate::session::{CoreEntry, Explained, Form, Why};
+use crate::session::{term_shown, CoreEntry, Explained, Form, Why};
 use crate::session::{ExplainVerdict as Verdict, NodeId, Stop};
 
 enum Item {
@@ -177,7 +177,8 @@ fn because(ex: &Explained, id: NodeId, prefix: &str, out: &mut impl Write) {
                     let items: Vec<String> = rest
                         .iter()
                         .map(|c| {
-                            format!("{} ({}: {})", line_name(c.line), c.transition, c.condition)
+                            let condition = term_shown(&c.term);
+                            format!("{} ({}: {condition})", line_name(c.line), c.transition)
                         })
                         .collect();
                     format!("contradicts {}", items.join(", "))
@@ -188,7 +189,7 @@ fn because(ex: &Explained, id: NodeId, prefix: &str, out: &mut impl Write) {
         let _ = writeln!(
             out,
             "{prefix}  ✗ {} ({}) — {reason}",
-            p.branch, p.transition
+            p.branch_shown, p.transition
         );
     }
     if let Some(why) = ex.leaves.get(&id) {
@@ -213,7 +214,7 @@ fn leaf_because(why: &Why, prefix: &str, out: &mut impl Write) {
             "{prefix}    {} ({}): {}",
             line_name(c.line),
             c.transition,
-            c.condition
+            term_shown(&c.term)
         );
     }
     if why.verdict != Verdict::Infeasible {
@@ -223,7 +224,7 @@ fn leaf_because(why: &Why, prefix: &str, out: &mut impl Write) {
                 "{prefix}    {} {}: {}",
                 line_name(f.line),
                 f.kind,
-                f.term
+                f.term_shown
             );
         }
     }

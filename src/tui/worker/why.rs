@@ -43,7 +43,7 @@ pub(super) fn explain(
         features: why
             .features
             .iter()
-            .map(|f| format!("{} {}: {}", line_tag(f.line), f.kind, f.term))
+            .map(|f| format!("{} {}: {}", line_tag(f.line), f.kind, f.term_shown))
             .collect(),
     })
 }
