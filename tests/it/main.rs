@@ -57,6 +57,9 @@ mod explain;
 mod expressions;
 /// Compact symbolic execution: folded loops against unrolling and the interpreter.
 mod fold;
+/// Issue 31: an undecided fold leaf falls back to unrolling; fold and unroll find the
+/// same bugs on the corpora.
+mod fold_fallback;
 /// Two-parameter templates (issue 27, seed 004 §6): two-path loops against the
 /// interpreter, classic unrolling and python3.
 mod fold_multi;
