@@ -240,11 +240,18 @@ impl Session {
     }
 
     /// `testgen --thorough`: models of leaf `id` at each comparison's boundary (distance
-    /// 0 and 1 from where it flips), with the default preferences after it.
+    /// 0 and 1 from where it flips), with the default preferences after it. Below a fold
+    /// at most [`FOLDED_BOUNDARIES`] (each model is quantified checks: bounded work per
+    /// leaf, issue 31).
     pub fn boundary_models(&mut self, id: NodeId, base: &NodeModel) -> Vec<NodeModel> {
         let rest = self.engine.preferences(id, base, false);
         let mut out = Vec::new();
-        for mut prefs in self.engine.boundaries(id) {
+        let limit = if self.folds_above(id) > 0 {
+            FOLDED_BOUNDARIES
+        } else {
+            usize::MAX
+        };
+        for mut prefs in self.engine.boundaries(id).into_iter().take(limit) {
             prefs.extend(rest.iter().cloned());
             if let Ok(Some(m)) = self.engine.model_preferring(id, &prefs) {
                 out.push(m);
@@ -253,3 +260,6 @@ impl Session {
         out
     }
 }
+
+/// `testgen --thorough`'s boundary models per leaf below a fold, at most.
+pub const FOLDED_BOUNDARIES: usize = 6;
