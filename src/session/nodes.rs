@@ -240,18 +240,11 @@ impl Session {
     }
 
     /// `testgen --thorough`: models of leaf `id` at each comparison's boundary (distance
-    /// 0 and 1 from where it flips), with the default preferences after it. Below a fold
-    /// at most [`FOLDED_BOUNDARIES`] (each model is quantified checks: bounded work per
-    /// leaf, issue 31).
+    /// 0 and 1 from where it flips), with the default preferences after it.
     pub fn boundary_models(&mut self, id: NodeId, base: &NodeModel) -> Vec<NodeModel> {
         let rest = self.engine.preferences(id, base, false);
         let mut out = Vec::new();
-        let limit = if self.folds_above(id) > 0 {
-            FOLDED_BOUNDARIES
-        } else {
-            usize::MAX
-        };
-        for mut prefs in self.engine.boundaries(id).into_iter().take(limit) {
+        for mut prefs in self.engine.boundaries(id) {
             prefs.extend(rest.iter().cloned());
             if let Ok(Some(m)) = self.engine.model_preferring(id, &prefs) {
                 out.push(m);
@@ -260,6 +253,3 @@ impl Session {
         out
     }
 }
-
-/// `testgen --thorough`'s boundary models per leaf below a fold, at most.
-pub const FOLDED_BOUNDARIES: usize = 6;
