@@ -408,13 +408,16 @@ pub fn check_with(session: &mut Session, options: &Options) -> Report {
     }
 }
 
-/// The nodes a random input may end at (leaves other than `infeasible`, and nodes left
-/// open), among those `keep` accepts, in id order, with their path conditions.
+/// The nodes a random input may end at (leaves other than `infeasible` and fold leaves
+/// that fell back to unrolling, and nodes left open), among those `keep` accepts, in id order, with their path conditions.
 pub(crate) fn candidates(session: &Session, keep: impl Fn(NodeId) -> bool) -> Vec<Candidate> {
     session
         .tree()
         .nodes()
         .filter(|n| n.is_open() || (n.is_leaf() && n.outcome() != Some(Outcome::Infeasible)))
+        // An undecided fold leaf whose loop a fallback unrolled (issue 31): its inputs end
+        // at the fallback's leaves.
+        .filter(|n| !session.fell_back(n.id))
         .filter(|n| keep(n.id))
         .map(|n| session.candidate(n.id))
         .collect()

@@ -553,6 +553,7 @@ impl Engine {
             })
             .collect();
         self.fold_attach(id, &ids, opaque_call); // fold (issue 15): record the fold's exits
+        self.fold_fallbacks(&ids); // issue 31: an undecided leaf below a fold: unroll instead
         ids
     }
 
@@ -840,15 +841,26 @@ impl Engine {
             if let Some(&found) = children.iter().find(|c| target(self.tree.node(**c))) {
                 return (Some(found), Stop::Done);
             }
+            // Issue 31: a fold's fallback (made by this step) is explored too, after the
+            // children, where it lies in the explored subtree.
+            let fallbacks = self.take_fresh_fallbacks();
             let open = |n: &NodeId| {
                 let node = self.tree.node(*n);
                 node.is_open() && !stop(node)
             };
+            let inside = |n: &NodeId| self.tree.path(*n).contains(&from);
+            match limits.strategy {
+                Strategy::Dfs => work.extend(fallbacks.iter().filter(|n| open(n) && inside(n))),
+                Strategy::Bfs => {}
+            }
             match limits.strategy {
                 // DFS: a stack; push in reverse so the first child is explored first.
                 Strategy::Dfs => work.extend(children.iter().rev().filter(|n| open(n))),
                 // BFS: a queue.
                 Strategy::Bfs => work.extend(children.iter().filter(|n| open(n))),
+            }
+            if limits.strategy == Strategy::Bfs {
+                work.extend(fallbacks.iter().filter(|n| open(n) && inside(n)));
             }
         }
     }

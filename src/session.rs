@@ -29,6 +29,7 @@ pub mod cuts;
 pub mod details;
 pub mod diff;
 pub mod eval;
+mod fallback;
 pub mod fold;
 pub mod fold_params;
 pub mod fold_text;

@@ -12,6 +12,7 @@
 mod basics;
 mod calls;
 mod enumerate;
+mod fallback;
 pub mod instance;
 pub mod multi;
 mod nested;
@@ -128,6 +129,8 @@ pub(super) struct Folds {
     /// Loops where a fold's check was undecided once (a timeout): their heads are stepped
     /// classically from then on, so a hard loop costs one time limit, not one per visit.
     pub(super) undecided: std::collections::HashSet<LoopKey>,
+    /// Issue 31: the fallbacks of folds with an undecided leaf (see [`fallback`]).
+    pub(super) fallbacks: fallback::Fallbacks,
 }
 
 /// At most this many iterations in κ-search (beyond, the run is taken to repeat forever).
@@ -392,7 +395,9 @@ impl Engine {
         let mut cur = self.tree.node(id).parent;
         let mut child = id;
         while let Some(p) = cur {
-            if let Some(f) = self.folds.nodes.get(&p) {
+            // A fold's fallback (issue 31) runs the loop classically: no κ.
+            let fallback = self.folds.fallbacks.fold_of(child).is_some();
+            if let Some(f) = self.folds.nodes.get(&p).filter(|_| !fallback) {
                 let forever = self
                     .folds
                     .exits

@@ -62,6 +62,9 @@ pub enum Tag {
     Limit,
     /// A folded loop (issue 15): the path repeats forever (a `bound` leaf).
     Forever,
+    /// A fold whose leaf was undecided (issue 31): its head again, stepped classically
+    /// (the loop unrolled up to `--unroll` instead of folded).
+    Fallback,
 }
 
 /// Which bound cut a path.
@@ -191,6 +194,7 @@ impl Tag {
             Tag::Handler => "enter the handler".to_string(),
             Tag::Limit => "past the engine's limits".to_string(),
             Tag::Forever => "the folded loop repeats forever".to_string(),
+            Tag::Fallback => "a fold leaf undecided: unrolled instead".to_string(),
         }
     }
 

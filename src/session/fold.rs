@@ -69,8 +69,12 @@ pub struct Instance {
 
 impl Session {
     /// The label of a fold node ("fold: κ1 iterations of the path (4 enter, 5 else, 7)"),
-    /// or of a fold's exit ("exit: the loop condition fails after κ1 iterations").
+    /// or of a fold's exit ("exit: the loop condition fails after κ1 iterations"), or
+    /// of a fold's fallback (issue 31, [`Session::fallback_label`]).
     pub fn fold_label(&self, id: NodeId) -> Option<String> {
+        if let Some(fallback) = self.fallback_label(id) {
+            return Some(fallback);
+        }
         let e = &self.engine;
         let source = self.source();
         if let Some(f) = e.fold_at(id) {

@@ -57,6 +57,9 @@ mod explain;
 mod expressions;
 /// Compact symbolic execution: folded loops against unrolling and the interpreter.
 mod fold;
+/// Issue 31: an undecided fold leaf falls back to unrolling; fold and unroll find the
+/// same bugs on the corpora.
+mod fold_fallback;
 /// Issues 30, 31: leaf models below several folds: minimal, replayed, independent of the
 /// time limit (`solver/bounded.rs`).
 mod fold_models;

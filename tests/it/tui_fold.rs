@@ -279,3 +279,45 @@ fn kappa_stays_shown_after_a_replay_and_m_shows_the_model_again() {
         "after m: {screen}"
     );
 }
+
+/// Issue 31: an undecided fold leaf and the fold's fallback (its loop unrolled instead)
+/// say so in their rows, and the fallback's subtree is explored with the rest (`C`).
+#[test]
+fn an_undecided_fold_leaf_names_its_fallback_in_the_rows() {
+    let mut h = open_fold("tests/data/fold/undecided_leaf.py", "f", FoldMode::Auto);
+    h.keys("C");
+    let ids: Vec<NodeId> = h.app.tree.ids().collect();
+    let label = |id: NodeId| info(&h, id).label.unwrap_or_default();
+    let unknown: Vec<NodeId> = ids
+        .iter()
+        .copied()
+        .filter(|&id| info(&h, id).kind() == Kind::Leaf(Outcome::Unknown))
+        .collect();
+    assert_eq!(unknown.len(), 1);
+    let fallback = ids
+        .iter()
+        .copied()
+        .find(|&id| label(id).contains("undecided: unrolled κ1 = 0..3 instead"))
+        .unwrap_or_else(|| panic!("no fallback row"));
+    assert_eq!(
+        label(unknown[0]),
+        format!("fold leaf undecided: unrolled instead at [{}]", fallback.0)
+    );
+    let parent = h.app.tree.node(fallback).info.parent().unwrap();
+    assert!(info(&h, parent).fold.fold_node);
+    // The fallback was explored: the division by zero is below it.
+    let below_fallback = |mut id: NodeId| loop {
+        match h.app.tree.node(id).info.parent() {
+            Some(p) if p == fallback => return true,
+            Some(p) => id = p,
+            None => return false,
+        }
+    };
+    assert!(ids.iter().any(|&id| {
+        info(&h, id).kind()
+            == Kind::Leaf(Outcome::Exception(
+                symdbg::base::ExcClass::ZeroDivisionError,
+            ))
+            && below_fallback(id)
+    }));
+}

@@ -22,7 +22,9 @@
 //!   `smt_name` "k@1", `loop_line`, `path` [{`line`, `step`}], `closed_forms` {var: term},
 //!   `iteration_condition` [conjuncts of Φ(κ)]), `fold_exit` at a fold's exit (its
 //!   `--tree` label), `model_params` at a leaf under folds ({"κ1": 100}; the model also
-//!   holds `"k@1": 100`, like havoc symbols);
+//!   holds `"k@1": 100`, like havoc symbols); issue 31: `fallback` "unrolled" at a fold
+//!   node's extra child where a leaf below the fold was `unknown` (the loop unrolled up to
+//!   `--unroll` instead), `fallback_node` (that child's id) at each such `unknown` leaf;
 //! - `--assume` (preconditions): a node about to run the `--assume` expression `k` (or an
 //!   exception raised in it) has `"assumption": k` (the key is absent elsewhere), `line`
 //!   (`exception_line`) null and `statement` `assume EXPR`; with `--explain`, origins, pruned

@@ -80,6 +80,12 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
                         let branch = x
                             .session
                             .branch_shown(c)
+                            .or_else(|| {
+                                // Issue 31: a fold's fallback, the loop again, unrolled.
+                                x.session
+                                    .fallback_json(c)
+                                    .map(|_| "(unrolled instead)".into())
+                            })
                             .unwrap_or_else(|| "(always)".to_string());
                         let (head, cont) = if last {
                             ("└── ", "    ")
@@ -115,6 +121,9 @@ pub(super) fn write(x: &Explored, out: &mut impl Write) {
     }
     if let Some(w) = x.session.cuts_warning() {
         let _ = writeln!(out, "bounds: {w}");
+    }
+    if let Some(w) = x.session.fallback_warning() {
+        let _ = writeln!(out, "fallback: {w}");
     }
 }
 

@@ -18,7 +18,9 @@
 //! `exception_line`, `exception_column`, `unknown_reason`, `model_return_value`, `label`,
 //! `invariant_failure`, `contract_failure` (`requires`/`ensures` at a contract's failure,
 //! else null), `abstract` (a leaf below a use of a contract), `model_unknown_reason`, `fold` (at a folded loop head), `fold_exit`
-//! (at a fold's exit: its `--tree` label), `model_params` (at a leaf under folds: each
+//! (at a fold's exit: its `--tree` label), `fallback` (issue 31: "unrolled" at a fold's
+//! fallback node, the loop unrolled where a fold leaf was undecided), `fallback_node` (at
+//! such an undecided leaf: the fallback's id), `model_params` (at a leaf under folds: each
 //! fold's parameter and its value), `stdout` (at a leaf: the printed lines, each a list
 //! of its items in minipy; null elsewhere), `model_stdout` (the text those lines print
 //! under the model: CPython's stdout on the model's inputs), and with `--explain` only: `origins`, `pruned`,
@@ -246,6 +248,13 @@ fn node(
     serde(b, &session.fold_json(id));
     b.extend_from_slice(b",\"fold_exit\":");
     opt_str(b, session.fold_exit_label(id).as_deref());
+    b.extend_from_slice(b",\"fallback\":");
+    opt_str(b, session.fallback_json(id));
+    b.extend_from_slice(b",\"fallback_node\":");
+    match session.fallback_node(id) {
+        Some(f) => b.extend_from_slice(f.0.to_string().as_bytes()),
+        None => null(b),
+    }
     b.extend_from_slice(b",\"model_params\":");
     serde(
         b,
