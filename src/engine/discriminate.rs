@@ -5,8 +5,8 @@
 //! loop's κ = 0 never runs its body. [`Engine::model_preferring`] asks for a model of the
 //! same path that also satisfies as many *preferences* as the path allows (all at once,
 //! else one at a time in order), then minimises under them; [`Engine::preferences`] are
-//! the default ones (on a path with quantifiers, a fold's, the κs first and at most
-//! [`MAX_QUANTIFIED_TRIES`] tried one at a time: each is a quantified check): each fold's κ ≥ 1 (or ≥ 2 for a second test), every integer input
+//! the default ones (on a path with quantifiers, a fold's, only the κs: each further
+//! preference would cost a quantified check): each fold's κ ≥ 1 (or ≥ 2 for a second test), every integer input
 //! non-zero and the integer inputs pairwise distinct, and the elements of a short tuple
 //! non-zero, distinct and distinct from the integers (at the length the minimal model
 //! has). [`Engine::boundaries`] are `testgen --thorough`'s: each comparison of the path at
@@ -25,10 +25,6 @@ use crate::term::{Sort, Sym, Term, TermKind as K};
 
 /// At most this many preferences are tried one at a time (each is a solver check).
 const MAX_SINGLE_TRIES: usize = 16;
-
-/// On a quantified path (below a fold) at most this many (each is a quantified check):
-/// bounded work per leaf (issue 31: `--thorough` under `--fold auto`).
-const MAX_QUANTIFIED_TRIES: usize = 6;
 
 /// How far from where it flips [`Engine::far`] asks a comparison to be.
 const FAR: i64 = 10;
@@ -56,8 +52,10 @@ impl Engine {
                 prefs.push(Term::ge(Term::var(k), floor));
             }
         }
-        // (A quantified path, a fold's, gets the others too, but fewer single tries: each
-        // is a quantified check, see [`MAX_QUANTIFIED_TRIES`].)
+        // A quantified path (a fold's) costs a solver check per preference: κ only.
+        if self.path_condition(id).iter().any(has_quantifier) {
+            return prefs;
+        }
         prefs.extend(self.operator_preferences(id));
         let ints: Vec<Term> = self
             .inputs
@@ -192,8 +190,8 @@ impl Engine {
     /// `or`) at the point nearest to where it flips, on the path's side: `a < b` as
     /// `a - b == -1`, `a <= b` and `a >= b` as `a - b == 0`, `a > b` as `a - b == 1`,
     /// `a != b` as `a - b == 1`. These are the inputs an off-by-one in the comparison or
-    /// its constant changes (`x >= 10` → `x > 10` or `x >= 9`). On a quantified path (a
-    /// fold's) the comparisons outside the quantifiers.
+    /// its constant changes (`x >= 10` → `x > 10` or `x >= 9`). Empty on a quantified path
+    /// (a fold's: each preference would cost a quantified check).
     pub fn tight(&self, id: NodeId) -> Vec<Term> {
         let mut out = self.comparison_preferences(id, false);
         // The deepest comparisons first: an early one is on many leaves' paths (and gets
@@ -206,16 +204,14 @@ impl Engine {
     /// requires (as for [`Engine::tight`]) at least [`FAR`] away from where it flips
     /// (`a < b` as `a - b <= -FAR`): a loop that stops at a counter, not at `a < b`, runs
     /// on under a one-token bug in the counter only if `a < b` still holds then. Empty on
-    /// a quantified path (a loop count far from its flip is a long test).
+    /// a quantified path.
     pub fn far(&self, id: NodeId) -> Vec<Term> {
         self.comparison_preferences(id, true)
     }
 
     fn comparison_preferences(&self, id: NodeId, far: bool) -> Vec<Term> {
         let pc = self.path_condition(id);
-        // A quantified path: the comparisons outside the quantifiers, the nearest ones
-        // (not `far`: a loop count far from its flip is a long test).
-        if far && pc.iter().any(has_quantifier) {
+        if pc.iter().any(has_quantifier) {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -278,12 +274,7 @@ impl Engine {
             SatResult::Unknown(u) if prefs.len() == 1 => return Err(NoModel::from(u)),
             _ => {
                 let mut kept = Vec::new();
-                let tries = if pc.iter().any(has_quantifier) {
-                    MAX_QUANTIFIED_TRIES
-                } else {
-                    MAX_SINGLE_TRIES
-                };
-                for p in prefs.iter().take(tries) {
+                for p in prefs.iter().take(MAX_SINGLE_TRIES) {
                     let mut next = kept.clone();
                     next.push(p.clone());
                     match self.solver.check_folded(&with(&next)) {
