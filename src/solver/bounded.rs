@@ -385,3 +385,85 @@ impl Expander {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::Sort;
+
+    /// Under the width bound the expansion has the quantifier's value; past it the
+    /// expander's "wide" term says so (every small model, a nested quantifier included).
+    #[test]
+    fn the_expansion_is_the_quantifier_under_its_width_bound() {
+        let t = Sym::new("t", Sort::Seq);
+        let (k, j, s) = (
+            Sym::new("k", Sort::Int),
+            Sym::new("j", Sort::Int),
+            Sym::new("s", Sort::Int),
+        );
+        let (tv, kv, jv, sv) = (
+            Term::var(t.clone()),
+            Term::var(k.clone()),
+            Term::var(j),
+            Term::var(s.clone()),
+        );
+        let odd = Term::ne(
+            Term::modulo(Term::index(tv.clone(), jv.clone()), Term::int(2)),
+            Term::int(0),
+        );
+        // all(t[j] % 2 != 0 for j in range(s, len(t))), and any(all(...) for k in range(0, s))
+        let inner = Term::forall(
+            Sym::new("j", Sort::Int),
+            sv.clone(),
+            Term::len(tv.clone()),
+            odd.clone(),
+        );
+        let nested = Term::exists(
+            k.clone(),
+            Term::int(0),
+            sv.clone(),
+            Term::forall(
+                Sym::new("j", Sort::Int),
+                kv.clone(),
+                Term::add(kv, Term::int(2)),
+                Term::and(Term::lt(jv.clone(), Term::len(tv.clone())), odd),
+            ),
+        );
+        let n = 3;
+        let mut checked = 0;
+        for q in [inner, nested] {
+            let mut x = Expander {
+                n,
+                instances: 0,
+                wide: Vec::new(),
+                memo: HashMap::default(),
+            };
+            let e = x.expand(&q, &[]).expect("an expansion");
+            let wide = Term::or_all(x.wide);
+            for len in 0..=4usize {
+                for bits in 0..(1u32 << len) {
+                    let items: Vec<BigInt> = (0..len).map(|i| ((bits >> i) & 1).into()).collect();
+                    for sval in -1..=4i64 {
+                        let m = Model {
+                            values: [
+                                (t.clone(), Value::tuple(items.clone())),
+                                (s.clone(), Value::Int(sval.into())),
+                            ]
+                            .into(),
+                            ..Model::default()
+                        };
+                        match m.eval(&wide) {
+                            Some(Value::Bool(false)) => {
+                                assert_eq!(m.eval(&e), m.eval(&q), "{q} at {m:?}");
+                                checked += 1;
+                            }
+                            Some(Value::Bool(true)) => {}
+                            other => panic!("{other:?}"),
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+}

@@ -60,7 +60,10 @@ fn kappas(e: &Engine, leaf: NodeId) -> usize {
     e.path_condition(leaf)
         .iter()
         .for_each(|t: &Term| t.vars(&mut syms));
-    syms.iter().filter(|s| s.name.starts_with('κ')).count()
+    // (κn is printed for the symbol `k@n`)
+    syms.iter()
+        .filter(|s| s.name.starts_with("k@") || s.name.starts_with('κ'))
+        .count()
 }
 
 #[test]
