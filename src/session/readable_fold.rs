@@ -124,8 +124,12 @@ impl Lin {
             K::Mul(a, b) if a.as_int().is_some() => self.add(b, &(k * a.as_int().expect("int"))),
             K::Mul(a, b) if b.as_int().is_some() => self.add(a, &(k * b.as_int().expect("int"))),
             _ => {
-                // An atom, its own operands normalised (`t[κ1 + 1 + κ2]`).
-                let atom = tidy_in(t);
+                // An atom, its own operands normalised (`t[κ1 + 1 + κ2]`; a product of
+                // two non-constants, each factor: `κ2 * max(n, 0)`).
+                let atom = match t.kind() {
+                    K::Mul(a, b) => Term::mul(collected(a), collected(b)),
+                    _ => tidy_in(t),
+                };
                 match self.terms.iter_mut().find(|(u, _)| *u == atom) {
                     Some((_, c)) => *c += k,
                     None => self.terms.push((atom, k.clone())),

@@ -149,6 +149,20 @@ fn comparisons_keep_a_term_and_the_constant_on_one_side() {
 }
 
 #[test]
+fn a_product_of_two_terms_is_an_atom_with_its_factors_normalised() {
+    // rows.py's nested fold: (κ1 + κ2 * max(n, 0)) * 100 + (κ2 + 1).
+    let n = Term::var(Sym::new("n", Sort::Int));
+    let prod = Term::mul(k(2), Term::max(n, Term::int(0)));
+    let v = Term::add(
+        Term::mul(Term::add(k(1), prod), Term::int(100)),
+        Term::add(k(2), Term::int(1)),
+    );
+    assert_eq!(shown(&v), "κ1 * 100 + κ2 * max(n, 0) * 100 + κ2 + 1");
+    let v = Term::mul(Term::add(k(1), Term::sub(k(1), Term::int(1))), k(2));
+    assert_eq!(shown(&v), "(κ1 * 2 - 1) * κ2");
+}
+
+#[test]
 fn lambda_only_terms_are_tidied_too() {
     let t = Term::lt(
         Term::add(Term::add(l(1), Term::int(1)), Term::int(1)),
@@ -177,6 +191,8 @@ fn int_term() -> impl Strategy<Value = Term> {
             inner.clone().prop_map(move |a| raw(K::Neg(a))),
             (inner.clone(), -3i64..=3).prop_map(move |(a, c)| raw(K::Mul(a, Term::int(c)))),
             (-3i64..=3, inner.clone()).prop_map(move |(c, a)| raw(K::Mul(Term::int(c), a))),
+            // (non-linear: a product of two terms is an atom, its factors normalised)
+            (inner.clone(), inner.clone()).prop_map(move |(a, b)| raw(K::Mul(a, b))),
             (inner.clone(), inner.clone(), inner.clone(), 0usize..4).prop_map(
                 move |(a, b, c, op)| {
                     let cond = Term::cmp([CmpOp::Lt, CmpOp::Le, CmpOp::Eq, CmpOp::Ge][op], a, b);
