@@ -14,6 +14,7 @@ mod calls;
 mod enumerate;
 pub mod instance;
 pub mod multi;
+mod multi_assigned;
 mod nested;
 mod rec_info;
 pub mod rec_multi;

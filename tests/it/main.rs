@@ -57,6 +57,9 @@ mod explain;
 mod expressions;
 /// Compact symbolic execution: folded loops against unrolling and the interpreter.
 mod fold;
+/// Two-parameter templates of `for` loops (issue 27): the loop target assigned on both
+/// paths, against python3 on a box, `check`, `testgen` and generated `for` loops.
+mod fold_for_multi;
 /// Two-parameter templates (issue 27, seed 004 §6): two-path loops against the
 /// interpreter, classic unrolling and python3.
 mod fold_multi;
