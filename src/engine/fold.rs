@@ -15,6 +15,7 @@ mod enumerate;
 mod fallback;
 pub mod instance;
 pub mod multi;
+mod multi_assigned;
 mod nested;
 mod rec_info;
 pub mod rec_multi;

@@ -330,7 +330,8 @@ fn phases_text(out: &mut String, tpl: &Template, forms: &[String], returns: &str
     let _ = writeln!(out, "    return phase: {returns}");
 }
 
-/// A two-parameter template's closed forms: `x ↦ x + κ·d1 + λ·d2` (over the names).
+/// A two-parameter template's closed forms: `x ↦ x + κ·d1 + λ·d2`, an assigned variable's
+/// value at the last iteration (over the names).
 fn multi_forms(tpl: &Template, m: &Multi, kappa: &Term, lambda: &Term) -> Vec<(String, String)> {
     m.incs
         .iter()
@@ -344,6 +345,11 @@ fn multi_forms(tpl: &Template, m: &Multi, kappa: &Term, lambda: &Term) -> Vec<(S
             );
             (name.to_string(), over_names(tpl, &v).to_string())
         })
+        .chain(
+            m.assigned_after(kappa, lambda)
+                .into_iter()
+                .map(|(name, v)| (name.to_string(), over_names(tpl, &v).to_string())),
+        )
         .collect()
 }
 

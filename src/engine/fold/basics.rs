@@ -120,6 +120,21 @@ pub struct Multi {
     pub only: [Vec<Term>; 2],
     /// Each changed variable with its increment on path 1 and on path 2.
     pub incs: Vec<Inc>,
+    /// Each variable both paths assign the same value read from the head (a `for` loop's
+    /// target, [`super::multi_assigned`]).
+    pub assigned: Vec<Assigned>,
+}
+
+/// A variable both paths of a two-parameter template assign the same value, computed from
+/// the head's values without reading the variable's own previous value (`v =
+/// $v.items[$v_index]` in `for v in t`).
+#[derive(Clone, Debug)]
+pub struct Assigned {
+    pub name: Rc<str>,
+    /// Its head symbol.
+    pub sym: Sym,
+    /// The value both paths assign, over head symbols.
+    pub value: Term,
 }
 
 /// A changed variable, its head symbol, its increment on path 1 and on path 2.

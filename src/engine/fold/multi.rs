@@ -1,8 +1,10 @@
 //! Two-parameter templates (seed 004 §6, issue 27): a loop with exactly two cyclic paths
 //! whose updates commute — every variable either path changes is an `int` that grows by a
-//! constant on each path (`k += 1` on one, nothing on the other; `i += 1` on both) — is
-//! folded into one node with κ (iterations of path 1) and λ (iterations of path 2), in any
-//! interleaving. After κ + λ iterations `x ↦ x + κ·d1 + λ·d2`.
+//! constant on each path (`k += 1` on one, nothing on the other; `i += 1` on both), or that
+//! both paths assign the same value read from the head (a `for` loop's target,
+//! [`super::multi_assigned`]) — is folded into one node with κ (iterations of path 1) and λ
+//! (iterations of path 2), in any interleaving. After κ + λ iterations `x ↦ x + κ·d1 +
+//! λ·d2`.
 //!
 //! Which path each iteration takes is not a plain `∀`: the store at iteration τ depends on
 //! how many of the iterations before it took path 1. The fold introduces a fresh tuple ω
@@ -35,7 +37,7 @@ use crate::transform::ir::Block;
 /// repeat it for every such loop).
 pub const ONE_PATH: &str = "one path through the body comes back to the loop head";
 
-pub use super::basics::{Inc, Multi};
+pub use super::basics::{Assigned, Inc, Multi};
 
 /// A two-parameter fold's own symbols and iteration conditions.
 #[derive(Clone, Debug)]
@@ -80,7 +82,7 @@ pub(super) fn two_paths(
     c1: Cyclic,
     c2: Cyclic,
 ) -> Result<Template, NoTemplate> {
-    let incs = increments(span, &head, [&c1, &c2])?;
+    let (incs, assigned) = increments(span, &head, [&c1, &c2])?;
     let split = c1
         .sigs
         .iter()
@@ -113,6 +115,7 @@ pub(super) fn two_paths(
         common,
         only: [only1, only2],
         incs,
+        assigned,
     };
     Ok(Template {
         span,
@@ -135,14 +138,16 @@ pub(super) fn either(a: &Term, b: &Term) -> Term {
     }
 }
 
-/// Each variable either path changes, with its constant increment on each path.
+/// Each variable either path changes, with its constant increment on each path, and the
+/// variables both paths assign the same value read from the head.
 pub(super) fn increments(
     span: Span,
     head: &[(Rc<str>, Sym)],
     paths: [&Cyclic; 2],
-) -> Result<Vec<Inc>, NoTemplate> {
+) -> Result<(Vec<Inc>, Vec<Assigned>), NoTemplate> {
     let mut out = Vec::new();
-    for (name, sym) in head {
+    let mut assigned = Vec::new();
+    'vars: for (name, sym) in head {
         let mut d = [BigInt::zero(), BigInt::zero()];
         let mut changed = false;
         for (p, c) in paths.iter().enumerate() {
@@ -164,6 +169,10 @@ pub(super) fn increments(
                 (Sort::Int, _) => "is not increased by a constant",
                 _ => "is not an int",
             };
+            if let Some(a) = super::multi_assigned::assigned(name, sym, paths) {
+                assigned.push(a);
+                continue 'vars;
+            }
             return Err(refuse(
                 format!(
                     "`{name}` changes on path {} and {why} (the paths' updates must commute)",
@@ -177,7 +186,8 @@ pub(super) fn increments(
             out.push((name.clone(), sym.clone(), d1, d2));
         }
     }
-    Ok(out)
+    super::multi_assigned::check(span, &assigned, paths)?;
+    Ok((out, assigned))
 }
 
 /// `t + c·x` through the smart constructors.
@@ -220,6 +230,15 @@ pub fn instantiate(
         bind(replay, &mut post, &name, v.clone());
         after.push((name.to_string(), v));
     }
+    let w = Term::var(o.omega.clone());
+    after.extend(super::multi_assigned::bind_after(
+        replay,
+        multi,
+        state,
+        &mut post,
+        &o.sigma,
+        [&o.k, &o.l, &w],
+    ));
     let mut succs = Vec::new();
     replay_two(
         replay,
@@ -381,6 +400,7 @@ pub(super) fn omega_condition(
     for (_, s, _, _) in &multi.incs {
         used.insert(s.clone());
     }
+    super::multi_assigned::used(multi, &mut used);
     for t in extra {
         t.vars(&mut used);
     }

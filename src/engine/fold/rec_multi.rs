@@ -43,6 +43,16 @@ pub(super) fn two_path_template(
     };
     let mut t =
         super::multi::two_paths(c1.call, head.to_vec(), c1.cyclic.clone(), c2.cyclic.clone())?;
+    // A parameter both calls pass the same value read from the caller's: loops only.
+    if let Some(a) = t.multi.as_ref().and_then(|m| m.assigned.first()) {
+        return Err(super::basics::refuse(
+            format!(
+                "`{}` changes on path 1 and is not increased by a constant (the paths' updates must commute)",
+                a.name
+            ),
+            c1.call,
+        ));
+    }
     let changed: BTreeSet<Sym> = t
         .multi
         .as_ref()
