@@ -30,10 +30,12 @@ fn fuzz4_corpus_agrees_with_python_unrolled() {
 /// the programs written for folds (`f*.py`, `q*.py`). Left out: `q07.py` and, of the
 /// others, `s10.py` (nested loops: 126 folds), `r09.py`, `p08.py` and `r14.py`, whose
 /// folded leaf models take from 15 s to minutes on a loaded machine (reported to the
-/// owners of issues 27 and 30/31). By hand (it ran over 7 minutes in a debug build at load
-/// 17): `cargo test --test it -- fuzz4 --ignored`.
+/// owners of issues 27 and 30/31). By hand: `cargo test --test it -- fuzz4 --ignored`; it
+/// ran over 10 minutes in a debug build at load 17 (`check --fold auto` on each of these
+/// programs takes under 2 s: the time is likely the harness's κ-search of random inputs
+/// with 20-digit ints, up to 2,000,000 iterations per candidate node).
 #[test]
-#[ignore = "slow under load: folded leaf models (issues 30/31); run by hand"]
+#[ignore = "slow in a debug build: the harness's κ-search on huge random inputs"]
 fn fuzz4_corpus_agrees_with_python_folded() {
     let files: Vec<PathBuf> = corpus()
         .into_iter()
