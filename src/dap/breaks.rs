@@ -28,7 +28,17 @@ impl Adapter {
             asked
         };
         for b in &asked {
-            let line = b["line"].as_u64().unwrap_or(0) as usize;
+            // (a line that is no positive number is named as sent: `-3`, `"5"`, missing)
+            let line = b["line"]
+                .as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(0);
+            let not_a_line = (line == 0 && b["line"] != json!(0)).then(|| {
+                format!(
+                    "no line {}: a breakpoint's line is a number from 1",
+                    b["line"]
+                )
+            });
             let condition = b["condition"]
                 .as_str()
                 .map(str::trim)
@@ -47,15 +57,15 @@ impl Adapter {
                 condition,
                 hit_condition: None,
                 verified: false,
-                message: None,
+                message: not_a_line,
                 hits: 0,
             };
-            if !ours {
+            if bp.message.is_none() && !ours {
                 bp.message = Some(format!(
                     "`{path}` is not the program being debugged ({})",
                     run.args.program.as_deref().unwrap_or_default()
                 ));
-            } else {
+            } else if bp.message.is_none() {
                 match hit.map(HitCondition::parse) {
                     Some(Err(m)) => bp.message = Some(m),
                     Some(Ok(h)) => bp.hit_condition = Some(h),

@@ -5,7 +5,7 @@
 //! input (malformed frames, unknown commands, requests before launch, bad programs).
 
 #[path = "dap/client.rs"]
-mod client;
+pub(crate) mod client;
 
 use client::Client;
 use serde_json::{json, Value};

@@ -78,6 +78,8 @@ mod fold_rec_two;
 /// Issue 25, `for` loops: generated programs against python3, check, folds, invariants,
 /// the loop head in the debugger, diagnostics.
 mod for_loops;
+/// fuzz4: an adversarial corpus against python3 (unrolled and folded), DAP bad input.
+mod fuzz4;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.

@@ -1,0 +1,6 @@
+# entry: f
+def f(a: int) -> int:
+    i = 0
+    while i * i < a:
+        i += 1
+    return i

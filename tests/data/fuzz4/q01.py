@@ -1,0 +1,8 @@
+# entry: f
+def f(t: tuple, x: int) -> int:
+    i = 0
+    while i < len(t):
+        if t[i] == x:
+            return i
+        i += 1
+    return -1

@@ -1,0 +1,6 @@
+# entry: f
+def f(t: tuple, x: int) -> int:
+    for i in range(len(t) - 1, -1, -1):
+        if t[i] == x:
+            return i
+    return -5

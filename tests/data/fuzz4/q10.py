@@ -1,0 +1,6 @@
+# entry: f
+def f(a: int, b: int) -> int:
+    s = 0
+    for i in range(a, b, 2):
+        s += i
+    return s
