@@ -444,11 +444,9 @@ impl Engine {
                 .zip(tag.as_ref())
                 .and_then(|(p, t)| label::leaf(t, &self.tree.node(p).state, o)),
         };
-        let (kind, at, return_value, exception_at, invariant_failure) = match (forced, settled) {
-            (Some(o), _) => (NodeKind::Leaf(o), None, None, None, false),
-            (None, Settled::Running) => {
-                (NodeKind::Open, step::action_span(&state), None, None, false)
-            }
+        let (kind, return_value, exception_at, invariant_failure) = match (forced, settled) {
+            (Some(o), _) => (NodeKind::Leaf(o), None, None, false),
+            (None, Settled::Running) => (NodeKind::Open, None, None, false),
             (
                 None,
                 Settled::Done {
@@ -459,7 +457,6 @@ impl Engine {
                 },
             ) => (
                 NodeKind::Leaf(outcome),
-                None,
                 return_value,
                 exception_at,
                 invariant,
@@ -477,7 +474,6 @@ impl Engine {
             branch,
             tag,
             state: Rc::new(state),
-            at,
             details: Details {
                 return_value,
                 exception_at,
@@ -1093,6 +1089,6 @@ impl Engine {
     /// The source span a node is about to run, or where its exception was raised.
     pub fn node_span(&self, id: NodeId) -> Option<Span> {
         let n = self.tree.node(id);
-        n.at.or(n.exception_at())
+        n.at().or(n.exception_at())
     }
 }

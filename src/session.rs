@@ -269,7 +269,10 @@ impl Session {
 
     /// The 1-based line of the statement a node is about to run (`None` at leaves).
     pub fn statement_line(&self, id: NodeId) -> Option<usize> {
-        self.tree().node(id).at.map(|s| self.source().line(s.start))
+        self.tree()
+            .node(id)
+            .at()
+            .map(|s| self.source().line(s.start))
     }
 
     /// The 1-based line of a node's statement, or of where its exception was raised.

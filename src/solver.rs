@@ -167,6 +167,31 @@ pub struct Solver {
 /// of small programs).
 pub const DERIVE_FROM: usize = 32;
 
+/// The cached answer for the set of `terms`, if any (sorted into `scratch` only when the
+/// cache's filter says it may hold one).
+fn cached<'a, I>(scratch: &mut Scratch, cache: &Cache, terms: I) -> Option<SatResult>
+where
+    I: IntoIterator<Item = &'a Term>,
+    I::IntoIter: Clone,
+{
+    let terms = terms.into_iter();
+    let h = scratch.set_hash(terms.clone());
+    cached_as(scratch, cache, terms, h)
+}
+
+/// [`cached`], given the terms' [`Scratch::set_hash`].
+fn cached_as<'a>(
+    scratch: &mut Scratch,
+    cache: &Cache,
+    terms: impl IntoIterator<Item = &'a Term>,
+    set_hash: u64,
+) -> Option<SatResult> {
+    if !cache.may_answer(set_hash) {
+        return None;
+    }
+    cache.get(scratch.sorted(terms), set_hash).cloned()
+}
+
 /// The conjuncts that are not `True`, or the answer if one is `False` or none is left.
 fn nontrivial(pc: &[Term]) -> Result<Vec<Term>, SatResult> {
     if pc.iter().any(Term::is_false) {
@@ -290,21 +315,19 @@ impl Solver {
         // short: in a depth-first exploration a long one recurs only as a prefix of the
         // last query, which `clusters` recognises by pointer (see `check_sliced`).
         let keyed = self.caching && pc.len() <= PATH_KEY_LIMIT;
-        if keyed {
-            let key = self.scratch.sorted(pc.iter_newest());
-            if let Some(r) = self.cache.get(key) {
+        let set_hash = keyed.then(|| self.scratch.set_hash(pc.iter_newest()));
+        if let Some(h) = set_hash {
+            if let Some(r) = cached_as(&mut self.scratch, &self.cache, pc.iter_newest(), h) {
                 self.stats.cache_hits += 1;
-                return r.clone();
+                return r;
             }
         }
         let r = self.check_uncached(pc);
         if r.is_interrupted() {
             return r;
         }
-        if keyed {
-            // (the scratch buffer was reused meanwhile)
-            let key = Key::of_sorted(self.scratch.sorted(pc.iter_newest()));
-            self.cache.insert_path(key, r.clone());
+        if let Some(h) = set_hash {
+            self.cache.insert_path(h, pc, r.clone());
         }
         r
     }
@@ -348,9 +371,9 @@ impl Solver {
         if !self.caching {
             return self.solve(&cluster);
         }
-        if let Some(r) = self.cache.get(self.scratch.sorted(&cluster)) {
+        if let Some(r) = cached(&mut self.scratch, &self.cache, &cluster) {
             self.stats.cache_hits += 1;
-            return r.clone();
+            return r;
         }
         let r = self.solve(&cluster);
         if !r.is_interrupted() {
@@ -371,7 +394,7 @@ impl Solver {
         if common + 1 >= n || !self.caching || n - 1 > PATH_KEY_LIMIT {
             return common;
         }
-        match self.cache.get(self.scratch.sorted(&pc[..n - 1])) {
+        match cached(&mut self.scratch, &self.cache, &pc[..n - 1]) {
             Some(SatResult::Sat) => n - 1,
             _ => common,
         }

@@ -299,7 +299,7 @@ impl Engine {
             }
             // A name not bound before this edge was bound on it (by whatever the step did).
             if env(&parent.state, scope).is_none_or(|e| !e.contains_key(name)) {
-                let span = parent.at.unwrap_or_default();
+                let span = parent.at().unwrap_or_default();
                 return Some(ValueOrigin {
                     node: p,
                     span,

@@ -23,6 +23,8 @@ use crate::transform::ir::{Block, FormStep, InstrKind};
 
 /// Settling: from a step's successor to the next visible action (no branching).
 mod settle;
+/// Assignments that write the same value into the same store share the result.
+mod stores;
 /// The steps of loop invariants: checks, havoc, assume.
 mod verify;
 
@@ -145,7 +147,7 @@ fn bind(state: &mut State, name: &str, value: Term) {
     let key = env
         .get_key_value(name)
         .map_or_else(|| Rc::from(name), |(k, _)| k.clone());
-    *env = env.insert(key, value);
+    *env = stores::insert(env, key, value);
     if let Some(flag) = flag {
         *env = env.remove(flag.as_str());
     }

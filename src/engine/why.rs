@@ -110,7 +110,7 @@ impl Engine {
             if to <= from {
                 continue;
             }
-            let span = p.at.unwrap_or_default();
+            let span = p.at().unwrap_or_default();
             let (line, column) = src.line_col(span.start);
             let tag = c.tag.clone().unwrap_or(Tag::Next);
             let origin = Origin {
@@ -259,7 +259,7 @@ mod tests {
                         .into_iter()
                         .map(|p| {
                             assert!(p.given.is_empty());
-                            assert_eq!(Some(p.span), n.at, "{name}");
+                            assert_eq!(Some(p.span), n.at(), "{name}");
                             (p.tag, p.cond)
                         })
                         .collect();
@@ -297,7 +297,7 @@ mod tests {
             node.tag,
             Some(Tag::Raise(ExcClass::IndexError, _))
         ));
-        assert_eq!(map.line(node.at.unwrap().start), 5);
+        assert_eq!(map.line(node.at().unwrap().start), 5);
         // It is stepped: its one child runs the handler, nothing added.
         let [child] = node.children[..] else {
             panic!("{:?}", node.children)
@@ -305,7 +305,7 @@ mod tests {
         let child = e.tree().node(child);
         assert_eq!(child.tag, Some(Tag::Handler));
         assert_eq!(child.branch, None);
-        assert_eq!(map.line(child.at.unwrap().start), 6);
+        assert_eq!(map.line(child.at().unwrap().start), 6);
         // Provenance of the leaf below: the raise's condition comes from line 4.
         let leaf = e
             .tree()

@@ -210,7 +210,7 @@ impl Session {
             if node.is_leaf() {
                 continue;
             }
-            let Some(span) = node.at else { continue };
+            let Some(span) = node.at() else { continue };
             if !self.config().frames {
                 // An opaque call runs its callee inside one step: no node shows its lines.
                 reach.callee_of(&node.state);

@@ -200,8 +200,10 @@ impl Session {
                 .run_with(from, limits, &|n| frames(n) < depth, progress),
             Policy::RunTo { lines } => {
                 let source = &self.loaded.source;
-                let at_line =
-                    |n: &Node| n.at.is_some_and(|s| lines.contains(&source.line(s.start)));
+                let at_line = |n: &Node| {
+                    n.at()
+                        .is_some_and(|s| lines.contains(&source.line(s.start)))
+                };
                 self.engine.run_with(from, limits, &at_line, progress)
             }
         };

@@ -239,7 +239,7 @@ impl Session {
     pub fn view(&self, id: NodeId) -> NodeView {
         let source = self.source();
         let node = self.tree().node(id);
-        let at = node.at.map(|s| source.line_col(s.start));
+        let at = node.at().map(|s| source.line_col(s.start));
         let line = at.map(|(l, _)| l);
         let raised_at = match node.kind {
             NodeKind::Leaf(Outcome::Exception(_)) => {

@@ -101,7 +101,7 @@ impl PathCondition {
     }
 
     /// The conjuncts, newest first, without copying them. O(length).
-    pub fn iter_newest(&self) -> impl Iterator<Item = &Term> {
+    pub fn iter_newest(&self) -> impl Iterator<Item = &Term> + Clone {
         self.cells().map(|c| &c.term)
     }
 
@@ -130,7 +130,7 @@ impl PathCondition {
     }
 
     /// The cells, newest first.
-    fn cells(&self) -> impl Iterator<Item = &Cell> {
+    fn cells(&self) -> impl Iterator<Item = &Cell> + Clone {
         let mut cur = self.head.as_deref();
         std::iter::from_fn(move || {
             let c = cur?;

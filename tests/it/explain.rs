@@ -41,7 +41,7 @@ fn node_at(e: &Engine, src: &str, line: usize) -> NodeId {
     let map = SourceMap::new("t.py", src);
     e.tree()
         .nodes()
-        .find(|n| n.at.is_some_and(|s| map.line(s.start) == line))
+        .find(|n| n.at().is_some_and(|s| map.line(s.start) == line))
         .unwrap_or_else(|| panic!("no node at line {line}"))
         .id
 }
@@ -267,7 +267,12 @@ fn cancelling_an_explanation_returns_promptly() {
     let mut id = e.tree().root();
     // Step to the `if` (the assumptions are linear).
     let map = SourceMap::new("t.py", CUBES);
-    while e.tree().node(id).at.is_some_and(|s| map.line(s.start) != 7) {
+    while e
+        .tree()
+        .node(id)
+        .at()
+        .is_some_and(|s| map.line(s.start) != 7)
+    {
         id = e.step(id)[0];
     }
     assert!(matches!(e.tree().node(id).kind, NodeKind::Open));
@@ -368,7 +373,12 @@ fn a_branch_that_times_out_is_relaxed_part_by_part() {
     let mut e = engine(CUBES, 200);
     let mut id = e.tree().root();
     let map = SourceMap::new("t.py", CUBES);
-    while e.tree().node(id).at.is_some_and(|s| map.line(s.start) != 7) {
+    while e
+        .tree()
+        .node(id)
+        .at()
+        .is_some_and(|s| map.line(s.start) != 7)
+    {
         id = e.step(id)[0];
     }
     let pc_len = e.path_condition(id).len();

@@ -310,7 +310,7 @@ fn a_for_line_is_a_loop_head() {
     let heads: Vec<_> = e
         .tree()
         .nodes()
-        .filter(|n| n.at.is_some_and(|s| map.line(s.start) == 3))
+        .filter(|n| n.at().is_some_and(|s| map.line(s.start) == 3))
         .collect();
     assert_eq!(heads.len(), 3, "one head per test of the loop");
     for h in &heads {
@@ -328,7 +328,7 @@ fn a_for_line_is_a_loop_head() {
         for c in h.children.iter() {
             let child = e.tree().node(*c);
             if matches!(child.tag, Some(Tag::Enter)) {
-                assert_eq!(child.at.map(|s| map.line(s.start)), Some(4));
+                assert_eq!(child.at().map(|s| map.line(s.start)), Some(4));
                 assert!(e.store(*c).iter().any(|(k, _)| k == "x"));
             }
         }
@@ -489,7 +489,7 @@ fn continue_step_over_and_finish_work_on_for_loops() {
     let line = |s: &Session, id| {
         s.tree()
             .node(id)
-            .at
+            .at()
             .map(|sp: symdbg::base::Span| map.line(sp.start))
     };
     let root = session.tree().root();

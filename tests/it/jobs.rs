@@ -413,7 +413,7 @@ fn routes_lead_to_the_same_node_in_another_session() {
         let route = a.path_to(n);
         let m = b.walk(&route).expect("the route exists");
         assert_eq!(b.path_to(m), route);
-        assert_eq!(a.tree().node(n).at, b.tree().node(m).at);
+        assert_eq!(a.tree().node(n).at(), b.tree().node(m).at());
         assert_eq!(a.path_condition_texts(n), b.path_condition_texts(m));
     }
 }

@@ -308,7 +308,7 @@ fn check_tree(name: &str, text: &str, entry: Option<&str>, config: Config) -> us
                     m.0
                 );
                 let Some(&c) = path.get(k + 1) else { continue };
-                let (ml, cl) = (tree.node(m).at, tree.node(c).at);
+                let (ml, cl) = (tree.node(m).at(), tree.node(c).at());
                 let line = |s: Option<symdbg::base::Span>| s.map(|s| src.line(s.start));
                 if frames(c) == frames(m)
                     && line(ml) != line(cl)
@@ -499,7 +499,7 @@ fn a_call_result_comes_from_the_return_and_a_parameter_from_the_call() {
     let ret = s
         .tree()
         .nodes()
-        .find(|n| n.at.is_some_and(|a| s.source().line(a.start) == 3))
+        .find(|n| n.at().is_some_and(|a| s.source().line(a.start) == 3))
         .unwrap()
         .id;
     let o: BTreeMap<String, StoreOrigin> = s.store_origins(ret).into_iter().collect();
@@ -514,7 +514,7 @@ fn a_call_result_comes_from_the_return_and_a_parameter_from_the_call() {
     let at_return = s
         .tree()
         .nodes()
-        .find(|n| n.at.is_some_and(|a| s.source().line(a.start) == 3))
+        .find(|n| n.at().is_some_and(|a| s.source().line(a.start) == 3))
         .unwrap()
         .id;
     assert_eq!(

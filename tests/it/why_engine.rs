@@ -80,7 +80,7 @@ fn check_tree(x: &Explored, what: &str, seen: &mut Seen) {
         let path = tree.path(n.id);
         let lines: Vec<usize> = path
             .iter()
-            .filter_map(|&p| tree.node(p).at.map(|s| map.line(s.start)))
+            .filter_map(|&p| tree.node(p).at().map(|s| map.line(s.start)))
             .collect();
         for (t, o) in &prov {
             seen.conjuncts += 1;
@@ -95,7 +95,7 @@ fn check_tree(x: &Explored, what: &str, seen: &mut Seen) {
                 !parent.state.pc.contains(t),
                 "{what}: {t} already in the parent's pc"
             );
-            assert_eq!(Some(o.span), parent.at, "{what}");
+            assert_eq!(Some(o.span), parent.at(), "{what}");
             assert_eq!((o.line, o.column), map.line_col(o.span.start), "{what}");
             assert!(
                 lines.contains(&o.line),
@@ -120,7 +120,7 @@ fn check_tree(x: &Explored, what: &str, seen: &mut Seen) {
                 assert!(!taken, "{what}: pruned {:?} is a child", p.tag);
                 // Inside an opaque call: a statement of the callee, after `given`.
                 if p.given.is_empty() && e.config().frames {
-                    assert_eq!(Some(p.span), n.at, "{what}");
+                    assert_eq!(Some(p.span), n.at(), "{what}");
                 }
                 assert_eq!(p.line, map.line(p.span.start));
             }
@@ -135,7 +135,7 @@ fn check_tree(x: &Explored, what: &str, seen: &mut Seen) {
                 t => panic!("{what}: caught after {t:?}"),
             };
             assert_eq!(raised, (c.class, c.raised), "{what}");
-            assert!(n.at.is_some_and(|s| s == c.handler));
+            assert!(n.at().is_some_and(|s| s == c.handler));
             assert!(map
                 .line_text(map.line(c.handler.start))
                 .trim_start()
@@ -359,7 +359,7 @@ fn handwritten_programs() {
         .engine
         .tree()
         .nodes()
-        .find(|n| n.at.is_some_and(|s| map.line(s.start) == 3))
+        .find(|n| n.at().is_some_and(|s| map.line(s.start) == 3))
         .unwrap();
     let pruned = x.engine.pruned(node.id, map);
     assert_eq!(pruned.len(), 1, "{pruned:?}");

@@ -67,7 +67,7 @@ fn line(x: &mut Explored, id: NodeId) -> String {
     // Where it was raised; failing that, the statement that raised it (the parent's).
     let span = node
         .exception_at()
-        .or_else(|| node.parent.and_then(|p| tree.node(p).at));
+        .or_else(|| node.parent.and_then(|p| tree.node(p).at()));
     let (line, col) = span.map_or((1, 1), |s| source.line_col(s.start));
     // Raised in an `--assume` expression: the file name, then where in which one.
     let mut text = match Line::of(line) {

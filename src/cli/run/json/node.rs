@@ -123,7 +123,7 @@ fn node(
         NodeKind::Open => b"\"open\"",
         NodeKind::Leaf(_) => b"\"leaf\"",
     });
-    let line = n.at.map(|sp| source.line(sp.start));
+    let line = n.at().map(|sp| source.line(sp.start));
     b.extend_from_slice(b",\"line\":");
     opt_num(b, line.and_then(super::file_line).map(|l| l as u64));
     b.extend_from_slice(b",\"statement\":");
