@@ -38,6 +38,7 @@ mod slice;
 mod tests;
 mod translate;
 mod unknown;
+mod work;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;

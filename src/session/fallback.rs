@@ -75,7 +75,7 @@ impl Session {
                 let line = self
                     .tree()
                     .node(n)
-                    .at
+                    .at()
                     .map_or(0, |s| self.source().line(s.start));
                 let fold = e.fallback_of(n).and_then(|f| e.fold_at(f));
                 let kappa = fold.map_or("κ".into(), |f| display_name(&f.kappa.name).to_string());

@@ -41,9 +41,9 @@ use num_traits::ToPrimitive;
 use z3::ast::Bool;
 
 use super::incremental::{new_z3, Incremental};
-use super::minimize::Work;
 use super::model::decode;
 use super::translate::Translator;
+use super::work::Work;
 use super::SatResult;
 use crate::base::FastMap as HashMap;
 use crate::concrete::Value;

@@ -60,12 +60,12 @@ mod fold;
 /// Issue 31: an undecided fold leaf falls back to unrolling; fold and unroll find the
 /// same bugs on the corpora.
 mod fold_fallback;
-/// Issues 30, 31: leaf models below several folds: minimal, replayed, independent of the
-/// time limit (`solver/bounded.rs`).
-mod fold_models;
 /// Two-parameter templates of `for` loops (issue 27): the loop target assigned on both
 /// paths, against python3 on a box, `check`, `testgen` and generated `for` loops.
 mod fold_for_multi;
+/// Issues 30, 31: leaf models below several folds: minimal, replayed, independent of the
+/// time limit (`solver/bounded.rs`).
+mod fold_models;
 /// Two-parameter templates (issue 27, seed 004 §6): two-path loops against the
 /// interpreter, classic unrolling and python3.
 mod fold_multi;

@@ -246,11 +246,11 @@ fn minimal_models_do_not_depend_on_the_load() {
         Term::gt(Term::index(t.clone(), int(3)), x.clone()),
     ];
     let models = [Duration::ZERO, Duration::from_millis(200)].map(|pause| {
-        super::super::minimize::SLOW_CHECKS.with(|d| d.set(pause));
+        super::super::work::SLOW_CHECKS.with(|d| d.set(pause));
         let mut s = solver();
         s.set_caching(false);
         let m = s.model(&pc, &syms).unwrap();
-        super::super::minimize::SLOW_CHECKS.with(|d| d.set(Duration::ZERO));
+        super::super::work::SLOW_CHECKS.with(|d| d.set(Duration::ZERO));
         m
     });
     assert_eq!(models[0], models[1]);
