@@ -96,15 +96,6 @@ impl Details {
 }
 
 impl Node {
-    /// The statement about to run (`None` at leaves). Computed from the state, not stored:
-    /// 24 bytes of every node (issue 30, round 4).
-    pub fn at(&self) -> Option<Span> {
-        match self.kind {
-            NodeKind::Leaf(_) => None,
-            NodeKind::Open | NodeKind::Inner => super::step::action_span(&self.state),
-        }
-    }
-
     /// At a `return` leaf of an entry run: the result.
     pub fn return_value(&self) -> Option<&Term> {
         self.details.as_ref()?.return_value.as_ref()
