@@ -130,6 +130,11 @@ impl Lin {
                     K::Mul(a, b) => Term::mul(collected(a), collected(b)),
                     _ => tidy_in(t),
                 };
+                // (a factor that folds to a constant: `κ1 * (0 * 0)` is 0)
+                if let Some(n) = atom.as_int() {
+                    self.constant += k * n;
+                    return;
+                }
                 match self.terms.iter_mut().find(|(u, _)| *u == atom) {
                     Some((_, c)) => *c += k,
                     None => self.terms.push((atom, k.clone())),
@@ -162,7 +167,10 @@ impl Lin {
                 None if c.is_negative() => magnitude(Term::neg(atom)),
                 None => magnitude(atom),
                 // (a leading 0 is dropped: `0 - κ1` reads `-κ1`)
-                Some(acc) if acc.as_int().is_some_and(Zero::is_zero) => magnitude(Term::neg(atom)),
+                Some(acc) if acc.as_int().is_some_and(Zero::is_zero) && c.is_negative() => {
+                    magnitude(Term::neg(atom))
+                }
+                Some(acc) if acc.as_int().is_some_and(Zero::is_zero) => magnitude(atom),
                 Some(acc) if c.is_negative() => Term::sub(acc, magnitude(atom)),
                 Some(acc) => Term::add(acc, magnitude(atom)),
             });

@@ -237,3 +237,14 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_factor_that_folds_to_zero_is_a_constant_not_a_sign_change() {
+    // Found by `normalising_keeps_every_value` (CI): `0 + κ1 < κ1 * (0 * 0) + κ2` read
+    // `κ1 < -κ2`.
+    let raw = |k: K| Term::mk_for_tests(k);
+    let zero_product = raw(K::Mul(Term::int(0), Term::int(0)));
+    let a = raw(K::Add(Term::int(0), k(1)));
+    let b = raw(K::Add(raw(K::Mul(k(1), zero_product)), k(2)));
+    assert_eq!(shown(&Term::lt(a, b)), "κ1 < κ2");
+}
