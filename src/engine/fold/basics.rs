@@ -12,6 +12,7 @@ use crate::term::{Sort, Sym, Term};
 
 use crate::transform::ir::{Block, InstrKind};
 use num_bigint::BigInt;
+use num_traits::{One, Zero};
 
 /// At most this many paths through one iteration.
 pub const MAX_PATHS: usize = 64;
@@ -139,3 +140,18 @@ pub struct Assigned {
 
 /// A changed variable, its head symbol, its increment on path 1 and on path 2.
 pub type Inc = (Rc<str>, Sym, BigInt, BigInt);
+
+/// `t + c·x` through the smart constructors.
+pub(super) fn plus(t: Term, c: &BigInt, x: Term) -> Term {
+    if c.is_zero() {
+        t
+    } else if c.is_one() {
+        Term::add(t, x)
+    } else if *c == BigInt::from(-1) {
+        Term::sub(t, x)
+    } else if c < &BigInt::zero() {
+        Term::sub(t, Term::mul(Term::int(-c), x))
+    } else {
+        Term::add(t, Term::mul(Term::int(c.clone()), x))
+    }
+}

@@ -23,7 +23,7 @@ use num_traits::{One, Zero};
 
 use super::super::state::State;
 use super::super::step::{Stepper, Succ};
-use super::basics::{refuse, NoTemplate};
+use super::basics::{plus, refuse, NoTemplate};
 use super::enumerate::Cyclic;
 use super::instance::{bind, lookup, Instance, Params};
 use super::template::Template;
@@ -188,21 +188,6 @@ pub(super) fn increments(
     }
     super::multi_assigned::check(span, &assigned, paths)?;
     Ok((out, assigned))
-}
-
-/// `t + c·x` through the smart constructors.
-fn plus(t: Term, c: &BigInt, x: Term) -> Term {
-    if c.is_zero() {
-        t
-    } else if c.is_one() {
-        Term::add(t, x)
-    } else if *c == BigInt::from(-1) {
-        Term::sub(t, x)
-    } else if c < &BigInt::zero() {
-        Term::sub(t, Term::mul(Term::int(-c), x))
-    } else {
-        Term::add(t, Term::mul(Term::int(c.clone()), x))
-    }
 }
 
 /// Instantiate a two-parameter template at `state` (settled at the loop's guard,

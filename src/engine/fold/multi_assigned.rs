@@ -14,12 +14,9 @@
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
-use num_bigint::BigInt;
-use num_traits::{One, Zero};
-
 use super::super::state::State;
 use super::super::step::Stepper;
-use super::basics::{refuse, Assigned, Inc, Multi, NoTemplate};
+use super::basics::{plus, refuse, Assigned, Inc, Multi, NoTemplate};
 use super::enumerate::Cyclic;
 use super::instance::{bind, lookup};
 use crate::base::Span;
@@ -78,21 +75,6 @@ pub(super) fn check(
 pub(super) fn used(multi: &Multi, out: &mut BTreeSet<Sym>) {
     for a in &multi.assigned {
         a.value.vars(out);
-    }
-}
-
-/// `t + c·x`.
-fn plus(t: Term, c: &BigInt, x: Term) -> Term {
-    if c.is_zero() {
-        t
-    } else if c.is_one() {
-        Term::add(t, x)
-    } else if *c == BigInt::from(-1) {
-        Term::sub(t, x)
-    } else if c < &BigInt::zero() {
-        Term::sub(t, Term::mul(Term::int(-c), x))
-    } else {
-        Term::add(t, Term::mul(Term::int(c.clone()), x))
     }
 }
 
