@@ -312,3 +312,93 @@ fn the_replay_of_an_abstract_leaf_binds_the_calls_and_names_a_weak_contract() {
     assert_eq!(r.undetermined, 0, "{r:?}");
     assert!(r.checked >= 1);
 }
+
+/// `check FILE --contracts` with `--json` (one object per contract, the counterexample's
+/// inputs as values python3 fails on) and `--entry f` (only `f`'s proof; a function
+/// without a contract is a clear error, exit 2); an unfinished proof names its options.
+#[test]
+fn check_contracts_has_json_an_entry_and_says_what_to_raise() {
+    let src = "def even(n: int) -> bool:
+    requires n >= 0
+    ensures result == (n % 2 == 0)
+    if n == 0:
+        return True
+    return not even(n - 1)
+
+
+def half(n: int) -> int:
+    requires n >= 0
+    ensures 2 * result <= n
+    if n == 7:
+        return 4
+    return n // 2
+
+
+def plain(n: int) -> int:
+    return n
+";
+    let p = file(src);
+    let p = p.to_str().expect("utf-8");
+    let (code, out, err) = symdbg(&["check", p, "--contracts", "--json"]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let all = v["contracts"].as_array().expect("contracts");
+    let names: Vec<&str> = all
+        .iter()
+        .map(|c| c["function"].as_str().expect("name"))
+        .collect();
+    assert_eq!(names, ["even", "half"]);
+    assert_eq!(all[0]["verified"], true);
+    assert_eq!(all[0]["why"], serde_json::Value::Null);
+    assert!(all[0]["paths"].as_u64().expect("paths") >= 2);
+    assert_eq!(all[1]["verified"], false);
+    assert_eq!(all[1]["why"], "postcondition of half violated (line 11)");
+    let n = all[1]["counterexample"]["inputs"]["n"].as_i64().expect("n");
+    assert_eq!(n, 7);
+    assert_eq!(all[1]["counterexample"]["text"], "n = 7");
+    // python3 with the clause as an assert fails there too.
+    let python = "def half(n):\n    assert n >= 0\n    result = 4 if n == 7 else n // 2\n    assert 2 * result <= n\n";
+    let mut child = Command::new("python3")
+        .args(["-c", &format!("{python}\nhalf({n})")])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let status = child.wait().expect("python3 ran");
+    assert!(!status.success());
+    // --entry: only that function's proof.
+    let (code, out, err) = symdbg(&["check", p, "--contracts", "--entry", "even"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "even: verified (2 paths)\n"),
+        "{err}"
+    );
+    for (entry, message) in [
+        ("plain", "`plain` has no contract to prove"),
+        ("nope", "the program has no function `nope`"),
+    ] {
+        let (code, out, err) = symdbg(&["check", p, "--contracts", "--entry", entry]);
+        assert_eq!(code, 2, "{out}");
+        assert!(err.contains(message), "{err}");
+        assert!(
+            err.contains("the functions with contracts: even, half"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // Inlined recursion is cut: not verified, and the message names --recursion.
+    let (code, out, _) = symdbg(&[
+        "check",
+        p,
+        "--contracts",
+        "--entry",
+        "even",
+        "--calls",
+        "inline",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("even: not verified: no failure found, but 1 bound"),
+        "{out}"
+    );
+    assert!(out.contains("--recursion"), "{out}");
+}

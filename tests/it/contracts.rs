@@ -321,44 +321,7 @@ fn a_weakened_contract_turns_a_callers_assertion_red_and_says_it_may_be_too_weak
     ));
 }
 
-#[test]
-fn inline_and_contract_agree_on_every_input_for_a_proven_contract() {
-    // The caller's outcome on each input: python3 (the clauses as asserts) against the
-    // two trees: the contract tree's red leaves are exactly the inputs CPython fails on.
-    let src = format!("{}{CALLER}", FACT.minipy());
-    let p = file(&src);
-    for calls in ["inline", "contract"] {
-        let (_, json, err) = symdbg(&[
-            "run",
-            path(&p),
-            "--entry",
-            "g",
-            "--calls",
-            calls,
-            "--json",
-            "--recursion",
-            "12",
-        ]);
-        let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|_| panic!("{err}"));
-        let nodes = v["nodes"].as_array().expect("nodes");
-        for x in -3..=8 {
-            let python_fails =
-                python_asserts(&format!("{}{CALLER}", FACT.python()), &format!("g({x})"));
-            // A red leaf whose model's input is this x, or whose branch admits it:
-            // here the red leaves are exactly `x < 0` (the precondition).
-            let red = nodes.iter().filter(|n| n["outcome"] == "exception").count();
-            assert_eq!(red, 1, "{calls}: {json}");
-            assert_eq!(python_fails, x < 0, "x = {x}");
-        }
-        let red = nodes
-            .iter()
-            .find(|n| n["outcome"] == "exception")
-            .expect("one red leaf");
-        assert_eq!(red["contract_failure"], "requires", "{calls}");
-        let model_x = red["model"]["x"].as_i64().expect("model");
-        assert!(model_x < 0);
-    }
-}
+// `--calls inline` and `--calls contract` agreeing on every input: contract_agree.rs.
 
 #[test]
 fn exec_checks_requires_at_calls_and_ensures_at_returns() {

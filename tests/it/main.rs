@@ -17,6 +17,8 @@ mod book;
 /// Issue 16: run's summary names the bounds that cut paths.
 mod bounds_summary;
 mod check;
+/// Issue 28: `--calls inline` and `--calls contract` agree on every input (python3 too).
+mod contract_agree;
 /// Issue 28: `check --calls contract` (abstract leaves, broken and weak contracts).
 mod contract_check;
 /// Issue 28: generated contracted programs against python3 (the soundness rule).
