@@ -316,6 +316,11 @@ impl Engine {
         for (name, f) in &ir.functions {
             let mut set: BTreeSet<String> = f.params.iter().map(|(n, _)| n.clone()).collect();
             ir::assigned_names(&f.body, &mut set);
+            if let Some(c) = &f.contract {
+                // A use of the contract havocs `result`, which the body (no `ensures`:
+                // no method frame) need not assign (issue 28).
+                ir::assigned_names(&c.use_, &mut set);
+            }
             if entry == Some(name.as_str()) {
                 // `--assume` runs in the entry's frame (its temporaries are its locals).
                 ir::assigned_names(&ir.preconditions, &mut set);

@@ -99,6 +99,7 @@ impl Verdict {
     /// The text after `f: ` on the function's line.
     fn text(&self) -> String {
         match (&self.why, &self.counterexample) {
+            (None, _) if self.paths == 1 => "verified (1 path)".to_string(),
             (None, _) => format!("verified ({} paths)", self.paths),
             (Some(why), Some((_, inputs))) => {
                 format!("not verified: {why}; counterexample: {inputs}")

@@ -49,13 +49,23 @@ impl Engine {
 
     /// Is node `id` below a use of a contract (its path took a call's result from a
     /// postcondition, not from the body)? Its leaves are then abstract: every input is
-    /// covered, but a model need not reproduce the leaf concretely.
+    /// covered, but a model need not reproduce the leaf concretely. A violated
+    /// precondition at the path's first use is not: the check is exact, as the inlined
+    /// call's first step (it is `id` itself, a leaf right below the use's precondition).
     pub fn is_abstract(&self, id: NodeId) -> bool {
+        let mut in_precondition = self
+            .contract_failure(id)
+            .is_some_and(|c| c.clause == crate::lang::ast::Clause::Requires);
         let mut cur = Some(id);
         while let Some(n) = cur {
             let node = self.tree.node(n);
             if matches!(node.tag, Some(Tag::UseContract(_))) {
-                return true;
+                if !in_precondition {
+                    return true;
+                }
+                in_precondition = false;
+            } else if n != id && node.label() != Some(super::label::USE_REQUIRES) {
+                in_precondition = false;
             }
             cur = node.parent;
         }

@@ -564,3 +564,68 @@ fn an_exception_path_of_the_body_is_not_verified() {
     );
     assert!(python_raises(&f.python(), "f(x=0)", "ZeroDivisionError"));
 }
+
+/// A contract with `requires` lines only (no `ensures`): its use at a call still gives the
+/// call a fresh result (it was a `NameError` leaf: `result` was no local of the function),
+/// and `check --calls contract` agrees with the concrete runs.
+#[test]
+fn a_contract_without_ensures_is_used_with_a_fresh_result() {
+    let src = "def h(y: int) -> int:
+    requires y >= 5
+    return y - 5
+
+
+def g(x: int) -> int:
+    a = h(x)
+    assert a != 3
+    return a
+";
+    let p = file(src);
+    let (code, json, err) = symdbg(&[
+        "run",
+        path(&p),
+        "--entry",
+        "g",
+        "--calls",
+        "contract",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let leaves: Vec<&serde_json::Value> = v["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .filter(|n| n["kind"] == "leaf")
+        .collect();
+    let mut seen: Vec<String> = leaves
+        .iter()
+        .map(|l| {
+            format!(
+                "{} {} {}",
+                l["outcome"], l["exception"], l["exception_line"]
+            )
+        })
+        .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            "\"exception\" \"AssertionError\" 2",
+            "\"exception\" \"AssertionError\" 8",
+            "\"return\" null null",
+        ],
+        "{json}"
+    );
+    // The precondition's failure is exact (the path's first step into h); the others
+    // are abstract (h@1 is any int).
+    for l in &leaves {
+        assert_eq!(l["abstract"], l["exception_line"] != 2, "{l}");
+    }
+    let (code, out, err) = symdbg(&["check", path(&p), "--entry", "g", "--calls", "contract"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("exhaustive: probably"), "{out}");
+    // Its proof: the body raises nowhere where `requires` holds.
+    let (code, out) = prove(src);
+    assert_eq!((code, out.as_str()), (0, "h: verified (1 path)\n"));
+}
