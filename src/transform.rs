@@ -55,7 +55,11 @@ pub fn lower(program: &ast::Program) -> Result<ir::Program, Vec<Diagnostic>> {
                 }
                 let (inline, proof, use_) = contract::bodies(f, body);
                 body = inline;
-                contract = Some(ir::ContractBodies { proof, use_ });
+                contract = Some(ir::ContractBodies {
+                    proof,
+                    use_,
+                    prints: false,
+                });
             }
             out.functions.insert(
                 f.name.name.clone(),
@@ -70,6 +74,7 @@ pub fn lower(program: &ast::Program) -> Result<ir::Program, Vec<Diagnostic>> {
             );
         }
     }
+    contract::mark_printing(&mut out.functions);
     out.preconditions = l.block(&program.preconditions);
     out.body = l.block(&program.body);
     out.for_vars = std::mem::take(&mut l.for_vars);

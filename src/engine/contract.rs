@@ -13,7 +13,9 @@ impl Engine {
         matches!(
             step::next_action(state),
             Some(step::Action::Instr(i)) if matches!(&i.kind, InstrKind::Call { func, .. }
-                if self.ir.functions.get(func).is_some_and(|f| f.contract.is_some()))
+                if self.ir.functions.get(func)
+                    .and_then(|f| f.contract.as_ref())
+                    .is_some_and(|c| !c.prints))
         )
     }
 
@@ -21,6 +23,15 @@ impl Engine {
     /// transitions exist (inline, or use the contract; see [`Engine::step_call`])?
     pub fn call_choice(&self, id: NodeId) -> bool {
         self.tree.node(id).is_open() && self.contract_call(&self.tree.node(id).state)
+    }
+
+    /// Is `f` contracted but always inlined, since it (transitively) prints?
+    pub fn contract_prints(&self, f: &str) -> bool {
+        self.ir
+            .functions
+            .get(f)
+            .and_then(|f| f.contract.as_ref())
+            .is_some_and(|c| c.prints)
     }
 
     /// How calls of contracted functions run when no choice is made ([`Config::calls`]).

@@ -714,7 +714,7 @@ impl Stepper<'_> {
         let use_ = f
             .contract
             .as_ref()
-            .filter(|_| self.config.calls == Some(super::CallMode::Contract));
+            .filter(|c| !c.prints && self.config.calls == Some(super::CallMode::Contract));
         let same = state
             .frames
             .iter()

@@ -149,6 +149,12 @@ impl Session {
         self.engine.is_abstract(id)
     }
 
+    /// Is `f` a contracted function whose calls are always inlined, because it prints (or
+    /// calls a function that does) and a contract says nothing of output?
+    pub fn contract_prints(&self, f: &str) -> bool {
+        self.engine.contract_prints(f)
+    }
+
     /// At a leaf that is a contract's failure: which clause of which function.
     pub fn contract_failure(&self, id: NodeId) -> Option<crate::lang::ContractFailure> {
         self.engine.contract_failure(id)

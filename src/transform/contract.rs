@@ -10,9 +10,10 @@
 //!   the arguments ("precondition of f violated"), `result` havoc'ed (a fresh symbol
 //!   `f@n`), `assume ensures`, return `result`.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use super::ir::{Block, FormStep, Instr, InstrKind};
+use super::ir::{Block, FormStep, Function, Instr, InstrKind};
 use crate::base::Span;
 use crate::lang::ast::{Expr, ExprKind, FunctionDef, RESULT};
 
@@ -105,4 +106,84 @@ pub(super) fn bodies(f: &FunctionDef, body: Block) -> (Block, Block, Block) {
     }
     use_.push(ret());
     (Rc::from(inline), Rc::from(proof), Rc::from(use_))
+}
+
+/// Set [`ContractBodies::prints`] of every contracted function that prints or calls
+/// (transitively) a function that does: a use of its contract would drop its output, so
+/// `check`/`testgen` would compare a leaf's printed lines with a run's that are not
+/// comparable (issue 28). Such calls are always inlined.
+///
+/// [`ContractBodies::prints`]: super::ir::ContractBodies::prints
+pub(super) fn mark_printing(functions: &mut BTreeMap<String, Function>) {
+    let mut direct: BTreeMap<String, (bool, BTreeSet<String>)> = BTreeMap::new();
+    for (name, f) in functions.iter() {
+        let (mut prints, mut calls) = (false, BTreeSet::new());
+        scan(&f.body, &mut prints, &mut calls);
+        direct.insert(name.clone(), (prints, calls));
+    }
+    let mut printing: BTreeSet<String> = direct
+        .iter()
+        .filter(|(_, (p, _))| *p)
+        .map(|(n, _)| n.clone())
+        .collect();
+    loop {
+        let more: Vec<String> = direct
+            .iter()
+            .filter(|(n, (_, calls))| {
+                !printing.contains(*n) && calls.iter().any(|c| printing.contains(c))
+            })
+            .map(|(n, _)| n.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        printing.extend(more);
+    }
+    for (name, f) in functions.iter_mut() {
+        if let Some(c) = &mut f.contract {
+            c.prints = printing.contains(name);
+        }
+    }
+}
+
+/// Does `block` print, and which functions does it call?
+fn scan(block: &[Instr], prints: &mut bool, calls: &mut BTreeSet<String>) {
+    for i in block {
+        match &i.kind {
+            InstrKind::Print(_) => *prints = true,
+            InstrKind::Call { func, .. } => {
+                calls.insert(func.clone());
+            }
+            InstrKind::MethodFrame { body, .. } => scan(body, prints, calls),
+            InstrKind::If { then, orelse, .. } => {
+                scan(then, prints, calls);
+                scan(orelse, prints, calls);
+            }
+            InstrKind::While {
+                guard,
+                body,
+                orelse,
+                ..
+            } => {
+                scan(guard, prints, calls);
+                scan(body, prints, calls);
+                if let Some(o) = orelse {
+                    scan(o, prints, calls);
+                }
+            }
+            InstrKind::Try { body, handlers } => {
+                scan(body, prints, calls);
+                for h in handlers {
+                    scan(&h.body, prints, calls);
+                }
+            }
+            InstrKind::LoopScope { body, orelse, .. } => {
+                scan(body, prints, calls);
+                if let Some(o) = orelse {
+                    scan(o, prints, calls);
+                }
+            }
+            _ => {}
+        }
+    }
 }

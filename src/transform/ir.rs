@@ -209,6 +209,9 @@ pub struct ContractBodies {
     pub proof: Block,
     /// Use the contract at a call: check `requires`, a fresh `result`, assume `ensures`.
     pub use_: Block,
+    /// The body prints, or calls a function that may: a contract says nothing of what a
+    /// call prints, so its calls are always inlined (no choice; see `transform/contract.rs`).
+    pub prints: bool,
 }
 
 /// A `@predicate`: a formula `body` over `params`.

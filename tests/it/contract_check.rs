@@ -402,3 +402,70 @@ def plain(n: int) -> int:
     );
     assert!(out.contains("--recursion"), "{out}");
 }
+
+/// A contract says nothing of what a call prints: a contracted function that prints (or
+/// calls one that does) is always inlined, so `check --calls contract` and `testgen
+/// --calls contract` compare printed lines the tree knows (they reported a false
+/// disagreement and an "engine bug": the use dropped the body's `print`s). Its proof
+/// says why recursion is then cut.
+#[test]
+fn a_contracted_function_that_prints_is_inlined_never_a_false_disagreement() {
+    let src = "def show(x: int):
+    requires x >= 0
+    print(x)
+
+
+def twice(x: int) -> int:
+    requires x >= 0
+    ensures result == 2 * x
+    show(x)
+    return 2 * x
+
+
+def cnt(n: int) -> int:
+    requires n >= 0
+    ensures result == n
+    if n == 0:
+        return 0
+    print(n)
+    return cnt(n - 1) + 1
+
+
+def g(a: int) -> int:
+    return twice(a) + twice(a + 1)
+";
+    let p = file(src);
+    let p = p.to_str().expect("utf-8");
+    let (code, v) = check(p, &["--entry", "g"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["exhaustive"]["ok"], true, "{v}");
+    assert_eq!(v["precise"]["ok"], true, "{v}");
+    // No use of a contract: no abstract leaf, and the printed lines are the leaves'.
+    let (_, json, _) = symdbg(&["run", p, "--entry", "g", "--calls", "contract", "--json"]);
+    let tree: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let nodes = tree["nodes"].as_array().expect("nodes");
+    assert!(nodes.iter().all(|n| n["abstract"] != true), "{json}");
+    assert!(
+        nodes.iter().any(|n| n["model_stdout"] == "0\n1\n"),
+        "{json}"
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("test_g.py");
+    let o = out.to_str().expect("utf-8");
+    let (code, _, err) = symdbg(&["testgen", p, "--entry", "g", "--calls", "contract", "-o", o]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("engine bug"), "{err}");
+    let (passed, failed, output) = crate::testgen::pytest(&[out]);
+    assert_eq!(failed, 0, "{output}");
+    assert!(passed >= 2, "{output}");
+    // The proofs: `show` and `twice` verified; `cnt`'s recursion is inlined, cut, and said.
+    let (code, out, _) = symdbg(&["check", p, "--contracts"]);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "show: verified (1 path)");
+    assert!(lines[1].starts_with("twice: verified"), "{out}");
+    assert!(
+        lines[2].ends_with("`cnt` prints, so its calls are inlined, not replaced by its contract"),
+        "{out}"
+    );
+}
