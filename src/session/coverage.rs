@@ -394,9 +394,17 @@ impl Session {
         (counts && crate::base::span::Line::of(line).in_file().is_some()).then_some(line)
     }
 
-    /// `if`, `elif`, `while` or `for`, from the statement's first word.
+    /// `if`, `elif`, `while` or `for`, from the statement's first word (an `elif`'s span
+    /// is its condition's: the word before it).
     fn branch_kind(&self, span: Span) -> &'static str {
-        let text = self.source().text.get(span.start..span.end).unwrap_or("");
+        let all = &self.source().text;
+        let text = all.get(span.start..span.end).unwrap_or("");
+        let before = all.get(..span.start).unwrap_or("");
+        let line_start = before.rfind('\n').map_or(0, |k| k + 1);
+        let word = before[line_start..].trim_end_matches(|c: char| c == '(' || c.is_whitespace());
+        if word.trim_start() == "elif" {
+            return "elif";
+        }
         ["elif", "if", "while", "for"]
             .into_iter()
             .find(|k| {

@@ -26,8 +26,11 @@ use crate::gen;
 use crate::util::symdbg;
 
 /// One explored program: its source, coverage, the inputs to run.
-struct Case {
+#[derive(Clone)]
+pub(crate) struct Case {
     src: String,
+    /// The entry function (`--entry`), or the module.
+    entry: Option<String>,
     coverage: Coverage,
     /// (line, first line of the then-block / loop body) of every `if`/`elif`/`while`/`for`.
     first_lines: BTreeMap<usize, usize>,
@@ -115,14 +118,26 @@ fn explore(src: String, rng: &mut symdbg::base::rng::SplitMix64, fold: bool) -> 
     if fold {
         config.fold = symdbg::engine::fold::FoldMode::Auto;
     }
-    let mut session = Session::open(SourceMap::new("gen.py", src.clone()), None, config)
+    explore_with(src, None, config, 20_000, rng)
+}
+
+/// Explore `src` (from `entry` if given) under `config` up to `max_nodes` nodes, and
+/// collect its coverage and the inputs to run in python3.
+pub(crate) fn explore_with(
+    src: String,
+    entry: Option<&str>,
+    config: Config,
+    max_nodes: usize,
+    rng: &mut symdbg::base::rng::SplitMix64,
+) -> Case {
+    let mut session = Session::open(SourceMap::new("gen.py", src.clone()), entry, config)
         .unwrap_or_else(|d| panic!("{d:?}\n{src}"));
     let root = session.tree().root();
     session.run(
         root,
         Policy::Subtree,
         Limits {
-            max_nodes: Some(20_000),
+            max_nodes: Some(max_nodes),
             ..Limits::default()
         },
         &|_| {},
@@ -135,7 +150,13 @@ fn explore(src: String, rng: &mut symdbg::base::rng::SplitMix64, fold: bool) -> 
         .filter(|n| {
             matches!(
                 n.outcome(),
-                Some(Outcome::Normal | Outcome::Exception(_) | Outcome::Bound)
+                Some(
+                    Outcome::Normal
+                        | Outcome::Return
+                        | Outcome::Halt
+                        | Outcome::Exception(_)
+                        | Outcome::Bound
+                )
             )
         })
         .map(|n| n.id)
@@ -202,6 +223,7 @@ fn explore(src: String, rng: &mut symdbg::base::rng::SplitMix64, fold: bool) -> 
     first_lines(&src, &session.program().body, &mut fl);
     Case {
         src,
+        entry: entry.map(str::to_string),
         coverage,
         first_lines: fl,
         models,
@@ -210,22 +232,34 @@ fn explore(src: String, rng: &mut symdbg::base::rng::SplitMix64, fold: bool) -> 
     }
 }
 
+impl Case {
+    pub(crate) fn coverage(&self) -> &Coverage {
+        &self.coverage
+    }
+
+    /// How many inputs run a folded path at least once.
+    pub(crate) fn witnesses(&self) -> usize {
+        self.witnesses
+    }
+}
+
 /// What python3 executed on one input.
-struct Traced {
+pub(crate) struct Traced {
     lines: BTreeSet<usize>,
     pairs: BTreeSet<(usize, usize)>,
     exception: bool,
 }
 
-fn trace(cases: &[Case]) -> Vec<Vec<Traced>> {
+pub(crate) fn trace(cases: &[Case]) -> Vec<Vec<Traced>> {
     let sources: Vec<&str> = cases.iter().map(|c| c.src.as_str()).collect();
+    let entries: Vec<Option<&str>> = cases.iter().map(|c| c.entry.as_deref()).collect();
     let mut runs = Vec::new();
     for (k, c) in cases.iter().enumerate() {
         for i in c.models.iter().chain(&c.others) {
             runs.push(json!([k, i]));
         }
     }
-    let request = json!({"sources": sources, "cases": runs}).to_string();
+    let request = json!({"sources": sources, "entries": entries, "cases": runs}).to_string();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/py/trace_lines.py");
     let mut child = Command::new("python3")
         .arg(script)
@@ -264,7 +298,7 @@ fn trace(cases: &[Case]) -> Vec<Vec<Traced>> {
 }
 
 /// The failures of one program's coverage against python3's traces.
-fn compare(c: &Case, traced: &[Traced]) -> Vec<String> {
+pub(crate) fn compare(c: &Case, traced: &[Traced]) -> Vec<String> {
     let mut failures = Vec::new();
     let (models, _) = traced.split_at(c.models.len());
     let by_models: BTreeSet<usize> = models.iter().flat_map(|t| t.lines.clone()).collect();
@@ -665,4 +699,40 @@ fn tui_gutter_shows_coverage() {
         help.contains("✗ no input reaches it  ? not so far"),
         "{help}"
     );
+}
+
+/// An `elif` is a branch point of its own, named `elif` (its span is its condition's), with
+/// both directions; lcov has a BRDA pair for it and for a `for`'s enter and leave.
+#[test]
+fn elif_and_for_branches_are_named_and_have_both_directions() {
+    let src = "x: int\nt: tuple\nif x > 0:\n    y = 1\nelif (x < -5):\n    y = 1 // 0\nelse:\n    y = 2\nfor v in t:\n    y = v\n";
+    let path = write_temp("elif.py", src);
+    let p = path.to_str().unwrap();
+    let (code, out, err) = symdbg(&["run", p, "--coverage"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("    3  if     then: reached, else: reached"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    5  elif   then: exception-only, else: reached"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    9  for    enter: reached, leave: reached"),
+        "{out}"
+    );
+    let info = path.with_extension("info");
+    let (code, _, err) = symdbg(&["run", p, "--lcov", info.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let l = parse_lcov(&std::fs::read_to_string(&info).unwrap()).unwrap();
+    for line in [3, 5, 9] {
+        for branch in [0, 1] {
+            assert_eq!(
+                l.brda.get(&(line, 0, branch)),
+                Some(&Some(1)),
+                "{line}.{branch}"
+            );
+        }
+    }
 }

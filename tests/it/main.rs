@@ -29,6 +29,9 @@ mod contract_testgen;
 mod contracts;
 /// Issue 29: symbolic coverage against python3's line tracing, --coverage, --json, --lcov.
 mod coverage;
+/// Issue 29: coverage of the fold corpora and examples under `--fold auto` and `off`,
+/// against python3's line tracing.
+mod coverage_corpus;
 /// Issue 29: symbolic coverage under `--fold auto` (folded loop and recursion bodies).
 mod coverage_fold;
 /// Issue 26: `symdbg dap`, the Debug Adapter Protocol server, through its stdin/stdout.
@@ -127,6 +130,8 @@ mod readme;
 mod run;
 /// What several debugger tests read off the harness (status line, message).
 mod screen;
+/// Issue 29: the README's origins excerpt, origins box and coverage gutter.
+mod showme_readme;
 /// The solver's time limit (watchdog), Ctrl-C, minimal counterexamples, on the binary.
 mod solver_limits;
 /// The symbolic engine against python3: leaf models replayed, random inputs hit one leaf.

@@ -7,8 +7,9 @@
 //! `cargo run --release -- ARGS` is the binary with ARGS (after `scripts/setup && `, which
 //! installs what is missing and is not run here). Not run: other programs
 //! (`cargo test`, `scripts/setup`, pytest), the terminal debugger (`symdbg FILE`, no
-//! subcommand), and shell pipelines or redirections. `-o FILE` is written to a temporary
-//! directory instead (the output's mentions of FILE are read as that path).
+//! subcommand), and shell pipelines or redirections. `-o FILE`, `--lcov FILE` and
+//! `--pytest FILE` are written to a temporary directory instead (the output's mentions of
+//! FILE are read as that path), and `cat FILE` of such a file shows what was written.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -106,7 +107,11 @@ fn symdbg_args(command: &str) -> Option<Vec<String>> {
         _ => return None,
     };
     let subcommand = args.first().map(String::as_str);
-    matches!(subcommand, Some("run" | "check" | "exec" | "testgen")).then(|| args.to_vec())
+    matches!(
+        subcommand,
+        Some("run" | "check" | "exec" | "testgen" | "diff")
+    )
+    .then(|| args.to_vec())
 }
 
 /// Lines without trailing spaces, without trailing empty lines.
@@ -164,17 +169,42 @@ fn readme_commands_print_what_the_readme_shows() {
     std::fs::create_dir_all(&tmp).expect("temporary directory");
     let mut ran = 0;
     let mut failures = Vec::new();
+    // The files the commands wrote so far: (as the README names them, where they are).
+    let mut files: Vec<(String, PathBuf)> = Vec::new();
     for s in &shown {
+        let cat = s.command.strip_prefix("cat ").and_then(|f| {
+            let (_, path) = files.iter().find(|(name, _)| name == f.trim())?;
+            Some(std::fs::read_to_string(path).unwrap_or_default())
+        });
+        if let Some(text) = cat {
+            let actual = normalised(text.lines().map(str::to_string));
+            let expected = normalised(s.output.iter().cloned());
+            ran += 1;
+            if actual != expected {
+                failures.push(format!(
+                    "README.md:{}: $ {}\n--- the README shows:\n{}\n--- the file holds:\n{}\n",
+                    s.line,
+                    s.command,
+                    expected.join("\n"),
+                    actual.join("\n")
+                ));
+            }
+            continue;
+        }
         let Some(mut args) = symdbg_args(&s.command) else {
             continue;
         };
-        // `-o FILE`: into the temporary directory.
+        // `-o FILE`, `--lcov FILE`, `--pytest FILE`: into the temporary directory.
         let mut written: Option<(String, PathBuf)> = None;
-        if let Some(k) = args.iter().position(|a| a == "-o") {
+        if let Some(k) = args
+            .iter()
+            .position(|a| ["-o", "--lcov", "--pytest"].contains(&a.as_str()))
+        {
             if let Some(file) = args.get(k + 1).cloned() {
                 let path = tmp.join(Path::new(&file).file_name().expect("a file name"));
                 let _ = std::fs::remove_file(&path);
                 args[k + 1] = path.to_string_lossy().into_owned();
+                files.push((file.clone(), path.clone()));
                 written = Some((file, path));
             }
         }

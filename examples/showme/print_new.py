@@ -1,0 +1,7 @@
+x: int
+print(x > 0)
+if x > 2:
+    y = x + 1
+else:
+    y = 0
+print(y)
