@@ -131,6 +131,17 @@ pub struct SolverStats {
     pub z3_time: Duration,
     /// Checks for which constraint independence sent Z3 a strict subset of the conjuncts.
     pub sliced: u64,
+    /// Feasibility checks and isolated model queries that took at least half of their time
+    /// limit (answered or not, see [`close_to_limit`]): on another machine, or at another
+    /// load, the same query may time out (`check --jobs N` checks such a run again on one
+    /// thread).
+    pub close_calls: u64,
+}
+
+/// Did a call that ran for `took` come close to its time limit `budget` (at least half of
+/// it)? Its answer may then depend on the machine's load. No limit: never.
+pub fn close_to_limit(took: Duration, budget: Option<Duration>) -> bool {
+    budget.is_some_and(|b| took.saturating_mul(2) >= b)
 }
 
 /// Feasibility checks and models for path conditions. Owns Z3 objects (`!Send`).
@@ -289,6 +300,13 @@ impl Solver {
         self.stats.clone()
     }
 
+    /// Count a call of `took` against the time limit ([`SolverStats::close_calls`]).
+    fn count_close(&mut self, took: Duration) {
+        if close_to_limit(took, self.inc.budget()) {
+            self.stats.close_calls += 1;
+        }
+    }
+
     /// Is the conjunction of `pc` satisfiable? Best called in depth-first order (a node's
     /// path condition extends its parent's), which the cache, constraint independence and
     /// the incremental Z3 stack all exploit; any order gives the right answers. (Builds a
@@ -413,6 +431,7 @@ impl Solver {
         let (r, time) = self.inc.check_from(self.clusters.terms(), self.z3_same);
         self.z3_same = self.clusters.len();
         self.stats.z3_time += time;
+        self.count_close(time);
         r
     }
 
@@ -425,6 +444,7 @@ impl Solver {
         self.z3_same = 0;
         let (r, time) = self.inc.check(terms);
         self.stats.z3_time += time;
+        self.count_close(time);
         r
     }
 

@@ -24,7 +24,9 @@
 //! depends on its order), an `unknown` leaf other than an engine limit (Z3's answer may
 //! depend on the solver's history, a timeout on the load), a leaf whose model run
 //! disagrees (the counterexample prints a model, which may depend on the history too),
-//! workers that explored different tops, a worker that panicked or could not start.
+//! a solver call that took at least half its time limit (answered here, it may time out
+//! on one thread: issue 31), workers that explored different tops, a worker that panicked
+//! or could not start.
 //!
 //! Cancelling (the `cancel` flag) reaches every worker: the main thread relays it to each
 //! worker's engine cancel flag until the workers stop (that also interrupts a Z3 check).
@@ -108,6 +110,9 @@ pub enum Redo {
     NodeLimit,
     /// A solver `unknown` leaf (timeout or otherwise), or a leaf without a model.
     Unknown,
+    /// A solver call took at least half its time limit (`SolverStats::close_calls`): one
+    /// thread, with its own history and load, may time out on it.
+    CloseCall,
     /// A leaf's model run disagrees with the leaf (the model may depend on Z3's history).
     Disagrees,
     /// The workers' top trees differ.
@@ -412,6 +417,7 @@ fn worker(
         panic!("SYMDBG_TEST_WORKER_PANIC is set");
     }
     let top = explore_top(&mut session, shared, workers, jobs.max_nodes)?;
+    close_call(&session, shared)?;
     let top_len = top.children.len() as u32;
     let routes: Vec<Vec<u32>> = top
         .frontier
@@ -476,6 +482,7 @@ fn worker(
             options,
             shared,
         )?);
+        close_call(&session, shared)?;
     }
     out.subtrees.sort_by_key(|s| s.1);
     if w == 0 && inputs.is_none() {
@@ -483,6 +490,16 @@ fn worker(
     }
     out.inputs = inputs.map(|i| i.sent);
     Ok(out)
+}
+
+/// A solver call of this worker came close to its time limit (issue 31): its answer, and
+/// so the report, may differ on one thread: stop every worker, check on one thread.
+fn close_call(session: &Session, shared: &Shared) -> Result<(), Halt> {
+    if session.stats().solver.close_calls > 0 {
+        shared.abort.store(true, Ordering::Relaxed);
+        return Err(Halt::Redo(Redo::CloseCall));
+    }
+    Ok(())
 }
 
 /// Both tests on one unit's candidates and claiming leaves.

@@ -212,6 +212,9 @@ impl Solver {
             cancel.as_deref(),
         );
         self.stats.z3_time += started.elapsed();
+        if !matches!(ask, wire::Ask::Core { .. }) {
+            self.count_close(started.elapsed());
+        }
         match asked {
             Asked::Answer(lines) => Ok(lines),
             Asked::Late => Err(SatResult::Unknown(Unknown::Timeout)),

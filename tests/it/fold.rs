@@ -553,11 +553,19 @@ fn a_search_from_a_symbolic_start_is_decided() {
 
 /// Descending and reflected indices (issue 31): `t[len(t) - τ1 - 1]` and `t[-τ1 - 1]` are
 /// read ascending by the position translation; fold mode finds the bug unrolling finds,
-/// with the same input (a timeout and an `unknown` leaf before, even at 10 s).
+/// with the same input (a timeout and an `unknown` leaf before, even at 10 s), decided by
+/// the fold itself (no undecided leaf unrolled instead): `while` loops, a descending
+/// `range` and a reflected read in a `for` loop.
 #[test]
 fn backwards_searches_find_what_unrolling_finds() {
-    for p in ["backwards", "suffix"] {
-        let file = format!("tests/data/fold/{p}.py");
+    for p in [
+        "fold/backwards",
+        "fold/suffix",
+        "model_path/back_range",
+        "model_path/reflected_for",
+        "model_path/back_while",
+    ] {
+        let file = format!("tests/data/{p}.py");
         let unrolled = symdbg(&["run", &file, "--entry", "f", "--counterexamples"]);
         let folded = symdbg(&[
             "run",
@@ -577,6 +585,7 @@ fn backwards_searches_find_what_unrolling_finds() {
         let (_, tree, _) = symdbg(&["run", &file, "--entry", "f", "--fold", "auto"]);
         assert!(tree.contains("fold: κ1"), "{tree}");
         assert!(!tree.contains("unknown"), "{tree}");
+        assert!(!tree.contains("instead"), "{tree}");
     }
 }
 

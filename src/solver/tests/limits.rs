@@ -40,6 +40,29 @@ fn the_watchdog_ends_a_hard_check_at_its_deadline() {
     assert_eq!(s.check(&[Term::gt(var("a"), int(3))]), SatResult::Sat);
 }
 
+/// Issue 31: a call that takes half its time limit or more is counted (`check --jobs N`
+/// re-does such a run on one thread: at another load it may time out); a timeout is one,
+/// an easy check far below a generous limit is not.
+#[test]
+fn calls_close_to_the_limit_are_counted() {
+    let mut s = limited(200);
+    assert_eq!(s.stats().close_calls, 0);
+    assert_eq!(s.check(&cubes_42()), SatResult::Unknown("timeout".into()));
+    assert_eq!(s.stats().close_calls, 1, "{:?}", s.stats());
+    let mut easy = limited(120_000);
+    assert_eq!(easy.check(&[Term::gt(var("a"), int(3))]), SatResult::Sat);
+    assert!(easy
+        .model(&[Term::gt(var("a"), int(3))], &[sym("a", Sort::Int)])
+        .is_some());
+    assert_eq!(easy.stats().close_calls, 0, "{:?}", easy.stats());
+    // The rule itself: half the limit or more; no limit, never.
+    let ms = Duration::from_millis;
+    assert!(close_to_limit(ms(100), Some(ms(200))));
+    assert!(close_to_limit(ms(250), Some(ms(200))));
+    assert!(!close_to_limit(ms(99), Some(ms(200))));
+    assert!(!close_to_limit(ms(1_000_000), None));
+}
+
 /// `x * x` five times: a monomial of degree 32, on which Z3 4.8.12 ignores interrupts.
 /// Named products keep it out of that code: decided in well under the limit.
 #[test]
