@@ -165,6 +165,8 @@ pub struct Solver {
     isolation: isolate::Isolation,
     /// The last component model found: the seed the next one is derived from.
     seed: Option<Rc<Model>>,
+    /// The component `seed` is a model of (every conjunct true in it).
+    seed_part: Vec<Term>,
     /// Components of at least this many conjuncts derive their first model from `seed`.
     derive_from: usize,
     /// The minimisation budget instead of [`minimize_budget`] (see
@@ -231,6 +233,7 @@ impl Solver {
             minimize: true,
             isolation: isolate::Isolation::default(),
             seed: None,
+            seed_part: Vec::new(),
             derive_from: DERIVE_FROM,
             minimize_within: None,
         }
@@ -538,8 +541,11 @@ impl Solver {
             self.stats.cache_hits += 1;
             return Ok(m.clone());
         }
+        // (the conjuncts' symbols are memoised: a deep path's recur at every leaf)
         let mut syms = BTreeSet::new();
-        part.iter().for_each(|t| t.vars(&mut syms));
+        for t in part {
+            syms.extend(self.vars.vars(t).iter().cloned());
+        }
         let syms: Vec<Sym> = syms.into_iter().collect();
         if self.isolation.wanted(part) {
             let m = Rc::new(self.isolated_model(part, &syms)?);
@@ -557,7 +563,13 @@ impl Solver {
             .filter(|_| self.minimize && part.len() >= self.derive_from)
             .and_then(|seed| {
                 let refuter = refute::Refuter::new(part);
-                Some((refuter.derive(seed, &syms)?, refuter))
+                // (a neighbouring leaf's component: mostly the same conjuncts, first)
+                let known = part
+                    .iter()
+                    .zip(&self.seed_part)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                Some((refuter.derive_known(seed, &syms, known)?, refuter))
             });
         // A folded component (quantifiers): its first model built and its probes answered
         // without quantifiers where a width bound makes that exact (`solver/bounded.rs`).
@@ -616,6 +628,7 @@ impl Solver {
         };
         let m = Rc::new(m);
         self.seed = Some(m.clone());
+        self.seed_part = part.to_vec();
         if let Some(k) = key {
             self.cache.insert_model(k, m.clone());
         }

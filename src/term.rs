@@ -113,6 +113,8 @@ struct Node {
     size: u64,
     /// Some integer constant in the term has more than [`MAX_INT_BITS`] bits.
     too_large: bool,
+    /// The term holds a quantifier (`all`/`any` over a range).
+    quantified: bool,
 }
 
 /// The largest integer constant the engine computes with: 2^18 bits, about 79,000 decimal
@@ -261,10 +263,12 @@ impl Term {
         let mut depth = 0u32;
         let mut size = 1u64;
         let mut too_large = matches!(&kind, TermKind::Int(i) if i.bits() > MAX_INT_BITS);
+        let mut quantified = matches!(&kind, TermKind::Forall(..) | TermKind::Exists(..));
         kind.for_each_child(|c| {
             depth = depth.max(c.0.depth);
             size = size.saturating_add(c.0.size);
             too_large |= c.0.too_large;
+            quantified |= c.0.quantified;
         });
         let node = Node {
             hash: h.finish(),
@@ -272,6 +276,7 @@ impl Term {
             depth: depth.saturating_add(1),
             size,
             too_large,
+            quantified,
             kind,
         };
         if size <= intern::MAX_SIZE && intern::internable(&node.kind) {
@@ -300,6 +305,11 @@ impl Term {
     /// Does the term hold an integer constant of more than [`MAX_INT_BITS`] bits?
     pub fn too_large(&self) -> bool {
         self.0.too_large
+    }
+
+    /// Does the term hold a quantifier (`all`/`any` over a range) anywhere?
+    pub fn has_quantifier(&self) -> bool {
+        self.0.quantified
     }
 
     /// Why a step may not produce this term, if it may not: an integer constant too large,

@@ -45,7 +45,6 @@ use super::model::decode;
 use super::translate::Translator;
 use super::work::Work;
 use super::SatResult;
-use crate::base::FastMap as HashMap;
 use crate::concrete::Value;
 use crate::term::features::split_parts;
 use crate::term::{Model, Sym, Term, TermKind as K};
@@ -83,11 +82,14 @@ pub(super) enum Probe {
 impl Bounded {
     /// `None` when no conjunct of `part` holds a quantifier (nothing to expand).
     pub(super) fn new(part: &[Term]) -> Option<Bounded> {
+        // (each term knows whether it holds one: no walk over a deep path's conjuncts)
+        if !part.iter().any(Term::has_quantifier) {
+            return None;
+        }
         let mut qf = Vec::new();
         let mut quantified = Vec::new();
-        let mut memo = HashMap::default();
         for (_, p) in split_parts(part) {
-            if has_quantifier(&p, &mut memo) {
+            if p.has_quantifier() {
                 quantified.push(p);
             } else {
                 qf.push(p);
@@ -128,7 +130,6 @@ impl Bounded {
             n,
             instances: 0,
             wide: Vec::new(),
-            memo: HashMap::default(),
         };
         let expanded: Option<Vec<Term>> =
             self.quantified.iter().map(|q| x.expand(q, &[])).collect();
@@ -269,37 +270,19 @@ pub(super) fn satisfies(m: &Model, part: &[Term]) -> bool {
         .all(|t| matches!(m.eval(t), Some(Value::Bool(true))))
 }
 
-/// Does `t` hold a quantifier?
-fn has_quantifier(t: &Term, memo: &mut HashMap<Term, bool>) -> bool {
-    if let Some(&h) = memo.get(t) {
-        return h;
-    }
-    let h = match t.kind() {
-        K::Forall(..) | K::Exists(..) => true,
-        k => {
-            let mut h = false;
-            k.for_each_child(|c| h = h || has_quantifier(c, memo));
-            h
-        }
-    };
-    memo.insert(t.clone(), h);
-    h
-}
-
 /// Expands quantifiers under the width bound `n` (module doc).
 struct Expander {
     n: u64,
     instances: usize,
     /// For each quantifier expanded over `n` positions: "active and wider than `n`".
     wide: Vec<Term>,
-    memo: HashMap<Term, bool>,
 }
 
 impl Expander {
     /// `t` with every quantifier expanded; `guards`: where the enclosing instances are
     /// active. `None` past [`INSTANCE_LIMIT`] or a constant range wider than it.
     fn expand(&mut self, t: &Term, guards: &[Term]) -> Option<Term> {
-        if !has_quantifier(t, &mut self.memo) {
+        if !t.has_quantifier() {
             return Some(t.clone());
         }
         match t.kind() {
@@ -436,7 +419,6 @@ mod tests {
                 n,
                 instances: 0,
                 wide: Vec::new(),
-                memo: HashMap::default(),
             };
             let e = x.expand(&q, &[]).expect("an expansion");
             let wide = Term::or_all(x.wide);

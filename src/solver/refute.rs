@@ -20,11 +20,14 @@
 //! answered `sat` too (with some other model: the minimum found is the same, the model
 //! that reaches it may differ).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use num_bigint::BigInt;
 
 use crate::base::{FastMap as HashMap, FastSet as HashSet};
 use crate::concrete::Value;
-use crate::term::{Model, Sort, Sym, Term, TermKind as K};
+use crate::term::{Model, Sort, Sym, Term, TermKind as K, TermMap};
 
 /// A part of a model that a conjunct may read.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -50,7 +53,9 @@ const MAX_RANGE: u64 = 64;
 pub(super) struct Refuter {
     /// The conjuncts made of atoms, and the atoms each reads.
     conjuncts: Vec<Term>,
-    atoms: Vec<Vec<Atom>>,
+    /// The index in the analysed part of each of `conjuncts`.
+    from: Vec<usize>,
+    atoms: Vec<Rc<[Atom]>>,
     /// The other conjuncts (they may read anything).
     others: Vec<Term>,
     /// For each atom, the conjuncts reading it, newest first (a path condition's newest
@@ -75,39 +80,41 @@ impl Refuter {
     /// Analyse `part` (the conjuncts every minimised model satisfies).
     pub(super) fn new(part: &[Term]) -> Refuter {
         let mut conjuncts = Vec::new();
+        let mut from = Vec::new();
         let mut atoms_of = Vec::new();
         let mut others = Vec::new();
         let mut by_atom: HashMap<Atom, Vec<usize>> = HashMap::default();
         let mut bounds: HashMap<Atom, Bounds> = HashMap::default();
         let mut tied: HashMap<Atom, Vec<Atom>> = HashMap::default();
-        for c in part.iter().rev() {
-            if let Some((x, e)) = partners(c) {
-                tied.entry(x).or_default().push(e);
+        for (k, c) in part.iter().enumerate().rev() {
+            let a = analysis(c);
+            if let Some((x, e)) = &a.partners {
+                tied.entry(x.clone()).or_default().push(e.clone());
             }
-            if let Some((atom, lo, hi)) = bound(c) {
-                let b = bounds.entry(atom).or_default();
+            if let Some((atom, lo, hi)) = &a.bound {
+                let b = bounds.entry(atom.clone()).or_default();
                 if let Some(lo) = lo {
-                    b.lo = Some(b.lo.take().map_or(lo.clone(), |old| old.max(lo)));
+                    b.lo = Some(b.lo.take().map_or(lo.clone(), |old| old.max(lo.clone())));
                 }
                 if let Some(hi) = hi {
-                    b.hi = Some(b.hi.take().map_or(hi.clone(), |old| old.min(hi)));
+                    b.hi = Some(b.hi.take().map_or(hi.clone(), |old| old.min(hi.clone())));
                 }
             }
-            let mut atoms = HashSet::default();
-            if c.tree_size() > MAX_CONJUNCT_SIZE || !collect(c, &mut atoms) {
+            let Some(atoms) = &a.atoms else {
                 others.push(c.clone());
                 continue;
-            }
+            };
             let i = conjuncts.len();
-            let atoms: Vec<Atom> = atoms.into_iter().collect();
-            for a in &atoms {
+            for a in atoms.iter() {
                 by_atom.entry(a.clone()).or_default().push(i);
             }
             conjuncts.push(c.clone());
-            atoms_of.push(atoms);
+            from.push(k);
+            atoms_of.push(atoms.clone());
         }
         Refuter {
             conjuncts,
+            from,
             atoms: atoms_of,
             others,
             by_atom,
@@ -450,6 +457,47 @@ fn partners(c: &Term) -> Option<(Atom, Atom)> {
         }
         _ => None,
     }
+}
+
+/// What [`Refuter::new`] reads off one conjunct.
+struct Analysis {
+    partners: Option<(Atom, Atom)>,
+    bound: Option<(Atom, Option<BigInt>, Option<BigInt>)>,
+    /// The atoms it reads, `None` if it is not analysed (it reads something else, or it is
+    /// larger than [`MAX_CONJUNCT_SIZE`]).
+    atoms: Option<Rc<[Atom]>>,
+}
+
+/// Conjuncts analysed before this many entries are forgotten.
+const ANALYSIS_MEMO_LIMIT: usize = 1 << 16;
+
+thread_local! {
+    /// The analysis of each conjunct seen lately: a deep path's conjuncts recur in the
+    /// [`Refuter`] of every leaf below them (issue 30, the linear search's `--json`).
+    static ANALYSES: RefCell<TermMap<Rc<Analysis>>> = RefCell::new(TermMap::default());
+}
+
+/// The analysis of conjunct `c` (memoised per thread; the same as analysing it anew).
+fn analysis(c: &Term) -> Rc<Analysis> {
+    let found = ANALYSES.with(|m| m.borrow().get(c).cloned());
+    if let Some(a) = found {
+        return a;
+    }
+    let mut atoms = HashSet::default();
+    let analysed = c.tree_size() <= MAX_CONJUNCT_SIZE && collect(c, &mut atoms);
+    let a = Rc::new(Analysis {
+        partners: partners(c),
+        bound: bound(c),
+        atoms: analysed.then(|| atoms.into_iter().collect()),
+    });
+    ANALYSES.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= ANALYSIS_MEMO_LIMIT {
+            m.clear();
+        }
+        m.insert(c.clone(), a.clone());
+    });
+    a
 }
 
 /// Add the atoms `t` reads; `false` if `t` reads something that is not an atom.

@@ -21,7 +21,7 @@
 //! components (kept by a union-find with rollback over the last query's conjuncts) that
 //! contain a new conjunct: the same set, see `solver/clusters.rs`.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::rc::Rc;
 
 use crate::term::{Sym, Term};
@@ -114,10 +114,17 @@ pub fn component_indices(pc: &[Term], memo: &mut VarsMemo) -> Vec<Vec<usize>> {
         }
         i
     }
-    let mut first: HashMap<Sym, usize> = HashMap::new();
+    let mut first: crate::base::FastMap<Sym, usize> = Default::default();
     for (i, t) in pc.iter().enumerate() {
         for s in memo.vars(t).iter() {
-            let j = *first.entry(s.clone()).or_insert(i);
+            // (no clone of a symbol met before)
+            let j = match first.get(s) {
+                Some(&j) => j,
+                None => {
+                    first.insert(s.clone(), i);
+                    i
+                }
+            };
             let (a, b) = (root(&mut parent, i), root(&mut parent, j));
             parent[a] = b;
         }

@@ -8,12 +8,11 @@
 //! right-nested so `len` and constant indexing see through tuple displays.
 //! (`1 + x` becomes `x + 1`: constants go right, which also makes equal sums equal terms.)
 
-use std::collections::HashSet;
-
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::{negate_cmp, Sort, Sym, Term, TermKind};
+use crate::base::FastSet;
 use crate::lang::ast::CmpOp;
 use crate::semantics;
 
@@ -489,10 +488,31 @@ fn empty_range(lo: &Term, hi: &Term) -> bool {
     matches!((lo.as_int(), hi.as_int()), (Some(lo), Some(hi)) if lo >= hi)
 }
 
+/// Junctions of at most this many parts are deduplicated and checked for complements by
+/// comparing pairs, without a hash set (most have one or two parts: an edge's condition,
+/// a guard).
+const SMALL_JUNCTION: usize = 8;
+
 /// `and` (`conj`) or `or` of `items`.
 fn junction(items: impl IntoIterator<Item = Term>, conj: bool) -> Term {
     let mut out: Vec<Term> = Vec::new();
-    let mut seen: HashSet<Term> = HashSet::new();
+    // Filled once `out` outgrows SMALL_JUNCTION (until then `out` is searched).
+    let mut seen: FastSet<Term> = FastSet::default();
+    let mut add = |t: &Term, out: &mut Vec<Term>| {
+        let new = if seen.is_empty() {
+            let new = !out.contains(t);
+            if new && out.len() == SMALL_JUNCTION {
+                seen.extend(out.iter().cloned());
+                seen.insert(t.clone());
+            }
+            new
+        } else {
+            seen.insert(t.clone())
+        };
+        if new {
+            out.push(t.clone());
+        }
+    };
     for t in items {
         debug_assert_eq!(t.sort(), Sort::Bool);
         match (t.kind(), conj) {
@@ -500,25 +520,14 @@ fn junction(items: impl IntoIterator<Item = Term>, conj: bool) -> Term {
             (K::Bool(_), _) => return Term::bool(!conj),
             (K::And(xs), true) | (K::Or(xs), false) => {
                 for x in xs {
-                    if seen.insert(x.clone()) {
-                        out.push(x.clone());
-                    }
+                    add(x, &mut out);
                 }
             }
-            _ => {
-                if seen.insert(t.clone()) {
-                    out.push(t);
-                }
-            }
+            _ => add(&t, &mut out),
         }
     }
     // `x and not x` is False, `x or not x` is True.
-    let complement = |t: &Term| match t.kind() {
-        K::Not(x) => Some(x.clone()),
-        K::Cmp(op, a, b) => Some(Term::mk(K::Cmp(negate_cmp(*op), a.clone(), b.clone()))),
-        _ => None,
-    };
-    if out.iter().filter_map(complement).any(|c| seen.contains(&c)) {
+    if has_complements(&out) {
         return Term::bool(!conj);
     }
     match out.len() {
@@ -527,6 +536,36 @@ fn junction(items: impl IntoIterator<Item = Term>, conj: bool) -> Term {
         _ if conj => Term::mk(K::And(out)),
         _ => Term::mk(K::Or(out)),
     }
+}
+
+/// Does `parts` (distinct terms) hold some `t` and its complement (`not t`'s operand, a
+/// comparison with the negated operator)?
+fn has_complements(parts: &[Term]) -> bool {
+    if parts.len() < 2 {
+        return false;
+    }
+    if parts.len() <= SMALL_JUNCTION {
+        // Pairwise, as the set below: `u` equal to the complement of `t`.
+        return parts.iter().any(|t| {
+            parts.iter().any(|u| match (t.kind(), u.kind()) {
+                (K::Not(x), _) => x == u,
+                (K::Cmp(op, a, b), K::Cmp(op2, a2, b2)) => {
+                    *op2 == negate_cmp(*op) && a == a2 && b == b2
+                }
+                _ => false,
+            })
+        });
+    }
+    let seen: FastSet<&Term> = parts.iter().collect();
+    let complement = |t: &Term| match t.kind() {
+        K::Not(x) => Some(x.clone()),
+        K::Cmp(op, a, b) => Some(Term::mk(K::Cmp(negate_cmp(*op), a.clone(), b.clone()))),
+        _ => None,
+    };
+    parts
+        .iter()
+        .filter_map(complement)
+        .any(|c| seen.contains(&c))
 }
 
 /// The element at `pos` of a sequence of segments, if all segments up to it are units.

@@ -435,3 +435,48 @@ fn vars_of_small_and_large_terms_leave_out_bound_variables() {
     assert!(got.contains(&"i".to_string()) && got.contains(&"t".to_string()));
     assert!(names(&Term::forall(i, int(0), int(5), Term::gt(iv, x()))) == ["x"]);
 }
+
+/// `and`/`or` of more parts than are compared pairwise (`SMALL_JUNCTION`) deduplicate
+/// and find complements the same way: first occurrences kept in order, `t` with its
+/// complement (a negated comparison or `not t`) anywhere is `False`/`True`.
+#[test]
+fn long_junctions_deduplicate_and_find_complements() {
+    for n in [2i64, 8, 9, 12] {
+        let parts: Vec<Term> = (0..n).map(|i| Term::gt(x(), int(i))).collect();
+        // Each part twice, interleaved.
+        let twice: Vec<Term> = parts.iter().chain(&parts).cloned().collect();
+        let all = Term::and_all(twice.clone());
+        assert!(
+            matches!(all.kind(), TermKind::And(v) if *v == parts),
+            "{all}"
+        );
+        let any = Term::or_all(twice.clone());
+        assert!(
+            matches!(any.kind(), TermKind::Or(v) if *v == parts),
+            "{any}"
+        );
+        // The complement of the last part, at the end: `x <= n - 1`.
+        let mut with = twice.clone();
+        with.push(Term::not(parts[n as usize - 1].clone()));
+        shows(Term::and_all(with.clone()), "False");
+        shows(Term::or_all(with), "True");
+        // `not b` first, `b` last.
+        let mut with = vec![Term::not(b())];
+        with.extend(twice);
+        with.push(b());
+        shows(Term::and_all(with.clone()), "False");
+        shows(Term::or_all(with), "True");
+    }
+}
+
+/// A term knows whether it holds a quantifier anywhere below it.
+#[test]
+fn terms_know_whether_they_hold_a_quantifier() {
+    let i = Term::var(k());
+    let body = Term::gt(Term::index(t(), i.clone()), int(0));
+    let all = Term::forall(k(), int(0), x(), body.clone());
+    assert!(all.has_quantifier());
+    assert!(Term::and(Term::not(all), Term::gt(y(), int(0))).has_quantifier());
+    assert!(!body.has_quantifier());
+    assert!(!Term::and(b(), Term::lt(x(), y())).has_quantifier());
+}

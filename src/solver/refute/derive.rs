@@ -60,7 +60,21 @@ impl Move<'_> {
 impl Refuter {
     /// A model of every conjunct, derived from `seed` by evaluation and repair (see the
     /// module doc), giving a value to each of `syms`; `None` if none was found.
+    #[cfg(test)]
     pub(in crate::solver) fn derive(&self, seed: &Model, syms: &[Sym]) -> Option<Model> {
+        self.derive_known(seed, syms, 0)
+    }
+
+    /// [`Refuter::derive`] knowing that `seed` satisfies the first `known` conjuncts of
+    /// the analysed part (they were in the part `seed` is a model of): those are not
+    /// evaluated at the start. The result is the same as [`Refuter::derive`]'s (the
+    /// budget is charged as if they were evaluated).
+    pub(in crate::solver) fn derive_known(
+        &self,
+        seed: &Model,
+        syms: &[Sym],
+        known: usize,
+    ) -> Option<Model> {
         let mut m = Model::default();
         for s in syms {
             let v = match (s.sort, seed.values.get(s)) {
@@ -77,22 +91,29 @@ impl Refuter {
         // first).
         let mut violated: BTreeSet<usize> = BTreeSet::new();
         for i in 0..n {
-            if !self.holds_under(i, &m, None, &mut budget) {
+            if self.from[i] < known {
+                // True in `seed` (the budget as if evaluated: the initial budget exceeds n).
+                budget = budget.saturating_sub(1);
+            } else if !self.holds_under(i, &m, None, &mut budget) {
                 violated.insert(i);
             }
         }
         while let Some(&i) = violated.iter().next_back() {
-            let (atom, value) = self.best_move(&m, i, &violated, &mut budget)?;
+            let (atom, value, holds) = self.best_move(&m, i, &violated, &mut budget)?;
             apply(&mut m, &atom, value);
-            for &j in self.by_atom.get(&atom).map_or(&[][..], |v| v) {
-                if self.holds_under(j, &m, None, &mut budget) {
+            // `best_move` evaluated every reader of `atom` with the move made: the same
+            // values as evaluating them again now (charged to the budget as such).
+            let readers = self.by_atom.get(&atom).map_or(&[][..], |v| v);
+            budget = budget.saturating_sub(readers.len());
+            if budget == 0 {
+                return None;
+            }
+            for (&j, holds) in readers.iter().zip(holds) {
+                if holds {
                     violated.remove(&j);
                 } else {
                     violated.insert(j);
                 }
-            }
-            if budget == 0 {
-                return None;
             }
         }
         let others_hold = self.others.iter().all(|t| {
@@ -114,14 +135,14 @@ impl Refuter {
 
     /// The first move on an atom of conjunct `i` (elements, then lengths, then integers;
     /// small values first) that makes `i` true and leaves fewer conjuncts reading the
-    /// atom false.
+    /// atom false, with whether each reader of the atom holds after it.
     fn best_move(
         &self,
         m: &Model,
         i: usize,
         violated: &BTreeSet<usize>,
         budget: &mut usize,
-    ) -> Option<(Atom, BigInt)> {
+    ) -> Option<(Atom, BigInt, Vec<bool>)> {
         let mut atoms: Vec<&Atom> = self.atoms[i].iter().collect();
         atoms.sort_by_key(|a| match a {
             Atom::Elem(s, k) => (0, s.name.clone(), *k),
@@ -151,8 +172,11 @@ impl Refuter {
                     continue;
                 }
                 let mut after = 0;
+                let mut holds = Vec::with_capacity(readers.len());
                 for &j in readers {
-                    if !self.holds_under(j, m, Some(&mv), budget) {
+                    let h = self.holds_under(j, m, Some(&mv), budget);
+                    holds.push(h);
+                    if !h {
                         after += 1;
                         if after >= before {
                             break;
@@ -160,7 +184,8 @@ impl Refuter {
                     }
                 }
                 if after < before {
-                    return Some((atom.clone(), value));
+                    // (no early break: every reader was evaluated)
+                    return Some((atom.clone(), value, holds));
                 }
                 if *budget == 0 {
                     return None;
@@ -175,7 +200,7 @@ impl Refuter {
     fn candidates(&self, m: &Model, i: usize, atom: &Atom) -> Vec<BigInt> {
         let mut near: Vec<BigInt> = Vec::new();
         constants(&self.conjuncts[i], &mut near);
-        for b in &self.atoms[i] {
+        for b in self.atoms[i].iter() {
             if b != atom {
                 near.extend(read(m, b));
             }

@@ -322,3 +322,27 @@ fn a_derived_start_asks_z3_when_a_probe_needs_it() {
     // Shortened by Z3 (a length probe is never repaired by evaluation).
     assert_eq!(measures(&m).0, 1);
 }
+
+/// Leaf after leaf of the linear search (depth-first: found at 0, 1, ..., then not found
+/// from the deepest up), a start that knows which conjuncts the seed's own path shares
+/// (`derive_known`: they are not evaluated) derives the model that evaluating them all
+/// derives, and it is a model.
+#[test]
+fn a_known_prefix_derives_the_same_model() {
+    let syms = [x(), t()];
+    let mut leaves: Vec<Vec<Term>> = (0..30).map(|k| search_leaf(k, true)).collect();
+    leaves.extend((0..30).rev().map(|k| search_leaf(k, false)));
+    let (mut seed, mut seed_pc) = (model(0, &[0]), search_leaf(0, true));
+    let mut skipped = 0;
+    for pc in &leaves[1..] {
+        let known = pc.iter().zip(&seed_pc).take_while(|(a, b)| a == b).count();
+        skipped += known;
+        let r = Refuter::new(pc);
+        let all = r.derive(&seed, &syms).expect("derived");
+        let fast = r.derive_known(&seed, &syms, known).expect("derived");
+        assert_eq!(fast, all, "{pc:?}");
+        assert!(is_model(&fast, pc), "{pc:?} under {fast:?}");
+        (seed, seed_pc) = (fast, pc.clone());
+    }
+    assert!(skipped > 1000, "{skipped}");
+}
