@@ -322,3 +322,51 @@ fn fuzz5_unreachable_lines_never_run_in_python() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(dead >= 8, "only {dead} unreachable lines");
 }
+
+/// `--fold auto` on every python program of the corpus (the CI test takes `a*` and `f*`).
+/// By hand: `cargo test --test it -- fuzz5 --ignored`.
+#[test]
+#[ignore = "minutes in a debug build"]
+fn fuzz5_whole_corpus_agrees_with_python_folded() {
+    let mut config = Config::default();
+    config.fold = FoldMode::Auto;
+    config.timeout_ms = Some(120_000);
+    let compared = crate::symbolic::differential_over_with(python_programs(), 20_000, config);
+    assert!(compared > 1_000, "only {compared} comparisons");
+}
+
+/// A DAP request whose `threadId` is no integer (`"x"`, `1.5`, missing) is refused naming
+/// the id as the client sent it, not as thread 0.
+#[test]
+fn fuzz5_dap_thread_ids_that_are_no_integers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.py");
+    std::fs::write(&path, "x: int\nif x > 0:\n    x = 1\nprint(x)\n").unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let mut c = crate::dap::client::Client::spawn();
+    c.ok("initialize", serde_json::json!({"adapterID": "symdbg"}));
+    c.ok(
+        "launch",
+        serde_json::json!({"program": path, "stopOnEntry": true}),
+    );
+    for (command, sent, shown) in [
+        ("next", serde_json::json!("x"), "\"x\""),
+        ("stepIn", serde_json::json!(1.5), "1.5"),
+        ("stackTrace", Value::Null, "null"),
+        ("continue", serde_json::json!(-4), "-4"),
+    ] {
+        let mut args = serde_json::json!({});
+        if !sent.is_null() {
+            args["threadId"] = sent.clone();
+        }
+        let r = c.request(command, args);
+        assert_eq!(r["success"], false, "{command} {sent}: {r}");
+        let message = r["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with(&format!("no thread {shown} ")),
+            "{command} {sent}: {r}"
+        );
+    }
+    c.ok("disconnect", serde_json::json!({}));
+    assert_eq!(c.close(), 0);
+}
