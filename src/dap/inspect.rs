@@ -20,12 +20,11 @@ impl Adapter {
 
     fn thread_node(&self, args: &Value) -> Result<(i64, NodeId), String> {
         let run = self.run.as_ref().ok_or("no program")?;
-        let id = args["threadId"].as_i64().unwrap_or(0);
-        let t = run
-            .threads
-            .get(id)
-            .ok_or_else(|| format!("no thread {id} (a path that ended has no thread)"))?;
-        Ok((id, t.pos))
+        let (id, shown) = super::threads::thread_arg(args);
+        let t = id
+            .and_then(|id| run.threads.get(id))
+            .ok_or_else(|| format!("no thread {shown} (a path that ended has no thread)"))?;
+        Ok((t.id, t.pos))
     }
 
     /// The frame `frameId` names: (node, frames out from the innermost).

@@ -52,7 +52,13 @@ where
             .trim()
             .parse()
             .map_err(|e| D::Error::custom(format!("`{s}` is not a count: {e}"))),
-        v => T::deserialize(v).map_err(D::Error::custom),
+        v => T::deserialize(&v).map_err(|e| match v {
+            // (an out-of-range number says only "invalid number" here)
+            serde_json::Value::Number(n) => {
+                D::Error::custom(format!("{n} is not a count (a whole number from 0)"))
+            }
+            _ => D::Error::custom(e),
+        }),
     }
 }
 
@@ -93,11 +99,17 @@ pub enum CallsArg {
 }
 
 impl LaunchArgs {
-    /// Read `arguments` (`Err`: which argument is wrong, in serde's words).
+    /// Read `arguments` (`Err`: which argument is wrong, named, and why in serde's words).
     pub fn parse(arguments: Option<&serde_json::Value>) -> Result<LaunchArgs, String> {
         let v = arguments.cloned().unwrap_or_else(|| serde_json::json!({}));
-        let args: LaunchArgs =
-            serde_json::from_value(v).map_err(|e| format!("bad launch arguments: {e}"))?;
+        // (serde_path_to_error names the argument that is wrong)
+        let args: LaunchArgs = serde_path_to_error::deserialize(v).map_err(|e| {
+            let field = e.path().to_string();
+            match field.as_str() {
+                "." => format!("bad launch arguments: {}", e.inner()),
+                _ => format!("bad launch argument `{field}`: {}", e.inner()),
+            }
+        })?;
         if args.program.as_deref().is_none_or(str::is_empty) {
             return Err("launch: the argument `program` (the minipy file) is missing".into());
         }
@@ -180,7 +192,30 @@ mod tests {
         for bad in [json!("seven"), json!(-1), json!("-1"), json!(true)] {
             let e =
                 LaunchArgs::parse(Some(&json!({ "program": "p.py", "unroll": bad }))).unwrap_err();
-            assert!(e.starts_with("bad launch arguments"), "{e}");
+            assert!(e.starts_with("bad launch argument `unroll`: "), "{e}");
+        }
+    }
+
+    /// A wrong argument is named with the value the client sent (fuzz5: `"unroll": -3`
+    /// said only "invalid number").
+    #[test]
+    fn a_bad_argument_is_named_with_its_value() {
+        for (field, bad, shown) in [
+            ("unroll", json!(-3), "-3"),
+            ("maxNodes", json!(1.5), "1.5"),
+            ("recursion", json!(true), "true"),
+            ("timeoutMs", json!("soon"), "`soon`"),
+            ("fold", json!("sideways"), "sideways"),
+            ("stopOnEntry", json!("yes"), "yes"),
+        ] {
+            let mut args = json!({ "program": "p.py" });
+            args[field] = bad;
+            let e = LaunchArgs::parse(Some(&args)).unwrap_err();
+            assert!(
+                e.starts_with(&format!("bad launch argument `{field}`: ")),
+                "{field}: {e}"
+            );
+            assert!(e.contains(shown), "{field}: {e}");
         }
     }
 }

@@ -55,19 +55,20 @@ impl Adapter {
         if command == "symdbg/focus" {
             return self.focus(seq, args);
         }
-        let id = args["threadId"].as_i64().unwrap_or(0);
-        let known = self
-            .run
-            .as_ref()
-            .is_some_and(|r| r.threads.get(id).is_some());
-        if !known {
+        let (id, shown) = super::threads::thread_arg(args);
+        let known = id.filter(|&id| {
+            self.run
+                .as_ref()
+                .is_some_and(|r| r.threads.get(id).is_some())
+        });
+        let Some(id) = known else {
             self.send(error_response(
                 seq,
                 command,
-                &format!("no thread {id} (a path that ended has no thread)"),
+                &format!("no thread {shown} (a path that ended has no thread)"),
             ));
             return true;
-        }
+        };
         let body = match command {
             "continue" | "reverseContinue" => json!({"allThreadsContinued": false}),
             _ => Value::Null,

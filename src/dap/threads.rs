@@ -20,6 +20,13 @@ pub struct Thread {
     pub tip: NodeId,
 }
 
+/// A request's `threadId`: the id if it is an integer, and the text that names it in a
+/// message, as the client sent it (`3`, `"x"`, `1.5`, `null` when it is missing).
+pub fn thread_arg(args: &serde_json::Value) -> (Option<i64>, String) {
+    let sent = &args["threadId"];
+    (sent.as_i64(), sent.to_string())
+}
+
 #[derive(Debug, Default)]
 pub struct Threads {
     pub list: Vec<Thread>,

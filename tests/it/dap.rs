@@ -563,11 +563,11 @@ fn dap_bad_input_gets_errors_and_never_stops_the_adapter() {
         (json!({}), "program"),
         (
             json!({"program": "p.py", "unroll": "x"}),
-            "bad launch arguments",
+            "bad launch argument `unroll`",
         ),
         (
             json!({"program": "p.py", "fold": "on"}),
-            "bad launch arguments",
+            "bad launch argument `fold`",
         ),
         (
             json!({"program": dir.path().join("none.py")}),

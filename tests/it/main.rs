@@ -85,6 +85,8 @@ mod fold_rec_two;
 mod for_loops;
 /// fuzz4: an adversarial corpus against python3 (unrolled and folded), DAP bad input.
 mod fuzz4;
+/// fuzz5: a second adversarial corpus against python3, check, testgen, diff and coverage.
+mod fuzz5;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.

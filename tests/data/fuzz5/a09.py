@@ -1,0 +1,4 @@
+t: tuple
+for x in t:
+    pass
+print(x)

@@ -1,0 +1,3 @@
+t: tuple
+i: int
+print(t[i:], t[:i], t[-i:], t[i:-1])

@@ -1,0 +1,3 @@
+t: tuple
+s: int
+print(t[::s])

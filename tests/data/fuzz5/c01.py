@@ -1,0 +1,3 @@
+x: int
+y: int
+print(x // y, x % y, -x // y, x % -y)

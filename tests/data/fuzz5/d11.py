@@ -1,0 +1,12 @@
+# entry: f
+def ack(m: int, n: int) -> int:
+    if m == 0:
+        return n + 1
+    if n == 0:
+        return ack(m - 1, 1)
+    return ack(m - 1, ack(m, n - 1))
+
+def f(m: int, n: int) -> int:
+    if m < 0 or n < 0 or m > 1 or n > 2:
+        return -1
+    return ack(m, n)
