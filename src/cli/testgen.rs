@@ -24,7 +24,7 @@ pub const EXIT_DIFFERS: i32 = 3;
 pub(super) struct TestgenArgs {
     /// The minipy program (a .py file; `invariant` lines are left out, other verification statements refused)
     file: PathBuf,
-    /// Write the tests to OUT (default: stdout, for a test file in the current directory); the tests find the program by its path relative to OUT's directory
+    /// Write the tests to OUT (default, or `-o -`: stdout, for a test file in the current directory); the tests find the program by its path relative to OUT's directory
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
     /// A pytest module, or one JSON object per test (for `symdbg exec FILE --replay OUT`)
@@ -55,7 +55,7 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
     let invariants = testgen::has_invariants(&loaded.program);
     let contracts = testgen::contracts::has_contracts(&loaded.program);
     let loaded = python_program(loaded)?;
-    let program_path = program_path(&args.file, args.output.as_deref())?;
+    let program_path = program_path(&args.file, args.output())?;
     if let Some(target) = args.target() {
         output::check(&target).map_err(|e| refused(&e))?;
     }
@@ -114,8 +114,7 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
         None => super::print(text.as_bytes())?,
     }
     let to = args
-        .output
-        .as_ref()
+        .output()
         .map_or(String::new(), |o| format!(" to {}", display_name(o)));
     eprintln!(
         "symdbg: wrote {}{to}; {} without a test",
@@ -152,10 +151,15 @@ pub(super) fn testgen(args: &TestgenArgs) -> Result<i32, Failure> {
 }
 
 impl TestgenArgs {
+    /// `-o OUT`, where `-o -` is standard output (as no `-o`), never a file named `-`.
+    fn output(&self) -> Option<&Path> {
+        self.output.as_deref().filter(|o| *o != Path::new("-"))
+    }
+
     /// `-o OUT` as a file to write by [`output`]'s rule.
     fn target(&self) -> Option<Target<'_>> {
         Some(Target {
-            path: self.output.as_deref()?,
+            path: self.output()?,
             kind: match self.format {
                 Format::Pytest => output::PYTEST,
                 Format::Jsonl => output::JSONL,
@@ -224,7 +228,7 @@ fn command_line(args: &TestgenArgs) -> String {
     if args.new_lines_only {
         s.push_str(" --new-lines-only");
     }
-    if let Some(o) = &args.output {
+    if let Some(o) = args.output() {
         s.push_str(&format!(" -o {}", o.display()));
     }
     crate::base::escape::escape(&s).into_owned()

@@ -583,3 +583,25 @@ fn tui_key_on_a_leaf_without_a_test_says_why_and_writes_nothing() {
         .join(format!("test_count_leaf{}.py", exc.0))
         .is_file());
 }
+
+/// `-o -` is standard output, as everywhere on the command line: no file named `-` appears
+/// in the working directory (fuzz5 found one).
+#[test]
+fn dash_output_is_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/inversion.py");
+    let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
+        .args(["testgen", program.to_str().unwrap(), "-o", "-"])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = triple(out);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("def test_"), "{stdout}");
+    assert!(
+        !dir.path().join("-").exists(),
+        "a file named `-` was written"
+    );
+    assert!(!stderr.contains(" to -"), "{stderr}");
+}
