@@ -105,6 +105,10 @@ fn reader(mut input: Box<dyn BufRead + Send>, to_owner: Sender<Incoming>, flags:
                 seq: None,
             },
             Ok(Frame::Eof) => Incoming::Eof,
+            Ok(Frame::Cut(FrameError(m))) => Incoming::Bad {
+                message: format!("malformed frame: {m}"),
+                seq: None,
+            },
             Ok(Frame::Bad(FrameError(m))) => Incoming::Bad {
                 message: format!("malformed frame: {m}"),
                 seq: None,
@@ -112,7 +116,8 @@ fn reader(mut input: Box<dyn BufRead + Send>, to_owner: Sender<Incoming>, flags:
             Ok(Frame::Body(bytes)) => parse(&bytes),
         };
         let last = matches!(msg, Incoming::Eof)
-            || matches!(&msg, Incoming::Bad { seq: None, message } if message.starts_with("cannot read"));
+            || matches!(&msg, Incoming::Bad { seq: None, message }
+                if message.starts_with("cannot read") || message.contains("the input ended"));
         // A pause interrupts the move that runs; so do the requests that end the session
         // and the end of the input (else an endless `continue` would keep it alive).
         let interrupts = match &msg {

@@ -25,8 +25,10 @@ pub enum Frame {
     Body(Vec<u8>),
     /// A malformed frame: the message for an error event. Reading can go on.
     Bad(FrameError),
-    /// The input ended (between frames, or inside one: a cut frame ends the input too).
+    /// The input ended between frames (or inside a header).
     Eof,
+    /// The input ended inside a body: the input is over, and the message says what was cut.
+    Cut(FrameError),
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -87,7 +89,10 @@ pub fn read_frame(input: &mut dyn BufRead) -> std::io::Result<Frame> {
     let mut body = Vec::with_capacity(n.min(64 << 10));
     input.take(n as u64).read_to_end(&mut body)?;
     if body.len() < n {
-        return Ok(Frame::Eof);
+        return Ok(Frame::Cut(FrameError(format!(
+            "the input ended inside a frame: {} of the {n} bytes its Content-Length announced",
+            body.len()
+        ))));
     }
     Ok(Frame::Body(body))
 }
@@ -201,7 +206,11 @@ mod tests {
 
     #[test]
     fn a_cut_frame_is_the_end_of_input() {
-        assert_eq!(frames(b"Content-Length: 10\r\n\r\n{}"), [Frame::Eof]);
+        let got = frames(b"Content-Length: 10\r\n\r\n{}");
+        assert!(
+            matches!(&got[..], [Frame::Cut(FrameError(m)), Frame::Eof] if m.contains("2 of the 10 bytes")),
+            "{got:?}"
+        );
         assert_eq!(frames(b"Content-Len"), [Frame::Eof]);
     }
 

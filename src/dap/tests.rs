@@ -35,7 +35,7 @@ fn drive(input: Vec<u8>) -> (i32, Vec<Value>) {
         match read_frame(&mut r).unwrap() {
             Frame::Body(b) => msgs.push(serde_json::from_slice(&b).expect("JSON bodies")),
             Frame::Eof => return (code, msgs),
-            Frame::Bad(e) => panic!("the adapter wrote no frame: {e:?}"),
+            Frame::Bad(e) | Frame::Cut(e) => panic!("the adapter wrote no frame: {e:?}"),
         }
     }
 }
@@ -153,6 +153,28 @@ proptest! {
         let (code, _) = drive(input);
         prop_assert_eq!(code, 0);
     }
+}
+
+/// An input that ends inside a body is said on the client's stderr channel, not dropped
+/// silently (fuzz5), and the adapter still ends normally.
+#[test]
+fn an_input_cut_inside_a_body_is_reported() {
+    let mut input = frame(
+        &json!({"seq": 1, "type": "request", "command": "initialize", "arguments": {"adapterID": "x"}}),
+    );
+    input.extend_from_slice(b"Content-Length: 100\r\n\r\n{\"seq\": 2");
+    let (code, msgs) = drive(input);
+    assert_eq!(code, 0);
+    let said: Vec<&str> = msgs
+        .iter()
+        .filter(|m| m["event"] == "output" && m["body"]["category"] == "stderr")
+        .filter_map(|m| m["body"]["output"].as_str())
+        .collect();
+    assert!(
+        said.iter()
+            .any(|s| s.contains("the input ended inside a frame: 9 of the 100 bytes")),
+        "{msgs:?}"
+    );
 }
 
 #[test]
