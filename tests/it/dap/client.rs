@@ -40,7 +40,9 @@ impl Client {
                     Ok(Frame::Body(b)) => serde_json::from_slice(&b)
                         .map_err(|e| format!("the adapter wrote a body that is not JSON: {e}")),
                     Ok(Frame::Eof) => return,
-                    Ok(Frame::Bad(e)) => Err(format!("the adapter wrote no frame: {e:?}")),
+                    Ok(Frame::Bad(e) | Frame::Cut(e)) => {
+                        Err(format!("the adapter wrote no frame: {e:?}"))
+                    }
                     Err(e) => Err(e.to_string()),
                 };
                 if tx.send(msg).is_err() {
