@@ -105,7 +105,7 @@ fn parse_value(spec: &InputSpec, text: &str) -> Result<Value, Failure> {
         Err(diags) => {
             let origin = SourceMap::new(format!("--input {}", spec.name), text);
             let mut out = Failure::plain(
-                format!("invalid value `{text}` for input `{}`", spec.name),
+                format!("invalid value `{}` for input `{}`", shown(text), spec.name),
                 &[wanted],
             )
             .0;
@@ -117,21 +117,34 @@ fn parse_value(spec: &InputSpec, text: &str) -> Result<Value, Failure> {
         Some(v) if v.ty() == spec.ty => Ok(v),
         Some(v) => Err(Failure::plain(
             format!(
-                "input `{}` must be {}, got {} `{v}`",
+                "input `{}` must be {}, got {} `{}`",
                 spec.name,
                 article(spec.ty),
-                article(v.ty())
+                article(v.ty()),
+                shown(&v.to_string())
             ),
             &[wanted],
         )),
         None => Err(Failure::plain(
             format!(
-                "invalid value `{text}` for input `{}`: not a literal",
+                "invalid value `{}` for input `{}`: not a literal",
+                shown(text),
                 spec.name
             ),
             &[wanted],
         )),
     }
+}
+
+/// A value as an error message quotes it: whole up to 80 characters, else its start and
+/// its length (a 5,000-digit `--input` filled the terminal).
+fn shown(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= 80 {
+        return text.to_string();
+    }
+    let start: String = text.chars().take(40).collect();
+    format!("{start}… ({n} characters)")
 }
 
 fn examples(ty: Type) -> &'static str {

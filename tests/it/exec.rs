@@ -317,3 +317,16 @@ fn program_errors_are_located_and_uncoloured_when_piped() {
         "no colour codes when stderr is not a terminal"
     );
 }
+
+/// A huge `--input` value is quoted by its start and length, not echoed whole (fuzz5: a
+/// 5,000-digit value filled the terminal).
+#[test]
+fn a_huge_input_value_is_not_echoed_whole() {
+    let big = "9".repeat(5000);
+    let arg = format!("x={big}");
+    let (code, stdout, stderr) =
+        crate::util::symdbg(&["exec", "examples/inversion.py", "--input", &arg]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("(5000 characters)"), "{stderr}");
+    assert!(stderr.len() < 2000, "{} bytes of error", stderr.len());
+}
