@@ -423,7 +423,8 @@ fn corpus_subjects(templates: std::ops::Range<u64>) -> Vec<(u64, Subject)> {
 
 /// The default mode's campaign on the real corpus, by hand: every hand-written program
 /// and `MUTATION_TEMPLATES` (default 150) template programs, unroll mode and `--fold auto`.
-/// `MUTATION_ONLY=NAME` measures one subject.
+/// `MUTATION_ONLY=NAME` measures one subject, `MUTATION_TEMPLATES_ONLY=1` the template
+/// programs only.
 #[test]
 #[ignore]
 fn corpus_campaign() {
@@ -432,10 +433,12 @@ fn corpus_campaign() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(150);
     let only = std::env::var("MUTATION_ONLY").ok();
+    let templates_only = std::env::var("MUTATION_TEMPLATES_ONLY").is_ok();
     let thorough = std::env::var("MUTATION_THOROUGH").is_ok();
     let subjects: Vec<_> = corpus_subjects(0..n)
         .into_iter()
         .filter(|(_, s)| only.as_ref().is_none_or(|o| *o == s.name))
+        .filter(|(_, s)| !templates_only || s.name.starts_with("template"))
         .collect();
     let scratch = Scratch::new("corpus");
     let how = Measure {
