@@ -22,8 +22,8 @@ const CASES: [(&str, &str, bool, &str, &str); 6] = [
     ("tuple_index", "pick", false, "0 <= k", "1 <= k"),
     // The out-of-range leaf on a 2-tuple with distinct elements.
     ("tuple_index", "pick", true, "t[-1]", "t[-0]"),
-    // Below a fold: the loop body's comparison at its flip in the first iteration.
-    ("count_below", "count_below", true, "v < x", "v <= x"),
+    // Below a fold: the loop body runs on non-degenerate elements (not only `t = (0,)`).
+    ("parity_sum", "parity", true, "v % 2 == 0", "v % 2 != 0"),
     // `while n >= 10` at `n == 10`.
     ("digits", "digits", false, "n >= 10", "n > 10"),
 ];
@@ -71,7 +71,7 @@ fn fold_leaves_get_a_test_at_a_larger_count() {
     let text = std::fs::read_to_string(&test_file).unwrap();
     let kappas: Vec<u64> = text
         .lines()
-        .filter_map(|l| l.trim().strip_prefix("# loop at line 3: κ1 = "))
+        .filter_map(|l| l.trim().strip_prefix("# loop at line 4: κ1 = "))
         .map(|v| v.parse().unwrap())
         .collect();
     assert!(kappas.iter().any(|&k| k >= 1), "{text}");
