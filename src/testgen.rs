@@ -330,9 +330,10 @@ pub fn collect_nodes(session: &mut Session, candidates: &[NodeId], new_lines_onl
 }
 
 /// The models a leaf's tests use, the first one first: the discriminating model (else the
-/// minimal one, the model every command finds: `Session::try_model`), with `--thorough`
-/// below a fold a second one with each κ above the first's where the path allows it, and `--thorough`'s boundary
-/// models; each with inputs no earlier one has.
+/// minimal one, the model every command finds: `Session::try_model`), the boundary models
+/// (`Session::tight_models`), below a fold the minimal model and one with each κ (and λ)
+/// above the first's where the path allows it, and `--thorough`'s boundary models; each
+/// with inputs no earlier one has.
 fn leaf_models(
     session: &mut Session,
     id: NodeId,
@@ -347,12 +348,14 @@ fn leaf_models(
     let folded = session.folds_above(id) > 0;
     let mut models = vec![first];
     // The default's boundary test: each comparison at its flip (`x >= 10` at `x == 10`).
-    models.extend(session.tight_model(id, &base_copy, tight_covered));
+    models.extend(session.tight_models(id, &base_copy, tight_covered));
     // Below a fold, the minimal model too (often κ = 0: the loop body never runs).
     if folded {
         models.push(base_copy);
     }
-    if thorough && folded {
+    // Below a fold, a second count: each κ (and λ) above the first test's where the path
+    // allows it (the loop body runs more often).
+    if folded {
         models.extend(session.discriminating_model(id, &models[0], true));
     }
     if thorough {

@@ -5,11 +5,12 @@
 //! loop's κ = 0 never runs its body. [`Engine::model_preferring`] asks for a model of the
 //! same path that also satisfies as many *preferences* as the path allows (all at once,
 //! else one at a time in order), then minimises under them; [`Engine::preferences`] are
-//! the default ones (on a path with quantifiers, a fold's, only the κs: each further
-//! preference would cost a quantified check): each fold's κ ≥ 1 (or ≥ 2 for a second test), every integer input
+//! the default ones (on a path with quantifiers, a fold's, the κs first and at most
+//! [`MAX_QUANTIFIED_TRIES`] tried one at a time: each is a quantified check): each fold's
+//! κ and λ ≥ 1 (or above the first test's for a second test), every integer input
 //! non-zero and the integer inputs pairwise distinct, and the elements of a short tuple
 //! non-zero, distinct and distinct from the integers (at the length the minimal model
-//! has). [`Engine::boundaries`] are `testgen --thorough`'s: each comparison of the path at
+//! has, two rather than one). [`Engine::boundaries`] are `testgen --thorough`'s: each comparison of the path at
 //! distance 0 and 1 from where it flips.
 //!
 //! A preference is only ever added to the path condition, so the model still reaches the
@@ -25,6 +26,10 @@ use crate::term::{Sort, Sym, Term, TermKind as K};
 
 /// At most this many preferences are tried one at a time (each is a solver check).
 const MAX_SINGLE_TRIES: usize = 16;
+
+/// On a quantified path (below a fold) at most this many single tries: each is a
+/// quantified check (bounded work per leaf).
+const MAX_QUANTIFIED_TRIES: usize = 8;
 
 /// How far from where it flips [`Engine::far`] asks a comparison to be.
 const FAR: i64 = 10;
@@ -52,10 +57,8 @@ impl Engine {
                 prefs.push(Term::ge(Term::var(k), floor));
             }
         }
-        // A quantified path (a fold's) costs a solver check per preference: κ only.
-        if self.path_condition(id).iter().any(has_quantifier) {
-            return prefs;
-        }
+        // (A quantified path, a fold's, gets the others too, with fewer single tries:
+        // [`MAX_QUANTIFIED_TRIES`].)
         prefs.extend(self.operator_preferences(id));
         let ints: Vec<Term> = self
             .inputs
@@ -81,12 +84,21 @@ impl Engine {
             let Some(crate::concrete::Value::Tuple(items)) = base.inputs.get(&*s.name) else {
                 continue;
             };
-            let n = items.len();
+            let mut n = items.len();
             if n == 0 || n > ELEMENT_PREFS_UP_TO {
                 continue;
             }
             let t = Term::var(s.clone());
-            prefs.push(Term::eq(Term::len(t.clone()), Term::int(n as i64)));
+            // Two elements rather than one where the path allows: `t[0]` and `t[-1]` are
+            // the same element of a 1-tuple (`t[-0]` for `t[-1]` survives it).
+            if n == 1 {
+                prefs.push(Term::eq(Term::len(t.clone()), Term::int(2)));
+                n = 2;
+            }
+            prefs.push(Term::eq(
+                Term::len(t.clone()),
+                Term::int(items.len() as i64),
+            ));
             let elem = |k: usize| Term::index(t.clone(), Term::int(k as i64));
             for k in 0..n {
                 prefs.push(Term::ne(elem(k), Term::int(0)));
@@ -190,8 +202,9 @@ impl Engine {
     /// `or`) at the point nearest to where it flips, on the path's side: `a < b` as
     /// `a - b == -1`, `a <= b` and `a >= b` as `a - b == 0`, `a > b` as `a - b == 1`,
     /// `a != b` as `a - b == 1`. These are the inputs an off-by-one in the comparison or
-    /// its constant changes (`x >= 10` → `x > 10` or `x >= 9`). Empty on a quantified path
-    /// (a fold's: each preference would cost a quantified check).
+    /// its constant changes (`x >= 10` → `x > 10` or `x >= 9`). On a quantified path (a
+    /// fold's) also the loop body's comparisons in its first iteration (`v < x` as
+    /// `t[0] - x == -1`, an `if` of the body at equality), when the loop runs.
     pub fn tight(&self, id: NodeId) -> Vec<Term> {
         let mut out = self.comparison_preferences(id, false);
         // The deepest comparisons first: an early one is on many leaves' paths (and gets
@@ -211,7 +224,9 @@ impl Engine {
 
     fn comparison_preferences(&self, id: NodeId, far: bool) -> Vec<Term> {
         let pc = self.path_condition(id);
-        if pc.iter().any(has_quantifier) {
+        // A quantified path: the comparisons outside the quantifiers, at their flip only
+        // (a loop count far from its flip is a long test).
+        if far && pc.iter().any(has_quantifier) {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -274,7 +289,12 @@ impl Engine {
             SatResult::Unknown(u) if prefs.len() == 1 => return Err(NoModel::from(u)),
             _ => {
                 let mut kept = Vec::new();
-                for p in prefs.iter().take(MAX_SINGLE_TRIES) {
+                let tries = if pc.iter().any(has_quantifier) {
+                    MAX_QUANTIFIED_TRIES
+                } else {
+                    MAX_SINGLE_TRIES
+                };
+                for p in prefs.iter().take(tries) {
                     let mut next = kept.clone();
                     next.push(p.clone());
                     match self.solver.check_folded(&with(&next)) {
@@ -327,6 +347,20 @@ fn comparison_atoms(t: &Term, positive: bool, far: bool, out: &mut Vec<Term>) {
             .iter()
             .for_each(|x| comparison_atoms(x, positive, far, out)),
         K::Not(a) => comparison_atoms(a, !positive, far, out),
+        // A fold's quantifier (`all(P(τ) for τ in range(lo, hi))`, or a negated `any`):
+        // its comparisons in the first iteration (`P(lo)`), when there is one, at their
+        // flip (`v < x` in the loop body as `t[0] - x == -1`).
+        K::Forall(v, lo, hi, body) | K::Exists(v, lo, hi, body)
+            if !far && positive == matches!(t.kind(), K::Forall(..)) =>
+        {
+            let mut first = Vec::new();
+            let body = body.subst1(v, lo);
+            comparison_atoms(&body, positive, far, &mut first);
+            // The loop body's branches (a two-parameter fold's `if`): at equality.
+            ite_comparisons(&body, &mut first);
+            let runs = Term::lt(lo.clone(), hi.clone());
+            out.extend(first.into_iter().map(|p| Term::and(runs.clone(), p)));
+        }
         K::Cmp(op, a, b) if a.sort() == Sort::Int && !has_quantifier(a) && !has_quantifier(b) => {
             let op = if positive { Some(*op) } else { negate(*op) };
             // Not a length far from its flip: a 20-element tuple is no better a test.
@@ -345,6 +379,20 @@ fn comparison_atoms(t: &Term, positive: bool, far: bool, out: &mut Vec<Term>) {
             out.push(p);
         }
         _ => {}
+    }
+}
+
+/// The integer comparisons of each `if` condition in `t` (not in quantifiers) as
+/// `a - b == 0`.
+fn ite_comparisons(t: &Term, out: &mut Vec<Term>) {
+    match t.kind() {
+        K::Forall(..) | K::Exists(..) => {}
+        K::Ite(c, a, b) => {
+            value_comparisons(c, out);
+            ite_comparisons(a, out);
+            ite_comparisons(b, out);
+        }
+        k => k.for_each_child(|c| ite_comparisons(c, out)),
     }
 }
 

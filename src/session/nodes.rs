@@ -210,39 +210,60 @@ impl Session {
         self.engine.model_preferring(id, &prefs).ok().flatten()
     }
 
-    /// The default boundary test's model of leaf `id` (issue 31): each comparison of the
-    /// path nearest to where it flips, on the path's side ([`Engine::tight`]), those no
-    /// earlier boundary model made tight (not in `covered`) first, then the default
-    /// preferences; `None` when no comparison can be made tight. The comparisons this
-    /// model makes tight join `covered`.
-    pub fn tight_model(
+    /// The default boundary tests' models of leaf `id` (issue 31): first each comparison
+    /// of the path nearest to where it flips, on the path's side ([`Engine::tight`]),
+    /// those no earlier boundary model made tight (not in `covered`) first, then the
+    /// default preferences; then, while there are at most [`TIGHT_MODELS`], each new
+    /// comparison on its own with the default preferences after it, where the first model
+    /// did not make it tight alone (`80 <= x < 90`: `x == 80` and `x == 89` are two tests;
+    /// `0 <= k < len(t)`: `k == 0` with a longer tuple than `len(t) == 1`). Empty when no
+    /// comparison can be made tight. The comparisons these models make tight join
+    /// `covered`.
+    pub fn tight_models(
         &mut self,
         id: NodeId,
         base: &NodeModel,
         covered: &mut BTreeSet<String>,
-    ) -> Option<NodeModel> {
+    ) -> Vec<NodeModel> {
         let tight = self.engine.tight(id);
         if tight.is_empty() {
-            return None;
+            return Vec::new();
         }
+        let defaults = self.engine.preferences(id, base, false);
         let (new, old): (Vec<Term>, Vec<Term>) = tight
             .into_iter()
             .partition(|t| !covered.contains(&t.to_string()));
         let n = new.len() + old.len();
-        let mut prefs = new;
+        let mut prefs = new.clone();
         prefs.extend(old);
-        prefs.extend(self.engine.preferences(id, base, false));
-        let (model, kept) = self
-            .engine
-            .model_preferring_kept(id, &prefs)
-            .ok()
-            .flatten()?;
-        covered.extend(
-            kept.iter()
-                .filter(|k| prefs[..n].contains(k))
-                .map(Term::to_string),
-        );
-        Some(model)
+        prefs.extend(defaults.iter().cloned());
+        let Some((model, kept)) = self.engine.model_preferring_kept(id, &prefs).ok().flatten()
+        else {
+            return Vec::new();
+        };
+        let made: Vec<Term> = kept
+            .into_iter()
+            .filter(|k| prefs[..n].contains(k))
+            .collect();
+        covered.extend(made.iter().map(Term::to_string));
+        let mut out = vec![model];
+        for t in new {
+            if out.len() >= TIGHT_MODELS {
+                break;
+            }
+            if made.len() == 1 && made.contains(&t) {
+                continue;
+            }
+            let mut prefs = vec![t.clone()];
+            prefs.extend(defaults.iter().cloned());
+            if let Ok(Some((model, kept))) = self.engine.model_preferring_kept(id, &prefs) {
+                if kept.contains(&t) {
+                    covered.insert(t.to_string());
+                    out.push(model);
+                }
+            }
+        }
+        out
     }
 
     /// How many folds are on the path to `id`.
@@ -264,3 +285,6 @@ impl Session {
         out
     }
 }
+
+/// Boundary models per leaf at most ([`Session::tight_models`]).
+pub const TIGHT_MODELS: usize = 3;

@@ -148,7 +148,16 @@ fn check_and_testgen_use_the_fallback() {
         unrolled.iter().any(|t| t.2 == "\"ZeroDivisionError\""),
         "{unrolled:?}"
     );
-    assert_eq!(strip(&tests[1].0), unrolled);
+    // The same endings test by test; a boundary test's inputs may differ (issue 31: the
+    // fallback leaf's path condition has the fold's terms too, so of the equally small
+    // boundary models the solver may pick another: `(1, -2, 2)` or `(2, -2, 1)`).
+    let endings = |t: &[(String, String, String)]| -> Vec<(String, String)> {
+        t.iter().map(|(_, o, e)| (o.clone(), e.clone())).collect()
+    };
+    let folded = strip(&tests[1].0);
+    assert_eq!(endings(&folded), endings(&unrolled));
+    let same = folded.iter().zip(&unrolled).filter(|(a, b)| a == b).count();
+    assert!(same + 1 >= unrolled.len(), "{folded:?}\n{unrolled:?}");
 }
 
 /// The corpora: hand-written mutation subjects, the examples, the fold tests' programs.

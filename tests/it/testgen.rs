@@ -527,6 +527,9 @@ fn new_lines_only_keeps_fewer_passing_tests() {
     assert_eq!(pytest(&[some]).0, n_some);
 }
 
+/// Issue 31: inputs that tell one-token bugs apart (boundary tests, larger counts).
+mod choice;
+
 /// `testgen --fold auto` (issue 15): tests from folded trees.
 mod fold;
 

@@ -53,9 +53,10 @@ fn a_bug_100_iterations_deep_gets_a_test_at_unroll_3() {
         original.replace("assert i < 100", "assert i < 101"),
     )
     .unwrap();
+    // (The deep leaf's tests: the first and its boundary tests at κ1 = 100, issue 31.)
     let (passed, failed, log) = pytest(std::slice::from_ref(&test_file));
-    assert_eq!((passed, failed), (n - 1, 1), "{log}");
-    assert!(log.contains("DID NOT RAISE"), "{log}");
+    assert!(failed >= 1 && passed + failed == n && passed >= 1, "{log}");
+    assert_eq!(log.matches("DID NOT RAISE").count(), failed, "{log}");
 }
 
 /// Every plain program of tests/data/fold (module and each entry) with `--fold auto`:
