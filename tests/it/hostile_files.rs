@@ -246,13 +246,13 @@ fn t_keeps_hand_written_tests_and_links_and_says_where_it_wrote() {
     let said = write_all(&mut h);
     assert!(
         // A test per leaf and the boundary tests (issue 31).
-        said.starts_with(&format!("wrote 6 tests to {}", tests.display())),
+        said.starts_with(&format!("wrote 8 tests to {}", tests.display())),
         "{said}"
     );
     let first = std::fs::read_to_string(&tests).unwrap();
     chmod(&tests, 0o600);
     let said = write_all(&mut h);
-    assert!(said.starts_with("wrote 6 tests"), "{said}");
+    assert!(said.starts_with("wrote 8 tests"), "{said}");
     assert_eq!(std::fs::read_to_string(&tests).unwrap(), first);
     assert_eq!(mode(&tests), 0o600);
     assert_eq!(names(&dir), ["p.py", "test_p.py"]);
@@ -342,7 +342,7 @@ fn write_errors_are_reported_and_never_panic() {
     );
     assert_eq!(code, 2, "testgen's summary was lost");
     let tests = std::fs::read_to_string(dir.join("test_p.py")).unwrap();
-    assert_eq!(tests.matches("\ndef test_").count(), 6, "{tests}");
+    assert_eq!(tests.matches("\ndef test_").count(), 8, "{tests}");
     // A module with only definitions: `run` notes that on stderr, which cannot take it.
     std::fs::write(dir.join("defs.py"), "def f(x: int) -> int:\n    return x\n").unwrap();
     let (code, _, stderr) = run(&dir, &["run", "defs.py"]);
