@@ -9,8 +9,6 @@
 //!   the only one, with the same value or exception line.
 
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use crate::util::symdbg;
 
@@ -200,20 +198,7 @@ fn python_outcomes(case: &Case, all: &[Vec<i64>]) -> Vec<Outcome> {
     program.push_str(
         "]:\n    try:\n        print('return', g(*args))\n    except Exception as e:\n        print(type(e).__name__)\n",
     );
-    let mut child = Command::new("python3")
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(program.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("python3 ran");
+    let out = crate::util::python_stdin(&program);
     let text = String::from_utf8_lossy(&out.stdout);
     let outcomes: Vec<Outcome> = text.lines().map(str::to_string).collect();
     assert_eq!(

@@ -186,20 +186,7 @@ fn a_broken_contract_is_reported_with_an_input_python3_fails_on() {
     let python = format!(
         "def inc__body(x):\n{body}\ndef inc(x):\n    assert x >= 0\n    result = inc__body(x)\n    assert result > x\n    return result\n\nx = {x}\ny = 0\nif x >= 0:\n    y = inc(x)\n"
     );
-    let mut child = Command::new("python3")
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(python.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("python3 ran");
+    let out = crate::util::python_stdin(&python);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("AssertionError"),
         "{python}"

@@ -18,9 +18,6 @@
 //! a fixed seed in CI; more by hand:
 //! `CONTRACT_GEN_CASES=300 CONTRACT_GEN_SEED=7 cargo test --test it contract_gen -- --ignored --nocapture`
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use crate::util::symdbg;
 
 struct Rng(u64);
@@ -186,20 +183,7 @@ const GRID: &str = "for x in range(-12, 16):";
 
 /// `[x, f fails (requires holding), g fails]` for each x of the grid.
 fn run_python(src: &str) -> Vec<(i64, bool, bool)> {
-    let mut child = Command::new("python3")
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(src.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("python3 ran");
+    let out = crate::util::python_stdin(src);
     let text = String::from_utf8_lossy(&out.stdout);
     let v: serde_json::Value = serde_json::from_str(text.trim())
         .unwrap_or_else(|_| panic!("python3: {}\n{src}", String::from_utf8_lossy(&out.stderr)));

@@ -52,3 +52,23 @@ pub fn python_with_pytest() -> &'static str {
             .expect("no python3 with pytest: `apt-get install python3-pytest` (.ci/run does)")
     })
 }
+
+/// `python3 -` with `src` on its standard input: its finished output.
+pub fn python_stdin(src: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new("python3")
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(src.as_bytes())
+        .expect("write");
+    child.wait_with_output().expect("python3 ran")
+}
