@@ -9,6 +9,8 @@
 //!   `session`: they import nothing of `semantics`, `transform`, `concrete`, `term`,
 //!   `solver` or `engine`, from `lang` only the AST's types, and never call
 //!   `engine()`, `engine_mut()` or `parts_mut()` (the session has none of them).
+//! - every file under `src/` (unit-test files too) is small enough to read in one sitting:
+//!   at most [`MAX_LINES`] lines.
 //!
 //! An import is any `crate::a::b` or `super::a` path outside comments (uses, grouped uses
 //! and inline paths), resolved to the longest module path that is a file.
@@ -63,6 +65,10 @@ const BEHIND_SESSION: &[&str] = &[
 
 /// The calls that hand a client the engine itself.
 const ENGINE_HANDLES: &[&str] = &[".engine()", ".engine_mut()", ".parts_mut()"];
+
+/// The longest a file under `src/` may be, in lines: a longer one is split into
+/// submodules along its seams, each saying in its module doc comment what it holds.
+const MAX_LINES: usize = 700;
 
 type Module = Vec<String>;
 
@@ -525,4 +531,43 @@ fn the_import_scanner_sees_grouped_and_inline_paths() {
     let engine = edges.get(&vec!["engine".to_string()]).unwrap();
     assert!(engine.contains(&vec!["solver".to_string()]), "{engine:?}");
     assert!(engine.contains(&vec!["term".to_string()]), "{engine:?}");
+}
+
+/// Files small enough to read in one sitting: none under `src/` (unit-test files included)
+/// is longer than [`MAX_LINES`].
+#[test]
+fn no_file_is_longer_than_max_lines() {
+    let root = src_dir();
+    let mut paths = Vec::new();
+    collect(&root, &mut paths);
+    paths.sort();
+    // The walk sees the crate: its entry point and the submodules of a split file.
+    let rel = |p: &Path| {
+        p.strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/")
+    };
+    let seen: BTreeSet<String> = paths.iter().map(|p| rel(p)).collect();
+    for known in [
+        "lib.rs",
+        "engine.rs",
+        "engine/step/instr.rs",
+        "lang/parser/blocks.rs",
+    ] {
+        assert!(seen.contains(known), "the walk of src/ misses {known}");
+    }
+    let long: Vec<String> = paths
+        .iter()
+        .filter_map(|p| {
+            let lines = std::fs::read_to_string(p).unwrap().lines().count();
+            (lines > MAX_LINES).then(|| format!("src/{}: {lines} lines", rel(p)))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "files longer than {MAX_LINES} lines (split each into submodules along its seams, \
+         with a module doc comment saying what each holds; docs/ARCHITECTURE.md):\n{}",
+        long.join("\n")
+    );
 }

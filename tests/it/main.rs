@@ -2,7 +2,7 @@
 //! Each module is one theme:
 
 /// The architecture invariants of docs/ARCHITECTURE.md: stage order, no import loops, z3
-/// only in the solver, no IO in the pure stages.
+/// only in the solver, no IO in the pure stages, no file under src/ past 700 lines.
 mod architecture;
 /// `--assume EXPR` on run, check, testgen, exec and the debugger (issue 16, item 4).
 mod assume;
