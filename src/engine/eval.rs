@@ -18,47 +18,12 @@ use crate::lang::ast::*;
 use crate::term::{Sort, Sym, Term};
 use crate::transform::ir;
 
+mod alts;
+mod call;
 mod forms;
 
-/// The result of evaluating an expression.
-#[derive(Clone, Debug)]
-pub struct Alts {
-    /// The normal result: (condition, value). `None` if evaluation always raises.
-    pub ok: Option<(Term, Term)>,
-    /// Exceptions: (condition, class).
-    pub errs: Vec<(Term, ExcClass, Span)>,
-}
-
-impl Alts {
-    fn value(v: Term) -> Alts {
-        Alts {
-            ok: Some((Term::bool(true), v)),
-            errs: Vec::new(),
-        }
-    }
-
-    fn raise(class: ExcClass, at: Span) -> Alts {
-        Alts {
-            ok: None,
-            errs: vec![(Term::bool(true), class, at)],
-        }
-    }
-
-    /// Add a possible exception under `cond` (relative to the normal result so far).
-    fn fail_if(mut self, cond: Term, class: ExcClass, at: Span) -> Alts {
-        if let Some((okc, v)) = self.ok.take() {
-            let bad = Term::and(okc.clone(), cond.clone());
-            if !bad.is_false() {
-                self.errs.push((bad, class, at));
-            }
-            let good = Term::and(okc, Term::not(cond));
-            if !good.is_false() {
-                self.ok = Some((good, v));
-            }
-        }
-        self
-    }
-}
+pub use alts::Alts;
+use alts::{join, join_more, map, refused, Joined};
 
 /// What evaluation needs besides the state: the program and the names that are local in
 /// each function (Python's rule, computed once).
@@ -92,14 +57,6 @@ pub const MAX_PREDICATE_DEPTH: u32 = 100;
 /// How deeply evaluations may nest (the parser bounds one expression to 3,000 levels;
 /// predicate bodies unfold inside each other).
 const MAX_EVAL_DEPTH: u32 = 100_000;
-
-/// The outcome of an evaluation that went past a limit: nothing (the step is replaced).
-fn refused() -> Alts {
-    Alts {
-        ok: None,
-        errs: Vec::new(),
-    }
-}
 
 /// Read `name` from `env`: its value, or `class` if it is unbound. A variable that a loop's
 /// havoc left possibly unbound (it has a definedness flag) gives both, under the flag.
@@ -482,154 +439,5 @@ impl<'a> Context<'a> {
             }
             _ => r,
         }
-    }
-
-    fn call(&self, state: &State, name: &str, args: &[Expr], bound: &mut Bound, at: Span) -> Alts {
-        // Python looks the callee up before it evaluates the arguments: a predicate whose
-        // `def` has not run yet is a NameError at its name (a formula has no such order).
-        if !self.formula.get()
-            && self.program.predicates.contains_key(name)
-            && !state.defined.contains_key(name)
-        {
-            return Alts::raise(
-                ExcClass::NameError,
-                Span::new(at.start, at.start + name.len()),
-            );
-        }
-        let evaluated = self.all_values(state, args, bound);
-        let Some((c, vals)) = evaluated.ok else {
-            return Alts {
-                ok: None,
-                errs: evaluated.errs,
-            };
-        };
-        let value = match (name, vals.as_slice()) {
-            ("len", [t]) => Term::len(t.clone()),
-            // A tuple `for` loop's next element: its guard keeps the index in range.
-            (ir::ITEM, [t, k]) => Term::index(t.clone(), k.clone()),
-            ("abs", [x]) => Term::abs(x.clone()),
-            ("min", [x, y]) => Term::min(x.clone(), y.clone()),
-            ("max", [x, y]) => Term::max(x.clone(), y.clone()),
-            _ => match self.program.predicates.get(name) {
-                Some(p) => {
-                    let depth = self.predicates.get();
-                    if depth >= MAX_PREDICATE_DEPTH {
-                        self.exceeded(format!(
-                            "predicate calls nested more than {MAX_PREDICATE_DEPTH} deep \
-                             (a recursive predicate that does not reach its base case)"
-                        ));
-                        return refused();
-                    }
-                    // The body with the parameters bound.
-                    let mut inner: Bound = p
-                        .params
-                        .iter()
-                        .map(|(n, _)| n.clone())
-                        .zip(vals.iter().cloned())
-                        .collect();
-                    self.predicates.set(depth + 1);
-                    let body = self.eval_in(state, &p.body, &mut inner);
-                    self.predicates.set(depth);
-                    if self.formula.get() {
-                        // A formula: its value, whatever its body would raise in Python.
-                        body.ok.map_or(Term::bool(false), |(_, v)| v)
-                    } else {
-                        // Python: the call runs the body, which may raise.
-                        let mut errs = evaluated.errs;
-                        for (bc, class, at) in body.errs {
-                            let cond = Term::and(c.clone(), bc);
-                            if !cond.is_false() {
-                                errs.push((cond, class, at));
-                            }
-                        }
-                        let ok = body.ok.and_then(|(bc, v)| {
-                            let cond = Term::and(c, bc);
-                            (!cond.is_false()).then_some((cond, v))
-                        });
-                        return Alts { ok, errs };
-                    }
-                }
-                // The IR has no other calls; a missing function is a NameError.
-                None => return Alts::raise(ExcClass::NameError, at),
-            },
-        };
-        Alts {
-            ok: Some((c, value)),
-            errs: evaluated.errs,
-        }
-    }
-
-    /// Evaluate operands left to right; an exception in one stops the later ones.
-    fn all_values(&self, state: &State, items: &[Expr], bound: &mut Bound) -> Joined {
-        let mut acc = Joined {
-            ok: Some((Term::bool(true), Vec::new())),
-            errs: Vec::new(),
-        };
-        for item in items {
-            let a = self.eval_in(state, item, bound);
-            acc = join_more(acc, a);
-            if acc.ok.is_none() {
-                break;
-            }
-        }
-        acc
-    }
-
-    fn all(
-        &self,
-        state: &State,
-        items: &[Expr],
-        bound: &mut Bound,
-        f: impl FnOnce(Vec<Term>) -> Term,
-    ) -> Alts {
-        let j = self.all_values(state, items, bound);
-        Alts {
-            ok: j.ok.map(|(c, vs)| (c, f(vs))),
-            errs: j.errs,
-        }
-    }
-}
-
-/// Several operands evaluated in sequence.
-struct Joined {
-    ok: Option<(Term, Vec<Term>)>,
-    errs: Vec<(Term, ExcClass, Span)>,
-}
-
-fn join_more(acc: Joined, next: Alts) -> Joined {
-    let Some((c, mut vs)) = acc.ok else {
-        return acc;
-    };
-    let mut errs = acc.errs;
-    for (nc, class, at) in next.errs {
-        let cond = Term::and(c.clone(), nc);
-        if !cond.is_false() {
-            errs.push((cond, class, at));
-        }
-    }
-    let ok = next.ok.and_then(|(nc, v)| {
-        let cond = Term::and(c, nc);
-        vs.push(v);
-        (!cond.is_false()).then_some((cond, vs))
-    });
-    Joined { ok, errs }
-}
-
-fn join(a: Alts, b: Alts) -> Joined {
-    let start = Joined {
-        ok: Some((Term::bool(true), Vec::new())),
-        errs: Vec::new(),
-    };
-    let first = join_more(start, a);
-    if first.ok.is_none() {
-        return first;
-    }
-    join_more(first, b)
-}
-
-fn map(a: Alts, f: impl FnOnce(Term) -> Term) -> Alts {
-    Alts {
-        ok: a.ok.map(|(c, v)| (c, f(v))),
-        errs: a.errs,
     }
 }
