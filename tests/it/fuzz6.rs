@@ -373,8 +373,9 @@ fn fuzz6_check_refuses_havoc() {
         stderr.contains("`check --loops invariant` cannot test"),
         "{stderr}"
     );
+    // (exhaustive: no for the runs past --unroll's cut, which is exit code 1)
     let (code, stdout, stderr) = symdbg(&["check", rel]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(matches!(code, 0 | 1), "{stdout}{stderr}");
     assert!(stdout.contains("precise: probably"), "{stdout}");
 }
 
@@ -404,7 +405,12 @@ fn fuzz6_dap_second_configuration_done_is_refused() {
         "{r}"
     );
     let after = c.ok("stackTrace", serde_json::json!({"threadId": 1}));
-    assert_eq!(before["stackFrames"], after["stackFrames"]);
+    // (frame ids are new at each stackTrace: the place is the line)
+    let lines = |v: &Value| -> Vec<Value> {
+        let frames = v["stackFrames"].as_array().unwrap();
+        frames.iter().map(|f| f["line"].clone()).collect()
+    };
+    assert_eq!(lines(&before), lines(&after));
     assert_eq!(c.events("stopped").len(), 1, "one stop, at the entry");
     assert_eq!(c.events("thread").len(), 1, "thread 1 started once");
     c.ok("disconnect", serde_json::json!({}));

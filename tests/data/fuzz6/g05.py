@@ -1,8 +1,8 @@
 x: int
-while True:
+while x > 3 and x < 2:
     x += 1
-    if x > 3:
-        break
 else:
+    x = -x
+if x > 0 and x < -5:
     print(x)
 print(x)
