@@ -74,6 +74,7 @@ fn run_symdbg(args: &[String]) -> (i32, String, String) {
 #[test]
 fn fuzz6_corpus_agrees_with_python_unrolled() {
     let compared = crate::symbolic::differential_over(python_programs(), 20_000);
+    eprintln!("fuzz6 unrolled: {compared} runs compared with python3");
     assert!(compared > 1_000, "only {compared} comparisons");
 }
 
@@ -89,6 +90,7 @@ fn fuzz6_corpus_agrees_with_python_folded() {
     // A hang guard, not a measurement: a loaded machine must not turn checks into `unknown`.
     config.timeout_ms = Some(120_000);
     let compared = crate::symbolic::differential_over_with(files, 20_000, config);
+    eprintln!("fuzz6 folded: {compared} runs compared with python3");
     assert!(compared > 300, "only {compared} comparisons");
 }
 
@@ -125,6 +127,7 @@ fn fuzz6_check_finds_no_disagreement() {
             }
         }
     }
+    eprintln!("fuzz6 check: {runs} concrete runs");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(runs > 5_000, "only {runs} concrete runs");
 }
@@ -151,6 +154,7 @@ fn fuzz6_testgen_files_pass_under_pytest() {
         files.push(out);
     }
     let (passed, failed, output) = crate::testgen::pytest(&files);
+    eprintln!("fuzz6 testgen: {written} tests, {passed} passed under pytest");
     assert_eq!(failed, 0, "{output}");
     assert_eq!(passed, written, "{output}");
     assert!(written > 300, "only {written} tests");
@@ -333,6 +337,7 @@ fn fuzz6_unreachable_lines_never_run_in_python() {
             failures.push(format!("{}: its dead lines were not found", path.display()));
         }
     }
+    eprintln!("fuzz6 coverage: {dead} unreachable lines, none ran in python3");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(dead >= 8, "only {dead} unreachable lines");
 }
@@ -415,4 +420,20 @@ fn fuzz6_dap_second_configuration_done_is_refused() {
     assert_eq!(c.events("thread").len(), 1, "thread 1 started once");
     c.ok("disconnect", serde_json::json!({}));
     assert_eq!(c.close(), 0);
+}
+
+/// `diff OLD NEW --entry f` where only one program defines `f`: the message says which
+/// (it named neither: "there is no function `f` to analyse").
+#[test]
+fn fuzz6_diff_names_the_program_without_the_entry() {
+    let (old, new) = ("tests/data/fuzz6/a01.py", "tests/data/fuzz6/a02.py");
+    for (a, b, which) in [(old, new, "NEW"), (new, old, "OLD")] {
+        let (code, stdout, stderr) = symdbg(&["diff", a, b, "--entry", "count_neg"]);
+        assert_eq!(code, 2, "{stdout}{stderr}");
+        assert!(
+            stderr.contains("no function `count_neg`")
+                && stderr.contains(&format!(" = in {which}: {new}\n")),
+            "diff {a} {b}: {stderr}"
+        );
+    }
 }
