@@ -437,3 +437,39 @@ fn fuzz6_diff_names_the_program_without_the_entry() {
         );
     }
 }
+
+/// The debugger's rows of every node of a 30,000-node path (a loop of 10,000 iterations
+/// that prints, cut as never ending): each row asked for the folds on its path by walking
+/// it up to the root, so the last rows the TUI sends after `r` took minutes (quadratic)
+/// and `Esc` could not interrupt them. A hang guard, not a measurement: it takes well
+/// under a second now.
+#[test]
+fn fuzz6_rows_of_a_deep_path_come_without_walking_it() {
+    use symdbg::base::SourceMap;
+    use symdbg::engine::Limits;
+    use symdbg::engine::NodeId;
+    use symdbg::session::{Policy, Session};
+    let src = "n: int\ni = 0\nwhile i < 20000:\n    print(i, (i, n))\n    i += 1\n";
+    let rows = std::thread::Builder::new()
+        .stack_size(crate::differential::STACK_SIZE)
+        .spawn(move || {
+            let mut s =
+                Session::open(SourceMap::new("p.py", src), None, Config::default()).unwrap();
+            s.run(s.tree().root(), Policy::Subtree, Limits::default(), &|_| {});
+            let start = std::time::Instant::now();
+            let rows: Vec<_> = (0..s.tree().len())
+                .map(|i| s.row(NodeId(i as u32)))
+                .collect();
+            (rows.len(), start.elapsed())
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(rows.0 > 30_000, "{} nodes", rows.0);
+    assert!(
+        rows.1 < std::time::Duration::from_secs(60),
+        "{} rows took {:?}",
+        rows.0,
+        rows.1
+    );
+}
