@@ -14,6 +14,40 @@ use crate::check::{self, Behaviour, Counterexample};
 use crate::diagnostics::count;
 use crate::session::{Ended, Limits, Outcome, Policy, Value};
 
+/// `check` compares each leaf with a concrete run of its inputs: a path through `havoc`
+/// (the statement, or a loop's invariant under `--loops invariant`) has values no input
+/// fixes, which a concrete run (it keeps a havoc'd variable's value, and runs every
+/// iteration of a loop) cannot replay: every verdict on it would be a false `no`.
+fn refuse_arbitrary_values(
+    loaded: &crate::session::Loaded,
+    loops: super::Loops,
+) -> Result<(), Failure> {
+    use crate::lang::ast::{Stmt, StmtKind};
+    fn havoc(body: &[Stmt]) -> Option<&Stmt> {
+        body.iter().find_map(|s| match &s.kind {
+            StmtKind::Havoc(_) => Some(s),
+            StmtKind::FunctionDef(f) => havoc(&f.body),
+            _ => s.nested_blocks().into_iter().find_map(havoc),
+        })
+    }
+    if let Some(stmt) = havoc(&loaded.program.body) {
+        let d = crate::diagnostics::Diagnostic::error(
+            "`check` cannot test a program with `havoc`: a concrete run cannot replay its arbitrary value",
+            stmt.span,
+        )
+        .with_label("any value, which no input fixes")
+        .with_note("check compares every leaf with a concrete run of the leaf's inputs; explore the program with `symdbg run` instead");
+        return Err(Failure::diagnostics(&[d], &loaded.source));
+    }
+    if loops == super::Loops::Invariant && crate::testgen::has_invariants(&loaded.program) {
+        return Err(Failure::plain(
+            "`check --loops invariant` cannot test loops with invariants: their one arbitrary iteration (`havoc`) is no concrete run",
+            &["check unrolls such loops by default (`--loops unroll`), checking the invariants where `exec` does; `symdbg run` verifies them".to_string()],
+        ));
+    }
+    Ok(())
+}
+
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
     if args.runs > check::MAX_RUNS {
         return Err(Failure::plain(
@@ -29,6 +63,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
         ));
     }
     let loaded = super::load(&args.file)?;
+    refuse_arbitrary_values(&loaded, args.loops)?;
     let explore = args.explore.check_calls();
     let contract_calls = explore.calls == Some(super::Calls::Contract);
     let mut session = explore.session(loaded, args.loops, true)?;

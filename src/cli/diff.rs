@@ -39,9 +39,12 @@ pub(super) struct DiffArgs {
     explore: ExploreOpts,
 }
 
-fn explore(args: &DiffArgs, file: &std::path::Path) -> Result<Session, Failure> {
+fn explore(args: &DiffArgs, file: &std::path::Path, which: &str) -> Result<Session, Failure> {
     let loaded = super::load(file)?;
-    let mut session = args.explore.session(loaded, Loops::Unroll, true)?;
+    let mut session = args
+        .explore
+        .session(loaded, Loops::Unroll, true)
+        .map_err(|f| in_program(f, which, file))?;
     let limits = Limits {
         max_nodes: Some(args.explore.max_nodes),
         time: None,
@@ -59,8 +62,8 @@ pub(super) fn diff(args: &DiffArgs) -> Result<i32, Failure> {
             output::check(&target(args, out, program)).map_err(|e| refused(&e))?;
         }
     }
-    let mut old = explore(args, &args.old)?;
-    let mut new = explore(args, &args.new)?;
+    let mut old = explore(args, &args.old, "OLD")?;
+    let mut new = explore(args, &args.new, "NEW")?;
     let report = diff::diff(&mut old, &mut new).map_err(|m| Failure::plain(m, &[]))?;
     let (old_name, new_name) = (display_name(&args.old), display_name(&args.new));
     if let Some(out) = &args.pytest {
@@ -77,6 +80,16 @@ pub(super) fn diff(args: &DiffArgs) -> Result<i32, Failure> {
     } else {
         EXIT_DIFFERENT
     })
+}
+
+/// A message about one of the two programs that does not name it (`--entry f` is not a
+/// function of NEW): which one, as a last note.
+fn in_program(f: Failure, which: &str, file: &Path) -> Failure {
+    let name = file.display().to_string();
+    if f.0.contains(&name) {
+        return f;
+    }
+    Failure(format!("{}\n = in {which}: {name}\n\n", f.0.trim_end()))
 }
 
 /// `--pytest OUT`: OUT as a file to write by [`output`]'s rule, `program` never replaced.

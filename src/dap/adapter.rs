@@ -117,6 +117,8 @@ pub struct Adapter {
     pub(super) next_bp_id: i64,
     pub exceptions: ExcFilters,
     pub run: Option<Run>,
+    /// `configurationDone` was answered: a second one is refused (it would move a thread).
+    configured: bool,
 }
 
 /// The capabilities `initialize` answers.
@@ -155,6 +157,7 @@ impl Adapter {
                 invariant: false,
             },
             run: None,
+            configured: false,
         }
     }
 
@@ -224,7 +227,12 @@ impl Adapter {
                 }
                 Ok(Value::Null)
             }
+            "configurationDone" if self.configured => Err(
+                "`configurationDone` was sent already: the program runs (`restart` starts it again)"
+                    .to_string(),
+            ),
             "configurationDone" => {
+                self.configured = true;
                 self.send(response(seq, command, Value::Null));
                 self.configuration_done();
                 return true;

@@ -393,6 +393,11 @@ impl Engine {
     /// The folds on the path from the root to `id` (outermost first): node, parameter.
     pub fn folds_on_path(&self, id: NodeId) -> Vec<(NodeId, Sym)> {
         let mut out = Vec::new();
+        // (no fold in the tree: no walk up a path that may be 30,000 nodes deep, for each
+        // row the debugger sends)
+        if self.folds.nodes.is_empty() {
+            return out;
+        }
         let mut cur = self.tree.node(id).parent;
         let mut child = id;
         while let Some(p) = cur {

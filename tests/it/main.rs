@@ -87,6 +87,9 @@ mod for_loops;
 mod fuzz4;
 /// fuzz5: a second adversarial corpus against python3, check, testgen, diff and coverage.
 mod fuzz5;
+/// fuzz6: a third adversarial corpus against python3, check, testgen, diff and coverage,
+/// and hostile inputs fuzz5 did not try.
+mod fuzz6;
 /// Generator of random well-typed programs (shared by property tests).
 mod gen;
 /// `src/check.rs`'s exhaustiveness and precision over generated programs, with shrinking.

@@ -1,0 +1,7 @@
+x: int
+y: int
+try:
+    r = x // y
+except ZeroDivisionError:
+    r = 0
+print(r)

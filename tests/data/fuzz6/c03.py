@@ -1,0 +1,7 @@
+t: tuple
+s: int
+try:
+    u = t[::s]
+except ValueError:
+    u = ()
+print(u)

@@ -1,0 +1,7 @@
+# entry: fib
+def fib(n: int) -> int:
+    if n > 15:
+        return -1
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)

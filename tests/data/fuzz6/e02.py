@@ -1,0 +1,8 @@
+t: tuple
+x: int
+for v in t:
+    if v == x:
+        print(v)
+        break
+else:
+    print(-1)

@@ -1,0 +1,4 @@
+n: int
+for i in range(n):
+    pass
+print(i)

@@ -1,0 +1,4 @@
+# entry: f
+def f(n: int) -> int:
+    return n
+    print(n)

@@ -1,0 +1,5 @@
+x: int
+y: int
+assume x > y
+havoc y
+assert x > y
