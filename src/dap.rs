@@ -66,7 +66,8 @@ impl PauseFlags {
     }
 }
 
-/// Serve DAP on `input`/`output` until `disconnect`, `terminate` or the end of the input.
+/// Serve DAP on `input`/`output` until `disconnect` or the end of the input (`terminate`
+/// ends the program, not the adapter).
 /// Returns the process exit code (0; 2 when the output cannot be written).
 pub fn serve(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) -> i32 {
     let (to_writer, writer) = wire::Writer::spawn(output);

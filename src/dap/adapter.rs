@@ -214,9 +214,15 @@ impl Adapter {
                 return false;
             }
             "terminate" => {
+                // The debuggee ends, the debug session does not: DAP clients (VS Code,
+                // nvim-dap) send `disconnect` after `terminated` and wait for its answer.
                 self.send(response(seq, command, Value::Null));
+                // (the reader set the pause flags to interrupt a running move)
+                self.flags.pending.store(false, Ordering::SeqCst);
+                self.run = None;
+                self.configured = false;
                 self.send(event("terminated", Value::Null));
-                return false;
+                return true;
             }
             "pause" => {
                 // The reader already set the flags; a pause that found nothing running

@@ -495,8 +495,13 @@ fn dap_pause_interrupts_a_run_and_focus_moves_a_thread() {
     assert_eq!(frames["stackFrames"][0]["line"], 2);
     let bad = c.request("symdbg/focus", json!({"node": 1_000_000_000}));
     assert_eq!(bad["success"], false);
+    // `terminate` ends the program, not the adapter: the client's `disconnect` that follows
+    // is answered (it got no answer when `terminate` closed the adapter).
     c.ok("terminate", json!({}));
     c.event("terminated");
+    let after = c.request("stackTrace", json!({ "threadId": ft }));
+    assert_eq!(after["success"], false, "{after}");
+    c.ok("disconnect", json!({}));
     assert_eq!(c.close(), 0);
 
     // A disconnect while an endless continue runs interrupts it and ends the adapter; so

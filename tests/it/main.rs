@@ -1,6 +1,8 @@
 //! The one integration-test binary (one binary keeps link time down).
 //! Each module is one theme:
 
+/// The adversarial rounds' shared checks against python3 (fuzz5, fuzz6).
+mod adversarial;
 /// The architecture invariants of docs/ARCHITECTURE.md: stage order, no import loops, z3
 /// only in the solver, no IO in the pure stages, no file under src/ past 700 lines.
 mod architecture;

@@ -67,13 +67,15 @@ test('disconnect answers and the adapter exits with status 0', async (t) => {
   assert.equal(code, 0);
 });
 
-test('terminate answers, sends terminated and the adapter exits with status 0', async (t) => {
+test('terminate answers and sends terminated; the disconnect that follows answers and the adapter exits with status 0', async (t) => {
   const s = await start();
   t.after(() => stop(s));
   await launch(s, { program: CALLS, stopOnEntry: true });
   await stopped(s, 'entry');
   await s.dc.terminateRequest({});
   await s.log.next('terminated');
+  await assert.rejects(s.dc.stackTraceRequest({ threadId: 1 }), /launch/);
+  await s.dc.disconnectRequest({});
   const { code } = await exited(s);
   assert.equal(code, 0);
 });
