@@ -14,6 +14,10 @@ use crate::check::{self, Behaviour, Counterexample};
 use crate::diagnostics::count;
 use crate::session::{Ended, Limits, Outcome, Policy, Value};
 
+/// The environment variable that makes `check --jobs N` say on stderr whether the
+/// parallel result was used or why the check was re-done on one thread (for tests).
+pub const TRACE_VAR: &str = "SYMDBG_TRACE_JOBS";
+
 /// Run `f` on a new thread, in a fresh Z3 context (the `z3` crate's contexts are
 /// thread-local): Z3's answers, and which of several minimal models it finds, depend on the
 /// terms its context created before (their ids order its heuristics), so what `--jobs 2`
@@ -91,7 +95,23 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             };
             // Ctrl-C ends the process (all threads) as with one thread: no flag to set.
             let cancel = Arc::new(AtomicBool::new(false));
-            match parallel::check(&recipe, &options, &jobs, &cancel) {
+            // A solver call of the top already came close to its time limit: the workers
+            // would re-do the check on one thread after their own (slow) attempt.
+            let outcome = if session.stats().solver.close_calls > 0 {
+                Parallel::Redo(Redo::CloseCall)
+            } else {
+                parallel::check(&recipe, &options, &jobs, &cancel)
+            };
+            if std::env::var_os(TRACE_VAR).is_some() {
+                match &outcome {
+                    Parallel::Done(_) => eprintln!("symdbg: jobs: checked in parallel"),
+                    Parallel::Redo(why) => {
+                        eprintln!("symdbg: jobs: re-done on one thread: {why:?}")
+                    }
+                    Parallel::Cancelled => eprintln!("symdbg: jobs: cancelled"),
+                }
+            }
+            match outcome {
                 Parallel::Done(report) => *report,
                 other => {
                     if let Parallel::Redo(Redo::Worker(why)) = other {
