@@ -559,6 +559,8 @@ fn test_unit(
             return Err(stopped(shared));
         }
         let verdict = super::precision(session, leaf, is_entry);
+        // (a model query close to its time limit: stop everyone now)
+        close_call(session, shared)?;
         out.leaves.push((leaf.0, verdict));
     }
     Ok(out)

@@ -48,6 +48,35 @@ fn refuse_arbitrary_values(
     Ok(())
 }
 
+/// The environment variable that makes `check --jobs N` say on stderr whether the
+/// parallel result was used or why the check was re-done on one thread (for tests).
+pub const TRACE_VAR: &str = "SYMDBG_TRACE_JOBS";
+
+/// Run `f` on a new thread, in a fresh Z3 context (the `z3` crate's contexts are
+/// thread-local): Z3's answers, and which of several minimal models it finds, depend on the
+/// terms its context created before (their ids order its heuristics), so what `--jobs 2`
+/// and `--jobs 1` compute after different explorations on this thread must not share its
+/// context (`tests/data/fuzz4/p08.py`: the minimised counterexample `t = (-1, 0, -1, -1,
+/// -1)` on one thread, `t = (-1, 0, -1, 1, -1)` with `--jobs 2`). On this thread if no
+/// thread can be started.
+fn fresh_context<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    let run = || crate::session::solver_process::with_watchdog(f);
+    let mut f = Some(run);
+    let spawned = std::thread::scope(|s| {
+        let f = &mut f;
+        let thread = std::thread::Builder::new()
+            .name("symdbg-check".into())
+            .stack_size(super::STACK_SIZE)
+            .spawn_scoped(s, move || f.take().map(|f| f()));
+        thread.ok().map(|h| h.join())
+    });
+    match spawned {
+        Some(Ok(Some(r))) => r,
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        _ => (f.take().expect("not started"))(),
+    }
+}
+
 pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
     if args.runs > check::MAX_RUNS {
         return Err(Failure::plain(
@@ -101,16 +130,36 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
             };
             // Ctrl-C ends the process (all threads) as with one thread: no flag to set.
             let cancel = Arc::new(AtomicBool::new(false));
-            match parallel::check(&recipe, &options, &jobs, &cancel) {
+            // A solver call of the top already came close to its time limit: the workers
+            // would re-do the check on one thread after their own (slow) attempt.
+            let outcome = if session.stats().solver.close_calls > 0 {
+                Parallel::Redo(Redo::CloseCall)
+            } else {
+                parallel::check(&recipe, &options, &jobs, &cancel)
+            };
+            if std::env::var_os(TRACE_VAR).is_some() {
+                match &outcome {
+                    Parallel::Done(_) => eprintln!("symdbg: jobs: checked in parallel"),
+                    Parallel::Redo(why) => {
+                        eprintln!("symdbg: jobs: re-done on one thread: {why:?}")
+                    }
+                    Parallel::Cancelled => eprintln!("symdbg: jobs: cancelled"),
+                }
+            }
+            match outcome {
                 Parallel::Done(report) => *report,
                 other => {
                     if let Parallel::Redo(Redo::Worker(why)) = other {
                         eprintln!("symdbg: warning: {why}; checking on one thread instead");
                     }
-                    let mut session = recipe.session().map_err(|e| Failure::plain(e, &[]))?;
-                    let root = session.tree().root();
-                    session.run(root, Policy::Subtree, limits(max_nodes), &|_| {});
-                    check::check_with(&mut session, &options)
+                    // (in a fresh Z3 context, as `--jobs 1`'s: see `fresh_context`)
+                    fresh_context(|| {
+                        let mut session = recipe.session()?;
+                        let root = session.tree().root();
+                        session.run(root, Policy::Subtree, limits(max_nodes), &|_| {});
+                        Ok(check::check_with(&mut session, &options))
+                    })
+                    .map_err(|e: String| Failure::plain(e, &[]))?
                 }
             }
         }
@@ -121,10 +170,12 @@ pub(super) fn check(args: &CheckArgs) -> Result<i32, Failure> {
     // A counterexample to exhaustiveness minimised as `run`'s are, the same way whatever
     // `--jobs` (in a fresh session: see `check::shrink`).
     if let Some(c) = &report.exhaustive {
-        let small = recipe
-            .session()
-            .ok()
-            .and_then(|mut fresh| check::shrink::minimise(&mut fresh, c));
+        let small = fresh_context(|| {
+            recipe
+                .session()
+                .ok()
+                .and_then(|mut fresh| check::shrink::minimise(&mut fresh, c))
+        });
         if small.is_some() {
             report.exhaustive = small;
         }

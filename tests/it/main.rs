@@ -117,6 +117,8 @@ mod invariant_soundness;
 mod invariants;
 /// `check --jobs N`: the sequential output on every program; limits, panics, cancel.
 mod jobs;
+/// `check --jobs 2` == `--jobs 1` over the whole test suite (ignored) and a CI part.
+mod jobs_campaign;
 /// Issue 31, one model path: a leaf with a model in `run` has one in testgen and check.
 mod model_path;
 /// `testgen`'s mutation score on generated programs and a hand-written corpus (issue 31).

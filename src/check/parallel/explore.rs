@@ -4,6 +4,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::{Halt, Redo, Shared, FRONTIER_PER_WORKER};
 use crate::check::merge::TopShape;
@@ -40,7 +41,10 @@ pub(super) fn explore_top(
             shared.abort.store(true, Ordering::Relaxed);
             return Err(Halt::Redo(Redo::NodeLimit));
         }
-        match session.step(id, None) {
+        let stepped = session.step(id, None);
+        // (a call close to its time limit: stop everyone now, not after the top)
+        super::close_call(session, shared)?;
+        match stepped {
             Stepped::Children(children) => queue.extend(
                 children
                     .into_iter()
@@ -75,6 +79,12 @@ pub(super) fn stopped(shared: &Shared) -> Halt {
 
 /// Explore a frontier node's subtree depth-first, as the sequential run does, counting
 /// its nodes against `--max-nodes` with the other workers'.
+///
+/// A step that took half the solver's time limit or more (`close`) may hold a call close
+/// to it (`SolverStats::close_calls`, which the callback cannot read): every worker stops
+/// there and the check is re-done on one thread, rather than after the whole subtree (a
+/// nonlinear nested loop, each of whose calls may time out, ran past 600 s with `--jobs
+/// 2` where `--jobs 1` took 300 s).
 pub(super) fn explore_subtree(
     session: &mut Session,
     f: NodeId,
@@ -84,10 +94,24 @@ pub(super) fn explore_subtree(
 ) -> Result<(), Halt> {
     let top = session.tree().len();
     let last = Cell::new(top);
+    let close = session
+        .config()
+        .timeout_ms
+        .map(|ms| Duration::from_millis(ms) / 2);
+    let stepped = Cell::new(Instant::now());
+    let slow = Cell::new(false);
+    // (the nodes of all workers together reached --max-nodes)
+    let full = Cell::new(false);
     let progress = |len: usize| {
+        let now = Instant::now();
+        if close.is_some_and(|c| now - stepped.replace(now) >= c) {
+            slow.set(true);
+            shared.abort.store(true, Ordering::Relaxed);
+        }
         let delta = len - last.replace(len);
         let below = shared.below.fetch_add(delta, Ordering::Relaxed) + delta;
         if below + top >= max_nodes {
+            full.set(true);
             shared.abort.store(true, Ordering::Relaxed);
         }
         if shared.stopped() {
@@ -99,6 +123,10 @@ pub(super) fn explore_subtree(
         ..Limits::default()
     };
     let ran = session.run(f, Policy::Subtree, limits, &progress);
+    super::close_call(session, shared)?;
+    if slow.get() {
+        return Err(Halt::Redo(Redo::CloseCall));
+    }
     match ran.ended {
         Ended::Done if !shared.stopped() => Ok(()),
         Ended::NodeLimit => {
@@ -106,7 +134,8 @@ pub(super) fn explore_subtree(
             Err(Halt::Redo(Redo::NodeLimit))
         }
         _ if shared.cancel.load(Ordering::Relaxed) => Err(Halt::Cancelled),
-        _ if shared.abort.load(Ordering::Relaxed) => Err(Halt::Redo(Redo::NodeLimit)),
+        _ if full.get() => Err(Halt::Redo(Redo::NodeLimit)),
+        // (stopped by another worker, which reports why)
         _ => Err(stopped(shared)),
     }
 }
