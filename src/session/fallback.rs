@@ -3,8 +3,22 @@
 //! leaf's pointer to it, and `run`'s summary line.
 
 use super::Session;
+use crate::engine::fold::FoldInfo;
 use crate::engine::NodeId;
 use crate::term::display_name;
+
+/// The iterations a fallback unrolls, as the fold counts them: `κ1`, or `κ1 + λ1` for a
+/// two-parameter fold (both paths' iterations).
+fn iterations(fold: Option<&FoldInfo>) -> String {
+    let Some(f) = fold else {
+        return "κ".into();
+    };
+    let kappa = display_name(&f.kappa.name);
+    match &f.multi {
+        Some(m) => format!("{kappa} + {}", display_name(&m.lambda.name)),
+        None => kappa.to_string(),
+    }
+}
 
 impl Session {
     /// At a fold's fallback node: "fold leaf [3] undecided: unrolled κ1 = 0..3 instead";
@@ -18,9 +32,7 @@ impl Session {
                 .map(|l| format!("[{}]", l.0))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let kappa = e
-                .fold_at(fold)
-                .map_or("κ".into(), |f| display_name(&f.kappa.name).to_string());
+            let kappa = iterations(e.fold_at(fold));
             let unroll = e.config().unroll;
             let leaf = if e.fallback_covers(id).len() == 1 {
                 "leaf"
@@ -78,7 +90,7 @@ impl Session {
                     .at()
                     .map_or(0, |s| self.source().line(s.start));
                 let fold = e.fallback_of(n).and_then(|f| e.fold_at(f));
-                let kappa = fold.map_or("κ".into(), |f| display_name(&f.kappa.name).to_string());
+                let kappa = iterations(fold);
                 format!(
                     "the fold at line {line} unrolled instead ({kappa} = 0..{}, node [{}])",
                     e.config().unroll,

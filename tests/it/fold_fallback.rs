@@ -4,9 +4,6 @@
 
 use std::collections::BTreeSet;
 
-use symdbg::base::SourceMap;
-use symdbg::session::{Config, FoldMode, Limits, NodeId, Outcome, Policy, Session};
-
 use crate::util::symdbg;
 
 const UNDECIDED: &str = "tests/data/fold/undecided_leaf.py";
@@ -160,105 +157,38 @@ fn check_and_testgen_use_the_fallback() {
     assert!(same + 1 >= unrolled.len(), "{folded:?}\n{unrolled:?}");
 }
 
-/// The corpora: hand-written mutation subjects, the examples, the fold tests' programs.
-fn corpus() -> Vec<(String, Option<String>)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut out = Vec::new();
-    for dir in [
-        "tests/data/mutation",
-        "examples",
-        "tests/data/fold",
-        "tests/data/fold_multi",
-    ] {
-        let mut paths: Vec<_> = std::fs::read_dir(root.join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "py"))
-            .collect();
-        paths.sort();
-        for p in paths {
-            let text = std::fs::read_to_string(&p).unwrap();
-            let name = format!("{dir}/{}", p.file_name().unwrap().to_string_lossy());
-            // The module run, and each function as the entry.
-            out.push((name.clone(), None));
-            for l in text.lines() {
-                if let Some(rest) = l.strip_prefix("def ") {
-                    let f = rest.split('(').next().unwrap().trim().to_string();
-                    out.push((name.clone(), Some(f)));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The exception leaves (class, line) of a complete exploration, or `None` when it did
-/// not finish (node limit) or the program is refused.
-fn exception_leaves(
-    text: &str,
-    entry: Option<&str>,
-    fold: FoldMode,
-) -> Option<BTreeSet<(String, usize)>> {
-    let mut config = Config::default();
-    config.unroll = 3;
-    config.fold = fold;
-    config.timeout_ms = Some(20_000);
-    let source = SourceMap::new("t.py", text);
-    let mut s = Session::open(source.clone(), entry, config).ok()?;
-    let root = s.tree().root();
-    let limits = Limits {
-        max_nodes: Some(20_000),
-        ..Limits::default()
-    };
-    s.run(root, Policy::Subtree, limits, &|_| {});
-    let tree = s.tree();
-    if tree.nodes().any(|n| n.is_open()) {
-        return None;
-    }
-    let ids: Vec<NodeId> = tree.nodes().map(|n| n.id).collect();
-    Some(
-        ids.into_iter()
-            .filter_map(|id| {
-                let n = tree.node(id);
-                let Some(Outcome::Exception(class)) = n.outcome() else {
-                    return None;
-                };
-                let line = n.exception_at().map_or(0, |sp| source.line(sp.start));
-                Some((class.name().to_string(), line))
-            })
-            .collect(),
-    )
-}
-
-/// Fold and unroll find the same bugs within the same bounds (issue 31): every exception
-/// leaf (class, line) of unroll mode at `--unroll 3` is one of `--fold auto`'s at
-/// `--unroll 3` (a fold may find more: bugs past the unrolling bound).
+/// A two-parameter fold's undecided leaf (the audit's `undecided_two_paths.py`): the
+/// fallback unrolls the loop's iterations on both paths, κ1 + λ1 of them, and the tree and
+/// the summary say so (they said `κ1 = 0..3`, as if only path 1's iterations were
+/// unrolled); fold mode finds unroll mode's bugs through it.
 #[test]
-fn fold_finds_the_bugs_unrolling_finds_on_the_corpora() {
-    let mut compared = 0;
-    let mut missed = Vec::new();
-    for (file, entry) in corpus() {
-        let text =
-            std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&file))
-                .unwrap();
-        let Some(unrolled) = exception_leaves(&text, entry.as_deref(), FoldMode::Off) else {
-            continue;
-        };
-        let Some(folded) = exception_leaves(&text, entry.as_deref(), FoldMode::Auto) else {
-            continue;
-        };
-        compared += 1;
-        let lost: Vec<_> = unrolled.difference(&folded).collect();
-        if !lost.is_empty() {
-            missed.push(format!("{file} {entry:?}: {lost:?} (fold: {folded:?})"));
-        }
-    }
-    eprintln!("fold vs unroll: {compared} programs compared");
-    assert!(compared >= 60, "only {compared} programs compared");
+fn a_two_parameter_fold_falls_back_on_both_counts() {
+    const TWO: &str = "tests/data/fold_audit/undecided_two_paths.py";
+    let (code, tree, err) = symdbg(&["run", TWO, "--entry", "f", "--fold", "auto"]);
+    assert_eq!(code, 0, "{err}");
     assert!(
-        missed.is_empty(),
-        "{} of {compared}:\n{}",
-        missed.len(),
-        missed.join("\n")
+        tree.contains("and λ1 of path 2"),
+        "a two-parameter fold\n{tree}"
     );
+    let row = tree
+        .lines()
+        .find(|l| l.contains("undecided: unrolled") && !l.contains("instead at"))
+        .unwrap_or_else(|| panic!("{tree}"));
+    assert!(
+        row.ends_with("undecided: unrolled κ1 + λ1 = 0..3 instead"),
+        "{row}"
+    );
+    assert!(
+        tree.contains("the fold at line 18 unrolled instead (κ1 + λ1 = 0..3, node ["),
+        "{tree}"
+    );
+    let common = ["run", TWO, "--entry", "f", "--counterexamples"];
+    let unrolled = bugs(&common);
+    assert!(unrolled.len() >= 2, "{unrolled:?}");
+    let mut folded = common.to_vec();
+    folded.extend(["--fold", "auto"]);
+    assert_eq!(bugs(&folded), unrolled);
 }
+
+/// Fold and unroll mode on the test corpora.
+mod corpora;

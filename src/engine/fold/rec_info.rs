@@ -191,6 +191,17 @@ pub(super) fn deepest(replay: &Stepper, rec: &Recursion, state: &State) -> Resul
     if !state.defined.contains_key(&*rec.func) {
         return Err("the function is not defined here".to_string());
     }
+    // A folded record further up stands for κ calls: the depth here is symbolic, and
+    // counting its one frame would put the `RecursionError` exit κ calls too deep (the
+    // audit of issue 31: `hops_rec`'s fold below a hop claimed line 9 where the model's
+    // run raised at line 8). Such an entry runs classically.
+    let mut cont = state.cont.clone();
+    while let Some(k) = cont.top() {
+        if matches!(k, Kont::Folded(_)) {
+            return Err("calls folded further up the stack: the depth left is symbolic".into());
+        }
+        cont = cont.pop();
+    }
     let depth = state.frames.len();
     let room = crate::engine::PYTHON_RECURSION_LIMIT + 1;
     if depth + 2 > room {
