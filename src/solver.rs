@@ -32,6 +32,7 @@ mod interrupt;
 mod isolate;
 mod minimize;
 mod model;
+mod prefer;
 mod refute;
 mod slice;
 #[cfg(test)]
@@ -172,6 +173,8 @@ pub struct Solver {
     /// The minimisation budget instead of [`minimize_budget`] (see
     /// [`Solver::set_minimize_budget`]).
     minimize_within: Option<Duration>,
+    /// What the preference checks of the last path condition found (`solver/prefer.rs`).
+    prefer: prefer::Prefer,
 }
 
 /// Components of at least this many conjuncts start their minimal model from the previous
@@ -236,6 +239,7 @@ impl Solver {
             seed_part: Vec::new(),
             derive_from: DERIVE_FROM,
             minimize_within: None,
+            prefer: prefer::Prefer::default(),
         }
     }
 

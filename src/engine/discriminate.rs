@@ -284,7 +284,7 @@ impl Engine {
             v.extend_from_slice(extra);
             v
         };
-        let kept: Vec<Term> = match self.solver.check_folded(&with(prefs)) {
+        let kept: Vec<Term> = match self.solver.check_preferring(&pc, prefs) {
             SatResult::Sat => prefs.to_vec(),
             SatResult::Unknown(u) if prefs.len() == 1 => return Err(NoModel::from(u)),
             _ => {
@@ -297,7 +297,7 @@ impl Engine {
                 for p in prefs.iter().take(tries) {
                     let mut next = kept.clone();
                     next.push(p.clone());
-                    match self.solver.check_folded(&with(&next)) {
+                    match self.solver.check_preferring(&pc, &next) {
                         SatResult::Sat => kept = next,
                         SatResult::Unsat => {}
                         // Undecided: no more tries (each could take the time limit).
@@ -326,7 +326,11 @@ impl Engine {
             .flat_map(|l| l.iter())
             .for_each(|t| t.vars(&mut syms));
         let syms: Vec<Sym> = syms.into_iter().collect();
-        let model = self.solver.try_model(&terms, &syms).map_err(|r| match r {
+        let model = self.solver.try_model(&terms, &syms);
+        if let Ok(m) = &model {
+            self.solver.note_preferred_model(&pc, m);
+        }
+        let model = model.map_err(|r| match r {
             SatResult::Unknown(reason) => NoModel::from(reason),
             SatResult::Unsat | SatResult::Sat => NoModel::Infeasible,
         })?;

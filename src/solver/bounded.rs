@@ -222,6 +222,66 @@ impl Bounded {
     }
 }
 
+/// What [`Bounded::decide_with`] found.
+pub(super) enum Decided {
+    /// A model of the expansion under a width bound (to be checked by evaluation).
+    Sat(Model),
+    /// Unsatisfiable; the indices of the extra terms it needs (all of them when the
+    /// quantifier-free conjuncts alone do not refute them).
+    Unsat(Vec<usize>),
+}
+
+impl Bounded {
+    /// [`Incremental::decide_bounded`] of the component with `extra` (quantifier-free
+    /// terms, asserted in a push frame and popped after): the same questions on a solver
+    /// that keeps the component's conjuncts and expansions between calls (`prefer.rs`).
+    /// First the quantifier-free conjuncts with `extra` under assumption literals: an
+    /// `unsat` there (a weakening of the component) is the answer, with the extra terms
+    /// its core needs. `None`: not decided here.
+    pub(super) fn decide_with(
+        &mut self,
+        extra: &[Term],
+        syms: &[Sym],
+        work: &mut Work,
+        inc: &Incremental,
+    ) -> Option<Decided> {
+        self.z3.push();
+        let lits: Vec<Bool> = (0..extra.len())
+            .map(|i| Bool::new_const(format!("pref!{i}")))
+            .collect();
+        for (l, e) in lits.iter().zip(extra) {
+            self.z3.assert(l.implies(self.tr.conjunct(e)));
+        }
+        let found = match work.check_assuming(&self.z3, inc, &lits) {
+            Some(z3::SatResult::Unsat) => {
+                let core = self.z3.get_unsat_core();
+                let mut ids: Vec<usize> = (0..lits.len())
+                    .filter(|&i| core.iter().any(|c| c == &lits[i]))
+                    .collect();
+                if ids.is_empty() {
+                    ids = (0..extra.len()).collect();
+                }
+                Some(Decided::Unsat(ids))
+            }
+            Some(z3::SatResult::Sat) => {
+                for l in &lits {
+                    self.z3.assert(l);
+                }
+                match self.construct(syms, work, inc) {
+                    Some(m) => Some(Decided::Sat(m)),
+                    None => match self.probe(&Bool::from_bool(true), &[EXPAND_LIMIT], work, inc) {
+                        Some(Probe::Unsat) => Some(Decided::Unsat((0..extra.len()).collect())),
+                        _ => None,
+                    },
+                }
+            }
+            _ => None,
+        };
+        self.z3.pop(1);
+        found
+    }
+}
+
 impl Incremental {
     /// Is `pc` satisfiable, decided without quantifiers: `Sat` when the construction
     /// finds a model of it (verified by evaluation), `Unsat` when its quantifier-free

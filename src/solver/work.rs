@@ -48,6 +48,17 @@ impl Work {
 
     /// [`Work::check`] of another solver of the same context (`bounded.rs`'s).
     pub(super) fn check_on(&mut self, z3: &z3::Solver, inc: &Incremental) -> Option<z3::SatResult> {
+        self.check_assuming(z3, inc, &[])
+    }
+
+    /// [`Work::check_on`] under `assumptions` (literals; `get_unsat_core` names those an
+    /// `unsat` needs).
+    pub(super) fn check_assuming(
+        &mut self,
+        z3: &z3::Solver,
+        inc: &Incremental,
+        assumptions: &[z3::ast::Bool],
+    ) -> Option<z3::SatResult> {
         if self.spent() {
             return None;
         }
@@ -61,7 +72,11 @@ impl Work {
         #[cfg(test)]
         std::thread::sleep(SLOW_CHECKS.with(|d| d.get()));
         let armed = inc.arm(self.guard.checked_duration_since(Instant::now()));
-        let answer = z3.check();
+        let answer = if assumptions.is_empty() {
+            z3.check()
+        } else {
+            z3.check_assumptions(assumptions)
+        };
         drop(armed);
         let after = resource_count(z3);
         self.count = Some(after);

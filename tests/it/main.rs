@@ -148,6 +148,8 @@ mod symbolic;
 /// `symdbg testgen`: generated pytest files pass under real pytest, mutants fail some,
 /// jsonl replay round-trips.
 mod testgen;
+/// `testgen`'s preference checks reuse earlier answers: the same tests (solver/prefer.rs).
+mod testgen_cost;
 /// Issue 25: testgen's pytest files pass on example programs and fail on exactly the
 /// one-token mutants python3 tells apart on the tests' inputs (survivors counted).
 mod testgen_mutants;
