@@ -51,7 +51,7 @@ fn programs() -> Vec<(String, Vec<&'static str>)> {
         ),
         ("examples/power.py", &["--unroll", "6", "--seed", "7"]),
         ("tests/data/programs/find_entry.py", &["--entry", "find"]),
-        ("examples/find_invariant.py", &["--loops", "invariant"]),
+        ("examples/find_invariant.py", &["--unroll", "2"]),
         (
             "examples/window_sum.py",
             &["--fold", "auto", "--unroll", "5"],
