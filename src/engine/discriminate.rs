@@ -34,6 +34,9 @@ const MAX_QUANTIFIED_TRIES: usize = 8;
 /// How far from where it flips [`Engine::far`] asks a comparison to be.
 const FAR: i64 = 10;
 
+/// How far apart [`Engine::selectors`] asks the operands of a `min`/`max` to be.
+const APART: i64 = 2;
+
 /// Tuples up to this length (in the minimal model) get element preferences.
 const ELEMENT_PREFS_UP_TO: usize = 4;
 
@@ -42,6 +45,20 @@ impl Engine {
     /// κ ≥ 1 (and λ ≥ 1 for a two-parameter fold; `larger`: κ ≥ its value in `base` plus one) first, then integers non-zero
     /// and distinct, then tuple elements.
     pub fn preferences(&self, id: NodeId, base: &NodeModel, larger: bool) -> Vec<Term> {
+        self.preferences_with(id, base, larger, Vec::new())
+    }
+
+    /// [`Engine::preferences`] with `first` right after the κs (before the others: on a
+    /// path below a fold only the first [`MAX_QUANTIFIED_TRIES`] are tried one at a time).
+    /// After the operators', all the non-zero and distinct preferences as one (a single
+    /// try), then each on its own.
+    pub fn preferences_with(
+        &self,
+        id: NodeId,
+        base: &NodeModel,
+        larger: bool,
+        first: Vec<Term>,
+    ) -> Vec<Term> {
         let mut prefs = Vec::new();
         for (fold, k) in self.folds_on_path(id) {
             // A two-parameter fold's λ too (issue 27): both paths run where the path allows.
@@ -57,6 +74,7 @@ impl Engine {
                 prefs.push(Term::ge(Term::var(k), floor));
             }
         }
+        prefs.extend(first);
         // (A quantified path, a fold's, gets the others too, with fewer single tries:
         // [`MAX_QUANTIFIED_TRIES`].)
         prefs.extend(self.operator_preferences(id));
@@ -66,6 +84,9 @@ impl Engine {
             .filter(|s| s.sort == Sort::Int)
             .map(|s| Term::var(s.clone()))
             .collect();
+        let group_at = prefs.len();
+        let mut not_grouped = Vec::new();
+        let mut guarded = Vec::new();
         for x in &ints {
             prefs.push(Term::ne(x.clone(), Term::int(0)));
         }
@@ -85,21 +106,37 @@ impl Engine {
                 continue;
             };
             let mut n = items.len();
-            if n == 0 || n > ELEMENT_PREFS_UP_TO {
+            if n > ELEMENT_PREFS_UP_TO {
                 continue;
             }
             let t = Term::var(s.clone());
+            let elem = |k: usize| Term::index(t.clone(), Term::int(k as i64));
+            if n == 0 {
+                // An empty tuple in `base` (below a fold, κ = 0): the elements that a
+                // larger count brings, where there are some (in the group only).
+                for k in 0..2 {
+                    let absent = Term::le(Term::len(t.clone()), Term::int(k as i64));
+                    let mut good = vec![Term::ne(elem(k), Term::int(0))];
+                    good.extend(ints.iter().map(|x| Term::ne(elem(k), x.clone())));
+                    if k == 1 {
+                        good.push(Term::ne(elem(0), elem(1)));
+                    }
+                    guarded.push(Term::or(absent, Term::and_all(good)));
+                }
+                continue;
+            }
             // Two elements rather than one where the path allows: `t[0]` and `t[-1]` are
             // the same element of a 1-tuple (`t[-0]` for `t[-1]` survives it).
             if n == 1 {
                 prefs.push(Term::eq(Term::len(t.clone()), Term::int(2)));
                 n = 2;
             }
-            prefs.push(Term::eq(
-                Term::len(t.clone()),
-                Term::int(items.len() as i64),
-            ));
-            let elem = |k: usize| Term::index(t.clone(), Term::int(k as i64));
+            // (the fallback when two elements are not allowed: not in the group below)
+            let fallback = Term::eq(Term::len(t.clone()), Term::int(items.len() as i64));
+            if n != items.len() {
+                not_grouped.push(fallback.to_string());
+            }
+            prefs.push(fallback);
             for k in 0..n {
                 prefs.push(Term::ne(elem(k), Term::int(0)));
             }
@@ -115,7 +152,59 @@ impl Engine {
                 prefs.push(signed(elem(k), k + 1));
             }
         }
+        // The non-zero, distinct and length preferences together, one try: below a fold
+        // the single tries run out before the tuple's elements (a test on `t = (0, 0)`
+        // tells no `t[0]` from `t[1]`).
+        let group: Vec<Term> = prefs[group_at..]
+            .iter()
+            .filter(|p| !is_sign(p) && !not_grouped.contains(&p.to_string()))
+            .cloned()
+            .chain(guarded)
+            .collect();
+        if group.len() > 1 {
+            prefs.insert(group_at, Term::and_all(group));
+        }
         prefs
+    }
+
+    /// Preferences that each `min`/`max` (and `if` expression) in the values of leaf `id`
+    /// (its return value and variables, not in quantifiers) takes one side, the first
+    /// operand (`first`) or the second: `min(r, a - 2)` as `r - (a - 2) <= -2`, where a
+    /// one-token change of `r` still decides the result (the minimal model may take the
+    /// other operand and hide every bug before it).
+    pub fn selectors(&self, id: NodeId, first: bool) -> Vec<Term> {
+        let mut values: Vec<Term> = self.store_entries(id).map(|(_, t)| t.clone()).collect();
+        values.extend(self.tree.node(id).return_value().cloned());
+        let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut todo = values;
+        while let Some(t) = todo.pop() {
+            let side = match t.kind() {
+                K::Forall(..) | K::Exists(..) => continue,
+                K::Min(a, b) | K::Max(a, b) => {
+                    let diff = Term::sub(a.clone(), b.clone());
+                    let below = matches!(t.kind(), K::Min(..)) == first;
+                    Some(if below {
+                        Term::le(diff, Term::int(-APART))
+                    } else {
+                        Term::ge(diff, Term::int(APART))
+                    })
+                }
+                K::Ite(c, _, _) => Some(if first {
+                    c.clone()
+                } else {
+                    Term::not(c.clone())
+                }),
+                _ => None,
+            };
+            if let Some(p) = side.filter(|p| !has_quantifier(p)) {
+                if seen.insert(p.to_string()) {
+                    out.push(p);
+                }
+            }
+            t.kind().for_each_child(|c| todo.push(c.clone()));
+        }
+        out
     }
 
     /// Preferences that make each division by a constant on the path, in the store or in
@@ -231,8 +320,14 @@ impl Engine {
         }
         let mut out = Vec::new();
         let mut seen = BTreeSet::new();
-        for c in &pc {
-            comparison_atoms(c, true, far, &mut out);
+        let params = self.fold_params_on_path(id);
+        for c in pc.iter().flat_map(conjuncts) {
+            if !bookkeeping(&c, &params) {
+                comparison_atoms(&c, true, far, &mut out);
+                if !far {
+                    out.extend(next_iteration(&c, &params).into_iter().flatten());
+                }
+            }
         }
         if !far {
             // A comparison the leaf returns or stores (`return y % 400 == 0`) at its flip:
@@ -245,6 +340,18 @@ impl Engine {
         }
         out.retain(|t| seen.insert(t.to_string()));
         out
+    }
+
+    /// The κs (and λs) of the folds on the path to `id`.
+    fn fold_params_on_path(&self, id: NodeId) -> BTreeSet<Sym> {
+        let mut params = BTreeSet::new();
+        for (fold, k) in self.folds_on_path(id) {
+            params.insert(k);
+            if let Some(m) = self.fold_at(fold).and_then(|f| f.multi.as_ref()) {
+                params.insert(m.lambda.clone());
+            }
+        }
+        params
     }
 
     /// A model of node `id` that satisfies as many of `prefs` as the path allows (all at
@@ -341,6 +448,32 @@ impl Engine {
 /// (`positive`) or fails.
 fn comparison_atoms(t: &Term, positive: bool, far: bool, out: &mut Vec<Term>) {
     match t.kind() {
+        // A disjunction (`a or b`, `not (a and b)`: a loop `while k < n and k < 3` that
+        // ended): each disjunct at its flip while the others fail, so that each is what
+        // decides (`k == 3` with `n > 3`: not `k == n == 3`, where `k < 4` ends too).
+        K::And(xs) | K::Or(xs)
+            if !far
+                && positive == matches!(t.kind(), K::Or(..))
+                && !xs.iter().any(has_quantifier) =>
+        {
+            for (i, x) in xs.iter().enumerate() {
+                let mut atoms = Vec::new();
+                comparison_atoms(x, positive, far, &mut atoms);
+                let others = xs
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, y)| {
+                        if positive {
+                            Term::not(y.clone())
+                        } else {
+                            y.clone()
+                        }
+                    });
+                let others = Term::and_all(others);
+                out.extend(atoms.into_iter().map(|p| Term::and(p, others.clone())));
+            }
+        }
         // Under `or` (positive) each disjunct's atoms too: a preference only narrows the
         // path, whichever disjunct holds.
         K::And(xs) | K::Or(xs) => xs
@@ -418,6 +551,76 @@ fn negate(op: CmpOp) -> Option<CmpOp> {
         CmpOp::Ge => CmpOp::Lt,
         CmpOp::In | CmpOp::NotIn => return None,
     })
+}
+
+/// The conjuncts of `t` (itself when not an `and`).
+fn conjuncts(t: &Term) -> Vec<Term> {
+    match t.kind() {
+        K::And(xs) => xs.iter().flat_map(conjuncts).collect(),
+        _ => vec![t.clone()],
+    }
+}
+
+/// A fold's own bounds on its counts (`κ1 >= 0`, `κ1 <= 0 or κ1 - 1 < n`: the loop ran
+/// before its last iteration), not a comparison of the program: its boundary (`κ1 == 0`)
+/// is the minimal model's, and the loop's exit condition has the same flip.
+fn bookkeeping(t: &Term, params: &BTreeSet<Sym>) -> bool {
+    let counts = |x: &Term| {
+        let mut vars = BTreeSet::new();
+        x.vars(&mut vars);
+        !vars.is_empty() && vars.iter().all(|v| params.contains(v))
+    };
+    let zero = |b: &Term| b.as_int().is_some_and(|v| *v == 0.into());
+    match t.kind() {
+        K::Cmp(CmpOp::Ge, a, b) => zero(b) && counts(a),
+        K::Or(xs) => xs
+            .iter()
+            .any(|x| matches!(x.kind(), K::Cmp(CmpOp::Le, a, b) if zero(b) && counts(a))),
+        _ => false,
+    }
+}
+
+/// A loop's exit on an element (`t[κ1] == x`: a search that found it) that would exit one
+/// iteration later too (`t[κ1 + 1] == x`, an element there), at κ1 = 0 and at κ1 = 1: a
+/// search that skips an element (`i = 1`, `i += 2`) finds the later one.
+fn next_iteration(c: &Term, params: &BTreeSet<Sym>) -> Option<[Term; 2]> {
+    if has_quantifier(c) {
+        return None;
+    }
+    let mut vars = BTreeSet::new();
+    c.vars(&mut vars);
+    let k = vars.iter().find(|v| params.contains(*v))?;
+    let mut indices = Vec::new();
+    let mut todo = vec![c.clone()];
+    while let Some(t) = todo.pop() {
+        if let K::Index(seq, i) = t.kind() {
+            let mut iv = BTreeSet::new();
+            i.vars(&mut iv);
+            if iv.contains(k) {
+                indices.push((seq.clone(), i.clone()));
+            }
+        }
+        t.kind().for_each_child(|c| todo.push(c.clone()));
+    }
+    if indices.is_empty() {
+        return None;
+    }
+    let next = Term::add(Term::var(k.clone()), Term::int(1));
+    let mut parts = vec![c.subst1(k, &next)];
+    for (seq, i) in indices {
+        parts.push(Term::lt(i.subst1(k, &next), Term::len(seq)));
+    }
+    let at = |n: i64| {
+        let mut p = parts.clone();
+        p.push(Term::eq(Term::var(k.clone()), Term::int(n)));
+        Term::and_all(p)
+    };
+    Some([at(0), at(1)])
+}
+
+/// A sign preference of [`signed`] (`x < 0`, `x > 0`).
+fn is_sign(p: &Term) -> bool {
+    matches!(p.kind(), K::Cmp(CmpOp::Lt | CmpOp::Gt, _, b) if b.as_int().is_some_and(|v| *v == 0.into()))
 }
 
 /// `x < 0` for even `i`, `x > 0` for odd.

@@ -265,7 +265,9 @@ fn measure_subjects(subjects: &[(u64, Subject)], how: Measure, dir: &Path) -> (S
                 args.push("--thorough");
             }
             // Models minimised whatever the load (MINIMIZE_MS).
-            let out = Command::new(env!("CARGO_BIN_EXE_symdbg"))
+            let bin = std::env::var("MUTATION_BIN")
+                .unwrap_or_else(|_| env!("CARGO_BIN_EXE_symdbg").to_string());
+            let out = Command::new(bin)
                 .args(&args)
                 .env("SYMDBG_MINIMIZE_MS", MINIMIZE_MS)
                 .output()
@@ -424,7 +426,8 @@ fn corpus_subjects(templates: std::ops::Range<u64>) -> Vec<(u64, Subject)> {
 /// The default mode's campaign on the real corpus, by hand: every hand-written program
 /// and `MUTATION_TEMPLATES` (default 150) template programs, unroll mode and `--fold auto`.
 /// `MUTATION_ONLY=NAME` measures one subject, `MUTATION_TEMPLATES_ONLY=1` the template
-/// programs only.
+/// programs only, `MUTATION_MODE=unroll` or `fold` one mode, `MUTATION_THOROUGH=1`
+/// `testgen --thorough`, `MUTATION_BIN=PATH` another symdbg binary (a release build).
 #[test]
 #[ignore]
 fn corpus_campaign() {
@@ -435,6 +438,7 @@ fn corpus_campaign() {
     let only = std::env::var("MUTATION_ONLY").ok();
     let templates_only = std::env::var("MUTATION_TEMPLATES_ONLY").is_ok();
     let thorough = std::env::var("MUTATION_THOROUGH").is_ok();
+    let mode = std::env::var("MUTATION_MODE").ok();
     let subjects: Vec<_> = corpus_subjects(0..n)
         .into_iter()
         .filter(|(_, s)| only.as_ref().is_none_or(|o| *o == s.name))
@@ -444,13 +448,18 @@ fn corpus_campaign() {
     let how = Measure {
         thorough,
         rich: true,
-        modes: [true, true],
+        modes: [
+            mode.as_deref() != Some("fold"),
+            mode.as_deref() != Some("unroll"),
+        ],
     };
+    let started = std::time::Instant::now();
     let (unroll, fold) = measure_subjects(&subjects, how, &scratch.0);
     eprintln!(
-        "{}\n{}",
+        "{}\n{}\n({:.0} s)",
         unroll.report("unroll"),
-        fold.report("--fold auto")
+        fold.report("--fold auto"),
+        started.elapsed().as_secs_f64()
     );
     for (mode, s) in [("unroll", &unroll), ("fold", &fold)] {
         for (_, line) in &s.survivors {
