@@ -514,3 +514,31 @@ fn default_tests_kill_corpus_mutants() {
 /// may change a test.
 const UNROLL_FLOOR: f64 = GOAL;
 const FOLD_FLOOR: f64 = GOAL;
+
+/// `--fold auto` on template programs whose tests missed one-token bugs before issue 31's
+/// second round (`min(r, a - 2)` taking the other operand, `while k < b and k < 3` never
+/// at its bound with `b > 3`, a search's `i = 0` → `i = 1`, tuples of zeros): the default
+/// tests kill every python3-distinguishable mutant but at most one in fifty. The 40 and
+/// 80 template programs are [`corpus_campaign`]'s.
+#[test]
+fn fold_tests_kill_template_mutants() {
+    let subjects: Vec<_> = [0, 11, 13, 30]
+        .into_iter()
+        .map(|seed| (seed, corpus::template_program(seed)))
+        .collect();
+    let scratch = Scratch::new("templates-ci");
+    let how = Measure {
+        thorough: false,
+        rich: true,
+        modes: [false, true],
+    };
+    let (_, fold) = measure_subjects(&subjects, how, &scratch.0);
+    eprintln!("{}", fold.report("--fold auto"));
+    assert!(fold.distinguishable >= 80, "{}", fold.report("--fold auto"));
+    assert!(
+        fold.value() >= GOAL,
+        "{}\nsurvivors: {:#?}",
+        fold.report("--fold auto"),
+        fold.survivors
+    );
+}
