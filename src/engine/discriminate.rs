@@ -13,6 +13,11 @@
 //! has, two rather than one). [`Engine::boundaries`] are `testgen --thorough`'s: each comparison of the path at
 //! distance 0 and 1 from where it flips.
 //!
+//! [`Engine::selectors`] decide each `min`/`max` of a leaf's values by one operand or the
+//! other (the first test, another test), a two-path fold's counts are preferred apart,
+//! and [`Engine::tight`] also puts each condition of a loop's ending disjunction at its
+//! flip alone and a search's exit element one iteration later.
+//!
 //! A preference is only ever added to the path condition, so the model still reaches the
 //! leaf; when the solver cannot decide (a timeout) the minimal model stands.
 
@@ -60,12 +65,19 @@ impl Engine {
         first: Vec<Term>,
     ) -> Vec<Term> {
         let mut prefs = Vec::new();
+        let mut unequal = Vec::new();
         for (fold, k) in self.folds_on_path(id) {
             // A two-parameter fold's λ too (issue 27): both paths run where the path allows.
             let lambda = self
                 .fold_at(fold)
                 .and_then(|f| f.multi.as_ref())
                 .map(|m| m.lambda.clone());
+            // The two paths' counts apart (`κ1 != λ1`): a loop that counts one path's
+            // iterations (`if v % 2 == 0: even += 1`) on as many of each as of the
+            // other tells no `==` from `!=`.
+            if let Some(l) = &lambda {
+                unequal.push(Term::ne(Term::var(k.clone()), Term::var(l.clone())));
+            }
             for k in std::iter::once(k).chain(lambda) {
                 let floor = match base.havoc.get(&*k.name) {
                     Some(crate::concrete::Value::Int(v)) if larger => Term::int(v.clone() + 1),
@@ -74,6 +86,7 @@ impl Engine {
                 prefs.push(Term::ge(Term::var(k), floor));
             }
         }
+        prefs.extend(unequal);
         prefs.extend(first);
         // (A quantified path, a fold's, gets the others too, with fewer single tries:
         // [`MAX_QUANTIFIED_TRIES`].)

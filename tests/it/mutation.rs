@@ -507,21 +507,22 @@ fn default_tests_kill_corpus_mutants() {
     }
 }
 
-/// The floors of the CI third: issue 31's goal ([`GOAL`]) in both modes (measured 1.000
-/// unroll and about 0.99 `--fold auto`: the boundary tests per comparison, the loop body's
-/// comparisons at their flip in a fold's first iteration, a second count below a fold).
-/// Margin below the measured figures: a model the load leaves unminimised (a solver limit)
-/// may change a test.
-const UNROLL_FLOOR: f64 = GOAL;
-const FOLD_FLOOR: f64 = GOAL;
+/// The floors of the CI third: just below its measured scores, 1.000 in unroll mode and
+/// in `--fold auto` (134 python3-distinguishable mutants: one survivor is 0.993), above
+/// issue 31's goal ([`GOAL`]). What keeps them: the boundary tests per comparison, the
+/// loop body's comparisons at their flip in a fold's first iteration, a second count
+/// below a fold, the two paths' counts apart (`parity_sum`), `min`/`max` decided by
+/// either operand. Margin of one mutant: a model the load leaves unminimised (a solver
+/// limit) may change a test.
+const UNROLL_FLOOR: f64 = 0.99;
+const FOLD_FLOOR: f64 = 0.99;
 
 /// `--fold auto` on template programs whose tests missed one-token bugs before issue 31's
 /// second round (`min(r, a - 2)` taking the other operand, `while k < b and k < 3` never
 /// at its bound with `b > 3`, a search's `i = 0` → `i = 1`, tuples of zeros; 24 of their
-/// python3-distinguishable mutants survived then, about 0.79): measured 0.982 (two
-/// survivors in template 13: `v > a` → `v < a`, `a > v`, whose tests have no element
-/// between `a` and the ones the loop counts), floor 0.95 (a model the load leaves
-/// unminimised may change a test). The 40 template programs are [`corpus_campaign`]'s.
+/// python3-distinguishable mutants survived then, about 0.79): measured 0.991 (one
+/// survivor in template 13, `v > a` → `v < a` or `a > v`), floor 0.95 (a model the load
+/// leaves unminimised may change a test). The 40 template programs are [`corpus_campaign`]'s.
 #[test]
 fn fold_tests_kill_template_mutants() {
     let subjects: Vec<_> = [0, 11, 13, 30]
