@@ -352,6 +352,10 @@ fn leaf_models(
     // Below a fold, the minimal model too (often κ = 0: the loop body never runs).
     if folded {
         models.push(base_copy);
+    } else {
+        // Each `min`/`max` of the leaf's values decided by its other operand (below a
+        // fold the second count's test does it).
+        models.extend(session.other_side_model(id, &models[0]));
     }
     // Below a fold, a second count: each κ (and λ) above the first test's where the path
     // allows it (the loop body runs more often).

@@ -13,6 +13,11 @@
 //! has, two rather than one). [`Engine::boundaries`] are `testgen --thorough`'s: each comparison of the path at
 //! distance 0 and 1 from where it flips.
 //!
+//! [`Engine::selectors`] decide each `min`/`max` of a leaf's values by one operand or the
+//! other (the first test, another test), a two-path fold's counts are preferred apart,
+//! and [`Engine::tight`] also puts each condition of a loop's ending disjunction at its
+//! flip alone and a search's exit element one iteration later.
+//!
 //! A preference is only ever added to the path condition, so the model still reaches the
 //! leaf; when the solver cannot decide (a timeout) the minimal model stands.
 
@@ -20,7 +25,12 @@ use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
 
 use super::{Engine, NoModel, NodeId, NodeModel};
-use crate::lang::ast::CmpOp;
+use atoms::{
+    bookkeeping, comparison_atoms, comparisons, conjuncts, has_quantifier, is_sign, next_iteration,
+    signed, value_comparisons,
+};
+
+mod atoms;
 use crate::solver::SatResult;
 use crate::term::{Sort, Sym, Term, TermKind as K};
 
@@ -34,6 +44,9 @@ const MAX_QUANTIFIED_TRIES: usize = 8;
 /// How far from where it flips [`Engine::far`] asks a comparison to be.
 const FAR: i64 = 10;
 
+/// How far apart [`Engine::selectors`] asks the operands of a `min`/`max` to be.
+const APART: i64 = 2;
+
 /// Tuples up to this length (in the minimal model) get element preferences.
 const ELEMENT_PREFS_UP_TO: usize = 4;
 
@@ -42,13 +55,34 @@ impl Engine {
     /// κ ≥ 1 (and λ ≥ 1 for a two-parameter fold; `larger`: κ ≥ its value in `base` plus one) first, then integers non-zero
     /// and distinct, then tuple elements.
     pub fn preferences(&self, id: NodeId, base: &NodeModel, larger: bool) -> Vec<Term> {
+        self.preferences_with(id, base, larger, Vec::new())
+    }
+
+    /// [`Engine::preferences`] with `first` right after the κs (before the others: on a
+    /// path below a fold only the first [`MAX_QUANTIFIED_TRIES`] are tried one at a time).
+    /// After the operators', all the non-zero and distinct preferences as one (a single
+    /// try), then each on its own.
+    pub fn preferences_with(
+        &self,
+        id: NodeId,
+        base: &NodeModel,
+        larger: bool,
+        first: Vec<Term>,
+    ) -> Vec<Term> {
         let mut prefs = Vec::new();
+        let mut unequal = Vec::new();
         for (fold, k) in self.folds_on_path(id) {
             // A two-parameter fold's λ too (issue 27): both paths run where the path allows.
             let lambda = self
                 .fold_at(fold)
                 .and_then(|f| f.multi.as_ref())
                 .map(|m| m.lambda.clone());
+            // The two paths' counts apart (`κ1 != λ1`): a loop that counts one path's
+            // iterations (`if v % 2 == 0: even += 1`) on as many of each as of the
+            // other tells no `==` from `!=`.
+            if let Some(l) = &lambda {
+                unequal.push(Term::ne(Term::var(k.clone()), Term::var(l.clone())));
+            }
             for k in std::iter::once(k).chain(lambda) {
                 let floor = match base.havoc.get(&*k.name) {
                     Some(crate::concrete::Value::Int(v)) if larger => Term::int(v.clone() + 1),
@@ -57,6 +91,8 @@ impl Engine {
                 prefs.push(Term::ge(Term::var(k), floor));
             }
         }
+        prefs.extend(unequal);
+        prefs.extend(first);
         // (A quantified path, a fold's, gets the others too, with fewer single tries:
         // [`MAX_QUANTIFIED_TRIES`].)
         prefs.extend(self.operator_preferences(id));
@@ -66,6 +102,9 @@ impl Engine {
             .filter(|s| s.sort == Sort::Int)
             .map(|s| Term::var(s.clone()))
             .collect();
+        let group_at = prefs.len();
+        let mut not_grouped = Vec::new();
+        let mut guarded = Vec::new();
         for x in &ints {
             prefs.push(Term::ne(x.clone(), Term::int(0)));
         }
@@ -85,21 +124,37 @@ impl Engine {
                 continue;
             };
             let mut n = items.len();
-            if n == 0 || n > ELEMENT_PREFS_UP_TO {
+            if n > ELEMENT_PREFS_UP_TO {
                 continue;
             }
             let t = Term::var(s.clone());
+            let elem = |k: usize| Term::index(t.clone(), Term::int(k as i64));
+            if n == 0 {
+                // An empty tuple in `base` (below a fold, κ = 0): the elements that a
+                // larger count brings, where there are some (in the group only).
+                for k in 0..2 {
+                    let absent = Term::le(Term::len(t.clone()), Term::int(k as i64));
+                    let mut good = vec![Term::ne(elem(k), Term::int(0))];
+                    good.extend(ints.iter().map(|x| Term::ne(elem(k), x.clone())));
+                    if k == 1 {
+                        good.push(Term::ne(elem(0), elem(1)));
+                    }
+                    guarded.push(Term::or(absent, Term::and_all(good)));
+                }
+                continue;
+            }
             // Two elements rather than one where the path allows: `t[0]` and `t[-1]` are
             // the same element of a 1-tuple (`t[-0]` for `t[-1]` survives it).
             if n == 1 {
                 prefs.push(Term::eq(Term::len(t.clone()), Term::int(2)));
                 n = 2;
             }
-            prefs.push(Term::eq(
-                Term::len(t.clone()),
-                Term::int(items.len() as i64),
-            ));
-            let elem = |k: usize| Term::index(t.clone(), Term::int(k as i64));
+            // (the fallback when two elements are not allowed: not in the group below)
+            let fallback = Term::eq(Term::len(t.clone()), Term::int(items.len() as i64));
+            if n != items.len() {
+                not_grouped.push(fallback.to_string());
+            }
+            prefs.push(fallback);
             for k in 0..n {
                 prefs.push(Term::ne(elem(k), Term::int(0)));
             }
@@ -115,7 +170,59 @@ impl Engine {
                 prefs.push(signed(elem(k), k + 1));
             }
         }
+        // The non-zero, distinct and length preferences together, one try: below a fold
+        // the single tries run out before the tuple's elements (a test on `t = (0, 0)`
+        // tells no `t[0]` from `t[1]`).
+        let group: Vec<Term> = prefs[group_at..]
+            .iter()
+            .filter(|p| !is_sign(p) && !not_grouped.contains(&p.to_string()))
+            .cloned()
+            .chain(guarded)
+            .collect();
+        if group.len() > 1 {
+            prefs.insert(group_at, Term::and_all(group));
+        }
         prefs
+    }
+
+    /// Preferences that each `min`/`max` (and `if` expression) in the values of leaf `id`
+    /// (its return value and variables, not in quantifiers) takes one side, the first
+    /// operand (`first`) or the second: `min(r, a - 2)` as `r - (a - 2) <= -2`, where a
+    /// one-token change of `r` still decides the result (the minimal model may take the
+    /// other operand and hide every bug before it).
+    pub fn selectors(&self, id: NodeId, first: bool) -> Vec<Term> {
+        let mut values: Vec<Term> = self.store_entries(id).map(|(_, t)| t.clone()).collect();
+        values.extend(self.tree.node(id).return_value().cloned());
+        let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut todo = values;
+        while let Some(t) = todo.pop() {
+            let side = match t.kind() {
+                K::Forall(..) | K::Exists(..) => continue,
+                K::Min(a, b) | K::Max(a, b) => {
+                    let diff = Term::sub(a.clone(), b.clone());
+                    let below = matches!(t.kind(), K::Min(..)) == first;
+                    Some(if below {
+                        Term::le(diff, Term::int(-APART))
+                    } else {
+                        Term::ge(diff, Term::int(APART))
+                    })
+                }
+                K::Ite(c, _, _) => Some(if first {
+                    c.clone()
+                } else {
+                    Term::not(c.clone())
+                }),
+                _ => None,
+            };
+            if let Some(p) = side.filter(|p| !has_quantifier(p)) {
+                if seen.insert(p.to_string()) {
+                    out.push(p);
+                }
+            }
+            t.kind().for_each_child(|c| todo.push(c.clone()));
+        }
+        out
     }
 
     /// Preferences that make each division by a constant on the path, in the store or in
@@ -231,8 +338,14 @@ impl Engine {
         }
         let mut out = Vec::new();
         let mut seen = BTreeSet::new();
-        for c in &pc {
-            comparison_atoms(c, true, far, &mut out);
+        let params = self.fold_params_on_path(id);
+        for c in pc.iter().flat_map(conjuncts) {
+            if !bookkeeping(&c, &params) {
+                comparison_atoms(&c, true, far, &mut out);
+                if !far {
+                    out.extend(next_iteration(&c, &params).into_iter().flatten());
+                }
+            }
         }
         if !far {
             // A comparison the leaf returns or stores (`return y % 400 == 0`) at its flip:
@@ -245,6 +358,18 @@ impl Engine {
         }
         out.retain(|t| seen.insert(t.to_string()));
         out
+    }
+
+    /// The κs (and λs) of the folds on the path to `id`.
+    fn fold_params_on_path(&self, id: NodeId) -> BTreeSet<Sym> {
+        let mut params = BTreeSet::new();
+        for (fold, k) in self.folds_on_path(id) {
+            params.insert(k);
+            if let Some(m) = self.fold_at(fold).and_then(|f| f.multi.as_ref()) {
+                params.insert(m.lambda.clone());
+            }
+        }
+        params
     }
 
     /// A model of node `id` that satisfies as many of `prefs` as the path allows (all at
@@ -339,134 +464,4 @@ impl Engine {
             kept,
         )))
     }
-}
-
-/// [`Engine::tight`]'s (or, `far`, [`Engine::far`]'s) preferences of `t` when it holds
-/// (`positive`) or fails.
-fn comparison_atoms(t: &Term, positive: bool, far: bool, out: &mut Vec<Term>) {
-    match t.kind() {
-        // Under `or` (positive) each disjunct's atoms too: a preference only narrows the
-        // path, whichever disjunct holds.
-        K::And(xs) | K::Or(xs) => xs
-            .iter()
-            .for_each(|x| comparison_atoms(x, positive, far, out)),
-        K::Not(a) => comparison_atoms(a, !positive, far, out),
-        // A fold's quantifier (`all(P(τ) for τ in range(lo, hi))`, or a negated `any`):
-        // its comparisons in the first iteration (`P(lo)`), when there is one, at their
-        // flip (`v < x` in the loop body as `t[0] - x == -1`).
-        K::Forall(v, lo, hi, body) | K::Exists(v, lo, hi, body)
-            if !far && positive == matches!(t.kind(), K::Forall(..)) =>
-        {
-            let mut first = Vec::new();
-            let body = body.subst1(v, lo);
-            comparison_atoms(&body, positive, far, &mut first);
-            // The loop body's branches (a two-parameter fold's `if`): at equality.
-            ite_comparisons(&body, &mut first);
-            let runs = Term::lt(lo.clone(), hi.clone());
-            out.extend(first.into_iter().map(|p| Term::and(runs.clone(), p)));
-        }
-        K::Cmp(op, a, b) if a.sort() == Sort::Int && !has_quantifier(a) && !has_quantifier(b) => {
-            let op = if positive { Some(*op) } else { negate(*op) };
-            // Not a length far from its flip: a 20-element tuple is no better a test.
-            if far && (has_len(a) || has_len(b)) {
-                return;
-            }
-            let diff = Term::sub(a.clone(), b.clone());
-            let p = match (op, far) {
-                (Some(CmpOp::Lt | CmpOp::Le), true) => Term::le(diff, Term::int(-FAR)),
-                (Some(CmpOp::Gt | CmpOp::Ge | CmpOp::Ne), true) => Term::ge(diff, Term::int(FAR)),
-                (Some(CmpOp::Lt), false) => Term::eq(diff, Term::int(-1)),
-                (Some(CmpOp::Le | CmpOp::Ge), false) => Term::eq(diff, Term::int(0)),
-                (Some(CmpOp::Gt | CmpOp::Ne), false) => Term::eq(diff, Term::int(1)),
-                _ => return,
-            };
-            out.push(p);
-        }
-        _ => {}
-    }
-}
-
-/// The integer comparisons of each `if` condition in `t` (not in quantifiers) as
-/// `a - b == 0`.
-fn ite_comparisons(t: &Term, out: &mut Vec<Term>) {
-    match t.kind() {
-        K::Forall(..) | K::Exists(..) => {}
-        K::Ite(c, a, b) => {
-            value_comparisons(c, out);
-            ite_comparisons(a, out);
-            ite_comparisons(b, out);
-        }
-        k => k.for_each_child(|c| ite_comparisons(c, out)),
-    }
-}
-
-/// Each integer comparison `a op b` of a value `t` (not in quantifiers) as `a - b == 0`.
-fn value_comparisons(t: &Term, out: &mut Vec<Term>) {
-    match t.kind() {
-        K::Forall(..) | K::Exists(..) => {}
-        K::Cmp(op, a, b) if a.sort() == Sort::Int && !matches!(op, CmpOp::In | CmpOp::NotIn) => {
-            out.push(Term::eq(Term::sub(a.clone(), b.clone()), Term::int(0)))
-        }
-        k => k.for_each_child(|c| value_comparisons(c, out)),
-    }
-}
-
-/// The comparison that holds when `op` fails.
-fn negate(op: CmpOp) -> Option<CmpOp> {
-    Some(match op {
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Le => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Ge => CmpOp::Lt,
-        CmpOp::In | CmpOp::NotIn => return None,
-    })
-}
-
-/// `x < 0` for even `i`, `x > 0` for odd.
-fn signed(x: Term, i: usize) -> Term {
-    if i.is_multiple_of(2) {
-        Term::lt(x, Term::int(0))
-    } else {
-        Term::gt(x, Term::int(0))
-    }
-}
-
-/// The integer comparisons `(comparison, a, b)` of `t` under `and`, `or` and `not`.
-fn comparisons(t: &Term, out: &mut Vec<(Term, Term, Term)>) {
-    match t.kind() {
-        K::And(xs) | K::Or(xs) => xs.iter().for_each(|x| comparisons(x, out)),
-        K::Not(a) => comparisons(a, out),
-        K::Cmp(op, a, b)
-            if a.sort() == Sort::Int
-                && !matches!(op, CmpOp::In | CmpOp::NotIn)
-                && !has_quantifier(a)
-                && !has_quantifier(b) =>
-        {
-            out.push((t.clone(), a.clone(), b.clone()))
-        }
-        _ => {}
-    }
-}
-
-fn has_len(t: &Term) -> bool {
-    let mut found = matches!(t.kind(), K::Len(_));
-    t.kind().for_each_child(|c| found |= has_len(c));
-    found
-}
-
-fn has_quantifier(t: &Term) -> bool {
-    let mut found = false;
-    let mut todo = vec![t.clone()];
-    while let Some(t) = todo.pop() {
-        match t.kind() {
-            K::Forall(..) | K::Exists(..) => found = true,
-            k => k.for_each_child(|c| todo.push(c.clone())),
-        }
-        if found {
-            break;
-        }
-    }
-    found
 }

@@ -194,16 +194,18 @@ impl Session {
     }
 
     /// A model of leaf `id` that prefers each fold's κ ≥ 1 (`larger`: above its value in
-    /// `base`), non-zero and distinct integers and tuple elements, given a model `base` of
-    /// it; `None` when no preference fits the path or the solver cannot decide (`base`
-    /// stands).
+    /// `base`), each `min`/`max` of its values deciding by its first operand (`larger`:
+    /// by its second, [`Engine::selectors`]), non-zero and distinct integers and tuple
+    /// elements, given a model `base` of it; `None` when no preference fits the path or
+    /// the solver cannot decide (`base` stands).
     pub fn discriminating_model(
         &mut self,
         id: NodeId,
         base: &NodeModel,
         larger: bool,
     ) -> Option<NodeModel> {
-        let mut prefs = self.engine.preferences(id, base, larger);
+        let sides = self.engine.selectors(id, !larger);
+        let mut prefs = self.engine.preferences_with(id, base, larger, sides);
         if !larger {
             prefs.extend(self.engine.far(id));
         }
@@ -264,6 +266,18 @@ impl Session {
             }
         }
         out
+    }
+
+    /// A model of leaf `id` where each `min`/`max` of its values decides by its second
+    /// operand (the first test's by its first: [`Engine::selectors`]), with the default
+    /// preferences after; `None` when the leaf's values have none or no side fits.
+    pub fn other_side_model(&mut self, id: NodeId, base: &NodeModel) -> Option<NodeModel> {
+        let sides = self.engine.selectors(id, false);
+        if sides.is_empty() {
+            return None;
+        }
+        let prefs = self.engine.preferences_with(id, base, false, sides);
+        self.engine.model_preferring(id, &prefs).ok().flatten()
     }
 
     /// How many folds are on the path to `id`.
