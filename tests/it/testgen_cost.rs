@@ -1,7 +1,10 @@
 //! `testgen`'s preference checks reuse what earlier ones of the same leaf found
 //! (`solver/prefer.rs`): the tests written are those of asking every preference set on
-//! its own (`SYMDBG_PREFER_REUSE=0`), byte for byte, on folded programs of the mutation
-//! corpus.
+//! its own (`SYMDBG_PREFER_REUSE=0`) — the same tests of the same leaves, with the same
+//! outcomes, return values and loop counts — on folded programs of the mutation corpus,
+//! and the same bytes every time. Inputs may differ where several models of the same size
+//! meet a preference set: a model found earlier for the leaf is kept where the solver
+//! would pick another (window.py: 2 of 43 tests, with mut32's search-exit preferences).
 
 use std::path::Path;
 use std::process::Command;
@@ -28,19 +31,43 @@ fn testgen(program: &str, entry: &str, format: &str, reuse: bool) -> String {
     stdout
 }
 
+/// What a JSON-lines test says apart from its inputs (and the path condition, which names
+/// the same leaf): name, leaf, outcome, exception, return value, loop counts.
+fn verdicts(jsonl: &str) -> Vec<String> {
+    jsonl
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            [
+                "test",
+                "leaf",
+                "outcome",
+                "exception",
+                "line",
+                "return_value",
+                "model_params",
+            ]
+            .map(|k| v[k].to_string())
+            .join(" ")
+        })
+        .collect()
+}
+
 #[test]
 fn preference_reuse_writes_the_same_tests_as_asking_each_set_alone() {
-    for (program, entry, format, least) in [
-        ("tuple_max.py", "largest", "pytest", 15),
-        ("window.py", "best_pair", "jsonl", 30),
+    for (program, entry, least) in [
+        ("tuple_max.py", "largest", 15),
+        ("window.py", "best_pair", 30),
     ] {
-        let alone = testgen(program, entry, format, false);
-        let reused = testgen(program, entry, format, true);
-        let n = match format {
-            "pytest" => alone.matches("\ndef test_").count(),
-            _ => alone.lines().count(),
-        };
+        let alone = testgen(program, entry, "jsonl", false);
+        let reused = testgen(program, entry, "jsonl", true);
+        let n = alone.lines().count();
         assert!(n >= least, "{program}: {n} tests\n{alone}");
-        assert_eq!(reused, alone, "{program}");
+        assert_eq!(verdicts(&reused), verdicts(&alone), "{program}");
+        assert_eq!(
+            testgen(program, entry, "jsonl", true),
+            reused,
+            "{program}: not deterministic"
+        );
     }
 }
